@@ -1,0 +1,122 @@
+/**
+ * Usage and environment problems, as typed errors with stable codes. Findings
+ * about the target are data (see suites/), never thrown.
+ */
+
+/** Every error code the suite can raise, with the exit code it maps to. */
+export const ERROR_CODES = {
+  PC_ERR_USAGE: 2,
+  PC_ERR_INVALID_BASE_URL: 2,
+  PC_ERR_UNREACHABLE: 2,
+  PC_ERR_TIMEOUT: 2,
+  PC_ERR_TLS: 2,
+  PC_ERR_PROTOCOL: 2,
+  PC_ERR_KEY_REJECTED: 2,
+  PC_ERR_NOT_AN_API: 2,
+  PC_ERR_INTERNAL: 2,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Base class of every error the suite raises on purpose. `message` is one line meant for the user. */
+export class PcError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PcError';
+    this.code = code;
+  }
+  /** The process exit code this error maps to. */
+  get exitCode(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+/** Bad flags, arguments or configuration. */
+export class UsageError extends PcError {
+  constructor(message: string) {
+    super('PC_ERR_USAGE', message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The base URL cannot be used (no scheme, not http(s), credentials in it…). */
+export class InvalidBaseUrlError extends PcError {
+  constructor(message: string) {
+    super('PC_ERR_INVALID_BASE_URL', message);
+    this.name = 'InvalidBaseUrlError';
+  }
+}
+
+/**
+ * A request got no HTTP response. `code` says why; `cause` keeps undici's
+ * `UND_ERR_*` or the socket error.
+ */
+export class TransportError extends PcError {
+  constructor(code: 'PC_ERR_UNREACHABLE' | 'PC_ERR_TIMEOUT' | 'PC_ERR_TLS' | 'PC_ERR_PROTOCOL', message: string, cause?: unknown) {
+    super(code, message, { cause });
+    this.name = 'TransportError';
+  }
+}
+
+/** The target answered the preflight, but not as an Animal Store Service can. */
+export class PreflightError extends PcError {
+  constructor(code: 'PC_ERR_KEY_REJECTED' | 'PC_ERR_NOT_AN_API', message: string) {
+    super(code, message);
+    this.name = 'PreflightError';
+  }
+}
+
+/** Maps anything thrown to a `PcError`, keeping the original as `cause`. */
+export function asPcError(error: unknown): PcError {
+  if (error instanceof PcError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PcError('PC_ERR_INTERNAL', `internal error: ${message.split('\n')[0]}`, { cause: error });
+}
+
+/**
+ * Classifies a failed undici request. The codes are undici's (`UND_ERR_*`) and
+ * Node's socket errors.
+ */
+export function transportErrorFrom(error: unknown, url: string, timeoutMs: number): TransportError {
+  const code = errorCode(error);
+  const host = safeHost(url);
+  if (code === 'ECONNREFUSED') return new TransportError('PC_ERR_UNREACHABLE', `connection refused by ${host}`, error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new TransportError('PC_ERR_UNREACHABLE', `unknown host ${host}`, error);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new TransportError('PC_ERR_UNREACHABLE', `no route to ${host}`, error);
+  if (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ABORT_ERR' ||
+    code === 'ETIMEDOUT' ||
+    (error instanceof Error && error.name === 'TimeoutError')
+  ) {
+    return new TransportError('PC_ERR_TIMEOUT', `no complete response from ${host} within ${timeoutMs} ms`, error);
+  }
+  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')) {
+    return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}`, error);
+  }
+  if (code === 'HPE_INVALID_CONSTANT' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || (typeof code === 'string' && code.startsWith('HPE_'))) {
+    return new TransportError('PC_ERR_PROTOCOL', `${host} broke the HTTP exchange (${code})`, error);
+  }
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new TransportError('PC_ERR_PROTOCOL', `request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, error);
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
+    if ((e as Error).name === 'TimeoutError') return 'ABORT_ERR';
+  }
+  return undefined;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Every request the suite sends goes through {@link HttpClient}: one undici pool
+ * bound to the base URL's origin (the suite talks to nothing else), a deadline
+ * per request, bounded body reads, and no redirect following.
+ */
+import { Pool } from 'undici';
+import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
+import { type Json, decodeUtf8, parseJson } from './json.js';
+
+export type Method = 'GET' | 'POST';
+
+/** A request relative to the base URL (`/pets?limit=5`). */
+export interface RequestSpec {
+  method: Method;
+  /** Path and query relative to the base URL, starting with `/`. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** A response as received; `body` is at most `maxBodyBytes` long. */
+export interface ResponseRecord {
+  status: number;
+  /** Header names in lower case; repeated headers joined with `, ` (`set-cookie` kept apart). */
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** True when the body was longer than the bound and the rest was not read. */
+  truncated: boolean;
+}
+
+/** One request and what came back: a response, or the reason there was none. */
+export interface Exchange {
+  /** Order of sending within the run, from 1. */
+  seq: number;
+  request: { method: Method; url: string; headers: Record<string, string>; body?: Uint8Array };
+  response?: ResponseRecord;
+  error?: TransportError;
+  durationMs: number;
+}
+
+/** Options of {@link HttpClient}. */
+export interface HttpClientOptions {
+  /** Absolute http(s) URL; request paths are appended to its path. */
+  baseUrl: string;
+  /** Deadline for one whole exchange, headers and body, in ms. */
+  timeoutMs: number;
+  /** Bytes of a response body kept; the rest is not read. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Connections to the origin. Default 8. */
+  connections?: number;
+  /** Called with every finished exchange, in completion order. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Parses and checks a base URL: absolute, http or https, no credentials, no
+ * query or fragment. The trailing slash is dropped so `/pets` appends cleanly.
+ */
+export function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidBaseUrlError(`--base-url "${text}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidBaseUrlError(`--base-url must use http or https, not ${url.protocol.slice(0, -1)}`);
+  }
+  if (url.username || url.password) throw new InvalidBaseUrlError('--base-url must not carry credentials; pass the key with --api-key');
+  if (url.search || url.hash) throw new InvalidBaseUrlError('--base-url must not have a query or fragment');
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** HTTP client bound to one origin. Close it when done. */
+export class HttpClient {
+  readonly baseUrl: URL;
+  readonly #pool: Pool;
+  readonly #timeoutMs: number;
+  readonly #maxBodyBytes: number;
+  readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  #seq = 0;
+
+  constructor(options: HttpClientOptions) {
+    this.baseUrl = parseBaseUrl(options.baseUrl);
+    this.#timeoutMs = options.timeoutMs;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#onExchange = options.onExchange;
+    this.#pool = new Pool(this.baseUrl.origin, {
+      connections: options.connections ?? 8,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: options.timeoutMs },
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  /** Requests sent so far. */
+  get requestsSent(): number {
+    return this.#seq;
+  }
+
+  /** The absolute URL of a relative request path. */
+  urlOf(path: string): string {
+    return `${this.baseUrl.origin}${this.baseUrl.pathname}${path}`;
+  }
+
+  /** Sends one request. Never throws for a target's behaviour: failures are in `exchange.error`. */
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const seq = ++this.#seq;
+    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
+    const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
+    const url = this.urlOf(spec.path);
+    const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
+    const started = performance.now();
+    try {
+      const response = await this.#pool.request({
+        method: spec.method,
+        path: `${this.baseUrl.pathname}${spec.path}`,
+        headers,
+        body: body === undefined ? null : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      const { bytes, truncated } = await readBounded(response.body, this.#maxBodyBytes);
+      exchange.response = { status: response.statusCode, headers: flattenHeaders(response.headers), body: bytes, truncated };
+    } catch (error) {
+      exchange.error = transportErrorFrom(error, url, this.#timeoutMs);
+    }
+    exchange.durationMs = performance.now() - started;
+    this.#onExchange?.(exchange);
+    return exchange;
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}
+
+async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const room = max - size;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      size = max;
+      stream.destroy();
+      return { bytes: Buffer.concat(chunks, size), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(chunks, size), truncated: false };
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** What a response body is, as JSON. */
+export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string };
+
+const parsedBodies = new WeakMap<ResponseRecord, BodyJson>();
+
+/** The response body parsed as JSON (memoised): strict UTF-8, complete, well-formed. */
+export function bodyJson(response: ResponseRecord): BodyJson {
+  let parsed = parsedBodies.get(response);
+  if (!parsed) {
+    parsed = parseBody(response);
+    parsedBodies.set(response, parsed);
+  }
+  return parsed;
+}
+
+function parseBody(response: ResponseRecord): BodyJson {
+  if (response.truncated) return { ok: false, reason: `a body longer than ${response.body.length} bytes (not read to its end)` };
+  if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
+  const text = decodeUtf8(response.body);
+  if (text === undefined) return { ok: false, reason: 'a body that is not valid UTF-8' };
+  try {
+    return { ok: true, value: parseJson(text.replace(/^\uFEFF/, '')) };
+  } catch (error) {
+    return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
+  }
+}

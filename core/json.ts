@@ -1,0 +1,126 @@
+/**
+ * Lossless JSON: every number keeps the exact text it was written with, so int64
+ * values beyond 2^53 are compared and re-sent exactly. Node 20 has no
+ * `JSON.parse` source-text access, hence lossless-json.
+ */
+import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+
+export { LosslessNumber, isLosslessNumber };
+
+/** A parsed JSON value whose numbers are {@link LosslessNumber}s. */
+export type Json = null | boolean | string | LosslessNumber | Json[] | { [key: string]: Json };
+
+/** A JSON object (not an array, not null). */
+export type JsonObject = { [key: string]: Json };
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes bytes as strict UTF-8 (RFC 8259 §8.1); `undefined` when they are not. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses JSON text losslessly. A duplicate key keeps its last value, as
+ * `JSON.parse` does. Throws `SyntaxError` on invalid JSON.
+ */
+export function parseJson(text: string): Json {
+  return parse(text, null, {
+    onDuplicateKey: ({ newValue }) => newValue,
+  }) as Json;
+}
+
+/**
+ * Serialises a value to JSON text. `bigint` and {@link LosslessNumber} are
+ * written digit for digit; everything else as `JSON.stringify` would.
+ */
+export function stringifyJson(value: unknown): string {
+  const text = stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? new LosslessNumber(v.toString()) : v));
+  if (text === undefined) throw new TypeError('value has no JSON representation');
+  return text;
+}
+
+const NUMBER_SYNTAX = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Integers this large cannot be int64; past it we stop computing the exact value. */
+const MAX_DIGITS = 40;
+
+/**
+ * The exact integer a JSON number denotes, from its source text: `1e3` and
+ * `1.0` are integers (JSON Schema counts mathematical value), `1.5` is not.
+ * Returns `undefined` for non-integers, and `'huge'` for integers with more than
+ * 40 digits (certainly outside int64, not worth materialising).
+ */
+export function exactInteger(value: LosslessNumber | string): bigint | 'huge' | undefined {
+  const raw = typeof value === 'string' ? value : value.value;
+  const match = NUMBER_SYNTAX.exec(raw);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText);
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '');
+  const shift = exponent - fraction.length;
+  if (digits === '0' || /^0+$/.test(digits)) return 0n;
+  if (shift >= 0) {
+    if (digits.length + shift > MAX_DIGITS) return 'huge';
+    return BigInt(sign + digits + '0'.repeat(shift));
+  }
+  const kept = digits.length + shift;
+  const dropped = digits.slice(Math.max(kept, 0));
+  if (!/^0*$/.test(dropped)) return undefined;
+  if (kept <= 0) return 0n;
+  if (kept > MAX_DIGITS) return 'huge';
+  return BigInt(sign + digits.slice(0, kept));
+}
+
+/** True when `value` is a JSON number denoting an integer in the int64 range. */
+export function isInt64(value: unknown): boolean {
+  if (!isLosslessNumber(value)) return false;
+  const n = exactInteger(value);
+  return typeof n === 'bigint' && n >= INT64_MIN && n <= INT64_MAX;
+}
+
+/** The int64 a JSON value holds, or `undefined` when it holds none. */
+export function int64Of(value: unknown): bigint | undefined {
+  if (!isLosslessNumber(value)) return undefined;
+  const n = exactInteger(value);
+  return typeof n === 'bigint' && n >= INT64_MIN && n <= INT64_MAX ? n : undefined;
+}
+
+/** True for a JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/**
+ * A plain-JavaScript copy for schema validators, numbers as doubles. Types and
+ * integer-ness survive (every double past 2^53 is integral); exact ranges are
+ * judged separately on the lossless value.
+ */
+export function toPlain(value: Json): unknown {
+  if (isLosslessNumber(value)) return Number(value.value);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (isJsonObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = toPlain(item);
+    return out;
+  }
+  return value;
+}
+
+/** A short, exact rendering of a JSON value for messages (numbers as written). */
+export function show(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'undefined' : stringifyJson(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { INT64_MAX, INT64_MIN, LosslessNumber } from '../core/json.js';
+import { PET_STATUSES } from '../spec/openapi.js';
+import { type NewPetInput, newPet } from './newPet.js';
+
+/** A create body with one defect, and what the defect is. */
+export interface DefectiveBody {
+  body: Record<string, unknown>;
+  /** Short description, e.g. `categoryId is a string`. */
+  defect: string;
+}
+
+/** Constraints shared by the defective-body generators. */
+export interface DefectiveBodyConstraints {
+  prefix: string;
+}
+
+const notAString = fc.oneof(
+  fc.integer().map((n) => ({ value: n as unknown, kind: 'a number' })),
+  fc.boolean().map((b) => ({ value: b as unknown, kind: 'a boolean' })),
+  fc.constant({ value: null as unknown, kind: 'null' }),
+  fc.array(fc.string(), { maxLength: 2 }).map((a) => ({ value: a as unknown, kind: 'an array' })),
+  fc.constant({ value: {} as unknown, kind: 'an object' }),
+);
+
+const notAnInt64 = fc.oneof(
+  fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map((n) => ({ value: n.toString() as unknown, kind: 'a string of digits' })),
+  fc
+    .tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: 1, max: 99 }))
+    .map(([whole, cents]) => ({ value: new LosslessNumber(`${whole}.${String(cents).padStart(2, '0')}`) as unknown, kind: 'a number with a fraction' })),
+  fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 80n }).map((n) => ({ value: n as unknown, kind: 'above the int64 maximum' })),
+  fc.bigInt({ min: -(2n ** 80n), max: INT64_MIN - 1n }).map((n) => ({ value: n as unknown, kind: 'below the int64 minimum' })),
+  fc.boolean().map((b) => ({ value: b as unknown, kind: 'a boolean' })),
+  fc.constant({ value: null as unknown, kind: 'null' }),
+  fc.array(fc.bigInt({ min: -5n, max: 5n }), { maxLength: 2 }).map((a) => ({ value: a as unknown, kind: 'an array' })),
+  fc.constant({ value: {} as unknown, kind: 'an object' }),
+);
+
+const notAPetStatus = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)).map((s) => ({ value: s as unknown, kind: 'a string outside PetStatus' })),
+  fc.constantFrom(...PET_STATUSES).chain((s) =>
+    fc.constantFrom(s.toUpperCase(), s[0]!.toUpperCase() + s.slice(1), ` ${s}`, `${s} `).map((v) => ({ value: v as unknown, kind: `"${v}" (not exactly a PetStatus)` })),
+  ),
+  fc.integer({ min: 0, max: 2 }).map((n) => ({ value: n as unknown, kind: 'a number' })),
+  fc.boolean().map((b) => ({ value: b as unknown, kind: 'a boolean' })),
+  fc.constant({ value: [] as unknown, kind: 'an array' }),
+);
+
+/** Valid NewPet bodies with exactly one field given an invalid value (wrong type, outside int64, outside PetStatus). */
+export function invalidNewPet({ prefix }: DefectiveBodyConstraints): fc.Arbitrary<DefectiveBody> {
+  const field = fc.oneof(
+    notAString.map((bad) => ({ field: 'name', ...bad })),
+    notAnInt64.map((bad) => ({ field: 'categoryId', ...bad })),
+    notAPetStatus.map((bad) => ({ field: 'status', ...bad })),
+  );
+  return fc.tuple(newPet({ prefix }), field).map(([pet, bad]) => ({
+    body: { ...toBody(pet), [bad.field]: bad.value },
+    defect: `${bad.field} is ${bad.kind}`,
+  }));
+}
+
+/** Valid NewPet bodies with name, categoryId or both left out. */
+export function newPetMissingField({ prefix }: DefectiveBodyConstraints): fc.Arbitrary<DefectiveBody> {
+  return fc.tuple(newPet({ prefix }), fc.constantFrom(['name'], ['categoryId'], ['name', 'categoryId'])).map(([pet, missing]) => {
+    const body = toBody(pet);
+    for (const key of missing) delete body[key];
+    return { body, defect: `${missing.join(' and ')} missing` };
+  });
+}
+
+/** A NewPet as a body object, status only when set. */
+export function toBody(pet: NewPetInput): Record<string, unknown> {
+  return pet.status === undefined ? { name: pet.name, categoryId: pet.categoryId } : { name: pet.name, categoryId: pet.categoryId, status: pet.status };
+}

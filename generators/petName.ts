@@ -1,0 +1,27 @@
+import fc from 'fast-check';
+
+/** Longest name, in code points, that valid bodies use: maximum lengths are not shown by the document. */
+export const MAX_NAME_CODE_POINTS = 32;
+
+/** Constraints of {@link petName}. */
+export interface PetNameConstraints {
+  /** Every name starts with it, so animals the suite created can be found in a shared store. */
+  prefix: string;
+}
+
+/**
+ * Names as hostile as a string can be while staying valid: any Unicode scalar
+ * value (controls, NUL, astral planes, combining marks, right-to-left text) or
+ * whole graphemes (emoji sequences), after `prefix`, at most 32 code points in
+ * all. No lone surrogates: they are not Unicode text.
+ */
+export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
+  const room = MAX_NAME_CODE_POINTS - [...prefix].length;
+  if (room < 1) throw new RangeError(`petName: prefix "${prefix}" leaves no room in ${MAX_NAME_CODE_POINTS} code points`);
+  const suffix = fc.oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: room }),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.max(1, Math.floor(room / 8)) }),
+    fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: room }),
+  );
+  return suffix.filter((s) => [...s].length <= room).map((s) => prefix + s);
+}

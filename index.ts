@@ -1,0 +1,18 @@
+/**
+ * petstore-conformance: conformance checks for any implementation of the
+ * Animal Store Service interface.
+ *
+ * @example
+ * import { runConformance } from 'petstore-conformance';
+ * const result = await runConformance({ baseUrl: 'http://127.0.0.1:8080/v1', apiKey: process.env.PETSTORE_API_KEY! });
+ * if (result.summary.verdict !== 'conformant') process.exitCode = 1;
+ */
+export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, type ConformanceOptions, type RunEvent } from './suites/engine.js';
+export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
+export { rules, untestableStatements, type Rule, type RuleId, type Severity } from './spec/rules.js';
+export { gaps, type Gap, type GapId } from './spec/gaps.js';
+export { openapi, INTERFACE_VERSION, PET_STATUSES, type PetStatus } from './spec/openapi.js';
+export { startReference, type RunningServer, type ServeOptions } from './reference/server.js';
+export type { ApiRequest, ApiResponse, Handler, ReferenceOptions } from './reference/handler.js';
+export { PcError, type ErrorCode } from './core/errors.js';
+export { TOOL_VERSION } from './core/version.js';

@@ -1,0 +1,353 @@
+/**
+ * The rule catalog: every rule the interface document states, as typed data.
+ * Checks name rules by id; the id is also the `--only`/`--skip` value, the
+ * report key, the JUnit testcase name and the RULES.md heading.
+ *
+ * Severity:
+ * - MUST: what the document states. One failure makes the run non-conformant.
+ * - SHOULD: what HTTP standards add to the document. A failure is a warning;
+ *   `--strict` makes warnings fail the run.
+ */
+
+export type Severity = 'MUST' | 'SHOULD';
+
+/** Rule groups, in report order. */
+export const RULE_GROUPS = ['resources', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth', 'errors', 'deprecation'] as const;
+export type RuleGroup = (typeof RULE_GROUPS)[number];
+
+export interface RuleDefinition {
+  id: string;
+  title: string;
+  severity: Severity;
+  group: RuleGroup;
+  /** Section of the interface document, as its headings read (`Endpoints › listPets`). */
+  section: string;
+  /** The sentence or table row the rule comes from, quoted. */
+  statement: string;
+  /** How the document's words become a check, where that needs saying. */
+  interpretation?: string;
+  /** Standards a SHOULD rule rests on. */
+  references?: readonly string[];
+}
+
+const rule = <const R extends RuleDefinition>(r: R): R => r;
+
+export const rules = [
+  rule({
+    id: 'PET-SCHEMA',
+    title: 'Every animal returned is a valid Pet',
+    severity: 'MUST',
+    group: 'resources',
+    section: 'Resources and their fields › Pet, PetStatus',
+    statement: 'Pet: all fields of NewPet (name string, categoryId integer int64, status PetStatus, not required), plus id integer int64, required. PetStatus: exactly available, pending, sold.',
+    interpretation: 'Checked on every Pet in listPets, createPet and getPet responses; int64 ranges on the exact digits. A `"status": null` is read as an absent status (the document gives no nullability; several frameworks write absent optionals as null) and noted as an observation.',
+  }),
+  rule({
+    id: 'LIST-RESPONSE',
+    title: 'listPets answers 200 with a JSON array (Pets)',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets: GET /pets',
+    statement: 'Responses: 200 — JSON array of Pet (Pets).',
+    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key.',
+  }),
+  rule({
+    id: 'LIST-LIMIT-DEFAULT',
+    title: 'Without limit, at most 20 animals are returned',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets, rule 1; Limits',
+    statement: 'When `limit` is absent, at most 20 animals are returned. (`limit` default 20.)',
+  }),
+  rule({
+    id: 'LIST-LIMIT-HONOURED',
+    title: 'With limit n (1..100), at most n animals are returned',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets: GET /pets (query parameter limit)',
+    statement: 'limit: Maximum number of animals to return.',
+  }),
+  rule({
+    id: 'LIST-LIMIT-BOUNDS',
+    title: 'limit 1 and 100 are accepted; no list ever holds more than 100 animals',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets (limit: minimum 1, maximum 100); Limits',
+    statement: '`limit` query parameter minimum 1, maximum 100.',
+    interpretation: 'limit=1 and limit=100 are within the constraints and answered 200. Outside them the answer is not shown (a 400 Error and a clamped 200 list are both accepted and recorded as observations), but a 200 list never holds more than 100 animals.',
+  }),
+  rule({
+    id: 'LIST-PAGE-FULL',
+    title: 'A page is full when the store holds enough matching animals',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'What the service does, item 1; Endpoints › listPets',
+    statement: 'list animals, with a page-size limit … Returns a paginated list of animals.',
+    interpretation: 'A page-size limit sets the size of the page: when the store provably holds at least n matching animals (the suite counts the distinct ids it has seen and created), a request with limit n (default 20) returns n of them, not fewer.',
+  }),
+  rule({
+    id: 'LIST-STATUS-FILTER',
+    title: 'With status, only animals with that status are returned',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets, rule 2; States and transitions',
+    statement: 'When `status` is given, only animals with that status are returned.',
+  }),
+  rule({
+    id: 'LIST-STATUS-COMPLETE',
+    title: 'The status filter does not drop matching animals',
+    severity: 'MUST',
+    group: 'listPets',
+    section: 'Endpoints › listPets, rule 2; States and transitions',
+    statement: 'The `status` query filter of the list operation selects animals by these values.',
+    interpretation: 'An animal created with status s appears in GET /pets?status=s&limit=100 whenever that page is not full. When it is full (the store holds 100 or more such animals), the suite cannot tell and says inconclusive. An animal missing from the list is fetched again first: if its status changed (transitions are not shown), the check is inconclusive.',
+  }),
+  rule({
+    id: 'CREATE-RESPONSE',
+    title: 'createPet answers 201 with the created Pet for a valid NewPet',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Endpoints › createPet: POST /pets',
+    statement: 'Responses: 201 — Pet (the created animal, including the assigned id).',
+    interpretation: 'Valid bodies use names of at most 32 code points (maximum lengths are not shown, so longer names are only observed) and any int64 categoryId.',
+  }),
+  rule({
+    id: 'CREATE-ECHO',
+    title: 'The created Pet carries exactly the name, categoryId and status sent',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Resources and their fields › Pet',
+    statement: 'Pet: all fields of NewPet, plus id.',
+    interpretation: 'name compared code unit for code unit, categoryId digit for digit (int64 beyond 2^53 included), status when one was sent. An omitted status may come back as any PetStatus or absent (default not shown).',
+  }),
+  rule({
+    id: 'CREATE-ID-UNIQUE',
+    title: 'Each created animal gets an id no other animal has',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Resources and their fields › Pet (id)',
+    statement: 'id: Unique identifier assigned by the service on creation.',
+  }),
+  rule({
+    id: 'CREATE-REJECT-MISSING',
+    title: 'A body missing name or categoryId is answered 400',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Endpoints › createPet; Errors',
+    statement: '400 — Error (body missing required fields …); `name` and `categoryId` are required.',
+  }),
+  rule({
+    id: 'CREATE-REJECT-INVALID',
+    title: 'A body with an invalid value is answered 400',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Endpoints › createPet; Resources › NewPet; Errors',
+    statement: '400 — Error (body … containing invalid values). name string; categoryId integer int64; status one of PetStatus.',
+    interpretation: 'Wrong JSON types, a categoryId that is not an integer or lies outside int64, a status outside PetStatus. `"status": null` is not counted as invalid (it may be read as absent). Each generated body is judged on the exact bytes sent: one that is in fact valid is not used.',
+  }),
+  rule({
+    id: 'CREATE-REJECT-MALFORMED',
+    title: 'A body that is not a JSON object is answered 400',
+    severity: 'MUST',
+    group: 'createPet',
+    section: 'Endpoints › createPet; Errors',
+    statement: 'Payload sent: required JSON body of shape NewPet. 400 — Error (body missing required fields or containing invalid values).',
+    interpretation: 'Malformed JSON, an empty body, and JSON that is not an object (array, string, number, null) all lack the required fields.',
+  }),
+  rule({
+    id: 'GET-RESPONSE',
+    title: 'getPet answers 200 with the animal as created',
+    severity: 'MUST',
+    group: 'getPet',
+    section: 'Endpoints › getPet: GET /pets/{petId}',
+    statement: 'Responses: 200 — Pet. petId: Identifier of the animal to retrieve.',
+    interpretation: 'For each animal the suite created: same id, name, categoryId, and the status it was created with.',
+  }),
+  rule({
+    id: 'GET-NOT-FOUND',
+    title: 'getPet answers 404 for an id no animal has',
+    severity: 'MUST',
+    group: 'getPet',
+    section: 'Endpoints › getPet; Errors',
+    statement: '404 — Error (the requested animal cannot be found).',
+    interpretation: 'Ids drawn at random from the int64 range (and its ends) that the suite has never seen. An id that turns out to exist (200 with that very animal) is set aside; if every one of them exists, no store plausibly holds them and the rule fails.',
+  }),
+  rule({
+    id: 'ORDERS-EXISTS',
+    title: 'GET /store/orders exists',
+    severity: 'MUST',
+    group: 'storeOrders',
+    section: 'Endpoints › Other endpoints',
+    statement: '`GET /store/orders` exists. Its parameters, payloads and responses: not shown.',
+    interpretation: 'With the key, it is not answered 404, 405 or 501. What it returns is recorded as an observation.',
+  }),
+  rule({
+    id: 'AUTH-VALID-KEY',
+    title: 'The API key sent as a bearer token is accepted by every operation',
+    severity: 'MUST',
+    group: 'auth',
+    section: 'Authentication, item 1',
+    statement: 'The client sends its API key as a bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
+    interpretation: 'No request carrying the key in that form is answered 401.',
+  }),
+  rule({
+    id: 'AUTH-REQUIRED',
+    title: 'Without a key every operation answers 401',
+    severity: 'MUST',
+    group: 'auth',
+    section: 'Authentication, items 2 and 3; Endpoints',
+    statement: 'The scheme applies to every operation. When the key is missing or invalid, the response is 401 with an Error body.',
+    interpretation: 'listPets, createPet, getPet (of an existing animal) and GET /store/orders, with no Authorization header.',
+  }),
+  rule({
+    id: 'AUTH-INVALID-KEY',
+    title: 'With a wrong key every operation answers 401',
+    severity: 'MUST',
+    group: 'auth',
+    section: 'Authentication, item 3',
+    statement: 'When the key is missing or invalid, the response is 401 with an Error body.',
+    interpretation: 'A random token, the key with a character added or removed, the key with its letter case swapped, and an empty token, on every operation.',
+  }),
+  rule({
+    id: 'AUTH-SCHEME',
+    title: 'The key under any other scheme than Bearer is answered 401',
+    severity: 'MUST',
+    group: 'auth',
+    section: 'Authentication, item 1',
+    statement: 'Scheme: HTTP bearer (`bearerAuth`) … in the form `Authorization: Bearer <API_KEY>`.',
+    interpretation: 'The right key sent as Basic credentials, under a `Token` scheme, bare without a scheme, or glued to `Bearer` without a space.',
+  }),
+  rule({
+    id: 'ERROR-SCHEMA',
+    title: 'Every error response has an Error body',
+    severity: 'MUST',
+    group: 'errors',
+    section: 'Errors; Resources and their fields › Error',
+    statement: 'All error responses use the JSON body Error (`code`, `message`, `status`). code string, message string, status integer — all required.',
+    interpretation: 'Every 4xx and 5xx response the suite receives, including the ones to requests whose handling is not shown.',
+  }),
+  rule({
+    id: 'ERROR-STATUS-MATCHES',
+    title: 'Error.status repeats the HTTP status code',
+    severity: 'MUST',
+    group: 'errors',
+    section: 'Errors; Resources and their fields › Error (status)',
+    statement: '`status` repeats the HTTP status code.',
+  }),
+  rule({
+    id: 'RESPONSE-NO-5XX',
+    title: 'No request is answered with a 5xx status',
+    severity: 'MUST',
+    group: 'errors',
+    section: 'Endpoints (responses of each operation); Errors',
+    statement: 'The responses of each operation are 200/201, 400, 401 and 404 as listed; the Errors table lists 400, 401 and 404 only.',
+    interpretation: 'Whatever the request, including those whose handling is not shown: a server error is never one of the listed responses.',
+  }),
+  rule({
+    id: 'GET-DEPRECATION-HEADER',
+    title: 'getPet responses carry a Deprecation header',
+    severity: 'SHOULD',
+    group: 'deprecation',
+    section: 'Versioning, item 2',
+    statement: '`GET /pets/{petId}` is deprecated and is to be removed on 5 December 2030.',
+    interpretation: 'On 200 responses: `Deprecation: @<unix-seconds>` (RFC 9745), not later than the sunset. The draft form `Deprecation: true` predates the RFC and is a warning.',
+    references: ['RFC 9745 §2'],
+  }),
+  rule({
+    id: 'GET-SUNSET-HEADER',
+    title: 'getPet responses carry Sunset: Thu, 05 Dec 2030 00:00:00 GMT',
+    severity: 'SHOULD',
+    group: 'deprecation',
+    section: 'Versioning, item 2',
+    statement: 'is to be removed on 5 December 2030.',
+    references: ['RFC 8594 §3'],
+  }),
+  rule({
+    id: 'GET-SUCCESSOR-LINK',
+    title: 'getPet responses link to their replacement, GET /pets',
+    severity: 'SHOULD',
+    group: 'deprecation',
+    section: 'Versioning, item 2',
+    statement: 'Its replacement is `GET /pets` with the `status` filter.',
+    interpretation: 'A Link header with rel="successor-version" (or "alternate") whose target path ends in /pets.',
+    references: ['RFC 8288', 'RFC 5829 §3', 'RFC 9745 §3'],
+  }),
+  rule({
+    id: 'DEPRECATION-ONLY-DEPRECATED',
+    title: 'Operations that are not deprecated carry no deprecation signal',
+    severity: 'SHOULD',
+    group: 'deprecation',
+    section: 'Versioning, items 2 and 3',
+    statement: 'Only `GET /pets/{petId}` is deprecated.',
+    interpretation: 'listPets and createPet responses carry neither Deprecation nor Sunset.',
+    references: ['RFC 9745 §2', 'RFC 8594 §3'],
+  }),
+  rule({
+    id: 'AUTH-CHALLENGE',
+    title: '401 responses carry a Bearer challenge',
+    severity: 'SHOULD',
+    group: 'auth',
+    section: 'Authentication, item 3',
+    statement: 'When the key is missing or invalid, the response is 401.',
+    interpretation: '`WWW-Authenticate: Bearer …`; with error="invalid_token" when a bearer token was sent but is wrong, and no error code when no credentials were sent.',
+    references: ['RFC 6750 §3, §3.1', 'RFC 9110 §11.6.1'],
+  }),
+  rule({
+    id: 'AUTH-SCHEME-CASE',
+    title: 'The Bearer scheme name is matched case-insensitively',
+    severity: 'SHOULD',
+    group: 'auth',
+    section: 'Authentication, item 1',
+    statement: 'Scheme: HTTP bearer.',
+    interpretation: '`bearer <key>` and `BEARER <key>` are accepted.',
+    references: ['RFC 9110 §11.1'],
+  }),
+  rule({
+    id: 'AUTH-BEFORE-VALIDATION',
+    title: 'Authentication is checked before the request is validated',
+    severity: 'SHOULD',
+    group: 'auth',
+    section: 'Authentication, item 2',
+    statement: 'The scheme applies to every operation.',
+    interpretation: 'An invalid request without a key is answered 401, not 400 or 404.',
+    references: ['RFC 6750 §3'],
+  }),
+  rule({
+    id: 'RESPONSE-CONTENT-TYPE-JSON',
+    title: 'JSON bodies are labelled Content-Type: application/json',
+    severity: 'SHOULD',
+    group: 'errors',
+    section: 'Data is exchanged as JSON over HTTP (introduction)',
+    statement: 'Data is exchanged as JSON over HTTP.',
+    interpretation: 'Media type application/json, any parameters (charset) and any letter case.',
+    references: ['RFC 8259 §11', 'RFC 9110 §8.3'],
+  }),
+] as const satisfies readonly RuleDefinition[];
+
+export type Rule = (typeof rules)[number];
+export type RuleId = Rule['id'];
+
+const byId = new Map<string, Rule>(rules.map((r) => [r.id, r]));
+
+/** The rule with this id. Throws for an unknown id (a programming error). */
+export function ruleById(id: RuleId): Rule {
+  const found = byId.get(id);
+  if (!found) throw new Error(`unknown rule ${id}`);
+  return found;
+}
+
+/** True when `id` names a rule of the catalog. */
+export function isRuleId(id: string): id is RuleId {
+  return byId.has(id);
+}
+
+/**
+ * Statements of the document that no behaviour of a server can show, listed so
+ * that every sentence of the document is accounted for.
+ */
+export const untestableStatements = [
+  { section: 'What the service does', statement: 'All operations are grouped under the tag `animals`.', reason: 'A documentation grouping; recorded in spec/openapi.json.' },
+  { section: 'Versioning, item 1', statement: 'The interface version is 1.0.0; the version segment `/v1` is part of {base_url}.', reason: 'Describes the address, which the user supplies; the suite appends paths to it as given.' },
+  { section: 'Versioning, item 3', statement: 'Some endpoints may carry a stability marker (`experimental` or `beta`) … none is marked for them.', reason: 'The document does not say how a marker would appear on the wire.' },
+  { section: 'Endpoints', statement: 'A staging environment exists at {staging_base_url}, with the same paths.', reason: 'Deployment fact; point --base-url at either.' },
+] as const;

@@ -1,0 +1,98 @@
+/**
+ * Validation against the schemas of spec/openapi.ts: ajv (JSON Schema 2020-12,
+ * as OpenAPI 3.1 uses) for shape and types, plus an exact walk for `format:
+ * int64`, which ajv-formats only checks on a JavaScript double (2^63 and 2^64
+ * would pass it).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { type Json, exactInteger, isJsonObject, isLosslessNumber, toPlain, INT64_MAX, INT64_MIN, show } from '../core/json.js';
+import { type SchemaName, openapi } from './openapi.js';
+
+// ajv-formats is CommonJS; under nodenext its default export sits one level down.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+
+const SPEC_ID = 'https://petstore-conformance.invalid/spec/openapi.json';
+
+/** One way a value breaks a schema. `path` is a JSON pointer into the value. */
+export interface SchemaViolation {
+  path: string;
+  message: string;
+}
+
+type SchemaNode = {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+};
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats(ajv);
+ajv.addVocabulary(['components']);
+ajv.addSchema({ $id: SPEC_ID, components: { schemas: openapi.components.schemas } });
+
+const schemas = openapi.components.schemas as unknown as Record<SchemaName, SchemaNode>;
+
+/** Validates a lossless JSON value against a named schema of the interface. Empty when valid. */
+export function validateSchema(name: SchemaName, value: Json): SchemaViolation[] {
+  const validate = ajv.getSchema(`${SPEC_ID}#/components/schemas/${name}`);
+  if (!validate) throw new Error(`schema ${name} is not registered`);
+  const violations: SchemaViolation[] = [];
+  if (!validate(toPlain(value))) {
+    for (const error of validate.errors ?? []) {
+      // The exact walk below reports int64 problems with the value as written.
+      if (error.keyword === 'format' && error.params.format === 'int64') continue;
+      violations.push({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) });
+    }
+  }
+  walkInt64(schemas[name], value, '', violations);
+  return violations;
+}
+
+function describeAjvError(message: string, params: Record<string, unknown>): string {
+  if (Array.isArray(params.allowedValues)) return `${message}: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return message;
+}
+
+function resolve(node: SchemaNode): SchemaNode {
+  let current = node;
+  for (let depth = 0; current.$ref && depth < 8; depth++) {
+    const name = current.$ref.replace('#/components/schemas/', '') as SchemaName;
+    current = schemas[name];
+  }
+  return current;
+}
+
+function walkInt64(node: SchemaNode, value: Json, path: string, out: SchemaViolation[]): void {
+  const schema = resolve(node);
+  if (schema.format === 'int64' && isLosslessNumber(value)) {
+    const n = exactInteger(value);
+    if (typeof n === 'bigint' && (n < INT64_MIN || n > INT64_MAX)) {
+      out.push({ path: path || '/', message: `must be an int64 (between ${INT64_MIN} and ${INT64_MAX}), got ${value.value}` });
+    } else if (n === 'huge') {
+      out.push({ path: path || '/', message: `must be an int64, got ${show(value, 60)}` });
+    }
+    return;
+  }
+  if (schema.properties && isJsonObject(value)) {
+    for (const [key, child] of Object.entries(schema.properties)) {
+      if (key in value) walkInt64(child, value[key] as Json, `${path}/${escapePointer(key)}`, out);
+    }
+  }
+  if (schema.items && Array.isArray(value)) {
+    value.forEach((item, i) => walkInt64(schema.items as SchemaNode, item, `${path}/${i}`, out));
+  }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** One line for a list of violations: `/id must be integer; /name must be string`. */
+export function describeViolations(violations: readonly SchemaViolation[], max = 4): string {
+  const shown = violations.slice(0, max).map((v) => `${v.path} ${v.message}`);
+  if (violations.length > max) shown.push(`and ${violations.length - max} more`);
+  return shown.join('; ');
+}

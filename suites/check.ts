@@ -1,0 +1,164 @@
+/**
+ * What a check is. Two kinds:
+ * - an active check (`defineCheck`) sends requests in its phase and judges them;
+ * - a response check (`defineResponseCheck`) judges every response the run
+ *   receives, whoever sent it (Error bodies, no 5xx, Pet shape, headers).
+ * Checks name the rules they assert; the recorder refuses any other.
+ */
+import type fc from 'fast-check';
+import type { Exchange, RequestSpec } from '../core/http.js';
+import type { GapId } from '../spec/gaps.js';
+import type { RuleId } from '../spec/rules.js';
+import type { NewPetInput } from '../generators/newPet.js';
+import type { AuthVariants } from './credentials.js';
+import type { OperationId } from './model.js';
+
+/** How a request authenticates. */
+export type AuthKind =
+  /** `Bearer <key>`: the form the document gives. */
+  | 'valid'
+  /** No Authorization header. */
+  | 'none'
+  /** A bearer token that is not the key. */
+  | 'invalid-token'
+  /** The key under another scheme, or malformed. */
+  | 'other-scheme'
+  /** The key with the scheme name in another letter case. */
+  | 'scheme-case';
+
+/** Extra data the engine keeps with each exchange. */
+export interface ExchangeMeta {
+  operation: OperationId;
+  auth: AuthKind;
+  check: string;
+}
+
+export interface SentExchange extends Exchange {
+  meta: ExchangeMeta;
+}
+
+/** A request as checks describe it. */
+export interface SendOptions extends RequestSpec {
+  operation: OperationId;
+  /** Default `valid`. */
+  auth?: AuthKind;
+  /** The Authorization header value, for auth kinds other than `valid` and `none`. */
+  authorization?: string;
+}
+
+/** Records assertions about rules. */
+export interface Asserter {
+  pass(rule: RuleId): void;
+  /** `message` reads "Expected … / Received …". `key` groups identical failures (default: the message). */
+  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string): void;
+  inconclusive(rule: RuleId, message: string, exchanges?: readonly SentExchange[]): void;
+}
+
+/** What the target did in a gap, for the report. */
+export interface Observer {
+  observe(gap: GapId, operation: OperationId, summary: string, exchange?: SentExchange): void;
+}
+
+/** A created animal, as sent and as the service returned it. */
+export interface CreatedPet {
+  sent: NewPetInput;
+  pet: PetView;
+  exchange: SentExchange;
+}
+
+/** A Pet's fields, exact. */
+export interface PetView {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  status?: string;
+}
+
+/**
+ * What the suite knows of the target's store. There is no delete operation,
+ * so every id seen stays known: `ids.size` is a lower bound on the store's size.
+ */
+export class StoreState {
+  readonly ids = new Set<bigint>();
+  readonly created: CreatedPet[] = [];
+
+  noteIds(ids: Iterable<bigint>): void {
+    for (const id of ids) this.ids.add(id);
+  }
+
+  /** Animals the suite created with this status. */
+  createdWithStatus(status: string): CreatedPet[] {
+    return this.created.filter((c) => c.sent.status === status);
+  }
+}
+
+/** Run-wide settings a check can read. */
+export interface CheckSettings {
+  /** This check's fast-check seed (derived from the run seed and the check id). */
+  seed: number;
+  numRuns: number;
+  /** Name prefix of every animal the suite creates. */
+  prefix: string;
+  /** Per-request timeout, ms. */
+  timeoutMs: number;
+}
+
+export interface CheckContext extends Asserter, Observer {
+  readonly settings: CheckSettings;
+  readonly store: StoreState;
+  /** Authorization headers for the auth checks, derived from the key. */
+  readonly authVariants: AuthVariants;
+  send(options: SendOptions): Promise<SentExchange>;
+  /** Sends requests with bounded concurrency, results in input order. */
+  sendAll(options: readonly SendOptions[]): Promise<SentExchange[]>;
+  /**
+   * Runs a fast-check property whose body records assertions. A run fails when
+   * it records a failure; the shrunk counterexample's failures are reported with it.
+   */
+  property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T, assert: Asserter) => Promise<void>, options?: { examples?: T[] }): Promise<void>;
+}
+
+export type Phase = 'setup' | 'listPets' | 'createPet' | 'getPet' | 'storeOrders' | 'auth';
+
+export interface ActiveCheck {
+  kind: 'example' | 'property';
+  id: string;
+  title: string;
+  phase: Phase;
+  operation: OperationId;
+  rules: readonly RuleId[];
+  gaps: readonly GapId[];
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface ResponseCheck {
+  kind: 'response';
+  id: string;
+  title: string;
+  rules: readonly RuleId[];
+  gaps: readonly GapId[];
+  inspect(exchange: SentExchange, assert: Asserter & Observer): void;
+}
+
+export type CheckDefinition = ActiveCheck | ResponseCheck;
+
+/** Declares an active check. */
+export function defineCheck(check: Omit<ActiveCheck, 'gaps'> & { gaps?: readonly GapId[] }): ActiveCheck {
+  return { ...check, gaps: check.gaps ?? [] };
+}
+
+/** Declares a check run on every response of the run. */
+export function defineResponseCheck(check: Omit<ResponseCheck, 'kind' | 'gaps'> & { gaps?: readonly GapId[] }): ResponseCheck {
+  return { ...check, kind: 'response', gaps: check.gaps ?? [] };
+}
+
+/** An ordered list of checks; duplicate ids are rejected. */
+export function registerChecks(checks: readonly CheckDefinition[]): readonly CheckDefinition[] {
+  const seen = new Set<string>();
+  for (const check of checks) {
+    if (seen.has(check.id)) throw new Error(`duplicate check id ${check.id}`);
+    seen.add(check.id);
+    if (check.rules.length === 0 && check.gaps.length === 0) throw new Error(`check ${check.id} names no rule and no gap`);
+  }
+  return checks;
+}

@@ -1,0 +1,116 @@
+/** Authentication: bearer key on every operation (Authentication; Endpoints; Errors). */
+import { defineCheck, type CheckContext, type SendOptions } from '../check.js';
+import type { AuthVariant } from '../credentials.js';
+import { describeResponse, expected } from '../judge.js';
+import { createPet, getPet, listPets, listStoreOrders } from '../requests.js';
+import type { OperationId } from '../model.js';
+
+type Auth = Pick<SendOptions, 'auth' | 'authorization'>;
+
+/** One request per operation, carrying `auth`. getPet asks for an animal that exists, so a 404 cannot stand in for a 401. */
+function everyOperation(ctx: CheckContext, auth: Auth): SendOptions[] {
+  const existing = ctx.store.created[0]?.pet.id;
+  const requests: SendOptions[] = [
+    listPets({}, auth),
+    createPet({ name: `${ctx.settings.prefix}auth`, categoryId: 1n, status: 'available' }, auth),
+    listStoreOrders(auth),
+  ];
+  if (existing !== undefined) requests.splice(2, 0, getPet(existing, auth));
+  return requests;
+}
+
+function asAuth(variant: AuthVariant): Auth {
+  return { auth: variant.kind, ...(variant.authorization === undefined ? {} : { authorization: variant.authorization }) };
+}
+
+async function expect401(ctx: CheckContext, rule: 'AUTH-REQUIRED' | 'AUTH-INVALID-KEY' | 'AUTH-SCHEME', label: string, auth: Auth): Promise<void> {
+  const requests = everyOperation(ctx, auth);
+  const exchanges = await ctx.sendAll(requests);
+  exchanges.forEach((x, i) => {
+    const operation: OperationId = requests[i]!.operation;
+    if (x.response?.status === 401) ctx.pass(rule);
+    else ctx.fail(rule, expected(`401 for ${operation} with ${label}`, describeResponse(x)), [x], `${operation} ${label}`);
+  });
+  if (ctx.store.created.length === 0) ctx.inconclusive(rule, 'getPet not tried: no animal could be created to ask for');
+}
+
+/** Authentication 2–3: "The scheme applies to every operation. When the key is missing … 401". */
+export const missingKey = defineCheck({
+  kind: 'example',
+  id: 'auth.missing-key',
+  title: 'Every operation without an Authorization header is answered 401',
+  phase: 'auth',
+  operation: 'listPets',
+  rules: ['AUTH-REQUIRED'],
+  run: (ctx) => expect401(ctx, 'AUTH-REQUIRED', 'no Authorization header', { auth: 'none' }),
+});
+
+/** Authentication 3: "When the key is … invalid, the response is 401". */
+export const invalidKey = defineCheck({
+  kind: 'example',
+  id: 'auth.invalid-key',
+  title: 'Every operation with a wrong bearer token is answered 401',
+  phase: 'auth',
+  operation: 'listPets',
+  rules: ['AUTH-INVALID-KEY'],
+  async run(ctx) {
+    for (const variant of ctx.authVariants.invalid) await expect401(ctx, 'AUTH-INVALID-KEY', variant.label, asAuth(variant));
+  },
+});
+
+/** Authentication 1: "in the form `Authorization: Bearer <API_KEY>`". */
+export const wrongScheme = defineCheck({
+  kind: 'example',
+  id: 'auth.wrong-scheme',
+  title: 'Every operation with the key in another form than "Bearer <key>" is answered 401',
+  phase: 'auth',
+  operation: 'listPets',
+  rules: ['AUTH-SCHEME'],
+  async run(ctx) {
+    for (const variant of ctx.authVariants.otherScheme) await expect401(ctx, 'AUTH-SCHEME', variant.label, asAuth(variant));
+  },
+});
+
+/** @see RFC 9110 §11.1: "It uses a case-insensitive token to identify the authentication scheme". */
+export const schemeCase = defineCheck({
+  kind: 'example',
+  id: 'auth.scheme-case',
+  title: 'The key under "bearer" and "BEARER" is accepted',
+  phase: 'auth',
+  operation: 'listPets',
+  rules: ['AUTH-SCHEME-CASE'],
+  async run(ctx) {
+    for (const variant of ctx.authVariants.schemeCase) {
+      const x = await ctx.send(listPets({}, asAuth(variant)));
+      if (x.response !== undefined && x.response.status !== 401) ctx.pass('AUTH-SCHEME-CASE');
+      else ctx.fail('AUTH-SCHEME-CASE', expected(`the key under ${variant.label} to be accepted`, describeResponse(x)), [x], variant.label);
+    }
+  },
+});
+
+/** @see RFC 6750 §3: authentication comes first; an unauthenticated request learns nothing of validation. */
+export const beforeValidation = defineCheck({
+  kind: 'example',
+  id: 'auth.before-validation',
+  title: 'Invalid requests without a key are answered 401, not 400 or 404',
+  phase: 'auth',
+  operation: 'createPet',
+  rules: ['AUTH-BEFORE-VALIDATION'],
+  async run(ctx) {
+    const none: Auth = { auth: 'none' };
+    const probes: [string, SendOptions][] = [
+      ['a create body that is not JSON', createPet('{', none)],
+      ['a create body missing every field', createPet({}, none)],
+      ['limit=0', listPets('?limit=0', none)],
+      ['an id no animal has', getPet(-4242n, none)],
+      ['a petId that is not an integer', getPet('abc', none)],
+    ];
+    const exchanges = await ctx.sendAll(probes.map(([, request]) => request));
+    exchanges.forEach((x, i) => {
+      if (x.response?.status === 401) ctx.pass('AUTH-BEFORE-VALIDATION');
+      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${probes[i]![0]} without a key`, describeResponse(x)), [x], probes[i]![0]);
+    });
+  },
+});
+
+export const authChecks = [missingKey, invalidKey, wrongScheme, schemeCase, beforeValidation] as const;

@@ -1,0 +1,238 @@
+/** createPet: `POST /pets` (Endpoints › createPet; Resources › NewPet, Pet; Errors). */
+import fc from 'fast-check';
+import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
+import { invalidNewPet, newPetMissingField, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
+import { newPet, type NewPetInput } from '../../generators/newPet.js';
+import { validateSchema } from '../../spec/validate.js';
+import { defineCheck, type Asserter, type CheckContext, type SentExchange } from '../check.js';
+import { describeResponse, expected, jsonOf, judgeCreated, judgeRejected, petView, withoutNullStatus } from '../judge.js';
+import { createPet, getPet } from '../requests.js';
+
+/**
+ * "201 — Pet (the created animal, including the assigned id)"; Pet is "all
+ * fields of NewPet, plus id"; getPet returns it.
+ */
+export const validProperty = defineCheck({
+  kind: 'property',
+  id: 'createPet.valid-property',
+  title: 'Any valid NewPet: 201, echoed exactly, a new id, and getPet returns it',
+  phase: 'createPet',
+  operation: 'createPet',
+  rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE'],
+  async run(ctx) {
+    await ctx.property(newPet({ prefix: ctx.settings.prefix }), async (sent, assert) => {
+      const x = await ctx.send(createPet(toBody(sent)));
+      const pet = judgeCreated(assert, x, sent, ctx.store);
+      if (!pet) return;
+      ctx.store.created.push({ sent, pet, exchange: x });
+      const fetched = await ctx.send(getPet(pet.id));
+      judgeFetched(assert, fetched, sent, pet.id, x);
+    });
+  },
+});
+
+/** GET-RESPONSE: getPet of an animal created as `sent` with `id` answers 200 with it. */
+export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange): void {
+  if (fetched.response?.status !== 200) {
+    assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created just before`, describeResponse(fetched)), [created, fetched], `status ${fetched.response?.status ?? 'none'}`);
+    return;
+  }
+  const pet = petView(jsonOf(fetched) ?? null);
+  if (!pet) return; // PET-SCHEMA reports the shape
+  const wrong: string[] = [];
+  if (pet.id !== id) wrong.push(`id ${pet.id}`);
+  if (pet.name !== sent.name) wrong.push(`name ${JSON.stringify(pet.name)} for ${JSON.stringify(sent.name)}`);
+  if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
+  if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${sent.status}"`);
+  if (wrong.length === 0) assert.pass('GET-RESPONSE');
+  else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','));
+}
+
+interface InvalidCase {
+  rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED';
+  defect: string;
+  body: string | undefined;
+}
+
+/** Every way the document lets a create body be invalid, one example each. */
+export function invalidCases(prefix: string): InvalidCase[] {
+  const name = `${prefix}rejected`;
+  const j = (value: unknown) => stringifyJson(value);
+  const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({ rule: 'CREATE-REJECT-MISSING', defect, body: j(body) });
+  const invalid = (field: string, kind: string, value: unknown): InvalidCase => ({
+    rule: 'CREATE-REJECT-INVALID',
+    defect: `${field} is ${kind}`,
+    body: j({ name, categoryId: 7n, status: 'available', [field]: value }),
+  });
+  const malformed = (defect: string, body: string | undefined): InvalidCase => ({ rule: 'CREATE-REJECT-MALFORMED', defect, body });
+  return [
+    missing('the body is {}', {}),
+    missing('categoryId is missing', { name }),
+    missing('name is missing', { categoryId: 7n }),
+    missing('name and categoryId are missing', { status: 'available' }),
+    missing('categoryId is missing (status given)', { name, status: 'sold' }),
+    missing('name is missing (status given)', { categoryId: 7n, status: 'pending' }),
+    invalid('name', 'a number', 42),
+    invalid('name', 'a boolean', true),
+    invalid('name', 'null', null),
+    invalid('name', 'an array', [name]),
+    invalid('name', 'an object', { first: name }),
+    invalid('categoryId', 'a string of digits', '7'),
+    invalid('categoryId', 'a number with a fraction', parseJson('1.5')),
+    invalid('categoryId', 'a negative number with a fraction', parseJson('-0.5')),
+    invalid('categoryId', 'a boolean', true),
+    invalid('categoryId', 'null', null),
+    invalid('categoryId', 'an array', [7n]),
+    invalid('categoryId', 'an object', {}),
+    invalid('categoryId', '2^63, one past the int64 maximum', 2n ** 63n),
+    invalid('categoryId', '-2^63-1, one below the int64 minimum', -(2n ** 63n) - 1n),
+    invalid('categoryId', '2^64', 2n ** 64n),
+    invalid('categoryId', '1e30', parseJson('1e30')),
+    invalid('status', 'a string outside PetStatus', 'unknown'),
+    invalid('status', '"Available" (PetStatus is case-sensitive)', 'Available'),
+    invalid('status', '"SOLD"', 'SOLD'),
+    invalid('status', 'an empty string', ''),
+    invalid('status', 'a number', 1),
+    invalid('status', 'a boolean', true),
+    invalid('status', 'an array', ['available']),
+    invalid('status', 'an object', { value: 'available' }),
+    malformed('the body is empty', undefined),
+    malformed('the JSON is cut short', `{"name":${JSON.stringify(name)},"categoryId":7`),
+    malformed('the JSON has unquoted keys', `{name:${JSON.stringify(name)},categoryId:7}`),
+    malformed('the JSON uses single quotes', `{'name':'${name}','categoryId':7}`),
+    malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(name)},"categoryId":7,}`),
+    malformed('the body is not JSON at all', 'name=rejected&categoryId=7'),
+    malformed('the body is a JSON array', '[]'),
+    malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(name)},"categoryId":7}]`),
+    malformed('the body is a JSON string', JSON.stringify(name)),
+    malformed('the body is a JSON number', '42'),
+    malformed('the body is JSON null', 'null'),
+    malformed('the body is JSON true', 'true'),
+  ];
+}
+
+/** Errors: "400 — createPet — Request body is missing required fields or has invalid values". */
+export const invalidBodies = defineCheck({
+  kind: 'example',
+  id: 'createPet.invalid-bodies',
+  title: 'Each way a create body can be invalid is answered 400',
+  phase: 'createPet',
+  operation: 'createPet',
+  rules: ['CREATE-REJECT-MISSING', 'CREATE-REJECT-INVALID', 'CREATE-REJECT-MALFORMED'],
+  async run(ctx) {
+    const cases = invalidCases(ctx.settings.prefix);
+    const exchanges = await ctx.sendAll(cases.map((c) => createPet(c.body)));
+    exchanges.forEach((x, i) => judgeRejected(ctx, cases[i]!.rule, x, cases[i]!.defect));
+  },
+});
+
+/** Why the exact bytes of a body are not a valid NewPet; undefined when they are one. */
+export function newPetDefect(bytes: string): string | undefined {
+  let value;
+  try {
+    value = parseJson(bytes);
+  } catch {
+    return 'not JSON';
+  }
+  if (!isJsonObject(value)) return 'not an object';
+  const violations = validateSchema('NewPet', withoutNullStatus(value));
+  return violations.length > 0 ? violations[0]!.message : undefined;
+}
+
+function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: string) => fc.Arbitrary<DefectiveBody>) {
+  return defineCheck({
+    kind: 'property',
+    id,
+    title,
+    phase: 'createPet',
+    operation: 'createPet',
+    rules: [rule],
+    async run(ctx) {
+      await ctx.property(arbitrary(ctx.settings.prefix), async ({ body, defect }, assert) => {
+        const bytes = stringifyJson(body);
+        // Judge the exact bytes: a body that shrinking made valid is no negative case.
+        fc.pre(newPetDefect(bytes) !== undefined);
+        judgeRejected(assert, rule, await ctx.send(createPet(bytes)), defect);
+      });
+    },
+  });
+}
+
+export const missingFieldProperty = rejectionProperty('createPet.missing-field-property', 'CREATE-REJECT-MISSING', 'Generated bodies missing name or categoryId are answered 400', (prefix) => newPetMissingField({ prefix }));
+export const invalidValueProperty = rejectionProperty('createPet.invalid-value-property', 'CREATE-REJECT-INVALID', 'Generated bodies with one invalid value are answered 400', (prefix) => invalidNewPet({ prefix }));
+
+/** Where a create body goes beyond the document, judge what is judgeable and record the rest. */
+function probeCreate(ctx: CheckContext, gap: 'GAP-EXTRA-FIELDS' | 'GAP-NAME-LENGTH' | 'GAP-REQUEST-ENCODING', label: string, sent: NewPetInput | undefined, x: SentExchange): void {
+  const status = x.response?.status;
+  if (status === 201 && sent) {
+    const pet = judgeCreated(ctx, x, sent, ctx.store);
+    if (pet) ctx.store.created.push({ sent, pet, exchange: x });
+  }
+  const pet = status === 201 ? petView(jsonOf(x) ?? null) : undefined;
+  const outcome = status === 201 ? `accepted (201${pet ? `, id ${pet.id}` : ''})` : status === undefined ? `no response (${x.error?.message})` : `refused (${status})`;
+  ctx.observe(gap, 'createPet', `${label}: ${outcome}`, x);
+}
+
+/** NewPet lists three fields; what others do is not shown. */
+export const extraFields = defineCheck({
+  kind: 'example',
+  id: 'createPet.extra-fields',
+  title: 'Create bodies with fields beyond NewPet: an Error, or the animal created as sent',
+  phase: 'createPet',
+  operation: 'createPet',
+  rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
+  gaps: ['GAP-EXTRA-FIELDS'],
+  async run(ctx) {
+    const base = { name: `${ctx.settings.prefix}extra`, categoryId: 11n, status: 'pending' as const };
+    const extras: [string, Record<string, unknown>][] = [
+      ['an unknown field "color"', { color: 'brown' }],
+      ['an "id" chosen by the client', { id: 4242424242n }],
+      ['an unknown nested object', { owner: { name: 'x' } }],
+    ];
+    const exchanges = await ctx.sendAll(extras.map(([, extra]) => createPet({ ...base, ...extra })));
+    for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-EXTRA-FIELDS', `a body with ${extras[i]![0]}`, base, x);
+  },
+});
+
+/** Limits: "maximum field lengths: not shown". */
+export const longNames = defineCheck({
+  kind: 'example',
+  id: 'createPet.long-names',
+  title: 'Long names: an Error, or the name echoed exactly',
+  phase: 'createPet',
+  operation: 'createPet',
+  rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
+  gaps: ['GAP-NAME-LENGTH'],
+  async run(ctx) {
+    const lengths = [256, 4096, 65536];
+    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.prefix + 'ñ🐾'.repeat(n / 2), categoryId: 12n, status: 'sold' }));
+    const exchanges = await ctx.sendAll(pets.map((p) => createPet(toBody(p))));
+    for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-NAME-LENGTH', `a name of ${lengths[i]} code points after the prefix`, pets[i]!, x);
+  },
+});
+
+/** createPet's payload is "JSON body (Content-Type: application/json)"; other labels and bytes are not shown. */
+export const requestEncoding = defineCheck({
+  kind: 'example',
+  id: 'createPet.request-encoding',
+  title: 'Create bodies labelled otherwise, or not UTF-8: an Error, or a valid Pet',
+  phase: 'createPet',
+  operation: 'createPet',
+  rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
+  gaps: ['GAP-REQUEST-ENCODING'],
+  async run(ctx) {
+    const pet: NewPetInput = { name: `${ctx.settings.prefix}encoding`, categoryId: 13n, status: 'available' };
+    const text = stringifyJson(toBody(pet));
+    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.prefix}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
+    const probes: [string, NewPetInput | undefined, ReturnType<typeof createPet>][] = [
+      ['Content-Type: text/plain', pet, createPet(text, {}, 'text/plain')],
+      ['no Content-Type', pet, createPet(text, {}, null)],
+      ['Content-Type: application/json; charset=utf-8', pet, createPet(text, {}, 'application/json; charset=utf-8')],
+      ['a name with bytes that are not UTF-8', undefined, createPet(new Uint8Array(broken), {})],
+    ];
+    const exchanges = await ctx.sendAll(probes.map(([, , request]) => request));
+    for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-REQUEST-ENCODING', probes[i]![0], probes[i]![1], x);
+  },
+});
+
+export const createPetChecks = [validProperty, invalidBodies, missingFieldProperty, invalidValueProperty, extraFields, longNames, requestEncoding] as const;

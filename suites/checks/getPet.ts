@@ -1,0 +1,78 @@
+/** getPet: `GET /pets/{petId}`, deprecated (Endpoints › getPet; Errors; Versioning). */
+import fc from 'fast-check';
+import { INT64_MAX, INT64_MIN } from '../../core/json.js';
+import { defineCheck } from '../check.js';
+import { describeResponse, expected, jsonOf, petView } from '../judge.js';
+import { getPet } from '../requests.js';
+import { judgeFetched } from './createPet.js';
+
+/** Animals fetched back by the round-trip check, at most. */
+export const ROUND_TRIP_MAX = 128;
+
+/** "200 — Pet": every animal the suite created comes back as created. */
+export const roundTrip = defineCheck({
+  kind: 'example',
+  id: 'getPet.round-trip',
+  title: 'GET /pets/{id} of each animal the suite created returns it as created',
+  phase: 'getPet',
+  operation: 'getPet',
+  rules: ['GET-RESPONSE'],
+  async run(ctx) {
+    const created = ctx.store.created.slice(0, ROUND_TRIP_MAX);
+    const exchanges = await ctx.sendAll(created.map((c) => getPet(c.pet.id)));
+    exchanges.forEach((x, i) => judgeFetched(ctx, x, created[i]!.sent, created[i]!.pet.id, created[i]!.exchange));
+  },
+});
+
+/** Random ids tried for 404. The chance that a store holds all of them is nil. */
+export const UNKNOWN_ID_SAMPLES = 12;
+
+/** "404 — Error (the requested resource could not be found)". */
+export const unknownIds = defineCheck({
+  kind: 'example',
+  id: 'getPet.unknown-ids',
+  title: 'GET /pets/{id} of ids no animal has is answered 404',
+  phase: 'getPet',
+  operation: 'getPet',
+  rules: ['GET-NOT-FOUND'],
+  async run(ctx) {
+    const random = fc.sample(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), { seed: ctx.settings.seed, numRuns: UNKNOWN_ID_SAMPLES });
+    const ids = [...new Set([INT64_MAX, INT64_MIN, ...random])].filter((id) => !ctx.store.ids.has(id));
+    const exchanges = await ctx.sendAll(ids.map((id) => getPet(id)));
+    let existing = 0;
+    exchanges.forEach((x, i) => {
+      const id = ids[i]!;
+      const status = x.response?.status;
+      if (status === 404) return ctx.pass('GET-NOT-FOUND');
+      const pet = status === 200 ? petView(jsonOf(x) ?? null) : undefined;
+      if (pet?.id === id) {
+        existing++;
+        ctx.store.ids.add(id);
+        return;
+      }
+      const received = pet ? `200 with animal ${pet.id}` : describeResponse(x);
+      ctx.fail('GET-NOT-FOUND', expected(`404 for id ${id}, which the suite has never seen (or 200 with that very animal)`, received), [x], `status ${status ?? 'none'}`);
+    });
+    if (ids.length > 0 && existing === ids.length) {
+      ctx.fail('GET-NOT-FOUND', expected(`404 for at least one of ${ids.length} random int64 ids`, 'every one of them answered 200 as an existing animal'), exchanges.slice(0, 3), 'every id exists');
+    }
+  },
+});
+
+/** petId is an int64; what other values get is not shown. */
+export const malformedIds = defineCheck({
+  kind: 'example',
+  id: 'getPet.malformed-ids',
+  title: 'GET /pets/{petId} with a petId that is not an int64',
+  phase: 'getPet',
+  operation: 'getPet',
+  rules: [],
+  gaps: ['GAP-PET-ID-FORMAT'],
+  async run(ctx) {
+    const values = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '18446744073709551616', '0x1A', '%20', 'null'];
+    const exchanges = await ctx.sendAll(values.map((v) => getPet(v)));
+    exchanges.forEach((x, i) => ctx.observe('GAP-PET-ID-FORMAT', 'getPet', `petId ${values[i]}: ${x.response ? x.response.status : `no response (${x.error?.message})`}`, x));
+  },
+});
+
+export const getPetChecks = [roundTrip, unknownIds, malformedIds] as const;

@@ -1,0 +1,191 @@
+/** listPets: `GET /pets` (Endpoints › listPets; Limits). */
+import { isJsonObject } from '../../core/json.js';
+import { listQuery } from '../../generators/listQuery.js';
+import { PET_STATUSES } from '../../spec/openapi.js';
+import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
+import { describeResponse, expected, jsonOf, judgeList, petView, provenMatches, rawId } from '../judge.js';
+import { getPet, listPets } from '../requests.js';
+
+/** Headers that would carry paging data, recorded when present (rule 3: not shown). */
+const PAGING_HEADERS = ['link', 'x-total-count', 'x-total', 'x-next-cursor', 'x-next-page', 'x-page', 'x-per-page'];
+
+/** Rule 1: "When `limit` is absent, at most 20 animals are returned." */
+export const defaultLimit = defineCheck({
+  kind: 'example',
+  id: 'listPets.default-limit',
+  title: 'GET /pets without limit returns 20 animals from a store of more than 20',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-PAGE-FULL'],
+  gaps: ['GAP-PAGINATION'],
+  async run(ctx) {
+    const proven = provenMatches(ctx.store, undefined);
+    const x = await ctx.send(listPets());
+    judgeList(ctx, x, {}, ctx.store, proven);
+    const paging = PAGING_HEADERS.filter((h) => x.response?.headers[h] !== undefined);
+    ctx.observe('GAP-PAGINATION', 'listPets', paging.length ? `paging headers: ${paging.join(', ')}` : 'no paging headers; the body is the array alone', x);
+  },
+});
+
+/** Query parameter limit: "Maximum number of animals to return", minimum 1, maximum 100. */
+export const everyLimit = defineCheck({
+  kind: 'example',
+  id: 'listPets.every-limit',
+  title: 'GET /pets?limit=n for every n in 1..100',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-HONOURED', 'LIST-LIMIT-BOUNDS', 'LIST-PAGE-FULL'],
+  async run(ctx) {
+    const proven = provenMatches(ctx.store, undefined);
+    const limits = Array.from({ length: 100 }, (_, i) => i + 1);
+    const exchanges = await ctx.sendAll(limits.map((limit) => listPets({ limit })));
+    exchanges.forEach((x, i) => {
+      const limit = limits[i]!;
+      judgeList(ctx, x, { limit }, ctx.store, proven);
+      if (limit === 1 || limit === 100) {
+        if (x.response?.status === 200) ctx.pass('LIST-LIMIT-BOUNDS');
+        else ctx.fail('LIST-LIMIT-BOUNDS', expected(`limit=${limit}, within the bounds, to be answered 200`, describeResponse(x)), [x], `limit=${limit}`);
+      }
+    });
+  },
+});
+
+/**
+ * Rule 2: "When `status` is given, only animals with that status are
+ * returned", and none that has it is left out.
+ */
+export const statusFilter = defineCheck({
+  kind: 'example',
+  id: 'listPets.status-filter',
+  title: 'GET /pets?status=s returns every animal created with s and no other',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-HONOURED', 'LIST-STATUS-FILTER', 'LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'],
+  async run(ctx) {
+    for (const status of PET_STATUSES) {
+      const proven = provenMatches(ctx.store, status);
+      const [page, byDefault] = await ctx.sendAll([listPets({ status, limit: 100 }), listPets({ status })]);
+      judgeList(ctx, byDefault!, { status }, ctx.store, proven);
+      const items = judgeList(ctx, page!, { status, limit: 100 }, ctx.store, proven);
+      if (items) await judgeComplete(ctx, status, page!, items.length);
+    }
+  },
+});
+
+async function judgeComplete(ctx: CheckContext, status: string, page: SentExchange, count: number): Promise<void> {
+  const listed = new Set((jsonOf(page) as unknown[]).map((item) => rawId(item as never)));
+  const candidates = ctx.store.createdWithStatus(status).filter((c) => c.pet.status === status);
+  const missing = candidates.filter((c) => !listed.has(c.pet.id));
+  for (let i = candidates.length - missing.length; i > 0; i--) ctx.pass('LIST-STATUS-COMPLETE');
+  if (missing.length === 0) return;
+  if (count >= 100) {
+    ctx.inconclusive('LIST-STATUS-COMPLETE', `${missing.length} animal(s) created with status "${status}" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped`, [page]);
+    return;
+  }
+  const refetched = await ctx.sendAll(missing.map((c) => getPet(c.pet.id)));
+  missing.forEach((created, i) => {
+    const again = refetched[i]!;
+    const now = again.response?.status === 200 ? petView(jsonOf(again) ?? null) : undefined;
+    if (now && now.status !== status) {
+      ctx.inconclusive('LIST-STATUS-COMPLETE', `animal ${created.pet.id} now has status ${JSON.stringify(now.status)}, not "${status}" (transitions are not shown)`, [page, again]);
+    } else {
+      ctx.fail('LIST-STATUS-COMPLETE', expected(`animal ${created.pet.id}, created with status "${status}", in GET /pets?status=${status}&limit=100 (${count} animals, so not cut by the limit)`, 'it is missing'), [created.exchange, page, again], 'created animal missing');
+    }
+  });
+}
+
+/** Rules 1 and 2 and the limit, over generated queries. */
+export const queryProperty = defineCheck({
+  kind: 'property',
+  id: 'listPets.query-property',
+  title: 'Any valid query: a JSON array, within the limit, only the status asked for, a full page',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-HONOURED', 'LIST-STATUS-FILTER', 'LIST-PAGE-FULL'],
+  async run(ctx) {
+    await ctx.property(listQuery(), async (query, assert) => {
+      const proven = provenMatches(ctx.store, query.status);
+      const x = await ctx.send(listPets(query));
+      judgeList(assert, x, query, ctx.store, proven);
+    });
+  },
+});
+
+const OUT_OF_RANGE = ['0', '-1', '101', '1000', '2147483648', '9223372036854775807', '9223372036854775808', '-9223372036854775809'];
+const MALFORMED = ['abc', '', '1.5', '1e2', '0x10', '%20', 'null', '10abc'];
+
+/**
+ * Limits: minimum 1, maximum 100. Outside them the answer is not shown: a 400
+ * Error and a clamped list are both accepted, but never more than 100 animals.
+ */
+export const outOfRangeLimit = defineCheck({
+  kind: 'example',
+  id: 'listPets.limit-outside-bounds',
+  title: 'GET /pets with limit outside 1..100 or not an integer: never more than 100 animals',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-BOUNDS'],
+  gaps: ['GAP-LIMIT-OUT-OF-RANGE', 'GAP-LIMIT-MALFORMED'],
+  async run(ctx) {
+    const values = [...OUT_OF_RANGE, ...MALFORMED];
+    const exchanges = await ctx.sendAll(values.map((v) => listPets(`?limit=${v}`)));
+    exchanges.forEach((x, i) => {
+      const value = values[i]!;
+      const gap = OUT_OF_RANGE.includes(value) ? 'GAP-LIMIT-OUT-OF-RANGE' : 'GAP-LIMIT-MALFORMED';
+      const count = judgeAnyList(ctx, x, `limit=${value}`);
+      if (count !== undefined) {
+        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (maximum 100) for limit=${value}`, `${count}`), [x], `limit=${value} over 100`);
+        else ctx.pass('LIST-LIMIT-BOUNDS');
+      }
+      ctx.observe(gap, 'listPets', `limit=${value}: ${summarise(x, count)}`, x);
+    });
+  },
+});
+
+/** PetStatus values only; what another value does is not shown. Rule 1 still applies. */
+export const unknownStatus = defineCheck({
+  kind: 'example',
+  id: 'listPets.status-outside-enum',
+  title: 'GET /pets with a status outside PetStatus: an Error, or a list within the default limit',
+  phase: 'listPets',
+  operation: 'listPets',
+  rules: ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT'],
+  gaps: ['GAP-STATUS-FILTER-VALUE'],
+  async run(ctx) {
+    const values = ['unknown', 'AVAILABLE', 'Available', '', 'available,sold', 'sold%20'];
+    const exchanges = await ctx.sendAll(values.map((v) => listPets(`?status=${v}`)));
+    exchanges.forEach((x, i) => {
+      const value = values[i]!;
+      const count = judgeAnyList(ctx, x, `status=${value}`);
+      if (count !== undefined) {
+        if (count > 20) ctx.fail('LIST-LIMIT-DEFAULT', expected(`at most 20 animals (limit absent) for status=${value}`, `${count}`), [x], `status=${value} over 20`);
+        else ctx.pass('LIST-LIMIT-DEFAULT');
+      }
+      const items = count === undefined ? [] : (jsonOf(x) as unknown[]);
+      const statuses = [...new Set(items.map((item) => (isJsonObject(item as never) ? JSON.stringify((item as { status?: unknown }).status ?? null) : '?')))];
+      ctx.observe('GAP-STATUS-FILTER-VALUE', 'listPets', `status=${value}: ${summarise(x, count)}${statuses.length ? ` (statuses ${statuses.join(', ')})` : ''}`, x);
+    });
+  },
+});
+
+/** For a request whose answer may be an Error: when it is 200, it must be Pets. Returns the item count then. */
+function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string): number | undefined {
+  if (x.response?.status !== 200) return undefined;
+  const body = jsonOf(x);
+  if (!Array.isArray(body)) {
+    ctx.fail('LIST-RESPONSE', expected(`a 200 answer to ${what} to be a JSON array of Pet`, describeResponse(x)), [x], `${what} not an array`);
+    return undefined;
+  }
+  ctx.pass('LIST-RESPONSE');
+  return body.length;
+}
+
+function summarise(x: SentExchange, count: number | undefined): string {
+  if (!x.response) return `no response (${x.error?.message})`;
+  if (count !== undefined) return `200 with ${count} animal${count === 1 ? '' : 's'}`;
+  const body = jsonOf(x);
+  const code = isJsonObject(body) && typeof body.code === 'string' ? ` code ${JSON.stringify(body.code)}` : '';
+  return `${x.response.status}${code}`;
+}
+
+export const listPetsChecks = [defaultLimit, everyLimit, statusFilter, queryProperty, outOfRangeLimit, unknownStatus] as const;

@@ -1,0 +1,197 @@
+/**
+ * Checks applied to every response of the run, whichever check sent the request:
+ * the rules the document states for all responses, and the headers HTTP
+ * standards add.
+ */
+import { exactInteger, isJsonObject, isLosslessNumber, show } from '../../core/json.js';
+import { GET_PET_SUNSET } from '../../spec/openapi.js';
+import { describeViolations, validateSchema } from '../../spec/validate.js';
+import { defineResponseCheck } from '../check.js';
+import { describeResponse, expected, jsonOf, withoutNullStatus } from '../judge.js';
+
+/** Endpoints › responses of each operation; Errors: no listed response is a server error. */
+export const noServerErrors = defineResponseCheck({
+  id: 'responses.no-5xx',
+  title: 'No response has a 5xx status',
+  rules: ['RESPONSE-NO-5XX'],
+  inspect(x, a) {
+    const status = x.response?.status;
+    if (status === undefined) return;
+    if (status >= 500) a.fail('RESPONSE-NO-5XX', expected('a listed response (200, 201, 400, 401, 404), never 5xx', describeResponse(x)), [x], `${x.meta.operation} ${status}`);
+    else a.pass('RESPONSE-NO-5XX');
+  },
+});
+
+/**
+ * Errors: "All error responses use the JSON body Error (`code`, `message`,
+ * `status`); `status` repeats the HTTP status code."
+ */
+export const errorBodies = defineResponseCheck({
+  id: 'responses.error-body',
+  title: 'Every 4xx/5xx response has an Error body whose status repeats the HTTP status',
+  rules: ['ERROR-SCHEMA', 'ERROR-STATUS-MATCHES'],
+  gaps: ['GAP-ERROR-CODES'],
+  inspect(x, a) {
+    const status = x.response?.status;
+    if (status === undefined || status < 400) return;
+    const body = jsonOf(x);
+    if (body === undefined) {
+      a.fail('ERROR-SCHEMA', expected(`an Error body (JSON object with code, message, status) on ${status}`, describeResponse(x)), [x], `${status} not JSON`);
+      return;
+    }
+    const violations = validateSchema('Error', body);
+    if (violations.length > 0) a.fail('ERROR-SCHEMA', expected(`an Error body on ${status}`, `${show(body, 160)} (${describeViolations(violations)})`), [x], `${status} ${violations.map((v) => v.path + v.message).join('|')}`);
+    else a.pass('ERROR-SCHEMA');
+    if (isJsonObject(body) && typeof body.code === 'string') a.observe('GAP-ERROR-CODES', x.meta.operation, `${status}: code ${JSON.stringify(body.code)}`);
+    if (isJsonObject(body) && isLosslessNumber(body.status)) {
+      const repeated = exactInteger(body.status);
+      if (repeated === BigInt(status)) a.pass('ERROR-STATUS-MATCHES');
+      else a.fail('ERROR-STATUS-MATCHES', expected(`Error.status ${status}, the HTTP status`, `${body.status.value}`), [x], `${status} vs ${body.status.value}`);
+    }
+  },
+});
+
+/** @see RFC 8259 §11 (application/json), RFC 9110 §8.3 (Content-Type). */
+export const jsonContentType = defineResponseCheck({
+  id: 'responses.content-type',
+  title: 'JSON bodies are labelled application/json',
+  rules: ['RESPONSE-CONTENT-TYPE-JSON'],
+  inspect(x, a) {
+    if (!x.response || jsonOf(x) === undefined) return;
+    const type = x.response.headers['content-type'];
+    const media = type?.split(';')[0]?.trim().toLowerCase();
+    if (media === 'application/json') a.pass('RESPONSE-CONTENT-TYPE-JSON');
+    else a.fail('RESPONSE-CONTENT-TYPE-JSON', expected('Content-Type: application/json on a JSON body', type === undefined ? 'no Content-Type' : `Content-Type: ${type}`), [x], `${x.meta.operation} ${media ?? 'none'}`);
+  },
+});
+
+/** Resources and their fields › Pet: every Pet the service returns. */
+export const petBodies = defineResponseCheck({
+  id: 'responses.pet-schema',
+  title: 'Every Pet in a listPets, createPet or getPet answer is valid',
+  rules: ['PET-SCHEMA'],
+  gaps: ['GAP-NULL-STATUS'],
+  inspect(x, a) {
+    const { operation } = x.meta;
+    const status = x.response?.status;
+    const carriesPets = (operation === 'listPets' && status === 200) || (operation === 'createPet' && status === 201) || (operation === 'getPet' && status === 200);
+    if (!carriesPets) return;
+    const body = jsonOf(x);
+    if (body === undefined) return; // the operation's own rule reports a missing body
+    const pets = operation === 'listPets' ? (Array.isArray(body) ? body : []) : [body];
+    for (const [index, item] of pets.entries()) {
+      if (isJsonObject(item) && item.status === null) a.observe('GAP-NULL-STATUS', operation, 'an absent status is written "status": null', x);
+      const violations = validateSchema('Pet', withoutNullStatus(item));
+      const where = operation === 'listPets' ? `item ${index}` : 'the body';
+      if (violations.length > 0) a.fail('PET-SCHEMA', expected(`${where} to be a Pet`, `${show(item, 160)} (${describeViolations(violations)})`), [x], `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`);
+      else a.pass('PET-SCHEMA');
+    }
+  },
+});
+
+/** Authentication, item 1: the key in the documented form is accepted. */
+export const validKeyAccepted = defineResponseCheck({
+  id: 'responses.valid-key-accepted',
+  title: 'No request with the key as a bearer token is answered 401',
+  rules: ['AUTH-VALID-KEY'],
+  inspect(x, a) {
+    if (x.meta.auth !== 'valid' || !x.response) return;
+    if (x.response.status === 401) a.fail('AUTH-VALID-KEY', expected('the key sent as "Authorization: Bearer <key>" to be accepted', describeResponse(x)), [x], `${x.meta.operation} 401`);
+    else a.pass('AUTH-VALID-KEY');
+  },
+});
+
+/**
+ * @see RFC 6750 §3: a 401 carries `WWW-Authenticate: Bearer`, with
+ * error="invalid_token" when a token was sent but is wrong (§3.1), and no error
+ * code when the request had no credentials.
+ */
+export const bearerChallenge = defineResponseCheck({
+  id: 'responses.bearer-challenge',
+  title: '401 responses carry a Bearer challenge',
+  rules: ['AUTH-CHALLENGE'],
+  inspect(x, a) {
+    if (x.response?.status !== 401) return;
+    const header = x.response.headers['www-authenticate'];
+    const bearer = header === undefined ? undefined : /(?:^|,)\s*bearer(?=$|[\s,])(.*)$/i.exec(header);
+    if (!bearer) {
+      a.fail('AUTH-CHALLENGE', expected('WWW-Authenticate: Bearer … on a 401', header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`), [x], `no bearer challenge`);
+      return;
+    }
+    const error = /(?:^|[\s,])error\s*=\s*"?([A-Za-z_]+)"?/.exec(bearer[1] ?? '')?.[1];
+    if (x.meta.auth === 'invalid-token' && error !== 'invalid_token' && error !== 'invalid_request') {
+      a.fail('AUTH-CHALLENGE', expected('error="invalid_token" in the challenge when a wrong bearer token was sent', `WWW-Authenticate: ${header}`), [x], 'no invalid_token');
+    } else if (x.meta.auth === 'none' && error !== undefined) {
+      a.fail('AUTH-CHALLENGE', expected('no error code in the challenge when no credentials were sent (RFC 6750 §3.1)', `WWW-Authenticate: ${header}`), [x], 'error without credentials');
+    } else {
+      a.pass('AUTH-CHALLENGE');
+    }
+  },
+});
+
+/** The Deprecation value RFC 9745 §2.1 defines: a structured-field date, `@<seconds>`. */
+const DEPRECATION_DATE = /^@(-?\d{1,15})$/;
+
+/**
+ * Versioning, item 2: getPet is deprecated, removed on 5 December 2030, replaced
+ * by GET /pets.
+ * @see RFC 9745 (Deprecation), RFC 8594 (Sunset), RFC 8288 (Link)
+ */
+export const deprecationHeaders = defineResponseCheck({
+  id: 'responses.get-pet-deprecation',
+  title: 'getPet answers announce the deprecation, the sunset and the replacement',
+  rules: ['GET-DEPRECATION-HEADER', 'GET-SUNSET-HEADER', 'GET-SUCCESSOR-LINK'],
+  inspect(x, a) {
+    if (x.meta.operation !== 'getPet' || x.response?.status !== 200) return;
+    const { headers } = x.response;
+    const deprecation = headers['deprecation']?.trim();
+    const date = deprecation === undefined ? undefined : DEPRECATION_DATE.exec(deprecation);
+    if (date && Number(date[1]) <= GET_PET_SUNSET.unixSeconds) a.pass('GET-DEPRECATION-HEADER');
+    else {
+      const received =
+        deprecation === undefined ? 'no Deprecation header'
+        : deprecation.toLowerCase() === 'true' ? 'Deprecation: true (the draft form that predates RFC 9745)'
+        : date ? `Deprecation: ${deprecation}, after the sunset`
+        : `Deprecation: ${deprecation}`;
+      a.fail('GET-DEPRECATION-HEADER', expected(`Deprecation: @<unix seconds> not after ${GET_PET_SUNSET.unixSeconds} (RFC 9745)`, received), [x], received.split(':')[0] ?? received);
+    }
+    const sunset = headers['sunset'];
+    if (sunset !== undefined && Date.parse(sunset) === GET_PET_SUNSET.unixSeconds * 1000) a.pass('GET-SUNSET-HEADER');
+    else a.fail('GET-SUNSET-HEADER', expected(`Sunset: ${GET_PET_SUNSET.httpDate}`, sunset === undefined ? 'no Sunset header' : `Sunset: ${sunset}`), [x], sunset === undefined ? 'missing' : 'other date');
+    const link = headers['link'];
+    if (link !== undefined && linksToReplacement(link, x.request.url)) a.pass('GET-SUCCESSOR-LINK');
+    else a.fail('GET-SUCCESSOR-LINK', expected('Link: <…/pets>; rel="successor-version"', link === undefined ? 'no Link header' : `Link: ${link}`), [x], link === undefined ? 'missing' : 'no successor');
+  },
+});
+
+/** True when a Link header (RFC 8288) has a successor-version or alternate link whose path ends in /pets. */
+export function linksToReplacement(header: string, requestUrl: string): boolean {
+  for (const entry of header.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(entry);
+    if (!match) continue;
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(match[2] ?? '');
+    const rels = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+    if (!rels.includes('successor-version') && !rels.includes('alternate')) continue;
+    try {
+      if (new URL(match[1] ?? '', requestUrl).pathname.replace(/\/+$/, '').endsWith('/pets')) return true;
+    } catch {
+      continue;
+    }
+  }
+  return false;
+}
+
+/** Versioning, items 2 and 3: only getPet is deprecated. @see RFC 9745 §2, RFC 8594 §3 */
+export const noDeprecationElsewhere = defineResponseCheck({
+  id: 'responses.no-deprecation-elsewhere',
+  title: 'Operations that are not deprecated carry no Deprecation or Sunset header',
+  rules: ['DEPRECATION-ONLY-DEPRECATED'],
+  inspect(x, a) {
+    if (x.meta.operation === 'getPet' || !x.response) return;
+    const found = ['deprecation', 'sunset'].filter((h) => x.response?.headers[h] !== undefined);
+    if (found.length === 0) a.pass('DEPRECATION-ONLY-DEPRECATED');
+    else a.fail('DEPRECATION-ONLY-DEPRECATED', expected(`no deprecation signal on ${x.meta.operation}, which is not deprecated`, found.map((h) => `${h}: ${x.response?.headers[h]}`).join('; ')), [x], `${x.meta.operation} ${found.join(',')}`);
+  },
+});
+
+export const responseChecks = [noServerErrors, errorBodies, jsonContentType, petBodies, validKeyAccepted, bearerChallenge, deprecationHeaders, noDeprecationElsewhere] as const;

@@ -1,0 +1,346 @@
+/**
+ * The conformance engine: runs the checks against a target in phases and
+ * returns the result report.json holds. It emits events as it goes; it never
+ * imports a reporter or the CLI.
+ */
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { PreflightError, UsageError } from '../core/errors.js';
+import { HttpClient, parseBaseUrl } from '../core/http.js';
+import { show } from '../core/json.js';
+import { redactorFor } from '../core/redact.js';
+import { TOOL_VERSION } from '../core/version.js';
+import { INTERFACE_VERSION } from '../spec/openapi.js';
+import { isRuleId, type RuleId } from '../spec/rules.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { authVariants } from './credentials.js';
+import { EvidenceFactory } from './evidence.js';
+import type { ConformanceResult, Outcome, Summary, Verdict } from './model.js';
+import { type PendingFinding, Recorder } from './recorder.js';
+import { builtinChecks } from './registry.js';
+import { listPets } from './requests.js';
+
+/** Options of {@link runConformance}. Defaults are in {@link DEFAULTS}. */
+export interface ConformanceOptions {
+  /** Where the implementation lives; ends in /v1 in production. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never written anywhere. */
+  apiKey: string;
+  /** Seed of all generated data. Default: a random one, reported. */
+  seed?: number;
+  /** Runs per property check. */
+  numRuns?: number;
+  /** SHOULD failures fail the run too. */
+  strict?: boolean;
+  /** Deadline of one request, headers and body, in ms. */
+  timeoutMs?: number;
+  /** Run only these rules. */
+  only?: readonly string[];
+  /** Do not run these rules. */
+  skip?: readonly string[];
+  /** Load profile; only `none` exists so far. */
+  load?: string;
+  /** Bytes of a response body read at most. */
+  maxBodyBytes?: number;
+  /** Time budget of one property check, ms. */
+  propertyTimeLimitMs?: number;
+  /** Called with each event of the run, in order. */
+  onEvent?: (event: RunEvent) => void;
+  /** The checks to run. Default: the built-in ones. */
+  checks?: readonly CheckDefinition[];
+}
+
+export const DEFAULTS = {
+  numRuns: 40,
+  strict: false,
+  timeoutMs: 10_000,
+  load: 'none',
+  maxBodyBytes: 1024 * 1024,
+  propertyTimeLimitMs: 60_000,
+  concurrency: 8,
+} as const;
+
+/** The phases, in order. The setup phase always runs: every other needs its animals. */
+export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
+
+/** Load profiles known so far. */
+export const LOAD_PROFILES = ['none'] as const;
+
+export type RunEvent =
+  | { type: 'run-start'; target: string; seed: number; checks: number }
+  | { type: 'phase-start'; phase: Phase }
+  | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string }
+  | { type: 'run-end'; result: ConformanceResult };
+
+/** Runs every selected check against the target and returns the result. Throws `PcError` for usage and reachability problems. */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
+  const settings = resolve(options);
+  const startedAt = new Date();
+  const checks = options.checks ?? builtinChecks;
+  const redactor = redactorFor(options.apiKey);
+  const evidence = new EvidenceFactory(redactor, options.apiKey);
+  const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
+  const replay = (rule: RuleId) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --only ${rule}`;
+  const recorder = new Recorder({ checks, selected, evidence, replay });
+  const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
+  const store = new StoreState();
+  const client = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: DEFAULTS.concurrency });
+  const variants = authVariants(options.apiKey);
+  for (const v of [...variants.invalid, ...variants.otherScheme]) if (v.authorization) redactor.add(v.authorization.replace(/^\S+ /, ''), '<derived from API_KEY>');
+  const emit = options.onEvent ?? (() => {});
+  const prefix = `pctest-${randomBytes(3).toString('hex').slice(0, 4)} `;
+
+  const inspect = (x: SentExchange) => {
+    for (const check of responseChecks) {
+      try {
+        check.inspect(x, { ...recorder.asserter(check, x.meta.operation), ...recorder.observer(check) });
+      } catch (error) {
+        recorder.checkError(check, `check crashed: ${(error as Error).message}`);
+      }
+    }
+  };
+
+  const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
+    const { operation, auth = 'valid', authorization, headers, ...rest } = request;
+    const sentHeaders: Record<string, string> = { ...headers };
+    if (auth === 'valid') sentHeaders.authorization = `Bearer ${options.apiKey}`;
+    else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
+    const x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+    x.meta = { operation, auth, check };
+    inspect(x);
+    return x;
+  };
+
+  emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
+  try {
+    await preflight((request) => send('preflight', request));
+    for (const phase of PHASES) {
+      const active = checks.filter((c): c is ActiveCheck => c.kind !== 'response' && c.phase === phase);
+      if (active.length === 0) continue;
+      emit({ type: 'phase-start', phase });
+      for (const check of active) {
+        const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
+        if (!runs) {
+          recorder.checkSkipped(check, 'not selected by --only/--skip');
+          continue;
+        }
+        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix } });
+        let error: string | undefined;
+        try {
+          await check.run(ctx);
+        } catch (e) {
+          error = `check crashed: ${(e as Error).message}`;
+          recorder.checkError(check, error);
+        }
+        emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
+      }
+    }
+  } finally {
+    await client.close();
+  }
+
+  const { rules, observations } = recorder.results();
+  const finishedAt = new Date();
+  const result: ConformanceResult = {
+    tool: { name: 'petstore-conformance', version: TOOL_VERSION },
+    interfaceVersion: INTERFACE_VERSION,
+    target: settings.target,
+    seed: settings.seed,
+    numRuns: settings.numRuns,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load },
+    namePrefix: prefix,
+    summary: summarise(rules, settings.strict, client, checks.length),
+    rules,
+    observations,
+    skippedPhases: settings.load === 'none' ? [{ phase: 'load', reason: 'load profile "none"' }] : [],
+  };
+  emit({ type: 'run-end', result });
+  return result;
+}
+
+interface Resolved {
+  target: string;
+  seed: number;
+  numRuns: number;
+  strict: boolean;
+  timeoutMs: number;
+  only: RuleId[];
+  skip: RuleId[];
+  load: string;
+  maxBodyBytes: number;
+  propertyTimeLimitMs: number;
+}
+
+/** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
+function resolve(options: ConformanceOptions): Resolved {
+  const url = parseBaseUrl(options.baseUrl);
+  if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) throw new UsageError('an API key is required: pass --api-key or set PETSTORE_API_KEY');
+  if (/[\r\n]/.test(options.apiKey)) throw new UsageError('the API key must not contain line breaks');
+  const ruleList = (name: string, ids: readonly string[] = []): RuleId[] => {
+    const unknown = ids.filter((id) => !isRuleId(id));
+    if (unknown.length > 0) throw new UsageError(`--${name}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
+    return ids as RuleId[];
+  };
+  const integer = (name: string, value: number | undefined, fallback: number, min: number, max: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${value}`);
+    return value;
+  };
+  const load = options.load ?? DEFAULTS.load;
+  if (!(LOAD_PROFILES as readonly string[]).includes(load)) throw new UsageError(`--load: unknown profile "${load}" (known: ${LOAD_PROFILES.join(', ')})`);
+  return {
+    target: `${url.origin}${url.pathname}`,
+    seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
+    numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
+    strict: options.strict ?? DEFAULTS.strict,
+    timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
+    only: ruleList('only', options.only),
+    skip: ruleList('skip', options.skip),
+    load,
+    maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
+    propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
+  };
+}
+
+/**
+ * One request before anything else: the target must answer HTTP, and accept the
+ * key. Otherwise every check would only repeat the same problem.
+ */
+async function preflight(send: (request: SendOptions) => Promise<SentExchange>): Promise<void> {
+  const x = await send(listPets({ limit: 1 }));
+  if (x.error) throw x.error;
+  if (x.response?.status === 401) {
+    throw new PreflightError('PC_ERR_KEY_REJECTED', `the target answered 401 to GET /pets with the key: check --api-key (or PETSTORE_API_KEY) and --base-url`);
+  }
+}
+
+/** A 32-bit seed for one check, from the run seed and the check id: filtering checks does not change what another generates. */
+export function checkSeed(runSeed: number, checkId: string): number {
+  let hash = 0x811c9dc5 ^ runSeed;
+  for (const ch of checkId) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
+  return hash | 0;
+}
+
+interface ContextDeps {
+  recorder: Recorder;
+  store: StoreState;
+  send: (check: string, request: SendOptions) => Promise<SentExchange>;
+  variants: CheckContext['authVariants'];
+  settings: Resolved & { prefix: string };
+}
+
+function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
+  const { recorder, store, settings } = deps;
+  const asserter = recorder.asserter(check, check.operation);
+  const send = (request: SendOptions) => deps.send(check.id, request);
+  return {
+    ...asserter,
+    ...recorder.observer(check),
+    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: settings.prefix, timeoutMs: settings.timeoutMs },
+    store,
+    authVariants: deps.variants,
+    send,
+    sendAll: (requests) => mapBounded(requests, DEFAULTS.concurrency, send),
+    async property(arbitrary, body, options) {
+      let failing: { value: unknown; findings: PendingFinding[] } | undefined;
+      let first: typeof failing;
+      let crash: unknown;
+      const property = fc.asyncProperty(arbitrary, async (value) => {
+        if (crash !== undefined) return true;
+        const collected = new Collector();
+        try {
+          await body(value, collected);
+        } catch (error) {
+          if (fc.PreconditionFailure.isFailure(error)) throw error;
+          crash = error;
+          return true;
+        }
+        if (collected.findings.some((f) => f.outcome === 'fail')) {
+          failing = { value, findings: collected.findings };
+          first ??= failing;
+          return false;
+        }
+        // Runs after the first failure are shrinking attempts: not counted.
+        if (!first) collected.flush(asserter);
+        return true;
+      });
+      const details = await fc.check(property, {
+        seed: checkSeed(settings.seed, check.id),
+        numRuns: settings.numRuns,
+        interruptAfterTimeLimit: settings.propertyTimeLimitMs,
+        markInterruptAsFailure: false,
+        ...(options?.examples ? { examples: options.examples.map((e) => [e] as [typeof e]) } : {}),
+      });
+      if (crash !== undefined) throw crash;
+      if (!details.failed || !failing) return;
+      const counterexample = { input: show(failing.value, 4000), seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks };
+      for (const finding of failing.findings) recorder.record(check, check.operation, finding, counterexample);
+      if (first && first !== failing) {
+        const shrunkRules = new Set(failing.findings.map((f) => f.rule));
+        for (const finding of first.findings) if (!shrunkRules.has(finding.rule)) recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
+      }
+    },
+  };
+}
+
+/** Collects one property run's assertions until it is known whether the run failed. */
+class Collector implements Asserter {
+  readonly findings: PendingFinding[] = [];
+  readonly #passes: RuleId[] = [];
+  pass(rule: RuleId): void {
+    this.#passes.push(rule);
+  }
+  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string): void {
+    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? message });
+  }
+  inconclusive(rule: RuleId, message: string, exchanges: readonly SentExchange[] = []): void {
+    this.findings.push({ rule, outcome: 'inconclusive', message, exchanges, key: message });
+  }
+  flush(into: Asserter): void {
+    for (const rule of this.#passes) into.pass(rule);
+    for (const f of this.findings) into.inconclusive(f.rule, f.message, f.exchanges);
+  }
+}
+
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number): Summary {
+  const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
+  const counts = { MUST: empty(), SHOULD: empty() };
+  for (const rule of rules) counts[rule.severity][rule.outcome]++;
+  const failedMust = rules.filter((r) => r.severity === 'MUST' && r.outcome === 'fail').map((r) => r.id);
+  const failedShould = rules.filter((r) => r.severity === 'SHOULD' && r.outcome === 'fail').map((r) => r.id);
+  const errored = rules.filter((r) => r.outcome === 'error').map((r) => r.id);
+  let verdict: Verdict;
+  let reason: string;
+  const list = (ids: string[]) => `${ids.slice(0, 6).join(', ')}${ids.length > 6 ? ` and ${ids.length - 6} more` : ''}`;
+  if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
+    verdict = 'non-conformant';
+    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${list(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed under --strict: ${list(failedShould)}` : ''];
+    reason = parts.filter(Boolean).join('; ');
+  } else if (errored.length > 0) {
+    verdict = 'error';
+    reason = `the suite could not judge ${list(errored)}: a check crashed`;
+  } else {
+    verdict = 'conformant';
+    const must = rules.filter((r) => r.severity === 'MUST');
+    const decided = must.filter((r) => r.outcome === 'pass').length;
+    reason = `${decided} of ${must.length} MUST rules passed${counts.MUST.inconclusive ? `, ${counts.MUST.inconclusive} inconclusive` : ''}${counts.MUST.skip ? `, ${counts.MUST.skip} skipped` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${list(failedShould)}` : ''}`;
+  }
+  return { verdict, reason, strict, counts, requests: client.requestsSent, checks };
+}

@@ -1,0 +1,174 @@
+/**
+ * Collects assertions and observations into per-rule results. Evidence is built
+ * here, through the run's {@link EvidenceFactory}, so it is redacted once.
+ */
+import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
+import { type RuleId, rules as catalog } from '../spec/rules.js';
+import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
+import type { EvidenceFactory } from './evidence.js';
+import type { CheckResult, Counterexample, Finding, Observation, OperationId, Outcome, RuleResult } from './model.js';
+
+/** Findings kept per rule and check; the rest are only counted. */
+export const MAX_FINDINGS_PER_CHECK = 5;
+/** Distinct observations kept per gap. */
+export const MAX_OBSERVATIONS_PER_GAP = 12;
+
+interface Tally {
+  passed: number;
+  failed: number;
+  inconclusive: number;
+  findings: Finding[];
+  keys: Set<string>;
+  error?: string;
+  skipped?: string;
+}
+
+/** A failure or inconclusive assertion not yet recorded (properties hold them until shrinking ends). */
+export interface PendingFinding {
+  rule: RuleId;
+  outcome: 'fail' | 'inconclusive';
+  message: string;
+  exchanges: readonly SentExchange[];
+  key: string;
+}
+
+export class Recorder {
+  readonly #tallies = new Map<string, Tally>();
+  readonly #observations = new Map<string, Observation>();
+  readonly #perGap = new Map<GapId, number>();
+  readonly #selected: (rule: RuleId) => boolean;
+  readonly #evidence: EvidenceFactory;
+  readonly #replay: (rule: RuleId) => string;
+  readonly #checks: readonly CheckDefinition[];
+
+  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rule: RuleId) => string }) {
+    this.#checks = options.checks;
+    this.#selected = options.selected;
+    this.#evidence = options.evidence;
+    this.#replay = options.replay;
+  }
+
+  #tally(rule: RuleId, check: string): Tally {
+    const key = `${rule}\u0000${check}`;
+    let tally = this.#tallies.get(key);
+    if (!tally) {
+      tally = { passed: 0, failed: 0, inconclusive: 0, findings: [], keys: new Set() };
+      this.#tallies.set(key, tally);
+    }
+    return tally;
+  }
+
+  #guard(check: CheckDefinition, rule: RuleId): boolean {
+    if (!check.rules.includes(rule)) throw new Error(`check ${check.id} asserted ${rule}, which it does not declare`);
+    return this.#selected(rule);
+  }
+
+  /** Records a finding for `check`, with an optional counterexample. */
+  record(check: CheckDefinition, operation: OperationId, pending: PendingFinding, counterexample?: Counterexample): void {
+    if (!this.#guard(check, pending.rule)) return;
+    const tally = this.#tally(pending.rule, check.id);
+    if (pending.outcome === 'fail') tally.failed++;
+    else tally.inconclusive++;
+    if (tally.keys.has(pending.key) || tally.findings.length >= MAX_FINDINGS_PER_CHECK) return;
+    tally.keys.add(pending.key);
+    tally.findings.push({
+      rule: pending.rule,
+      check: check.id,
+      operation,
+      outcome: pending.outcome,
+      message: this.#evidence.redact(pending.message),
+      evidence: pending.exchanges.map((x) => this.#evidence.of(x)),
+      ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
+      key: this.#evidence.redact(pending.key),
+      replay: this.#replay(pending.rule),
+    });
+  }
+
+  /** An {@link Asserter} that records straight into this recorder. */
+  asserter(check: CheckDefinition, operation: OperationId): Asserter {
+    return {
+      pass: (rule) => {
+        if (this.#guard(check, rule)) this.#tally(rule, check.id).passed++;
+      },
+      fail: (rule, message, exchanges, key) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? message }),
+      inconclusive: (rule, message, exchanges = []) => this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: message }),
+    };
+  }
+
+  observer(check: CheckDefinition): Observer {
+    return {
+      observe: (gap, operation, summary, exchange) => {
+        if (!check.gaps.includes(gap)) throw new Error(`check ${check.id} observed ${gap}, which it does not declare`);
+        this.observe(gap, operation, summary, exchange);
+      },
+    };
+  }
+
+  observe(gap: GapId, operation: OperationId, summary: string, exchange?: SentExchange): void {
+    const text = this.#evidence.redact(summary);
+    const key = `${gap}\u0000${operation}\u0000${text}`;
+    const existing = this.#observations.get(key);
+    if (existing) {
+      existing.count++;
+      return;
+    }
+    const count = this.#perGap.get(gap) ?? 0;
+    if (count >= MAX_OBSERVATIONS_PER_GAP) return;
+    this.#perGap.set(gap, count + 1);
+    this.#observations.set(key, { gap, operation, summary: text, count: 1, ...(exchange ? { evidence: this.#evidence.of(exchange) } : {}) });
+  }
+
+  /** Marks a check as crashed: its rules cannot be decided by it. */
+  checkError(check: CheckDefinition, message: string): void {
+    for (const rule of check.rules) this.#tally(rule, check.id).error = this.#evidence.redact(message);
+  }
+
+  /** Marks a check as not run, with why. */
+  checkSkipped(check: CheckDefinition, reason: string): void {
+    for (const rule of check.rules) this.#tally(rule, check.id).skipped = reason;
+  }
+
+  /** Per-rule results in catalog order, and observations in gap-catalog order. */
+  results(): { rules: RuleResult[]; observations: Observation[] } {
+    const ruleResults = catalog.map((rule): RuleResult => {
+      const checks = this.#checks.filter((c) => (c.rules as readonly string[]).includes(rule.id));
+      const checkResults = checks.map((check) => this.#checkResult(rule.id, check));
+      return {
+        id: rule.id,
+        title: rule.title,
+        severity: rule.severity,
+        group: rule.group,
+        section: rule.section,
+        outcome: this.#selected(rule.id) ? combine(checkResults.map((c) => c.outcome)) : 'skip',
+        checks: checkResults,
+      };
+    });
+    const order = new Map<string, number>(gapCatalog.map((g, i) => [g.id, i]));
+    const observations = [...this.#observations.values()].sort((a, b) => (order.get(a.gap) ?? 0) - (order.get(b.gap) ?? 0));
+    return { rules: ruleResults, observations };
+  }
+
+  #checkResult(rule: RuleId, check: CheckDefinition): CheckResult {
+    const tally = this.#tallies.get(`${rule}\u0000${check.id}`);
+    const base = { id: check.id, kind: check.kind, title: check.title };
+    if (!this.#selected(rule)) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'not selected by --only/--skip' };
+    if (!tally) return { ...base, outcome: 'inconclusive', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'no request this check judges was made' };
+    const { passed, failed, inconclusive, findings } = tally;
+    let outcome: Outcome;
+    let reason: string | undefined;
+    if (failed > 0) outcome = 'fail';
+    else if (tally.error) [outcome, reason] = ['error', tally.error];
+    else if (passed > 0) outcome = 'pass';
+    else if (tally.skipped) [outcome, reason] = ['skip', tally.skipped];
+    else if (inconclusive > 0) outcome = 'inconclusive';
+    else [outcome, reason] = ['inconclusive', 'no request this check judges was made'];
+    if (!reason && tally.skipped && outcome !== 'fail') reason = tally.skipped;
+    return { ...base, outcome, passed, failed, inconclusive, findings, ...(reason ? { reason } : {}) };
+  }
+}
+
+/** A rule's outcome from its checks': fail, then error, then pass, then inconclusive, then skip. */
+export function combine(outcomes: readonly Outcome[]): Outcome {
+  for (const o of ['fail', 'error', 'pass', 'inconclusive'] as const) if (outcomes.includes(o)) return o;
+  return 'skip';
+}

@@ -1,0 +1,38 @@
+/**
+ * Requests of the interface, built in one place. Paths are relative to the base
+ * URL (Endpoints: "Every path is relative to {base_url}").
+ */
+import { stringifyJson } from '../core/json.js';
+import { type ListQuery, listQueryString } from '../generators/listQuery.js';
+import type { AuthKind, SendOptions } from './check.js';
+
+type Auth = { auth?: AuthKind; authorization?: string };
+
+/** GET /pets with a query (listPets). */
+export function listPets(query: ListQuery | string = {}, auth: Auth = {}): SendOptions {
+  const search = typeof query === 'string' ? query : listQueryString(query);
+  return { method: 'GET', path: `/pets${search}`, operation: 'listPets', ...auth };
+}
+
+/** POST /pets (createPet): an object is sent as exact JSON, a string or bytes as they are. */
+export function createPet(body: Record<string, unknown> | string | Uint8Array | undefined, auth: Auth = {}, contentType: string | null = 'application/json'): SendOptions {
+  const bytes = body === undefined || typeof body === 'string' || body instanceof Uint8Array ? body : stringifyJson(body);
+  return {
+    method: 'POST',
+    path: '/pets',
+    operation: 'createPet',
+    ...(contentType === null ? {} : { headers: { 'content-type': contentType } }),
+    ...(bytes === undefined ? {} : { body: bytes }),
+    ...auth,
+  };
+}
+
+/** GET /pets/{petId} (getPet). `petId` is written as given: ids are exact. */
+export function getPet(petId: bigint | string, auth: Auth = {}): SendOptions {
+  return { method: 'GET', path: `/pets/${typeof petId === 'bigint' ? petId.toString() : petId}`, operation: 'getPet', ...auth };
+}
+
+/** GET /store/orders. */
+export function listStoreOrders(auth: Auth = {}): SendOptions {
+  return { method: 'GET', path: '/store/orders', operation: 'listStoreOrders', ...auth };
+}
