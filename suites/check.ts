@@ -11,7 +11,9 @@ import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { AuthVariants } from './credentials.js';
-import type { OperationId } from './model.js';
+import type { OperationId, Phase } from './model.js';
+
+export type { Phase } from './model.js';
 
 /** How a request authenticates. */
 export type AuthKind =
@@ -118,7 +120,6 @@ export interface CheckContext extends Asserter, Observer {
   property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T, assert: Asserter) => Promise<void>, options?: { examples?: T[] }): Promise<void>;
 }
 
-export type Phase = 'setup' | 'listPets' | 'createPet' | 'getPet' | 'storeOrders' | 'auth';
 
 export interface ActiveCheck {
   kind: 'example' | 'property';

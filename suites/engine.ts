@@ -15,7 +15,9 @@ import { isRuleId, type RuleId } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
-import type { ConformanceResult, Outcome, Summary, Verdict } from './model.js';
+import type { ConformanceResult, Outcome, RunEvent, Summary, Verdict } from './model.js';
+
+export type { RunEvent } from './model.js';
 import { type PendingFinding, Recorder } from './recorder.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
@@ -65,12 +67,6 @@ export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getP
 
 /** Load profiles known so far. */
 export const LOAD_PROFILES = ['none'] as const;
-
-export type RunEvent =
-  | { type: 'run-start'; target: string; seed: number; checks: number }
-  | { type: 'phase-start'; phase: Phase }
-  | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string }
-  | { type: 'run-end'; result: ConformanceResult };
 
 /** Runs every selected check against the target and returns the result. Throws `PcError` for usage and reachability problems. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {

@@ -126,3 +126,13 @@ export interface ConformanceResult {
   /** Phases that did not run, with why. */
   skippedPhases: { phase: string; reason: string }[];
 }
+
+/** Phases of a run, in order. */
+export type Phase = 'setup' | 'listPets' | 'createPet' | 'getPet' | 'storeOrders' | 'auth';
+
+/** What the engine emits while it runs, in order. */
+export type RunEvent =
+  | { type: 'run-start'; target: string; seed: number; checks: number }
+  | { type: 'phase-start'; phase: Phase }
+  | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string }
+  | { type: 'run-end'; result: ConformanceResult };

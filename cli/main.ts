@@ -1,0 +1,175 @@
+/**
+ * The command line: a thin layer over `runConformance`, the reporters and the
+ * reference server. Returns the exit code; only bin/ sets it on the process.
+ *
+ * Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable or
+ * misconfigured target, or internal error.
+ */
+import { randomBytes } from 'node:crypto';
+import yargs, { type Argv } from 'yargs';
+import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { TOOL_VERSION } from '../core/version.js';
+import { startReference } from '../reference/server.js';
+import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
+import { renderJson } from '../reports/json.js';
+import { gaps } from '../spec/gaps.js';
+import { INTERFACE_VERSION } from '../spec/openapi.js';
+import { rules } from '../spec/rules.js';
+import { builtinChecks } from '../suites/registry.js';
+import { runConformance } from '../suites/engine.js';
+import type { Verdict } from '../suites/model.js';
+import { type CliConfig, runOptions } from './options.js';
+
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); used by `serve`. */
+  untilStopped?: () => Promise<void>;
+}
+
+export const EXIT = { conformant: 0, nonConformant: 1, error: 2 } as const;
+
+const VERDICT_EXIT: Record<Verdict, number> = { conformant: EXIT.conformant, 'non-conformant': EXIT.nonConformant, error: EXIT.error };
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
+  let exitCode: number = EXIT.conformant;
+  try {
+    const cli = yargs([...argv])
+      .scriptName('petstore-conformance')
+      .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
+      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options(runOptions), async (args) => {
+        exitCode = await run(toConfig(args as Record<string, unknown>, io.env), io);
+      })
+      .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), (args) => {
+        io.stdout.write(args.json ? `${JSON.stringify({ rules, gaps }, null, 2)}\n` : renderRules());
+      })
+      .command('serve', 'Start the embedded reference implementation alone', (y: Argv) =>
+        y.options({
+          port: { type: 'number', default: 8080, describe: 'Port (0 for a free one)' },
+          host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
+          'api-key': { type: 'string', describe: 'The key it accepts (env PETSTORE_API_KEY)' },
+        }), async (args) => {
+        exitCode = await serve(args.port, args.host, (args['api-key'] as string | undefined) ?? io.env.PETSTORE_API_KEY, io);
+      })
+      .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
+      .example('$0 --embedded', 'Check the embedded reference implementation')
+      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error.\nInterface version ${INTERFACE_VERSION}.`)
+      .version(TOOL_VERSION)
+      .help()
+      .strict()
+      .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
+      .exitProcess(false)
+      .fail((message: string | undefined, error: Error | undefined) => {
+        throw error ?? new UsageError(message ?? 'invalid arguments');
+      });
+    await cli.parseAsync();
+    return exitCode;
+  } catch (error) {
+    const pcError = error instanceof PcError ? error : asPcError(error);
+    io.stderr.write(`petstore-conformance: error: ${pcError.message}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}\n`);
+    if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    return pcError.exitCode;
+  }
+}
+
+function defaultIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    untilStopped: () =>
+      new Promise((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }),
+  };
+}
+
+/** Flags win over the environment; lists accept repeats and commas. Validates before anything runs. */
+function toConfig(args: Record<string, unknown>, env: NodeJS.ProcessEnv): CliConfig {
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  const reporter = list(args.reporter);
+  const unknown = reporter.filter((r) => !(REPORTER_NAMES as string[]).includes(r));
+  if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')} (known: ${REPORTER_NAMES.join(', ')})`);
+  const embedded = args.embedded === true;
+  const baseUrl = (args['base-url'] as string | undefined) ?? (embedded ? undefined : env.PETSTORE_BASE_URL);
+  if (embedded && args['base-url'] !== undefined) throw new UsageError('--embedded and --base-url exclude each other');
+  if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
+  const apiKey = (args['api-key'] as string | undefined) ?? env.PETSTORE_API_KEY;
+  if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
+  return {
+    baseUrl,
+    apiKey,
+    reportDir: String(args['report-dir']),
+    seed: args.seed as number | undefined,
+    numRuns: args['num-runs'] as number,
+    strict: args.strict === true,
+    timeout: args.timeout as number,
+    load: String(args.load),
+    only: list(args.only),
+    skip: list(args.skip),
+    reporter: reporter as ReporterName[],
+    json: args.json === true,
+    embedded,
+  };
+}
+
+async function run(config: CliConfig, io: Io): Promise<number> {
+  const out = config.json ? io.stderr : io.stdout;
+  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env) };
+  const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
+  // toConfig guarantees a key and a base URL unless the run is embedded.
+  const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
+  const embedded = config.embedded ? await startReference({ apiKey }) : undefined;
+  try {
+    const result = await runConformance({
+      baseUrl: embedded?.url ?? config.baseUrl ?? '',
+      apiKey,
+      ...(config.seed === undefined ? {} : { seed: config.seed }),
+      numRuns: config.numRuns,
+      strict: config.strict,
+      timeoutMs: config.timeout,
+      load: config.load,
+      only: config.only,
+      skip: config.skip,
+      onEvent: (event) => {
+        if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
+      },
+    });
+    const written: string[] = [];
+    for (const reporter of active) written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
+    if (config.json) io.stdout.write(renderJson(result));
+    return VERDICT_EXIT[result.summary.verdict];
+  } finally {
+    await embedded?.close();
+  }
+}
+
+async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {
+  if (!apiKey) throw new UsageError('serve needs --api-key (or PETSTORE_API_KEY): the key the server will accept');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${port}`);
+  const server = await startReference({ apiKey, port, host }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
+  });
+  io.stdout.write(`serving the reference implementation at ${server.url} (Ctrl-C to stop)\n`);
+  await (io.untilStopped?.() ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT.conformant;
+}
+
+function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
+/** The rule catalog as text, with the checks that verify each rule. */
+export function renderRules(): string {
+  const lines = [`Rules of the Animal Store Service interface ${INTERFACE_VERSION} (${rules.length}):`, ''];
+  for (const rule of rules) {
+    const checks = builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id)).map((c) => c.id);
+    lines.push(`${rule.id}  ${rule.severity}  ${rule.title}`, `    section: ${rule.section}`, `    checks:  ${checks.join(', ')}`);
+  }
+  lines.push('', `Gaps (never failed; observed): ${gaps.map((g) => g.id).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,69 @@
+import type { ConformanceResult, Finding, RuleResult } from '../suites/model.js';
+import type { Reporter, ReporterContext } from './index.js';
+
+/** Failing rules listed in full at the end; the rest are counted. */
+const MAX_LISTED = 30;
+
+type Paint = (code: number, text: string) => string;
+
+/** The end-of-run summary: verdict, counts, each failing rule with its first evidence and how to reproduce it. */
+export function renderSummary(result: ConformanceResult, written: readonly string[], color: boolean): string {
+  const paint: Paint = color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+  const { summary } = result;
+  const lines: string[] = [];
+  lines.push(`${result.tool.name} ${result.tool.version} · Animal Store Service ${result.interfaceVersion}`);
+  lines.push(`target ${result.target} · seed ${result.seed} · ${summary.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s`);
+  lines.push('');
+  const verdict = summary.verdict.toUpperCase();
+  lines.push(`${paint(summary.verdict === 'conformant' ? 32 : 31, verdict)}: ${summary.reason}`);
+  const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
+  for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict));
+  if (failing.length > MAX_LISTED) lines.push('', `… and ${failing.length - MAX_LISTED} more in the reports`);
+  const inconclusive = result.rules.filter((r) => r.outcome === 'inconclusive');
+  if (inconclusive.length > 0) lines.push('', `inconclusive: ${inconclusive.map((r) => r.id).join(', ')}`);
+  lines.push('');
+  const count = (severity: 'MUST' | 'SHOULD') =>
+    Object.entries(summary.counts[severity])
+      .filter(([, n]) => n > 0)
+      .map(([outcome, n]) => `${n} ${outcome}`)
+      .join(', ') || 'none';
+  lines.push(`rules: MUST ${count('MUST')} · SHOULD ${count('SHOULD')}${result.observations.length ? ` · ${result.observations.length} observations` : ''}`);
+  if (written.length > 0) lines.push(`reports: ${written.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function describeRule(rule: RuleResult, paint: Paint, strict: boolean): string[] {
+  const warning = rule.severity === 'SHOULD' && !strict;
+  const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
+  const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
+  const checks = rule.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+  for (const check of checks) {
+    const finding: Finding | undefined = check.findings.find((f) => f.outcome === 'fail');
+    if (!finding) {
+      lines.push(`    ${check.id}: ${check.reason ?? check.outcome}`);
+      continue;
+    }
+    const more = check.failed > 1 ? ` (${check.failed} failures)` : '';
+    lines.push(`    ${finding.message}${more}`);
+    if (finding.counterexample) lines.push(`    counterexample: ${finding.counterexample.input.slice(0, 200)}`);
+    const evidence = finding.evidence.at(-1);
+    if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
+    lines.push(`    re-run: ${finding.replay}`);
+  }
+  return lines;
+}
+
+/** Progress lines while the suite runs, and the summary at the end. */
+export function consoleReporter(ctx: ReporterContext): Reporter {
+  return {
+    onEvent(event) {
+      if (event.type === 'run-start') ctx.progress.write(`testing ${event.target} (seed ${event.seed})\n`);
+      if (event.type === 'phase-start') ctx.progress.write(`· ${event.phase}\n`);
+      if (event.type === 'check-end' && event.error) ctx.progress.write(`  ${event.check}: ${event.error}\n`);
+    },
+    onRunEnd(result, written) {
+      ctx.out.write(renderSummary(result, written, ctx.color));
+      return [];
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Reporters, keyed by their `--reporter` value. A reporter is an object with
+ * optional hooks; the engine's events reach it through the CLI. The pure
+ * writers (result in, text out) live beside the adapters.
+ */
+import type { ConformanceResult, RunEvent } from '../suites/model.js';
+import { consoleReporter } from './console.js';
+import { jsonReporter } from './json.js';
+
+/** Where and how reporters write. */
+export interface ReporterContext {
+  reportDir: string;
+  /** The console report's stream (stderr when `--json` owns stdout). */
+  out: NodeJS.WritableStream;
+  /** Progress lines. */
+  progress: NodeJS.WritableStream;
+  color: boolean;
+}
+
+export interface Reporter {
+  onEvent?(event: Exclude<RunEvent, { type: 'run-end' }>): void;
+  /** Writes what the reporter writes; returns the paths of files written. `written` holds those of reporters before it. */
+  onRunEnd?(result: ConformanceResult, written: readonly string[]): Promise<string[]> | string[];
+}
+
+export const reporters = {
+  json: jsonReporter,
+  console: consoleReporter,
+} satisfies Record<string, (ctx: ReporterContext) => Reporter>;
+
+export type ReporterName = keyof typeof reporters;
+/** In the order they run: files first, the console last so it can list them. */
+export const REPORTER_NAMES = Object.keys(reporters) as ReporterName[];
