@@ -94,10 +94,11 @@ function toConfig(args: Record<string, unknown>, env: NodeJS.ProcessEnv): CliCon
   const unknown = reporter.filter((r) => !(REPORTER_NAMES as string[]).includes(r));
   if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')} (known: ${REPORTER_NAMES.join(', ')})`);
   const embedded = args.embedded === true;
-  const baseUrl = (args['base-url'] as string | undefined) ?? (embedded ? undefined : env.PETSTORE_BASE_URL);
+  // An empty environment variable counts as unset.
+  const baseUrl = (args['base-url'] as string | undefined) ?? (embedded ? undefined : env.PETSTORE_BASE_URL || undefined);
   if (embedded && args['base-url'] !== undefined) throw new UsageError('--embedded and --base-url exclude each other');
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
-  const apiKey = (args['api-key'] as string | undefined) ?? env.PETSTORE_API_KEY;
+  const apiKey = (args['api-key'] as string | undefined) ?? (env.PETSTORE_API_KEY || undefined);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   return {
     baseUrl,

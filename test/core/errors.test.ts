@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { asPcError, ERROR_CODES, InvalidBaseUrlError, PcError, PreflightError, TransportError, transportErrorFrom, UsageError } from '../../core/errors.js';
+
+describe('error classes', () => {
+  it.each([
+    [new UsageError('bad flag'), 'PC_ERR_USAGE', 'UsageError'],
+    [new InvalidBaseUrlError('no scheme'), 'PC_ERR_INVALID_BASE_URL', 'InvalidBaseUrlError'],
+    [new TransportError('PC_ERR_UNREACHABLE', 'refused'), 'PC_ERR_UNREACHABLE', 'TransportError'],
+    [new TransportError('PC_ERR_TIMEOUT', 'slow'), 'PC_ERR_TIMEOUT', 'TransportError'],
+    [new PreflightError('PC_ERR_KEY_REJECTED', '401'), 'PC_ERR_KEY_REJECTED', 'PreflightError'],
+    [asPcError(new RangeError('boom\nat somewhere')), 'PC_ERR_INTERNAL', 'PcError'],
+  ])('%s has code %s, its exit code, and a one-line message', (error, code, name) => {
+    expect(error).toBeInstanceOf(PcError);
+    expect(error.code).toBe(code);
+    expect(error.name).toBe(name);
+    expect(error.exitCode).toBe(ERROR_CODES[code as keyof typeof ERROR_CODES]);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('keeps the cause', () => {
+    const cause = new Error('socket');
+    expect(asPcError(cause).cause).toBe(cause);
+  });
+
+  it.each([
+    [{ code: 'ECONNREFUSED' }, 'PC_ERR_UNREACHABLE', /refused/],
+    [{ code: 'ENOTFOUND' }, 'PC_ERR_UNREACHABLE', /unknown host/],
+    [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 'PC_ERR_TIMEOUT', /within 500 ms/],
+    [Object.assign(new Error('t'), { name: 'TimeoutError' }), 'PC_ERR_TIMEOUT', /within/],
+    [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'PC_ERR_TLS', /TLS/],
+    [{ code: 'HPE_INVALID_CONSTANT' }, 'PC_ERR_PROTOCOL', /broke/],
+    [{ code: 'UND_ERR_SOCKET', cause: { code: 'ECONNRESET' } }, 'PC_ERR_PROTOCOL', /broke/],
+  ])('classifies %o as %s', (raw, code, message) => {
+    const error = transportErrorFrom(raw, 'http://127.0.0.1:9/v1/pets', 500);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    expect(error.cause).toBe(raw);
+  });
+});

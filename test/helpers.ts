@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ServeOptions } from '../reference/server.js';
+import { startReference } from '../reference/server.js';
+
+export const BIN = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
+
+/** A key distinctive enough to grep for in everything the suite writes. */
+export const DISTINCTIVE_KEY = 'Zq9-DISTINCTIVE-key-7781xyzW';
+
+/** Starts the reference (or a variant of it) on loopback and closes it after `fn`. */
+export async function withServer<T>(options: Partial<ServeOptions>, fn: (url: string) => Promise<T>): Promise<T> {
+  const server = await startReference({ apiKey: DISTINCTIVE_KEY, ...options });
+  try {
+    return await fn(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'pc-test-'));
+}
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Spawns the CLI with NO_COLOR and waits, at most `timeoutMs`. */
+export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not finish within ${options.timeoutMs ?? 60_000} ms: ${args.join(' ')}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+const reportSchema = JSON.parse(readFileSync(new URL('../spec/report.schema.json', import.meta.url), 'utf8')) as object;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validateReport = ajv.compile(reportSchema);
+
+/** Errors of a report against spec/report.schema.json; empty when valid. */
+export function reportErrors(report: unknown): string[] {
+  return validateReport(report) ? [] : (validateReport.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}

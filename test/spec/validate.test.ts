@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../core/json.js';
+import { validateSchema } from '../../spec/validate.js';
+
+const pet = (fields: string) => parseJson(`{"id":1,"name":"a","categoryId":2${fields}}`);
+
+describe('validateSchema', () => {
+  it.each([
+    ['a plain Pet', pet('')],
+    ['a Pet with a status', pet(',"status":"sold"')],
+    ['a Pet with extra fields (not forbidden by the document)', pet(',"tags":[]')],
+    ['ids at the ends of int64', parseJson('{"id":-9223372036854775808,"name":"","categoryId":9223372036854775807}')],
+  ])('accepts %s', (_label, value) => expect(validateSchema('Pet', value)).toEqual([]));
+
+  it.each([
+    ['id one past int64', parseJson('{"id":9223372036854775808,"name":"a","categoryId":1}'), '/id'],
+    ['categoryId 2^64', parseJson('{"id":1,"name":"a","categoryId":18446744073709551616}'), '/categoryId'],
+    ['categoryId 1e400', parseJson('{"id":1,"name":"a","categoryId":1e400}'), '/categoryId'],
+    ['a fractional id', parseJson('{"id":1.5,"name":"a","categoryId":1}'), '/id'],
+    ['an id as a string', parseJson('{"id":"1","name":"a","categoryId":1}'), '/id'],
+    ['a status outside PetStatus', pet(',"status":"Sold"'), '/status'],
+    ['a missing name', parseJson('{"id":1,"categoryId":1}'), '/'],
+  ])('rejects %s at %s', (_label, value, path) => {
+    const violations = validateSchema('Pet', value);
+    expect(violations.map((v) => v.path)).toContain(path);
+  });
+
+  it('checks Error bodies: status must be an integer', () => {
+    expect(validateSchema('Error', parseJson('{"code":"x","message":"y","status":400}'))).toEqual([]);
+    expect(validateSchema('Error', parseJson('{"code":"x","message":"y","status":"400"}')).map((v) => v.path)).toEqual(['/status']);
+  });
+});
