@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const quiet = { encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false' } };
+
+describe('the packed package', () => {
+  it('installs into an empty folder and gives a working npx petstore-conformance and import', () => {
+    const packDir = tempDir();
+    execFileSync('npm', ['pack', '--pack-destination', packDir], { ...quiet, cwd: root });
+    const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'))!;
+    const files = execFileSync('tar', ['-tzf', join(packDir, tarball)], quiet).split('\n');
+    expect(files).toContain('package/bin/petstore-conformance.js');
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files.some((f) => f.startsWith('package/test/'))).toBe(false);
+
+    const app = tempDir();
+    writeFileSync(join(app, 'package.json'), '{"name":"consumer","version":"1.0.0","type":"module","private":true}');
+    execFileSync('npm', ['install', join(packDir, tarball)], { ...quiet, cwd: app });
+
+    expect(execFileSync('npx', ['petstore-conformance', '--version'], { ...quiet, cwd: app }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const out = execFileSync('npx', ['petstore-conformance', '--embedded', '--num-runs', '3', '--report-dir', 'r'], { ...quiet, cwd: app });
+    expect(out).toMatch(/CONFORMANT/);
+
+    writeFileSync(join(app, 'use.mjs'), `
+      import { runConformance, startReference } from 'petstore-conformance';
+      const server = await startReference({ apiKey: 'k' });
+      const result = await runConformance({ baseUrl: server.url, apiKey: 'k', seed: 1, numRuns: 3 });
+      await server.close();
+      console.log(result.summary.verdict, result.rules.length);
+    `);
+    expect(execFileSync('node', ['use.mjs'], { ...quiet, cwd: app }).trim()).toMatch(/^conformant \d+$/);
+  }, 180_000);
+});
