@@ -65,6 +65,12 @@ export const DEFAULTS = {
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
 export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
 
+/** Exchanges in a row that got no response at all before the target is taken as gone. */
+export const LOST_AFTER = 3;
+
+/** Thrown into checks once the target has stopped answering: what was measured stays, the rest is reported as not run. */
+class TargetLost extends Error {}
+
 /** Load profiles known so far. */
 export const LOAD_PROFILES = ['none'] as const;
 
@@ -96,7 +102,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   };
 
+  // After this many exchanges in a row without any response, the target is taken as gone.
+  let silentInARow = 0;
+  const target: { lost?: TargetLost } = {};
   const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
+    if (target.lost) throw target.lost;
     const { operation, auth = 'valid', authorization, headers, ...rest } = request;
     const sentHeaders: Record<string, string> = { ...headers };
     if (auth === 'valid') sentHeaders.authorization = `Bearer ${options.apiKey}`;
@@ -104,8 +114,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
     x.meta = { operation, auth, check };
     inspect(x);
+    silentInARow = x.response ? 0 : silentInARow + 1;
+    if (silentInARow >= LOST_AFTER && !target.lost) target.lost = new TargetLost(`the target stopped answering (${x.error?.message ?? 'no response'}, ${LOST_AFTER} requests in a row)`);
     return x;
   };
+  const skippedPhases: ConformanceResult['skippedPhases'] = [];
 
   emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
   try {
@@ -113,8 +126,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (const phase of PHASES) {
       const active = checks.filter((c): c is ActiveCheck => c.kind !== 'response' && c.phase === phase);
       if (active.length === 0) continue;
+      const { lost } = target;
+      if (lost) {
+        for (const check of active) recorder.checkSkipped(check, `not run: ${lost.message}`);
+        skippedPhases.push({ phase, reason: lost.message });
+        continue;
+      }
       emit({ type: 'phase-start', phase });
       for (const check of active) {
+        if (target.lost) {
+          recorder.checkSkipped(check, `not run: ${target.lost.message}`);
+          continue;
+        }
         const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
         if (!runs) {
           recorder.checkSkipped(check, 'not selected by --only/--skip');
@@ -125,8 +148,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         try {
           await check.run(ctx);
         } catch (e) {
-          error = `check crashed: ${(e as Error).message}`;
-          recorder.checkError(check, error);
+          if (e instanceof TargetLost) {
+            recorder.checkSkipped(check, `cut short: ${e.message}`);
+          } else {
+            error = `check crashed: ${(e as Error).message}`;
+            recorder.checkError(check, error);
+          }
         }
         emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       }
@@ -148,10 +175,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length),
+    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message),
     rules,
     observations,
-    skippedPhases: settings.load === 'none' ? [{ phase: 'load', reason: 'load profile "none"' }] : [],
+    skippedPhases: [...skippedPhases, { phase: 'load', reason: target.lost ? target.lost.message : 'load profile "none"' }],
   };
   emit({ type: 'run-end', result });
   return result;
@@ -315,7 +342,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number): Summary {
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined): Summary {
   const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
   const counts = { MUST: empty(), SHOULD: empty() };
   for (const rule of rules) counts[rule.severity][rule.outcome]++;
@@ -328,7 +355,10 @@ function summarise(rules: ConformanceResult['rules'], strict: boolean, client: H
   if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
     verdict = 'non-conformant';
     const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${list(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed under --strict: ${list(failedShould)}` : ''];
-    reason = parts.filter(Boolean).join('; ');
+    reason = parts.filter(Boolean).join('; ') + (lost ? `; then ${lost}, and the rest was not run` : '');
+  } else if (lost) {
+    verdict = 'error';
+    reason = `${lost}; what was measured before is kept, the rest was not run`;
   } else if (errored.length > 0) {
     verdict = 'error';
     reason = `the suite could not judge ${list(errored)}: a check crashed`;
