@@ -18,12 +18,15 @@ import { rules } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
 import type { Verdict } from '../suites/model.js';
-import { type CliConfig, runOptions } from './options.js';
+import { loadConfigFile } from './config.js';
+import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Where the config file is looked for. Default: process.cwd(). */
+  cwd?: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); used by `serve`. */
   untilStopped?: () => Promise<void>;
 }
@@ -40,7 +43,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .scriptName('petstore-conformance')
       .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
       .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options(runOptions), async (args) => {
-        exitCode = await run(toConfig(args as Record<string, unknown>, io.env), io);
+        exitCode = await run(toConfig(args as Record<string, unknown>, io), io);
       })
       .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), (args) => {
         io.stdout.write(args.json ? `${JSON.stringify({ rules, gaps }, null, 2)}\n` : renderRules());
@@ -87,39 +90,48 @@ function defaultIo(): Io {
   };
 }
 
-/** Flags win over the environment; lists accept repeats and commas. Validates before anything runs. */
-function toConfig(args: Record<string, unknown>, env: NodeJS.ProcessEnv): CliConfig {
-  const list = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
-  const reporter = list(args.reporter);
+/**
+ * Flags win over the config file, the file over the defaults; the key and base
+ * URL may also come from the environment. Lists accept repeats and commas.
+ * Validates before anything runs.
+ */
+function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
+  const { env } = io;
+  const file = loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd()).config;
+  const list = (value: unknown): string[] | undefined =>
+    value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  const pick = <T>(flag: T | undefined, fromFile: T | undefined, fallback: T): T => flag ?? fromFile ?? fallback;
+  const reporter = pick(list(args.reporter), file.reporter, CLI_DEFAULTS.reporter);
   const unknown = reporter.filter((r) => !(REPORTER_NAMES as string[]).includes(r));
   if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')} (known: ${REPORTER_NAMES.join(', ')})`);
   const embedded = args.embedded === true;
-  // An empty environment variable counts as unset.
-  const baseUrl = (args['base-url'] as string | undefined) ?? (embedded ? undefined : env.PETSTORE_BASE_URL || undefined);
   if (embedded && args['base-url'] !== undefined) throw new UsageError('--embedded and --base-url exclude each other');
+  // An empty environment variable counts as unset.
+  const baseUrl = embedded ? undefined : ((args['base-url'] as string | undefined) ?? (env.PETSTORE_BASE_URL || undefined) ?? file.baseUrl);
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
   const apiKey = (args['api-key'] as string | undefined) ?? (env.PETSTORE_API_KEY || undefined);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   return {
     baseUrl,
     apiKey,
-    reportDir: String(args['report-dir']),
-    seed: args.seed as number | undefined,
-    numRuns: args['num-runs'] as number,
-    strict: args.strict === true,
-    timeout: args.timeout as number,
-    load: String(args.load),
-    only: list(args.only),
-    skip: list(args.skip),
+    reportDir: pick(args['report-dir'] as string | undefined, file.reportDir, CLI_DEFAULTS.reportDir),
+    seed: (args.seed as number | undefined) ?? file.seed,
+    numRuns: pick(args['num-runs'] as number | undefined, file.numRuns, CLI_DEFAULTS.numRuns),
+    strict: pick(args.strict as boolean | undefined, file.strict, CLI_DEFAULTS.strict),
+    timeout: pick(args.timeout as number | undefined, file.timeout, CLI_DEFAULTS.timeout),
+    load: pick(args.load as string | undefined, file.load, CLI_DEFAULTS.load),
+    only: pick(list(args.only), file.only, CLI_DEFAULTS.only),
+    skip: pick(list(args.skip), file.skip, CLI_DEFAULTS.skip),
     reporter: reporter as ReporterName[],
-    json: args.json === true,
+    json: pick(args.json as boolean | undefined, undefined, CLI_DEFAULTS.json),
     embedded,
+    config: args.config as string | undefined,
   };
 }
 
 async function run(config: CliConfig, io: Io): Promise<number> {
   const out = config.json ? io.stderr : io.stdout;
-  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env) };
+  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env };
   const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;

@@ -22,25 +22,44 @@ export interface CliConfig {
   reporter: ReporterName[];
   json: boolean;
   embedded: boolean;
+  /** Path of the config file, when given. */
+  config: string | undefined;
 }
 
 /** Kebab-case flag names of the config keys. */
 type Flag<K extends string> = K extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${Flag<T>}` : `-${Lowercase<H>}${Flag<T>}`) : K;
 
-export const DEFAULT_REPORT_DIR = './petstore-conformance-report';
+/**
+ * Defaults of the CLI-only keys; the engine's own are in suites/engine.ts. The
+ * option table below sets none, so a flag left out reads as undefined and the
+ * config file can fill it (flags > file > defaults).
+ */
+export const CLI_DEFAULTS = {
+  reportDir: './petstore-conformance-report',
+  numRuns: DEFAULTS.numRuns,
+  strict: DEFAULTS.strict,
+  timeout: DEFAULTS.timeoutMs,
+  load: DEFAULTS.load,
+  only: [] as string[],
+  skip: [] as string[],
+  reporter: [...REPORTER_NAMES] as ReporterName[],
+  json: false,
+  embedded: false,
+};
 
 export const runOptions: { [K in keyof CliConfig as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
   'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
-  'report-dir': { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'Where the reports are written' },
+  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
   seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' },
-  'num-runs': { type: 'number', default: DEFAULTS.numRuns, describe: 'Runs per property-based check' },
-  strict: { type: 'boolean', default: DEFAULTS.strict, describe: 'SHOULD failures (warnings) fail the run too' },
-  timeout: { type: 'number', default: DEFAULTS.timeoutMs, describe: 'Deadline of one request, headers and body, in ms' },
-  load: { type: 'string', default: DEFAULTS.load, describe: 'Load profile to run after the functional checks' },
-  only: { type: 'string', array: true, default: [], describe: 'Run only these rule ids (repeat or comma-separate)' },
-  skip: { type: 'string', array: true, default: [], describe: 'Do not run these rule ids (repeat or comma-separate)' },
-  reporter: { type: 'string', array: true, default: [...REPORTER_NAMES], describe: `Reports to write: ${REPORTER_NAMES.join(', ')}` },
-  json: { type: 'boolean', default: false, describe: 'Print report.json to stdout (the console report goes to stderr)' },
-  embedded: { type: 'boolean', default: false, describe: 'Start the embedded reference implementation on loopback and test it' },
+  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
+  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
+  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
+  load: { type: 'string', describe: `Load profile to run after the functional checks [default: ${CLI_DEFAULTS.load}]` },
+  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
+  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },
+  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
+  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
+  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
+  config: { type: 'string', describe: 'Config file [default: ./petstore-conformance.config.json when present]' },
 };

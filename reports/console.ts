@@ -53,15 +53,40 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean): string[]
   return lines;
 }
 
-/** Progress lines while the suite runs, and the summary at the end. */
+/**
+ * Progress while the suite runs: on a TTY one line per phase, redrawn as its
+ * checks finish; otherwise (pipes, CI) one plain line per phase. Then the summary.
+ */
 export function consoleReporter(ctx: ReporterContext): Reporter {
+  let phase = { name: '', done: 0, total: 0 };
+  const draw = (final: boolean) => {
+    const text = `· ${phase.name} ${phase.done}/${phase.total} checks`;
+    ctx.progress.write(`\r\u001b[2K${text}${final ? '\n' : ''}`);
+  };
+  const endPhase = () => {
+    if (ctx.interactive && phase.name) draw(true);
+  };
   return {
     onEvent(event) {
-      if (event.type === 'run-start') ctx.progress.write(`testing ${event.target} (seed ${event.seed})\n`);
-      if (event.type === 'phase-start') ctx.progress.write(`· ${event.phase}\n`);
-      if (event.type === 'check-end' && event.error) ctx.progress.write(`  ${event.check}: ${event.error}\n`);
+      switch (event.type) {
+        case 'run-start':
+          ctx.progress.write(`testing ${event.target} (seed ${event.seed})\n`);
+          break;
+        case 'phase-start':
+          endPhase();
+          phase = { name: event.phase, done: 0, total: event.checks };
+          if (ctx.interactive) draw(false);
+          else ctx.progress.write(`· ${event.phase} (${event.checks} checks)\n`);
+          break;
+        case 'check-end':
+          phase.done++;
+          if (event.error) ctx.progress.write(`${ctx.interactive ? '\r\u001b[2K' : ''}  ${event.check}: ${event.error}\n`);
+          if (ctx.interactive) draw(false);
+          break;
+      }
     },
     onRunEnd(result, written) {
+      endPhase();
       ctx.out.write(renderSummary(result, written, ctx.color));
       return [];
     },

@@ -5,6 +5,7 @@
  */
 import type { ConformanceResult, RunEvent } from '../suites/model.js';
 import { consoleReporter } from './console.js';
+import { githubReporter } from './github.js';
 import { jsonReporter } from './json.js';
 
 /** Where and how reporters write. */
@@ -15,6 +16,9 @@ export interface ReporterContext {
   /** Progress lines. */
   progress: NodeJS.WritableStream;
   color: boolean;
+  /** Progress may redraw one line (a TTY, not under CI); otherwise it is plain lines. */
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
 }
 
 export interface Reporter {
@@ -25,6 +29,7 @@ export interface Reporter {
 
 export const reporters = {
   json: jsonReporter,
+  github: githubReporter,
   console: consoleReporter,
 } satisfies Record<string, (ctx: ReporterContext) => Reporter>;
 

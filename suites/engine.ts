@@ -132,15 +132,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         skippedPhases.push({ phase, reason: lost.message });
         continue;
       }
-      emit({ type: 'phase-start', phase });
+      emit({ type: 'phase-start', phase, checks: active.length });
       for (const check of active) {
         if (target.lost) {
           recorder.checkSkipped(check, `not run: ${target.lost.message}`);
+          emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
           continue;
         }
         const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
         if (!runs) {
           recorder.checkSkipped(check, 'not selected by --only/--skip');
+          emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
           continue;
         }
         const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix } });

@@ -133,6 +133,6 @@ export type Phase = 'setup' | 'listPets' | 'createPet' | 'getPet' | 'storeOrders
 /** What the engine emits while it runs, in order. */
 export type RunEvent =
   | { type: 'run-start'; target: string; seed: number; checks: number }
-  | { type: 'phase-start'; phase: Phase }
-  | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string }
+  | { type: 'phase-start'; phase: Phase; checks: number }
+  | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string; skipped?: string }
   | { type: 'run-end'; result: ConformanceResult };

@@ -1,0 +1,81 @@
+/**
+ * The configuration file, `petstore-conformance.config.json` in the working
+ * directory or the path given by `--config`. It holds what the flags hold, under
+ * the same names in camelCase. Flags win over the file, the file over the
+ * defaults. The API key is never read from it.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { UsageError } from '../core/errors.js';
+import { REPORTER_NAMES } from '../reports/index.js';
+import { rules } from '../spec/rules.js';
+
+export const CONFIG_FILE = 'petstore-conformance.config.json';
+
+/** What the file may hold. */
+export interface FileConfig {
+  baseUrl?: string;
+  reportDir?: string;
+  seed?: number;
+  numRuns?: number;
+  strict?: boolean;
+  timeout?: number;
+  load?: string;
+  only?: string[];
+  skip?: string[];
+  reporter?: string[];
+}
+
+const ruleIds = { type: 'array', items: { enum: rules.map((r) => r.id) } };
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    baseUrl: { type: 'string', minLength: 1 },
+    reportDir: { type: 'string', minLength: 1 },
+    seed: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+    numRuns: { type: 'integer', minimum: 1, maximum: 10000 },
+    strict: { type: 'boolean' },
+    timeout: { type: 'integer', minimum: 1, maximum: 600000 },
+    load: { type: 'string' },
+    only: ruleIds,
+    skip: ruleIds,
+    reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
+  },
+} as const;
+
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile<FileConfig>(schema);
+
+/**
+ * Reads the config file: `explicit` must exist; otherwise the default file is
+ * read when present. Throws `UsageError` naming the file and the offending key.
+ */
+export function loadConfigFile(explicit: string | undefined, cwd: string): { path?: string; config: FileConfig } {
+  const path = resolve(cwd, explicit ?? CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {} };
+    throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof data === 'object' && data !== null && ('apiKey' in data || 'api-key' in data)) {
+    throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
+  }
+  if (!validate(data)) {
+    const error = validate.errors?.[0];
+    const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');
+    const message = error?.keyword === 'additionalProperties' ? 'is not a known key' : error?.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as string[]).slice(0, 8).join(', ')}${(error.params.allowedValues as string[]).length > 8 ? ', …' : ''}` : (error?.message ?? 'is invalid');
+    throw new UsageError(`${path}: "${key || '(root)'}" ${message}`);
+  }
+  return { path, config: data };
+}

@@ -1,0 +1,67 @@
+/**
+ * GitHub Actions: workflow commands (`::error`, `::warning`) for failing rules
+ * and warnings, and a Markdown summary appended to $GITHUB_STEP_SUMMARY. Does
+ * nothing unless GITHUB_ACTIONS=true.
+ */
+import { appendFile } from 'node:fs/promises';
+import type { ConformanceResult, RuleResult } from '../suites/model.js';
+import type { Reporter, ReporterContext } from './index.js';
+
+/** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** The workflow commands of a result: one per failing rule (error) or SHOULD warning (warning). */
+export function renderAnnotations(result: ConformanceResult): string {
+  const lines: string[] = [];
+  for (const rule of result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) {
+    const warning = rule.outcome === 'fail' && rule.severity === 'SHOULD' && !result.summary.strict;
+    const finding = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
+    const message = finding ? `${finding.message}\n${finding.evidence.at(-1)?.curl ?? ''}\n${finding.replay}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
+    lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+const ICON: Record<RuleResult['outcome'], string> = { pass: '✅', fail: '❌', inconclusive: '❔', error: '💥', skip: '⏭️' };
+
+/** The job summary in Markdown. */
+export function renderStepSummary(result: ConformanceResult): string {
+  const { summary } = result;
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    `## petstore-conformance: ${summary.verdict === 'conformant' ? '✅' : '❌'} ${summary.verdict}`,
+    '',
+    `${cell(summary.reason)}`,
+    '',
+    `Target \`${result.target}\` · interface ${result.interfaceVersion} · seed ${result.seed} · ${summary.requests} requests`,
+    '',
+    '| Rule | Severity | Outcome | Title |',
+    '|---|---|---|---|',
+  ];
+  const order = ['fail', 'error', 'inconclusive', 'skip', 'pass'];
+  const sorted = [...result.rules].sort((a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome));
+  for (const rule of sorted) {
+    const warning = rule.outcome === 'fail' && rule.severity === 'SHOULD' && !summary.strict ? ' (warning)' : '';
+    lines.push(`| ${rule.id} | ${rule.severity} | ${ICON[rule.outcome]} ${rule.outcome}${warning} | ${cell(rule.title)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function githubReporter(ctx: ReporterContext): Reporter {
+  return {
+    async onRunEnd(result) {
+      if (ctx.env.GITHUB_ACTIONS !== 'true') return [];
+      // Workflow commands are read from stdout (and, observed, stderr): the console stream, which is stderr when --json owns stdout.
+      ctx.out.write(renderAnnotations(result));
+      const file = ctx.env.GITHUB_STEP_SUMMARY;
+      if (!file) return [];
+      await appendFile(file, renderStepSummary(result));
+      return [];
+    },
+  };
+}
