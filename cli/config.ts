@@ -25,6 +25,8 @@ export interface FileConfig {
   only?: string[];
   skip?: string[];
   reporter?: string[];
+  ca?: string;
+  insecure?: boolean;
 }
 
 const ruleIds = { type: 'array', items: { enum: rules.map((r) => r.id) } };
@@ -44,6 +46,8 @@ const schema = {
     only: ruleIds,
     skip: ruleIds,
     reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
+    ca: { type: 'string', minLength: 1 },
+    insecure: { type: 'boolean' },
   },
 } as const;
 

@@ -6,8 +6,9 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
-import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { startReference } from '../reference/server.js';
 import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
@@ -126,6 +127,8 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
     json: pick(args.json as boolean | undefined, undefined, CLI_DEFAULTS.json),
     embedded,
     config: args.config as string | undefined,
+    ca: (args.ca as string | undefined) ?? file.ca,
+    insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure),
   };
 }
 
@@ -133,6 +136,14 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   const out = config.json ? io.stderr : io.stdout;
   const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env };
   const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
+  let ca: string | undefined;
+  if (config.ca) {
+    try {
+      ca = readFileSync(config.ca, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--ca: cannot read ${config.ca}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
   const embedded = config.embedded ? await startReference({ apiKey }) : undefined;
@@ -147,6 +158,8 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       load: config.load,
       only: config.only,
       skip: config.skip,
+      ...(ca ? { ca } : {}),
+      insecure: config.insecure,
       onEvent: (event) => {
         if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
       },
@@ -154,6 +167,8 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     const written: string[] = [];
     for (const reporter of active) written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
     if (config.json) io.stdout.write(renderJson(result));
+    // The target could not be tested: the reports say so, and so does one line.
+    if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
     return VERDICT_EXIT[result.summary.verdict];
   } finally {
     await embedded?.close();

@@ -24,6 +24,9 @@ export interface CliConfig {
   embedded: boolean;
   /** Path of the config file, when given. */
   config: string | undefined;
+  /** PEM file of a private CA to trust. */
+  ca: string | undefined;
+  insecure: boolean;
 }
 
 /** Kebab-case flag names of the config keys. */
@@ -45,6 +48,7 @@ export const CLI_DEFAULTS = {
   reporter: [...REPORTER_NAMES] as ReporterName[],
   json: false,
   embedded: false,
+  insecure: false,
 };
 
 export const runOptions: { [K in keyof CliConfig as Flag<K & string>]-?: Options } = {
@@ -61,5 +65,7 @@ export const runOptions: { [K in keyof CliConfig as Flag<K & string>]-?: Options
   reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
   json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
   embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
+  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
+  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
   config: { type: 'string', describe: 'Config file [default: ./petstore-conformance.config.json when present]' },
 };

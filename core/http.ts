@@ -50,6 +50,10 @@ export interface HttpClientOptions {
   connections?: number;
   /** Called with every finished exchange, in completion order. */
   onExchange?: (exchange: Exchange) => void;
+  /** Extra CA certificates (PEM) to trust for https targets. */
+  ca?: string;
+  /** Accept any TLS certificate. */
+  insecure?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -92,7 +96,11 @@ export class HttpClient {
       connections: options.connections ?? 8,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
+      connect: {
+        timeout: options.timeoutMs,
+        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.insecure ? { rejectUnauthorized: false } : {}),
+      },
       keepAliveTimeout: 4_000,
     });
   }

@@ -2,7 +2,8 @@
  * Serves a {@link Handler} over HTTP on loopback: `startReference` for the
  * embedded reference (and, with `wrap`, for the test suite's variants of it).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { stringifyJson } from '../core/json.js';
 import { type ApiResponse, type Handler, type ReferenceOptions, type StoredPet, createReferenceHandler } from './handler.js';
@@ -17,6 +18,8 @@ export interface ServeOptions extends ReferenceOptions {
   host?: string;
   /** Replaces the handler, e.g. with a variant that breaks a rule (the project's tests use this). */
   wrap?: (handler: Handler) => Handler;
+  /** Serve https with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
 }
 
 export interface RunningServer {
@@ -32,7 +35,7 @@ export async function startReference(options: ServeOptions): Promise<RunningServ
   const basePath = options.basePath ?? '/v1';
   const { handler: reference, store } = createReferenceHandler({ ...options, basePath });
   const handler = options.wrap ? options.wrap(reference) : reference;
-  const server = serve(handler, basePath);
+  const server = serve(handler, basePath, options.tls);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -40,21 +43,22 @@ export async function startReference(options: ServeOptions): Promise<RunningServ
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${basePath}`,
+    url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}${basePath}`,
     port,
     store,
     close: () => closeServer(server),
   };
 }
 
-/** An HTTP server answering requests below `basePath` with `handler`. */
-export function serve(handler: Handler, basePath: string): Server {
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+/** An HTTP (or, with `tls`, HTTPS) server answering requests below `basePath` with `handler`. */
+export function serve(handler: Handler, basePath: string, tls?: { key: string; cert: string }): Server {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     void respond(req, handler, basePath).then(
       (answer) => write(res, answer),
       (error: unknown) => write(res, { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: String((error as Error)?.message ?? error), status: 500 } }),
     );
-  });
+  };
+  const server = tls ? createHttpsServer({ ...tls, keepAliveTimeout: 5_000 }, listener) : createServer({ keepAliveTimeout: 5_000 }, listener);
   server.on('clientError', (_error, socket) => socket.destroy());
   return server;
 }
@@ -81,7 +85,7 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
   return Buffer.concat(chunks);
 }
 
-function write(res: import('node:http').ServerResponse, answer: ApiResponse): void {
+function write(res: ServerResponse, answer: ApiResponse): void {
   const payload = answer.body === undefined ? undefined : typeof answer.body === 'string' || answer.body instanceof Uint8Array ? answer.body : stringifyJson(answer.body);
   res.writeHead(answer.status, answer.headers);
   res.end(payload);

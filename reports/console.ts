@@ -87,6 +87,8 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
     },
     onRunEnd(result, written) {
       endPhase();
+      // An aborted run is told in one line by the CLI; a summary would only repeat it.
+      if (result.summary.abort) return [];
       ctx.out.write(renderSummary(result, written, ctx.color));
       return [];
     },

@@ -38,10 +38,12 @@ export const reportSchema = {
     durationMs: { type: 'integer', minimum: 0 },
     options: {
       type: 'object',
-      required: ['strict', 'timeoutMs', 'only', 'skip', 'load'],
+      required: ['strict', 'timeoutMs', 'only', 'skip', 'load', 'insecure', 'customCa'],
       additionalProperties: false,
       properties: {
         strict: { type: 'boolean' },
+        insecure: { type: 'boolean', description: 'TLS certificates were not verified' },
+        customCa: { type: 'boolean', description: 'A private CA was trusted (--ca)' },
         timeoutMs: { type: 'integer' },
         only: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         skip: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
@@ -60,6 +62,12 @@ export const reportSchema = {
         counts: { type: 'object', required: ['MUST', 'SHOULD'], additionalProperties: false, properties: { MUST: counts, SHOULD: counts } },
         requests: { type: 'integer', minimum: 0 },
         checks: { type: 'integer', minimum: 0 },
+        abort: {
+          type: 'object',
+          required: ['code', 'message'],
+          additionalProperties: false,
+          properties: { code: { type: 'string', pattern: '^PC_ERR_' }, message: { type: 'string' } },
+        },
       },
     },
     rules: { type: 'array', items: { $ref: '#/$defs/rule' } },

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { PreflightError, UsageError } from '../core/errors.js';
+import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl } from '../core/http.js';
 import { show } from '../core/json.js';
 import { redactorFor } from '../core/redact.js';
@@ -44,6 +44,10 @@ export interface ConformanceOptions {
   load?: string;
   /** Bytes of a response body read at most. */
   maxBodyBytes?: number;
+  /** Extra CA certificates (PEM text) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (recorded in the report). */
+  insecure?: boolean;
   /** Time budget of one property check, ms. */
   propertyTimeLimitMs?: number;
   /** Called with each event of the run, in order. */
@@ -74,7 +78,11 @@ class TargetLost extends Error {}
 /** Load profiles known so far. */
 export const LOAD_PROFILES = ['none'] as const;
 
-/** Runs every selected check against the target and returns the result. Throws `PcError` for usage and reachability problems. */
+/**
+ * Runs every selected check against the target and returns the result. Throws
+ * `PcError` for usage problems (bad options); a target that cannot be tested
+ * (unreachable, key rejected) gives a result with `summary.abort` set.
+ */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const settings = resolve(options);
   const startedAt = new Date();
@@ -86,7 +94,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const recorder = new Recorder({ checks, selected, evidence, replay });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
   const store = new StoreState();
-  const client = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: DEFAULTS.concurrency });
+  const client = new HttpClient({
+    baseUrl: options.baseUrl,
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    connections: DEFAULTS.concurrency,
+    ...(options.ca ? { ca: options.ca } : {}),
+    insecure: settings.insecure,
+  });
   const variants = authVariants(options.apiKey);
   for (const v of [...variants.invalid, ...variants.otherScheme]) if (v.authorization) redactor.add(v.authorization.replace(/^\S+ /, ''), '<derived from API_KEY>');
   const emit = options.onEvent ?? (() => {});
@@ -121,15 +136,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const skippedPhases: ConformanceResult['skippedPhases'] = [];
 
   emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
+  let abort: Summary['abort'];
   try {
-    await preflight((request) => send('preflight', request));
+    abort = await preflight((request) => send('preflight', request)).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof PcError) return { code: error.code, message: error.message };
+        throw error;
+      },
+    );
+    if (abort) for (const check of responseChecks) recorder.checkSkipped(check, `not run: ${abort.message}`);
     for (const phase of PHASES) {
       const active = checks.filter((c): c is ActiveCheck => c.kind !== 'response' && c.phase === phase);
       if (active.length === 0) continue;
-      const { lost } = target;
-      if (lost) {
-        for (const check of active) recorder.checkSkipped(check, `not run: ${lost.message}`);
-        skippedPhases.push({ phase, reason: lost.message });
+      const stop = abort ?? target.lost;
+      if (stop) {
+        for (const check of active) recorder.checkSkipped(check, `not run: ${stop.message}`);
+        skippedPhases.push({ phase, reason: stop.message });
         continue;
       }
       emit({ type: 'phase-start', phase, checks: active.length });
@@ -175,9 +198,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load },
+    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: options.ca !== undefined },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message),
+    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message, abort),
     rules,
     observations,
     skippedPhases: [...skippedPhases, { phase: 'load', reason: target.lost ? target.lost.message : 'load profile "none"' }],
@@ -197,6 +220,7 @@ interface Resolved {
   load: string;
   maxBodyBytes: number;
   propertyTimeLimitMs: number;
+  insecure: boolean;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -227,12 +251,14 @@ function resolve(options: ConformanceOptions): Resolved {
     load,
     maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
+    insecure: options.insecure ?? false,
   };
 }
 
 /**
  * One request before anything else: the target must answer HTTP, and accept the
- * key. Otherwise every check would only repeat the same problem.
+ * key. Otherwise every check would only repeat the same problem: the run stops,
+ * and the result says why (`summary.abort`).
  */
 async function preflight(send: (request: SendOptions) => Promise<SentExchange>): Promise<void> {
   const x = await send(listPets({ limit: 1 }));
@@ -344,7 +370,13 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined): Summary {
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined, abort: Summary['abort']): Summary {
+  if (abort) {
+    const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
+    const counts = { MUST: empty(), SHOULD: empty() };
+    for (const rule of rules) counts[rule.severity][rule.outcome]++;
+    return { verdict: 'error', reason: abort.message, strict, counts, requests: client.requestsSent, checks, abort };
+  }
   const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
   const counts = { MUST: empty(), SHOULD: empty() };
   for (const rule of rules) counts[rule.severity][rule.outcome]++;

@@ -19,8 +19,14 @@ export function describeResponse(exchange: SentExchange): string {
   const { response, error } = exchange;
   if (!response) return `no response (${error?.message ?? 'unknown reason'})`;
   const type = response.headers['content-type'];
+  const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
+  if (location !== undefined) return `${response.status} redirect to ${JSON.stringify(location.slice(0, 200))} (not followed: the suite talks only to the base URL)`;
   const text = Buffer.from(response.body.subarray(0, 160)).toString('utf8');
-  const body = response.body.length === 0 ? 'empty body' : `${response.body.length}${response.truncated ? '+' : ''} bytes: ${JSON.stringify(text.length < 120 ? text : `${text.slice(0, 120)}…`)}`;
+  const excerpt = JSON.stringify(text.length < 120 ? text : `${text.slice(0, 120)}…`);
+  const body =
+    response.body.length === 0 ? 'empty body'
+    : response.truncated ? `a body longer than ${response.body.length} bytes (not read to its end): ${excerpt}`
+    : `${response.body.length} bytes: ${excerpt}`;
   return `${response.status}${type ? ` (${type})` : ''}, ${body}`;
 }
 

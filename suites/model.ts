@@ -105,6 +105,8 @@ export interface Summary {
   counts: Record<Severity, Record<Outcome, number>>;
   requests: number;
   checks: number;
+  /** Set when the target could not be tested at all (unreachable, key rejected): `code` is a `PC_ERR_…` code. */
+  abort?: { code: string; message: string };
 }
 
 export interface ConformanceResult {
@@ -117,7 +119,8 @@ export interface ConformanceResult {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string };
+  /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca. */
+  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean };
   /** Name prefix of every animal the run created. */
   namePrefix: string;
   summary: Summary;

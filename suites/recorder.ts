@@ -153,6 +153,7 @@ export class Recorder {
     const base = { id: check.id, kind: check.kind, title: check.title };
     if (!this.#selected(rule)) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'not selected by --only/--skip' };
     if (!tally) return { ...base, outcome: 'inconclusive', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'no request this check judges was made' };
+    if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: tally.skipped };
     const { passed, failed, inconclusive, findings } = tally;
     let outcome: Outcome;
     let reason: string | undefined;
