@@ -286,7 +286,13 @@ interface ContextDeps {
 function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
   const { recorder, store, settings } = deps;
   const asserter = recorder.asserter(check, check.operation);
-  const send = (request: SendOptions) => deps.send(check.id, request);
+  // While a counterexample is replayed, what it sends is kept as evidence.
+  let recording: SentExchange[] | undefined;
+  const send = async (request: SendOptions) => {
+    const x = await deps.send(check.id, request);
+    recording?.push(x);
+    return x;
+  };
   return {
     ...asserter,
     ...recorder.observer(check),
@@ -328,7 +334,28 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       if (crash !== undefined) throw crash;
       if (!details.failed || !failing) return;
       const counterexample = { input: show(failing.value, 4000), seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks };
-      for (const finding of failing.findings) recorder.record(check, check.operation, finding, counterexample);
+      // Replay the counterexample before reporting it: a failure that does not reproduce is flaky, not plain.
+      const replay = new Collector();
+      recording = replay.exchanges;
+      try {
+        await body(failing.value as never, replay);
+      } finally {
+        recording = undefined;
+      }
+      const reproduced = new Set(replay.findings.filter((f) => f.outcome === 'fail').map((f) => f.rule));
+      for (const finding of failing.findings) {
+        if (finding.outcome !== 'fail' || reproduced.has(finding.rule)) {
+          recorder.record(check, check.operation, finding, counterexample);
+          continue;
+        }
+        const again = replay.exchanges.filter((x) => !finding.exchanges.includes(x));
+        recorder.record(
+          check,
+          check.operation,
+          { ...finding, outcome: 'inconclusive', message: `Flaky: ${finding.message}; the same input passed when replayed`, exchanges: [...finding.exchanges, ...again], key: `flaky ${finding.key}` },
+          counterexample,
+        );
+      }
       if (first && first !== failing) {
         const shrunkRules = new Set(failing.findings.map((f) => f.rule));
         for (const finding of first.findings) if (!shrunkRules.has(finding.rule)) recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
@@ -340,6 +367,8 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
 /** Collects one property run's assertions until it is known whether the run failed. */
 class Collector implements Asserter {
   readonly findings: PendingFinding[] = [];
+  /** Exchanges sent during a replay. */
+  readonly exchanges: SentExchange[] = [];
   readonly #passes: RuleId[] = [];
   pass(rule: RuleId): void {
     this.#passes.push(rule);
