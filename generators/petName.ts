@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 
-/** Longest name, in code points, that valid bodies use: maximum lengths are not shown by the document. */
+/**
+ * Longest name valid bodies use, in code points, UTF-16 code units and UTF-8
+ * bytes alike: maximum lengths are not shown by the document, so a server may
+ * count in any of them; longer names are only observed (GAP-NAME-LENGTH).
+ */
 export const MAX_NAME_CODE_POINTS = 32;
+/** Longest name valid bodies use in UTF-8 bytes. */
+export const MAX_NAME_UTF8_BYTES = 64;
 
 /** Constraints of {@link petName}. */
 export interface PetNameConstraints {
@@ -12,8 +18,8 @@ export interface PetNameConstraints {
 /**
  * Names as hostile as a string can be while staying valid: any Unicode scalar
  * value (controls, NUL, astral planes, combining marks, right-to-left text) or
- * whole graphemes (emoji sequences), after `prefix`, at most 32 code points in
- * all. No lone surrogates: they are not Unicode text.
+ * whole graphemes (emoji sequences), after `prefix`, at most 32 UTF-16 code
+ * units and 64 UTF-8 bytes in all. No lone surrogates: they are not Unicode text.
  */
 export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
   const room = MAX_NAME_CODE_POINTS - [...prefix].length;
@@ -23,5 +29,5 @@ export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.max(1, Math.floor(room / 8)) }),
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: room }),
   );
-  return suffix.filter((s) => [...s].length <= room).map((s) => prefix + s);
+  return suffix.map((s) => prefix + s).filter((name) => name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES);
 }

@@ -7,6 +7,7 @@ import type { ConformanceResult, RunEvent } from '../suites/model.js';
 import { consoleReporter } from './console.js';
 import { githubReporter } from './github.js';
 import { jsonReporter } from './json.js';
+import { junitReporter } from './junit.js';
 
 /** Where and how reporters write. */
 export interface ReporterContext {
@@ -29,6 +30,7 @@ export interface Reporter {
 
 export const reporters = {
   json: jsonReporter,
+  junit: junitReporter,
   github: githubReporter,
   console: consoleReporter,
 } satisfies Record<string, (ctx: ReporterContext) => Reporter>;

@@ -82,7 +82,23 @@ export interface PetView {
  */
 export class StoreState {
   readonly ids = new Set<bigint>();
-  readonly created: CreatedPet[] = [];
+  readonly #created: CreatedPet[] = [];
+  readonly #byId = new Map<bigint, CreatedPet>();
+
+  /** Animals the suite created, in order of creation. */
+  get created(): readonly CreatedPet[] {
+    return this.#created;
+  }
+
+  addCreated(pet: CreatedPet): void {
+    this.#created.push(pet);
+    this.#byId.set(pet.pet.id, pet);
+  }
+
+  /** The animal the suite created with this id, if any. */
+  createdWithId(id: bigint): CreatedPet | undefined {
+    return this.#byId.get(id);
+  }
 
   noteIds(ids: Iterable<bigint>): void {
     for (const id of ids) this.ids.add(id);

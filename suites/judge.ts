@@ -144,19 +144,44 @@ export function judgeList(a: Asserter, exchange: SentExchange, query: ListQuery,
       a.pass('LIST-STATUS-FILTER');
     }
   }
+  // A page holds animals: rows repeating an animal do not fill it.
+  const ids = body.map(rawId);
+  const animals = new Set(ids.filter((id) => id !== undefined)).size + ids.filter((id) => id === undefined).length;
   const size = query.limit ?? 20;
   const floor = Math.min(size, proven);
   if (floor > 0) {
-    if (count < floor) {
+    if (animals < floor) {
       const matching = query.status === undefined ? 'animals' : `animals with status "${query.status}"`;
-      a.fail('LIST-PAGE-FULL', expected(`${floor} animals (limit ${size}; the store holds at least ${proven} ${matching})`, `${count}`), [exchange], `short by ${floor - count}`);
+      const received = animals === count ? `${count}` : `${count} items, ${animals} distinct animals`;
+      a.fail('LIST-PAGE-FULL', expected(`${floor} animals (limit ${size}; the store holds at least ${proven} ${matching})`, received), [exchange], `short by ${floor - animals}`);
     } else {
       a.pass('LIST-PAGE-FULL');
     }
   }
-  const ids = body.map(rawId).filter((id): id is bigint => id !== undefined);
-  store.noteIds(ids);
+  judgeListedAsCreated(a, exchange, body, store);
+  store.noteIds(ids.filter((id): id is bigint => id !== undefined));
   return body;
+}
+
+/**
+ * LIST-RESPONSE: a listed animal the suite created is that animal: same name,
+ * categoryId and status as created. (Items that are not valid Pets are
+ * PET-SCHEMA's business.)
+ */
+function judgeListedAsCreated(a: Asserter, exchange: SentExchange, items: Json[], store: StoreState): void {
+  for (const item of items) {
+    const pet = petView(item);
+    const created = pet && store.createdWithId(pet.id);
+    if (!pet || !created) continue;
+    const wrong: string[] = [];
+    if (pet.name !== created.pet.name) wrong.push(`name ${showString(pet.name)} for ${showString(created.pet.name)}`);
+    if (pet.categoryId !== created.pet.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${created.pet.categoryId}`);
+    if (created.sent.status !== undefined && pet.status !== created.sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${created.sent.status}"`);
+    if (wrong.length > 0) {
+      a.fail('LIST-RESPONSE', expected(`animal ${pet.id} listed as it was created`, wrong.join('; ')), [created.exchange, exchange], `listed ${wrong.map((w) => w.split(' ')[0]).join(',')}`);
+      return;
+    }
+  }
 }
 
 /** Judges a rejection: the listed answer is 400 (its Error body is judged by ERROR-SCHEMA on every response). */

@@ -24,7 +24,7 @@ export const validProperty = defineCheck({
       const x = await ctx.send(createPet(toBody(sent)));
       const pet = judgeCreated(assert, x, sent, ctx.store);
       if (!pet) return;
-      ctx.store.created.push({ sent, pet, exchange: x });
+      ctx.store.addCreated({ sent, pet, exchange: x });
       const fetched = await ctx.send(getPet(pet.id));
       judgeFetched(assert, fetched, sent, pet.id, x);
     });
@@ -166,7 +166,7 @@ function probeCreate(ctx: CheckContext, gap: 'GAP-EXTRA-FIELDS' | 'GAP-NAME-LENG
   const status = x.response?.status;
   if (status === 201 && sent) {
     const pet = judgeCreated(ctx, x, sent, ctx.store);
-    if (pet) ctx.store.created.push({ sent, pet, exchange: x });
+    if (pet) ctx.store.addCreated({ sent, pet, exchange: x });
   }
   const pet = status === 201 ? petView(jsonOf(x) ?? null) : undefined;
   const outcome = status === 201 ? `accepted (201${pet ? `, id ${pet.id}` : ''})` : status === undefined ? `no response (${x.error?.message})` : `refused (${status})`;

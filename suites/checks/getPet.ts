@@ -36,7 +36,8 @@ export const unknownIds = defineCheck({
   operation: 'getPet',
   rules: ['GET-NOT-FOUND'],
   async run(ctx) {
-    const random = fc.sample(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), { seed: ctx.settings.seed, numRuns: UNKNOWN_ID_SAMPLES });
+    // Uniform over int64 (no bias towards small values, which a store may well hold), magnitudes above 2^32.
+    const random = fc.sample(fc.noBias(fc.bigInt({ min: INT64_MIN, max: INT64_MAX })).filter((id) => id > 2n ** 32n || id < -(2n ** 32n)), { seed: ctx.settings.seed, numRuns: UNKNOWN_ID_SAMPLES });
     const ids = [...new Set([INT64_MAX, INT64_MIN, ...random])].filter((id) => !ctx.store.ids.has(id));
     const exchanges = await ctx.sendAll(ids.map((id) => getPet(id)));
     let existing = 0;

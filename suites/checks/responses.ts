@@ -89,6 +89,21 @@ export const petBodies = defineResponseCheck({
   },
 });
 
+/** Limits: "`limit` query parameter maximum 100": whatever the query, no list holds more than 100 animals. */
+export const listMaximum = defineResponseCheck({
+  id: 'responses.list-maximum',
+  title: 'No listPets answer holds more than 100 animals',
+  rules: ['LIST-LIMIT-BOUNDS'],
+  inspect(x, a) {
+    if (x.meta.operation !== 'listPets' || x.response?.status !== 200) return;
+    const body = jsonOf(x);
+    if (!Array.isArray(body)) return; // LIST-RESPONSE's business
+    const query = new URL(x.request.url).search || '(no query)';
+    if (body.length > 100) a.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (the maximum) for ${query}`, `${body.length}`), [x], `over 100 for ${query}`);
+    else a.pass('LIST-LIMIT-BOUNDS');
+  },
+});
+
 /** Authentication, item 1: the key in the documented form is accepted. */
 export const validKeyAccepted = defineResponseCheck({
   id: 'responses.valid-key-accepted',
@@ -156,13 +171,28 @@ export const deprecationHeaders = defineResponseCheck({
       a.fail('GET-DEPRECATION-HEADER', expected(`Deprecation: @<unix seconds> not after ${GET_PET_SUNSET.unixSeconds} (RFC 9745)`, received), [x], received.split(':')[0] ?? received);
     }
     const sunset = headers['sunset'];
-    if (sunset !== undefined && Date.parse(sunset) === GET_PET_SUNSET.unixSeconds * 1000) a.pass('GET-SUNSET-HEADER');
+    if (sunset !== undefined && httpDate(sunset) === GET_PET_SUNSET.unixSeconds * 1000) a.pass('GET-SUNSET-HEADER');
     else a.fail('GET-SUNSET-HEADER', expected(`Sunset: ${GET_PET_SUNSET.httpDate}`, sunset === undefined ? 'no Sunset header' : `Sunset: ${sunset}`), [x], sunset === undefined ? 'missing' : 'other date');
     const link = headers['link'];
     if (link !== undefined && linksToReplacement(link, x.request.url)) a.pass('GET-SUCCESSOR-LINK');
     else a.fail('GET-SUCCESSOR-LINK', expected('Link: <…/pets>; rel="successor-version"', link === undefined ? 'no Link header' : `Link: ${link}`), [x], link === undefined ? 'missing' : 'no successor');
   },
 });
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+/** IMF-fixdate, and the obsolete RFC 850 and asctime forms recipients accept (RFC 9110 §5.6.7). */
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT|${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4})$`,
+);
+
+/** Milliseconds of an HTTP-date (RFC 9110 §5.6.7), or NaN when the text is not one (an ISO 8601 date is not). */
+export function httpDate(text: string): number {
+  const trimmed = text.trim();
+  if (!HTTP_DATE.test(trimmed)) return Number.NaN;
+  // asctime has no zone: it is GMT.
+  return Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
+}
 
 /** True when a Link header (RFC 8288) has a successor-version or alternate link whose path ends in /pets. */
 export function linksToReplacement(header: string, requestUrl: string): boolean {
@@ -194,4 +224,4 @@ export const noDeprecationElsewhere = defineResponseCheck({
   },
 });
 
-export const responseChecks = [noServerErrors, errorBodies, jsonContentType, petBodies, validKeyAccepted, bearerChallenge, deprecationHeaders, noDeprecationElsewhere] as const;
+export const responseChecks = [noServerErrors, errorBodies, jsonContentType, petBodies, listMaximum, validKeyAccepted, bearerChallenge, deprecationHeaders, noDeprecationElsewhere] as const;

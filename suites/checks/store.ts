@@ -40,7 +40,7 @@ export const seedStore = defineCheck({
       const sent = pets[i]!;
       const pet = judgeCreated(ctx, exchange, sent, store);
       if (!pet) return;
-      store.created.push({ sent, pet, exchange });
+      store.addCreated({ sent, pet, exchange });
       if (sent.status === undefined) ctx.observe('GAP-DEFAULT-STATUS', 'createPet', pet.status === undefined ? 'created without status: no status in the response' : `created without status: status "${pet.status}"`, exchange);
     });
   },

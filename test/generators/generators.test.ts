@@ -14,11 +14,12 @@ describe('generators', () => {
     expect(values).toContain(INT64_MAX);
   });
 
-  it('petName keeps the prefix, at most 32 code points, and well-formed Unicode', () => {
+  it('petName keeps the prefix, at most 32 UTF-16 units and 64 UTF-8 bytes, and well-formed Unicode', () => {
     fc.assert(
       fc.property(petName({ prefix }), (name) => {
         expect(name.startsWith(prefix)).toBe(true);
-        expect([...name].length).toBeLessThanOrEqual(MAX_NAME_CODE_POINTS);
+        expect(name.length).toBeLessThanOrEqual(MAX_NAME_CODE_POINTS);
+        expect(Buffer.byteLength(name)).toBeLessThanOrEqual(64);
         expect(name.isWellFormed()).toBe(true);
       }),
       { seed: 2, numRuns: 300 },

@@ -1,0 +1,297 @@
+/**
+ * The JUnit XML report (junit.xml), for CI test tabs (Jenkins, GitLab, GitHub
+ * test-report actions, xunit-viewer). Valid against the Jenkins JUnit schema
+ * (test/fixtures/junit/jenkins-junit.xsd).
+ *
+ * Mapping:
+ * - One `<testsuite>` per rule group (in catalog group order), one `<testcase>`
+ *   per rule: `classname` is the group, `name` is "<rule id> <title>".
+ * - `fail` → `<failure type="MUST|SHOULD" message="first finding">`, its text
+ *   every failing check's findings with their evidence (request line, response
+ *   status, headers and body excerpt, curl command), counterexample and re-run
+ *   command.
+ * - `inconclusive` and `skip` → `<skipped>` holding the reasons (the schema
+ *   gives `skipped` no attributes, so the reason is its text).
+ * - `error` (a check of the suite crashed) → `<error>` with the crash reasons.
+ * - `pass` → an empty testcase.
+ * - Each testsuite carries `<properties>`: tool.name, tool.version,
+ *   interfaceVersion, target, seed, numRuns, strict, startedAt.
+ *
+ * SHOULD warnings do not turn a test tab red unless the run was strict: when
+ * `summary.strict` is false, a failing SHOULD rule is a passing testcase whose
+ * `<system-out>` begins with "WARNING (SHOULD, not failing without --strict):",
+ * followed by the message and the text a `<failure>` would hold. With
+ * `--strict` it is a `<failure>`, like a MUST rule.
+ *
+ * Counts: `tests`, `failures`, `errors`, `skipped` on each testsuite and
+ * `tests`, `failures`, `errors` on testsuites (the schema has no `skipped`
+ * there) count testcases. `time` is on testsuites only: the run's duration in
+ * seconds. Checks share requests across rules, so no per-rule or per-group time
+ * is measured, and none is invented.
+ *
+ * Whatever a server sends, the XML is well-formed and its text reads back as
+ * sent, except for characters XML 1.0 cannot carry (C0 controls other than
+ * tab, newline and CR; U+FFFE, U+FFFF; lone surrogates): xmlbuilder2 replaces
+ * each (`invalidCharReplacement`) with its JSON-style escape (`\u0000`,
+ * `\ud800`), as JSON.stringify writes them in messages. U+FFFD (what the
+ * evidence holds for bytes that were not UTF-8) is written `\ufffd` too:
+ * xunit-viewer 10 sniffs a file holding U+FFFD as a legacy encoding and fails
+ * to read it. xmlbuilder2 escapes `<`, `>` and `"` (so `]]>` too); line breaks
+ * in text are written as `\n` (a parser turns CR and CRLF into `\n` anyway) and
+ * in attributes as spaces (likewise); each text block is cut at 64 KiB of text
+ * (UTF-8) with a marker saying so. One gap of xmlbuilder2 4 is closed here: its
+ * writer leaves an `&` that starts something entity-like (`&amp;`, `&#0;`,
+ * `&nbsp;`) unescaped, so a body holding `&#0;` would make the file ill-formed
+ * and `&amp;` would read back as `&`; see {@link ampersands}. The evidence is
+ * redacted before it reaches any reporter and the target holds no credentials;
+ * nothing else is added here.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { create } from 'xmlbuilder2';
+import { RULE_GROUPS } from '../spec/rules.js';
+import type { CheckResult, ConformanceResult, Evidence, Finding, RuleResult } from '../suites/model.js';
+import type { Reporter, ReporterContext } from './index.js';
+
+export const JUNIT_REPORT_FILE = 'junit.xml';
+
+/** How a non-strict run's failing SHOULD rule begins its `<system-out>`. */
+export const SHOULD_WARNING_PREFIX = 'WARNING (SHOULD, not failing without --strict):';
+
+/** Largest text of one element (failure, error, skipped, system-out), in UTF-8 bytes, marker included. */
+export const MAX_TEXT_BYTES = 64 * 1024;
+
+/** Largest `message` attribute, in UTF-8 bytes. */
+const MAX_MESSAGE_BYTES = 1024;
+
+/** What XML 1.0 cannot carry becomes its escape, `\u0000` (via xmlbuilder2's `invalidCharReplacement`). */
+const escapeChar = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** A testcase's verdict as written: what the JUnit consumer will count it as. */
+type CaseKind = 'passed' | 'failure' | 'warning' | 'error' | 'skipped';
+
+type XMLBuilder = ReturnType<typeof create>;
+
+/** junit.xml's text for a result. Pure: the same result gives the same XML. */
+export function renderJunit(result: ConformanceResult): string {
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escapeChar });
+  const groups = groupRules(result.rules);
+  const cases = groups.map(([, rules]) => rules.map((rule) => ({ rule, kind: caseKind(rule, result.summary.strict) })));
+  const all = cases.flat();
+  const root = doc.ele('testsuites', {
+    name: ampersands(result.tool.name),
+    tests: String(all.length),
+    failures: String(all.filter((c) => c.kind === 'failure').length),
+    errors: String(all.filter((c) => c.kind === 'error').length),
+    time: seconds(result.durationMs),
+  });
+  groups.forEach(([group], i) => {
+    const groupCases = cases[i]!;
+    const suite = root.ele('testsuite', {
+      name: ampersands(group),
+      tests: String(groupCases.length),
+      failures: String(groupCases.filter((c) => c.kind === 'failure').length),
+      errors: String(groupCases.filter((c) => c.kind === 'error').length),
+      skipped: String(groupCases.filter((c) => c.kind === 'skipped').length),
+    });
+    const properties = suite.ele('properties');
+    for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
+    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind);
+  });
+  return doc.end({ prettyPrint: true, wellFormed: true });
+}
+
+/** Writes junit.xml into the report directory. */
+export function junitReporter(ctx: ReporterContext): Reporter {
+  return {
+    async onRunEnd(result) {
+      await mkdir(ctx.reportDir, { recursive: true });
+      const path = join(ctx.reportDir, JUNIT_REPORT_FILE);
+      await writeFile(path, renderJunit(result));
+      return [path];
+    },
+  };
+}
+
+/** Rules by group: catalog groups first in their order, then any group the catalog does not list yet. */
+function groupRules(rules: readonly RuleResult[]): [string, RuleResult[]][] {
+  const byGroup = new Map<string, RuleResult[]>(RULE_GROUPS.map((g) => [g, []]));
+  for (const rule of rules) {
+    const list = byGroup.get(rule.group);
+    if (list) list.push(rule);
+    else byGroup.set(rule.group, [rule]);
+  }
+  return [...byGroup].filter(([, list]) => list.length > 0);
+}
+
+function caseKind(rule: RuleResult, strict: boolean): CaseKind {
+  switch (rule.outcome) {
+    case 'pass':
+      return 'passed';
+    case 'fail':
+      return rule.severity === 'SHOULD' && !strict ? 'warning' : 'failure';
+    case 'error':
+      return 'error';
+    case 'inconclusive':
+    case 'skip':
+      return 'skipped';
+  }
+}
+
+function runProperties(result: ConformanceResult): [string, string][] {
+  return [
+    ['tool.name', result.tool.name],
+    ['tool.version', result.tool.version],
+    ['interfaceVersion', result.interfaceVersion],
+    ['target', result.target],
+    ['seed', String(result.seed)],
+    ['numRuns', String(result.numRuns)],
+    ['strict', String(result.summary.strict)],
+    ['startedAt', result.startedAt],
+  ];
+}
+
+function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind): void {
+  const testcase = suite.ele('testcase', { classname: attribute(rule.group), name: attribute(`${rule.id} ${rule.title}`) });
+  switch (kind) {
+    case 'passed':
+      return;
+    case 'failure':
+      testcase.ele('failure', { type: rule.severity, message: attribute(failureMessage(rule)) }).txt(block(failureText(rule)));
+      return;
+    case 'warning':
+      testcase.ele('system-out').txt(block(`${SHOULD_WARNING_PREFIX} ${failureMessage(rule)}\n${failureText(rule)}`));
+      return;
+    case 'error': {
+      const reasons = rule.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? 'crashed'}`);
+      testcase.ele('error', { type: 'suite-error', message: attribute(reasons[0] ?? `a check of ${rule.id} crashed`) }).txt(block([header(rule), ...reasons].join('\n')));
+      return;
+    }
+    case 'skipped':
+      testcase.ele('skipped').txt(block(skipText(rule)));
+      return;
+  }
+}
+
+function header(rule: RuleResult): string {
+  return `${rule.id} (${rule.severity}) ${rule.title}\nsection: ${rule.section}`;
+}
+
+/** The first failing finding's message, or what failed when no finding was kept. */
+function failureMessage(rule: RuleResult): string {
+  const first = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
+  return first?.message ?? `${rule.id} failed`;
+}
+
+/** The text of a failure: each failing check, then each of its kept failing findings with the evidence. */
+function failureText(rule: RuleResult): string {
+  const parts = [header(rule)];
+  for (const check of rule.checks.filter((c) => c.outcome === 'fail')) {
+    const findings = check.findings.filter((f) => f.outcome === 'fail');
+    const kept = findings.length < check.failed ? ` (the first ${findings.length} kept)` : '';
+    parts.push('', `check ${check.id} (${check.kind}): ${check.failed} failed, ${check.passed} passed${kept}`);
+    for (const finding of findings) parts.push(describeFinding(finding));
+    if (findings.length === 0 && check.reason) parts.push(check.reason);
+  }
+  return parts.join('\n');
+}
+
+function describeFinding(finding: Finding): string {
+  const lines = [finding.message];
+  for (const evidence of finding.evidence) lines.push(...describeEvidence(evidence));
+  const ce = finding.counterexample;
+  if (ce) lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
+  lines.push(`re-run: ${finding.replay}`);
+  return lines.join('\n');
+}
+
+/** One exchange. Bodies are kept as sent (not indented), so what the server sent reads as it was. */
+function describeEvidence(evidence: Evidence): string[] {
+  const { request, response } = evidence;
+  const lines = [`request #${evidence.seq}: ${request.method} ${request.url}`];
+  if (request.body !== undefined) lines.push(`request body (${request.bodyBytes} bytes):`, request.body);
+  if (response) {
+    lines.push(`response: ${response.status} (${response.bodyBytes} bytes${response.truncated ? ', read up to the limit' : ''}, ${evidence.durationMs} ms)`);
+    for (const [name, value] of Object.entries(response.headers)) lines.push(`  ${name}: ${value}`);
+    lines.push('response body:', response.body);
+  }
+  if (evidence.transportError !== undefined) lines.push(`no response: ${evidence.transportError}`);
+  lines.push(`reproduce: ${evidence.curl}`);
+  return lines;
+}
+
+/** Why a rule was not decided: each check's reason, and the inconclusive findings' messages. */
+function skipText(rule: RuleResult): string {
+  const lines = [header(rule)];
+  for (const check of rule.checks) lines.push(...checkSkipReasons(check));
+  return lines.join('\n');
+}
+
+function checkSkipReasons(check: CheckResult): string[] {
+  const lines: string[] = [];
+  if (check.reason) lines.push(`${check.id}: ${check.reason}`);
+  for (const finding of check.findings.filter((f) => f.outcome === 'inconclusive')) lines.push(`${check.id}: ${finding.message}`);
+  if (lines.length === 0 && check.outcome !== 'pass') lines.push(`${check.id}: ${check.outcome}`);
+  return lines;
+}
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+/** An attribute value on one line (a parser turns tab, CR and LF in attributes into spaces anyway), bounded. */
+function attribute(text: string): string {
+  return ampersands(visible(cut(text, MAX_MESSAGE_BYTES).replace(/[\t\n\r]+/g, ' ')));
+}
+
+/** An element's text: line breaks as `\n`, bounded to {@link MAX_TEXT_BYTES}. */
+function block(text: string): string {
+  return ampersands(visible(cut(text, MAX_TEXT_BYTES).replace(/\r\n?/g, '\n')));
+}
+
+/** U+FFFD as `\ufffd`, so that no consumer takes the file for a legacy encoding (see the top of this file). */
+function visible(text: string): string {
+  return text.replaceAll('\uFFFD', escapeChar('\uFFFD'));
+}
+
+/**
+ * Every `&` as `&amp;`, for xmlbuilder2's writer: it escapes an `&` only when
+ * what follows does not look like a reference (`/&(?![A-Za-z]+;|#\d+;)/`), and
+ * leaves `&amp;` as it is, so this gives `&amp;` for every `&` of the input. The
+ * hostile-evidence test reads the text back through libxml2 and fails if a
+ * later xmlbuilder2 escapes `&` itself (the text would read back as `&amp;`).
+ */
+function ampersands(text: string): string {
+  return text.replaceAll('&', '&amp;');
+}
+
+/**
+ * `text` cut to at most `maxBytes` of UTF-8 as written, with a marker when cut.
+ * Counts what is written: a character XML cannot carry, or U+FFFD, as its
+ * six-character escape. Never splits a surrogate pair.
+ */
+function cut(text: string, maxBytes: number): string {
+  if (text.length * 6 <= maxBytes) return text;
+  const marker = (rest: number) => `\n… [cut: ${rest} more characters not shown; report.json keeps the evidence]`;
+  const budget = maxBytes - Buffer.byteLength(marker(text.length));
+  let bytes = 0;
+  let i = 0;
+  let fits = 0;
+  while (i < text.length && bytes <= maxBytes) {
+    const cp = text.codePointAt(i)!;
+    bytes += writtenBytes(cp);
+    i += cp > 0xffff ? 2 : 1;
+    if (bytes <= budget) fits = i;
+  }
+  if (bytes <= maxBytes) return text;
+  return text.slice(0, fits) + marker(text.length - fits);
+}
+
+/** UTF-8 bytes written for a code point (a lone surrogate arrives as itself). */
+function writtenBytes(cp: number): number {
+  if (cp < 0x20) return cp === 0x9 || cp === 0xa || cp === 0xd ? 1 : 6;
+  if (cp < 0x80) return 1;
+  if (cp < 0x800) return 2;
+  if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfffd && cp <= 0xffff)) return 6;
+  return cp < 0x10000 ? 3 : 4;
+}
