@@ -31,3 +31,21 @@ export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
   );
   return suffix.map((s) => prefix + s).filter((name) => name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES);
 }
+
+/**
+ * Suffixes where name handling usually breaks, used before any generated
+ * name: whitespace at the ends (trimming), a decomposed sequence (Unicode
+ * normalisation), control characters and NUL (filtering, C strings), astral
+ * characters (UTF-16 truncation), a byte-order mark, right-to-left text,
+ * quotes and backslashes (escaping).
+ */
+export const HOSTILE_NAME_SUFFIXES: readonly string[] = [
+  '  padded  ',
+  'Cafe\u0301 (NFD)',
+  'tab\there\u0000nul\u001fus',
+  '\u{1F415}\u{1F408}\u{1F9AE}',
+  '\uFEFFbom',
+  '\u05E9\u05DC\u05D5\u05DD \u202Ertl',
+  'quote" back\\slash \'',
+  '\r\n',
+];

@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
 import { invalidNewPet, newPetMissingField, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
+import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
+import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type Asserter, type CheckContext, type SentExchange } from '../check.js';
 import { describeResponse, expected, jsonOf, judgeCreated, judgeRejected, petView, withoutNullStatus } from '../judge.js';
@@ -20,6 +22,7 @@ export const validProperty = defineCheck({
   operation: 'createPet',
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE'],
   async run(ctx) {
+    const examples = HOSTILE_NAME_SUFFIXES.map((suffix, i): NewPetInput => ({ name: ctx.settings.prefix + suffix, categoryId: INT64_EDGES[(i * 5) % INT64_EDGES.length]! }));
     await ctx.property(newPet({ prefix: ctx.settings.prefix }), async (sent, assert) => {
       const x = await ctx.send(createPet(toBody(sent)));
       const pet = judgeCreated(assert, x, sent, ctx.store);
@@ -27,7 +30,7 @@ export const validProperty = defineCheck({
       ctx.store.addCreated({ sent, pet, exchange: x });
       const fetched = await ctx.send(getPet(pet.id));
       judgeFetched(assert, fetched, sent, pet.id, x);
-    });
+    }, { examples });
   },
 });
 

@@ -64,8 +64,10 @@ export const statusFilter = defineCheck({
   async run(ctx) {
     for (const status of PET_STATUSES) {
       const proven = provenMatches(ctx.store, status);
-      const [page, byDefault] = await ctx.sendAll([listPets({ status, limit: 100 }), listPets({ status })]);
+      const small = [1, 2, 5];
+      const [page, byDefault, ...limited] = await ctx.sendAll([listPets({ status, limit: 100 }), listPets({ status }), ...small.map((limit) => listPets({ status, limit }))]);
       judgeList(ctx, byDefault!, { status }, ctx.store, proven);
+      limited.forEach((x, i) => judgeList(ctx, x, { status, limit: small[i]! }, ctx.store, proven));
       const items = judgeList(ctx, page!, { status, limit: 100 }, ctx.store, proven);
       if (items) await judgeComplete(ctx, status, page!, items.length);
     }

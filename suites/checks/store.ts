@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
+import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
 import { toBody } from '../../generators/invalidNewPet.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { defineCheck } from '../check.js';
@@ -31,7 +33,10 @@ export const seedStore = defineCheck({
     if (Array.isArray(listed)) store.noteIds(listed.map(rawId).filter((id): id is bigint => id !== undefined));
     const count = Math.max(SEED_MINIMUM, STORE_TARGET - store.ids.size);
     const statuses = [...PET_STATUSES, undefined];
-    const pets = fc.sample(newPet({ prefix: settings.prefix, optionalStatus: false }), { seed: settings.seed, numRuns: count }).map((pet, i): NewPetInput => {
+    // The hostile names first, so every run tries them whatever the seed; then generated ones.
+    const hostile = HOSTILE_NAME_SUFFIXES.map((suffix, i) => ({ name: settings.prefix + suffix, categoryId: INT64_EDGES[i % INT64_EDGES.length]!, status: 'available' as const }));
+    const generated = fc.sample(newPet({ prefix: settings.prefix, optionalStatus: false }), { seed: settings.seed, numRuns: count });
+    const pets = [...hostile, ...generated].slice(0, Math.max(count, hostile.length)).map((pet, i): NewPetInput => {
       const status = statuses[i % statuses.length];
       return status === undefined ? { name: pet.name, categoryId: pet.categoryId } : { ...pet, status };
     });

@@ -1,0 +1,138 @@
+/**
+ * The contract table: each broken variant of the reference (test/fixtures/mutants.ts)
+ * must fail exactly the rules it breaks; each correct variant, none. Every
+ * variant runs on loopback, a few at a time, with one seed.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startReference } from '../reference/server.js';
+import { rules, type RuleId } from '../spec/rules.js';
+import { runConformance } from '../suites/engine.js';
+import type { ConformanceResult } from '../suites/model.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
+
+const SEED = 20_241_205;
+const NUM_RUNS = 20;
+/** Variants run at once: client and server share one event loop, so more only adds contention. */
+const PARALLEL = 4;
+
+interface Verdict {
+  failed: RuleId[];
+  errored: RuleId[];
+  /** runConformance threw. */
+  crash?: string;
+  /** One line per failing rule: its first finding, for the assertion message. */
+  evidence: string[];
+}
+
+async function judge(mutant: Mutant): Promise<Verdict> {
+  const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
+  try {
+    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS });
+    return outcomes(result);
+  } catch (error) {
+    return { failed: [], errored: [], evidence: [], crash: String((error as Error)?.stack ?? error) };
+  } finally {
+    await server.close();
+  }
+}
+
+function outcomes(result: ConformanceResult): Verdict {
+  const withOutcome = (outcome: string) => result.rules.filter((r) => r.outcome === outcome).map((r) => r.id).sort();
+  const evidence = result.rules
+    .filter((r) => r.outcome === 'fail' || r.outcome === 'error')
+    .map((r) => {
+      const check = r.checks.find((c) => c.outcome === r.outcome);
+      return `${r.id} (${check?.id}): ${check?.findings[0]?.message ?? check?.reason ?? ''}`.slice(0, 400);
+    });
+  return { failed: withOutcome('fail'), errored: withOutcome('error'), evidence };
+}
+
+/** Runs `jobs` with at most `limit` in flight; each promise settles on its own. */
+function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[] {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  return jobs.map(async (job) => {
+    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await job();
+    } finally {
+      release();
+    }
+  });
+}
+
+const verdicts = new Map<string, Promise<Verdict>>();
+const verdictOf = (mutant: Mutant): Promise<Verdict> => verdicts.get(mutant.name)!;
+
+beforeAll(() => {
+  const started = pool(
+    mutants.map((m) => () => judge(m)),
+    PARALLEL,
+  );
+  mutants.forEach((m, i) => verdicts.set(m.name, started[i]!));
+});
+
+const expectExactly = async (mutant: Mutant) => {
+  const verdict = await verdictOf(mutant);
+  expect(verdict.crash, `runConformance threw for ${mutant.name}`).toBeUndefined();
+  expect({ failed: verdict.failed, errored: verdict.errored }, `${mutant.name}: ${mutant.description}\n${verdict.evidence.join('\n')}`).toEqual({
+    failed: [...mutant.breaks].sort(),
+    errored: [],
+  });
+};
+
+describe('the zoo itself', () => {
+  it('has unique names, and no rule twice in a mutant', () => {
+    expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+    for (const m of mutants) expect(new Set(m.breaks).size, m.name).toBe(m.breaks.length);
+  });
+});
+
+describe('the plain reference', () => {
+  it('fails no rule, MUST or SHOULD, and crashes no check', async () => {
+    const verdict = await verdictOf(mutants.find((m) => m.name === 'reference')!);
+    expect(verdict.crash).toBeUndefined();
+    expect(verdict.failed).toEqual([]);
+    expect(verdict.errored).toEqual([]);
+  });
+});
+
+/** One row of the table; a known gap is expected to fail its assertion until the suite is fixed. */
+function row(mutant: Mutant, title: string): void {
+  if (mutant.knownGap) it.fails(`${title} (known gap: the suite gives otherwise)`, () => expectExactly(mutant));
+  else it(title, () => expectExactly(mutant));
+}
+
+describe('correct variants fail no rule', () => {
+  for (const mutant of mutants.filter((m) => m.breaks.length === 0)) row(mutant, mutant.name);
+});
+
+describe('each mutant fails exactly the rules it breaks', () => {
+  for (const mutant of mutants.filter((m) => m.breaks.length > 0)) row(mutant, `${mutant.name} → ${mutant.breaks.join(', ')}`);
+});
+
+describe('catch rate', () => {
+  it('every rule of the catalog is broken by a mutant the suite catches', async () => {
+    const broken = mutants.filter((m) => m.breaks.length > 0 && !m.knownGap);
+    const results = await Promise.all(broken.map(verdictOf));
+    const caught = broken.filter((m, i) => m.breaks.every((rule) => results[i]!.failed.includes(rule)));
+    const gaps = mutants.filter((m) => m.knownGap);
+    console.log(`mutants caught: ${caught.length}/${broken.length}`);
+    console.log(`known gaps (not counted): ${gaps.length}`);
+    const observed = await Promise.all(gaps.map(verdictOf));
+    for (const [i, m] of gaps.entries()) console.log(`known gap ${m.name}: should fail [${m.breaks.join(', ')}], fails [${observed[i]!.failed.join(', ')}]`);
+    const uncovered = rules.map((r) => r.id).filter((id) => !caught.some((m) => m.breaks.includes(id)));
+    expect(uncovered, 'rules no caught mutant breaks').toEqual([]);
+    expect(caught.map((m) => m.name)).toEqual(broken.map((m) => m.name));
+  });
+
+  it('no run threw, known gaps included', async () => {
+    const crashed = (await Promise.all(mutants.map(verdictOf))).flatMap((v, i) => (v.crash ? [`${mutants[i]!.name}: ${v.crash}`] : []));
+    expect(crashed).toEqual([]);
+  });
+});
