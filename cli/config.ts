@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 import { rules } from '../spec/rules.js';
+import type { LoadProfile } from '../suites/load/profiles.js';
 
 export const CONFIG_FILE = 'petstore-conformance.config.json';
 
@@ -27,6 +28,8 @@ export interface FileConfig {
   reporter?: string[];
   ca?: string;
   insecure?: boolean;
+  /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
+  profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
 }
 
 const ruleIds = { type: 'array', items: { enum: rules.map((r) => r.id) } };
@@ -48,6 +51,32 @@ const schema = {
     reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
     ca: { type: 'string', minLength: 1 },
     insecure: { type: 'boolean' },
+    profiles: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*$', not: { const: 'none' } },
+      additionalProperties: {
+        type: 'object',
+        required: ['kind', 'maxRequests', 'mix', 'thresholds'],
+        additionalProperties: false,
+        properties: {
+          kind: { enum: ['closed', 'rate', 'ramp'] },
+          description: { type: 'string' },
+          connections: { type: 'integer', minimum: 1 },
+          durationSec: { type: 'number', exclusiveMinimum: 0 },
+          rate: { type: 'number', exclusiveMinimum: 0 },
+          stages: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
+          stageSec: { type: 'number', exclusiveMinimum: 0 },
+          maxRequests: { type: 'integer', minimum: 1 },
+          mix: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { listPets: { type: 'number', minimum: 0 }, createPet: { type: 'number', minimum: 0 }, getPet: { type: 'number', minimum: 0 } },
+          },
+          thresholds: { type: 'array', items: { type: 'string' } },
+          authProbeShare: { type: 'number', minimum: 0, maximum: 0.5 },
+        },
+      },
+    },
   },
 } as const;
 

@@ -5,11 +5,13 @@
  * Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable or
  * misconfigured target, or internal error.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
-import { TOOL_VERSION } from '../core/version.js';
+import { PACKAGE_ROOT, TOOL_VERSION } from '../core/version.js';
 import { startReference } from '../reference/server.js';
 import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
 import { renderJson } from '../reports/json.js';
@@ -18,6 +20,7 @@ import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { rules } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
+import type { LoadProfile } from '../suites/load/profiles.js';
 import type { Verdict } from '../suites/model.js';
 import { loadConfigFile } from './config.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
@@ -32,9 +35,11 @@ export interface Io {
   untilStopped?: () => Promise<void>;
 }
 
-export const EXIT = { conformant: 0, nonConformant: 1, error: 2 } as const;
+export const EXIT = { conformant: 0, nonConformant: 1, error: 2, thresholdBreached: 3 } as const;
 
 const VERDICT_EXIT: Record<Verdict, number> = { conformant: EXIT.conformant, 'non-conformant': EXIT.nonConformant, error: EXIT.error };
+
+const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
@@ -59,7 +64,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
-      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error.\nInterface version ${INTERFACE_VERSION}.`)
+      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
       .help()
       .strict()
@@ -129,6 +134,9 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
     config: args.config as string | undefined,
     ca: (args.ca as string | undefined) ?? file.ca,
     insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure),
+    profiles: Object.fromEntries(
+      Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
+    ),
   };
 }
 
@@ -146,7 +154,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   }
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
-  const embedded = config.embedded ? await startReference({ apiKey }) : undefined;
+  const embedded = config.embedded ? await startEmbedded(apiKey) : undefined;
   try {
     const result = await runConformance({
       baseUrl: embedded?.url ?? config.baseUrl ?? '',
@@ -160,6 +168,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       skip: config.skip,
       ...(ca ? { ca } : {}),
       insecure: config.insecure,
+      loadProfiles: config.profiles,
       onEvent: (event) => {
         if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
       },
@@ -169,10 +178,53 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     if (config.json) io.stdout.write(renderJson(result));
     // The target could not be tested: the reports say so, and so does one line.
     if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
+    // A load threshold breach on an otherwise conformant target has its own code, so CI can tell slow from wrong.
+    if (result.summary.verdict === 'conformant' && result.summary.thresholds === 'fail') return EXIT.thresholdBreached;
     return VERDICT_EXIT[result.summary.verdict];
   } finally {
     await embedded?.close();
   }
+}
+
+/**
+ * The embedded reference in a child process (`serve --port 0`): the load
+ * generator's CPU share and event loop are then its own, not shared with the
+ * server it measures.
+ */
+async function startEmbedded(apiKey: string): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'petstore-conformance.js'), 'serve', '--port', '0'], {
+    env: { ...process.env, PETSTORE_API_KEY: apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => fail('it did not start within 10 s'), 10_000);
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new PcError('PC_ERR_INTERNAL', `the embedded reference implementation could not start: ${why}`));
+    };
+    child.once('exit', (code) => fail(`it exited with code ${code}`));
+    child.once('error', (error) => fail(error.message));
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /(https?:\/\/\S+\/v1)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve(match[1]!);
+      }
+    });
+  });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {

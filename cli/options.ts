@@ -5,6 +5,7 @@
  */
 import type { Options } from 'yargs';
 import { DEFAULTS } from '../suites/engine.js';
+import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/index.js';
 
 /** What a run of the CLI is configured with. */
@@ -27,6 +28,8 @@ export interface CliConfig {
   /** PEM file of a private CA to trust. */
   ca: string | undefined;
   insecure: boolean;
+  /** Load profiles of the config file (no flag: too rich for one). */
+  profiles: Record<string, LoadProfile>;
 }
 
 /** Kebab-case flag names of the config keys. */
@@ -42,7 +45,7 @@ export const CLI_DEFAULTS = {
   numRuns: DEFAULTS.numRuns,
   strict: DEFAULTS.strict,
   timeout: DEFAULTS.timeoutMs,
-  load: DEFAULTS.load,
+  load: 'smoke',
   only: [] as string[],
   skip: [] as string[],
   reporter: [...REPORTER_NAMES] as ReporterName[],
@@ -51,7 +54,7 @@ export const CLI_DEFAULTS = {
   insecure: false,
 };
 
-export const runOptions: { [K in keyof CliConfig as Flag<K & string>]-?: Options } = {
+export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
   'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
   'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
@@ -59,7 +62,7 @@ export const runOptions: { [K in keyof CliConfig as Flag<K & string>]-?: Options
   'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
-  load: { type: 'string', describe: `Load profile to run after the functional checks [default: ${CLI_DEFAULTS.load}]` },
+  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
   only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
   skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },
   reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },

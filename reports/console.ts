@@ -1,4 +1,4 @@
-import type { ConformanceResult, Finding, RuleResult } from '../suites/model.js';
+import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
@@ -27,6 +27,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
       .filter(([, n]) => n > 0)
       .map(([outcome, n]) => `${n} ${outcome}`)
       .join(', ') || 'none';
+  for (const load of result.load) lines.push(...describeLoad(load, paint), '');
   lines.push(`rules: MUST ${count('MUST')} · SHOULD ${count('SHOULD')}${result.observations.length ? ` · ${result.observations.length} observations` : ''}`);
   if (written.length > 0) lines.push(`reports: ${written.join(', ')}`);
   return `${lines.join('\n')}\n`;
@@ -50,6 +51,34 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean): string[]
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
     lines.push(`    re-run: ${finding.replay}`);
   }
+  return lines;
+}
+
+const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;
+
+function describeFigures(label: string, f: LoadFigures): string {
+  const errors = f.errors.non2xx + f.errors.timeouts + f.errors.socketErrors;
+  const kinds = errors ? ` (${f.errors.non2xx} non-2xx, ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)` : '';
+  return `${label.padEnd(10)} ${String(f.requests).padStart(8)} req ${f.throughput.toFixed(0).padStart(7)} req/s  p50 ${ms(f.latencyMs.p50)}  p95 ${ms(f.latencyMs.p95)}  p99 ${ms(f.latencyMs.p99)}  max ${ms(f.latencyMs.max)}  errors ${(f.errorRate * 100).toFixed(2)}%${kinds}`;
+}
+
+/** A load profile's figures, thresholds and conformance under load. */
+function describeLoad(load: LoadResult, paint: Paint): string[] {
+  const lines = [`load profile "${load.profile}" (${load.kind}, ${load.generator}, ${(load.durationMs / 1000).toFixed(1)} s): ${load.description}`];
+  lines.push(`  ${describeFigures('all', load.overall)}`);
+  for (const [op, f] of Object.entries(load.operations)) if (f.requests > 0) lines.push(`  ${describeFigures(op, f)}`);
+  if (load.schedule) lines.push(`  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`);
+  for (const t of load.thresholds) {
+    const mark = t.outcome === 'pass' ? paint(32, '✓') : t.outcome === 'fail' ? paint(31, '✗') : paint(33, '?');
+    lines.push(`  ${mark} ${t.id}: ${t.expression}, measured ${t.measured}${t.unit === 'req/s' ? ' req/s' : t.unit}${t.reason ? ` (${t.reason})` : ''}`);
+  }
+  if (load.brokeAt) lines.push(`  broke at stage ${load.brokeAt.stage} (${load.brokeAt.connections} connections): ${load.brokeAt.thresholds.join('; ')}`);
+  if (load.drift) lines.push(`  drift: p99 ×${load.drift.p99Ratio} from the first tenth to the last, error rate ${load.drift.errorRateDelta >= 0 ? '+' : ''}${(load.drift.errorRateDelta * 100).toFixed(2)} points`);
+  const { conformance } = load;
+  lines.push(`  conformance under load: ${conformance.sampled} responses judged${conformance.failedRules.length ? `, ${paint(31, `rules failing under load: ${conformance.failedRules.join(', ')}`)}` : ', every rule held'}`);
+  const g = load.generatorLoad;
+  lines.push(`  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ' — generator-bound: the load generator, not the target, was the limit') : ''}`);
+  if (load.stoppedEarly) lines.push(`  stopped early: ${load.stoppedEarly}`);
   return lines;
 }
 
@@ -77,6 +106,25 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
           phase = { name: event.phase, done: 0, total: event.checks };
           if (ctx.interactive) draw(false);
           else ctx.progress.write(`· ${event.phase} (${event.checks} checks)\n`);
+          break;
+        case 'load-start':
+          endPhase();
+          phase = { name: '', done: 0, total: 0 };
+          ctx.progress.write(`· load profile "${event.profile}" (${event.durationSec} s)\n`);
+          break;
+        case 'load-tick': {
+          const line = `  ${event.elapsedSec}/${event.durationSec} s · ${event.requests} requests · ${event.throughput} req/s · p99 ${event.p99Ms} ms`;
+          if (ctx.interactive) {
+            const width = 20;
+            const filled = Math.min(width, Math.round((event.elapsedSec / Math.max(1, event.durationSec)) * width));
+            ctx.progress.write(`\r\u001b[2K  [${'#'.repeat(filled)}${'.'.repeat(width - filled)}]${line}`);
+          } else if (event.elapsedSec % 5 === 0) {
+            ctx.progress.write(`${line}\n`);
+          }
+          break;
+        }
+        case 'load-end':
+          if (ctx.interactive) ctx.progress.write('\n');
           break;
         case 'check-end':
           phase.done++;

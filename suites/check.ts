@@ -157,7 +157,18 @@ export interface ResponseCheck {
   inspect(exchange: SentExchange, assert: Asserter & Observer): void;
 }
 
-export type CheckDefinition = ActiveCheck | ResponseCheck;
+/** A check of the load phase: judges responses sampled while a profile runs (see suites/load/phase.ts). */
+export interface LoadCheck {
+  kind: 'load';
+  id: string;
+  title: string;
+  rules: readonly RuleId[];
+  gaps: readonly GapId[];
+  /** For copies of response checks: the same judgement, applied to sampled responses. */
+  inspect?: ResponseCheck['inspect'];
+}
+
+export type CheckDefinition = ActiveCheck | ResponseCheck | LoadCheck;
 
 /** Declares an active check. */
 export function defineCheck(check: Omit<ActiveCheck, 'gaps'> & { gaps?: readonly GapId[] }): ActiveCheck {

@@ -15,7 +15,9 @@ import { isRuleId, type RuleId } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
-import type { ConformanceResult, Outcome, RunEvent, Summary, Verdict } from './model.js';
+import type { ConformanceResult, LoadResult, Outcome, RunEvent, Summary, Verdict } from './model.js';
+import { loadChecks, runLoadProfile } from './load/phase.js';
+import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
 export type { RunEvent } from './model.js';
 import { type PendingFinding, Recorder } from './recorder.js';
@@ -40,8 +42,10 @@ export interface ConformanceOptions {
   only?: readonly string[];
   /** Do not run these rules. */
   skip?: readonly string[];
-  /** Load profile; only `none` exists so far. */
+  /** Load profile to run after the functional checks: a built-in one (smoke, baseline, stress, soak), one of `loadProfiles`, or `none`. */
   load?: string;
+  /** Profiles beyond the built-in ones (a config file's `profiles`), by name; they may replace a built-in one. */
+  loadProfiles?: Record<string, LoadProfile>;
   /** Bytes of a response body read at most. */
   maxBodyBytes?: number;
   /** Extra CA certificates (PEM text) to trust for an https target. */
@@ -60,6 +64,7 @@ export const DEFAULTS = {
   numRuns: 40,
   strict: false,
   timeoutMs: 10_000,
+  /** No load unless asked for; the CLI asks for `smoke` by default. */
   load: 'none',
   maxBodyBytes: 1024 * 1024,
   propertyTimeLimitMs: 60_000,
@@ -75,8 +80,8 @@ export const LOST_AFTER = 3;
 /** Thrown into checks once the target has stopped answering: what was measured stays, the rest is reported as not run. */
 class TargetLost extends Error {}
 
-/** Load profiles known so far. */
-export const LOAD_PROFILES = ['none'] as const;
+/** Names `--load` takes without a config file. */
+export const LOAD_PROFILES = PROFILE_NAMES;
 
 /**
  * Runs every selected check against the target and returns the result. Throws
@@ -86,7 +91,7 @@ export const LOAD_PROFILES = ['none'] as const;
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const settings = resolve(options);
   const startedAt = new Date();
-  const checks = options.checks ?? builtinChecks;
+  const checks = [...(options.checks ?? builtinChecks), ...(settings.profile ? loadChecks(settings.profile.name, (options.checks ?? builtinChecks).filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
   const redactor = redactorFor(options.apiKey);
   const evidence = new EvidenceFactory(redactor, options.apiKey);
   const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
@@ -134,6 +139,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return x;
   };
   const skippedPhases: ConformanceResult['skippedPhases'] = [];
+  const loads: LoadResult[] = [];
 
   emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
   let abort: Summary['abort'];
@@ -147,7 +153,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     );
     if (abort) for (const check of responseChecks) recorder.checkSkipped(check, `not run: ${abort.message}`);
     for (const phase of PHASES) {
-      const active = checks.filter((c): c is ActiveCheck => c.kind !== 'response' && c.phase === phase);
+      const active = checks.filter((c): c is ActiveCheck => (c.kind === 'example' || c.kind === 'property') && c.phase === phase);
       if (active.length === 0) continue;
       const stop = abort ?? target.lost;
       if (stop) {
@@ -183,6 +189,30 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       }
     }
+    if (settings.profile) {
+      const refusal = abort?.message ?? target.lost?.message ?? refuseLoad(recorder.results().rules);
+      if (refusal) {
+        for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${refusal}`);
+        skippedPhases.push({ phase: 'load', reason: `load not started: ${refusal}` });
+      } else {
+        loads.push(
+          await runLoadProfile(settings.profile, settings.thresholds, {
+            baseUrl: settings.target,
+            apiKey: options.apiKey,
+            prefix,
+            seed: settings.seed,
+            timeoutMs: settings.timeoutMs,
+            store,
+            recorder,
+            checks,
+            send,
+            emit,
+          }),
+        );
+      }
+    } else {
+      skippedPhases.push({ phase: 'load', reason: 'load profile "none"' });
+    }
   } finally {
     await client.close();
   }
@@ -200,10 +230,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: options.ca !== undefined },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message, abort),
+    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message, abort, loads),
     rules,
     observations,
-    skippedPhases: [...skippedPhases, { phase: 'load', reason: target.lost ? target.lost.message : 'load profile "none"' }],
+    skippedPhases,
+    load: loads,
   };
   emit({ type: 'run-end', result });
   return result;
@@ -218,6 +249,9 @@ interface Resolved {
   only: RuleId[];
   skip: RuleId[];
   load: string;
+  /** The profile to run, with its parsed thresholds; undefined for `none`. */
+  profile: LoadProfile | undefined;
+  thresholds: Threshold[];
   maxBodyBytes: number;
   propertyTimeLimitMs: number;
   insecure: boolean;
@@ -239,7 +273,10 @@ function resolve(options: ConformanceOptions): Resolved {
     return value;
   };
   const load = options.load ?? DEFAULTS.load;
-  if (!(LOAD_PROFILES as readonly string[]).includes(load)) throw new UsageError(`--load: unknown profile "${load}" (known: ${LOAD_PROFILES.join(', ')})`);
+  const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
+  const profile = load === 'none' ? undefined : profiles[load];
+  if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+  const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   return {
     target: `${url.origin}${url.pathname}`,
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
@@ -249,6 +286,8 @@ function resolve(options: ConformanceOptions): Resolved {
     only: ruleList('only', options.only),
     skip: ruleList('skip', options.skip),
     load,
+    profile: profile ? { ...profile, name: load } : undefined,
+    thresholds,
     maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
     insecure: options.insecure ?? false,
@@ -266,6 +305,15 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   if (x.response?.status === 401) {
     throw new PreflightError('PC_ERR_KEY_REJECTED', `the target answered 401 to GET /pets with the key: check --api-key (or PETSTORE_API_KEY) and --base-url`);
   }
+}
+
+/**
+ * Load is not started against a target that does not authenticate as the
+ * document requires: the key refused, or no key needed.
+ */
+function refuseLoad(rules: ConformanceResult['rules']): string | undefined {
+  const failed = rules.filter((r) => (r.id === 'AUTH-VALID-KEY' || r.id === 'AUTH-REQUIRED') && r.outcome === 'fail').map((r) => r.id);
+  return failed.length > 0 ? `the target does not authenticate as the document requires (${failed.join(', ')} failed)` : undefined;
 }
 
 /** A 32-bit seed for one check, from the run seed and the check id: filtering checks does not change what another generates. */
@@ -399,12 +447,14 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined, abort: Summary['abort']): Summary {
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
+  const breaches = loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.measured}${t.unit})`));
+  const thresholds: Summary['thresholds'] = loads.length === 0 ? 'none' : breaches.length > 0 ? 'fail' : 'pass';
   if (abort) {
     const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
     const counts = { MUST: empty(), SHOULD: empty() };
     for (const rule of rules) counts[rule.severity][rule.outcome]++;
-    return { verdict: 'error', reason: abort.message, strict, counts, requests: client.requestsSent, checks, abort };
+    return { verdict: 'error', reason: abort.message, strict, counts, requests: client.requestsSent, checks, abort, thresholds };
   }
   const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
   const counts = { MUST: empty(), SHOULD: empty() };
@@ -431,5 +481,6 @@ function summarise(rules: ConformanceResult['rules'], strict: boolean, client: H
     const decided = must.filter((r) => r.outcome === 'pass').length;
     reason = `${decided} of ${must.length} MUST rules passed${counts.MUST.inconclusive ? `, ${counts.MUST.inconclusive} inconclusive` : ''}${counts.MUST.skip ? `, ${counts.MUST.skip} skipped` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${list(failedShould)}` : ''}`;
   }
-  return { verdict, reason, strict, counts, requests: client.requestsSent, checks };
+  if (breaches.length > 0) reason += `; load threshold(s) breached: ${list(breaches)}`;
+  return { verdict, reason, strict, counts, requests: client.requestsSent, checks, thresholds };
 }

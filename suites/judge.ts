@@ -107,6 +107,23 @@ export function judgeEcho(a: Asserter, exchange: SentExchange, sent: NewPetInput
   else a.fail('CREATE-ECHO', expected('the created Pet to carry the name, categoryId and status sent', wrong.join('; ')), [exchange], wrong.map((w) => w.split(' ')[0]).join(','));
 }
 
+/** GET-RESPONSE: getPet of an animal created as `sent` with `id` answers 200 with it. */
+export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange): void {
+  if (fetched.response?.status !== 200) {
+    assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created just before`, describeResponse(fetched)), [created, fetched], `status ${fetched.response?.status ?? 'none'}`);
+    return;
+  }
+  const pet = petView(jsonOf(fetched) ?? null);
+  if (!pet) return; // PET-SCHEMA reports the shape
+  const wrong: string[] = [];
+  if (pet.id !== id) wrong.push(`id ${pet.id}`);
+  if (pet.name !== sent.name) wrong.push(`name ${JSON.stringify(pet.name)} for ${JSON.stringify(sent.name)}`);
+  if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
+  if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${sent.status}"`);
+  if (wrong.length === 0) assert.pass('GET-RESPONSE');
+  else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','));
+}
+
 /** How many animals matching `query` the store provably holds, counted before a request is sent. */
 export function provenMatches(store: StoreState, status: string | undefined): number {
   if (status === undefined) return store.ids.size;

@@ -61,7 +61,7 @@ export interface Finding {
 /** What one check found for one rule. */
 export interface CheckResult {
   id: string;
-  kind: 'example' | 'property' | 'response';
+  kind: 'example' | 'property' | 'response' | 'load';
   title: string;
   outcome: Outcome;
   passed: number;
@@ -107,6 +107,8 @@ export interface Summary {
   checks: number;
   /** Set when the target could not be tested at all (unreachable, key rejected): `code` is a `PC_ERR_…` code. */
   abort?: { code: string; message: string };
+  /** Load thresholds: `none` when no profile ran. A breach alone exits 3. */
+  thresholds: 'pass' | 'fail' | 'none';
 }
 
 export interface ConformanceResult {
@@ -128,6 +130,88 @@ export interface ConformanceResult {
   observations: Observation[];
   /** Phases that did not run, with why. */
   skippedPhases: { phase: string; reason: string }[];
+  /** Load profiles that ran, in order (empty with `--load none`). */
+  load: LoadResult[];
+}
+
+/** Operations a load profile exercises. */
+export type LoadOperation = 'listPets' | 'createPet' | 'getPet';
+
+/** Latency percentiles in milliseconds (µs resolution), named as autocannon names them. */
+export interface LatencyFigures {
+  p50: number;
+  p90: number;
+  p95: number;
+  p97_5: number;
+  p99: number;
+  p99_9: number;
+  max: number;
+  mean: number;
+}
+
+/** What one operation (or all of them) did during a profile. */
+export interface LoadFigures {
+  requests: number;
+  /** Responses per second over the measured duration. */
+  throughput: number;
+  latencyMs: LatencyFigures;
+  /** Errors apart by kind: non-2xx answers (expected 401s of auth probes excluded), timeouts, socket errors. */
+  errors: { non2xx: number; timeouts: number; socketErrors: number };
+  /** (non2xx + timeouts + socketErrors) / (requests + timeouts + socketErrors). */
+  errorRate: number;
+  /** Latency distribution from the HDR histogram: [percentile, ms] pairs, for charts. */
+  distribution: [number, number][];
+}
+
+/** One threshold of a profile, evaluated after it ran. */
+export interface ThresholdResult {
+  /** Stable id: `LOAD-<PROFILE>-<OPERATION|ALL>-<METRIC>`. */
+  id: string;
+  /** As written: `p99 < 500ms`, `getPet.errorRate < 1%`. */
+  expression: string;
+  operation: LoadOperation | 'all';
+  metric: 'p50' | 'p90' | 'p95' | 'p97_5' | 'p99' | 'p99_9' | 'max' | 'mean' | 'errorRate' | 'throughput' | 'drift';
+  comparator: '<' | '<=' | '>' | '>=';
+  limit: number;
+  measured: number;
+  /** `ms`, `%`, `req/s` or `x`. */
+  unit: string;
+  outcome: 'pass' | 'fail' | 'inconclusive';
+  /** Why inconclusive (e.g. no request of that operation). */
+  reason?: string;
+}
+
+/** One load profile's run. */
+export interface LoadResult {
+  profile: string;
+  kind: 'closed' | 'rate' | 'ramp';
+  description: string;
+  /** Tool that generated the load: autocannon (closed loop) or the suite's own paced sender (fixed rate). */
+  generator: 'autocannon' | 'paced-undici';
+  startedAt: string;
+  durationMs: number;
+  settings: { connections: number; durationSec: number; maxRequests: number; rate?: number; stages?: number[]; stageSec?: number; mix: Record<LoadOperation, number> };
+  overall: LoadFigures;
+  operations: Record<LoadOperation, LoadFigures>;
+  /** Per-second figures, for charts and drift. */
+  timeline: { second: number; requests: number; errors: number; p50: number; p99: number }[];
+  /** Fixed-rate profiles: sends that were due but not made (all connections busy), and sends made late. */
+  schedule?: { due: number; sent: number; dropped: number; late: number };
+  thresholds: ThresholdResult[];
+  /** The load generator's own load: CPU share of one core, event-loop delay; `bound` when it, not the target, was the limit. */
+  generatorLoad: { cpuShare: number; eventLoopDelayP99Ms: number; bound: boolean };
+  /**
+   * Responses checked with the functional validators during the profile;
+   * `undecodable`: sampled bodies holding U+FFFD, which autocannon's decoding can
+   * produce itself, so they were not judged.
+   */
+  conformance: { sampled: number; undecodable: number; failedRules: string[] };
+  /** Stress: the stage where a threshold first broke. */
+  brokeAt?: { stage: number; connections: number; thresholds: string[] };
+  /** Soak: how latency and errors moved from the first to the last tenth of the run. */
+  drift?: { p99Ratio: number; errorRateDelta: number };
+  /** Why the profile stopped before its duration, if it did. */
+  stoppedEarly?: string;
 }
 
 /** Phases of a run, in order. */
@@ -138,4 +222,7 @@ export type RunEvent =
   | { type: 'run-start'; target: string; seed: number; checks: number }
   | { type: 'phase-start'; phase: Phase; checks: number }
   | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string; skipped?: string }
+  | { type: 'load-start'; profile: string; durationSec: number }
+  | { type: 'load-tick'; profile: string; elapsedSec: number; durationSec: number; requests: number; throughput: number; p99Ms: number }
+  | { type: 'load-end'; profile: string; thresholdsFailed: number }
   | { type: 'run-end'; result: ConformanceResult };

@@ -33,11 +33,16 @@ export interface Ran {
   ms: number;
 }
 
-/** Spawns the CLI with NO_COLOR and waits, at most `timeoutMs`. */
+/**
+ * Spawns the CLI with NO_COLOR and waits, at most `timeoutMs`. Adds `--load none`
+ * unless the arguments choose a profile or a command other than the run.
+ */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
+  const command = args[0] === 'rules' || args[0] === 'serve' || args.includes('--help') || args.includes('--version');
+  const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...withLoad], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -6,8 +6,8 @@ import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
 import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
-import { defineCheck, type Asserter, type CheckContext, type SentExchange } from '../check.js';
-import { describeResponse, expected, jsonOf, judgeCreated, judgeRejected, petView, withoutNullStatus } from '../judge.js';
+import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
+import { jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
 import { createPet, getPet } from '../requests.js';
 
 /**
@@ -33,23 +33,6 @@ export const validProperty = defineCheck({
     }, { examples });
   },
 });
-
-/** GET-RESPONSE: getPet of an animal created as `sent` with `id` answers 200 with it. */
-export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange): void {
-  if (fetched.response?.status !== 200) {
-    assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created just before`, describeResponse(fetched)), [created, fetched], `status ${fetched.response?.status ?? 'none'}`);
-    return;
-  }
-  const pet = petView(jsonOf(fetched) ?? null);
-  if (!pet) return; // PET-SCHEMA reports the shape
-  const wrong: string[] = [];
-  if (pet.id !== id) wrong.push(`id ${pet.id}`);
-  if (pet.name !== sent.name) wrong.push(`name ${JSON.stringify(pet.name)} for ${JSON.stringify(sent.name)}`);
-  if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
-  if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${sent.status}"`);
-  if (wrong.length === 0) assert.pass('GET-RESPONSE');
-  else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','));
-}
 
 interface InvalidCase {
   rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED';

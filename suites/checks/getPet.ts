@@ -2,9 +2,8 @@
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../../core/json.js';
 import { defineCheck } from '../check.js';
-import { describeResponse, expected, jsonOf, petView } from '../judge.js';
+import { describeResponse, expected, jsonOf, judgeFetched, petView } from '../judge.js';
 import { getPet } from '../requests.js';
-import { judgeFetched } from './createPet.js';
 
 /** Animals fetched back by the round-trip check, at most. */
 export const ROUND_TRIP_MAX = 128;

@@ -1,0 +1,156 @@
+/**
+ * The load phase: after the functional checks, each selected profile runs
+ * against the target, and a sample of the responses it receives is judged by
+ * the same validators as the functional phase. A rule that passes at rest but
+ * fails under load is reported under the profile's own checks, with evidence.
+ */
+import type { RuleId } from '../../spec/rules.js';
+import type { Asserter, CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchange, StoreState } from '../check.js';
+import { judgeCreated, judgeFetched, judgeList } from '../judge.js';
+import type { LoadResult, RunEvent } from '../model.js';
+import type { Recorder } from '../recorder.js';
+import { createPet } from '../requests.js';
+import type { Observed } from './closed.js';
+import { buildMix, type MixRequest } from './mix.js';
+import type { LoadProfile, Threshold } from './profiles.js';
+import { runProfile } from './run.js';
+
+/** Animals each profile creates before it starts, for getPet to ask for. */
+export const LOAD_SETUP_ANIMALS = 20;
+/** Responses of listPets and getPet judged per profile and operation, at most (createPet: all of them, for id uniqueness). */
+export const MAX_SAMPLES = 400;
+/** One listPets or getPet response in this many is judged. */
+export const SAMPLE_EVERY = 10;
+
+/** Rules the conformance-under-load check asserts itself; response checks add theirs. */
+const LOAD_RULES: readonly RuleId[] = ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-HONOURED', 'LIST-STATUS-FILTER', 'CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE', 'AUTH-REQUIRED'];
+
+/** The checks of a profile's conformance-under-load: its own, and a copy of each response check. */
+export function loadChecks(profile: string, responseChecks: readonly ResponseCheck[]): LoadCheck[] {
+  return [
+    { kind: 'load', id: `load.${profile}.conformance`, title: `Responses sampled during load profile "${profile}"`, rules: LOAD_RULES, gaps: [] },
+    ...responseChecks.map((c): LoadCheck => ({ kind: 'load', id: `load.${profile}.${c.id}`, title: `${c.title} (during load profile "${profile}")`, rules: c.rules, gaps: c.gaps, inspect: c.inspect })),
+  ];
+}
+
+export interface LoadPhaseDeps {
+  baseUrl: string;
+  apiKey: string;
+  prefix: string;
+  seed: number;
+  timeoutMs: number;
+  store: StoreState;
+  recorder: Recorder;
+  checks: readonly CheckDefinition[];
+  send: (check: string, request: SendOptions) => Promise<SentExchange>;
+  emit: (event: RunEvent) => void;
+}
+
+/** Runs one profile and judges its sampled responses. */
+export async function runLoadProfile(profile: LoadProfile, thresholds: readonly Threshold[], deps: LoadPhaseDeps): Promise<LoadResult> {
+  const own = deps.checks.filter((c): c is LoadCheck => c.kind === 'load' && c.id.startsWith(`load.${profile.name}.`));
+  const main = own.find((c) => c.id === `load.${profile.name}.conformance`)!;
+  const failed = new Set<RuleId>();
+  const prefixed = (check: CheckDefinition): Asserter => {
+    const inner = deps.recorder.asserter(check, 'listPets');
+    return {
+      pass: (rule) => inner.pass(rule),
+      fail: (rule, message, exchanges, key) => {
+        failed.add(rule);
+        inner.fail(rule, `Under load (${profile.name}): ${message}`, exchanges, key);
+      },
+      inconclusive: (rule, message, exchanges) => inner.inconclusive(rule, message, exchanges),
+    };
+  };
+  const assert = prefixed(main);
+  const inspectors = own.filter((c) => c.inspect).map((c) => ({ check: c, asserter: { ...prefixed(c), ...deps.recorder.observer(c) } }));
+
+  // Set-up: animals for getPet to fetch, created like every other (and judged as such).
+  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: `${deps.prefix}load ${i}`, categoryId: BigInt(i) * 1_000_003n, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
+  const created = await Promise.all(setupBodies.map((body) => deps.send(main.id, createPet(body)).then((x) => judgeCreated(assert, x, body, deps.store))));
+  const petIds = created.filter((p) => p !== undefined).map((p) => p.id);
+  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.prefix, seed: deps.seed, authProbeShare: profile.authProbeShare ?? 0.02 });
+
+  const counts: Record<string, number> = {};
+  let sampled = 0;
+  let seq = 1_000_000_000;
+  const sample = (request: MixRequest): boolean => {
+    if (request.operation === 'createPet' && !request.authProbe) return true;
+    const n = (counts[request.operation] = (counts[request.operation] ?? 0) + 1);
+    return n % SAMPLE_EVERY === 1 && n / SAMPLE_EVERY < MAX_SAMPLES;
+  };
+  let undecodable = 0;
+  const judge = (observed: Observed) => {
+    // Load shedding (503, 504) is what thresholds measure, not a conformance question.
+    if (observed.status === 503 || observed.status === 504) return;
+    // autocannon appends body chunks as strings, which splits a multi-byte character at a chunk boundary into U+FFFD:
+    // such a body cannot be told from what the target sent, so it is not judged.
+    if (observed.body?.includes('\uFFFD')) {
+      undecodable++;
+      return;
+    }
+    sampled++;
+    const x = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id);
+    // This runs inside the load generator's event handlers: a crash here is recorded, never thrown.
+    for (const { check, asserter } of inspectors) {
+      try {
+        check.inspect!(x, asserter);
+      } catch (error) {
+        deps.recorder.checkError(check, `check crashed: ${(error as Error).message}`);
+      }
+    }
+    try {
+      judgeObserved(assert, observed, x, deps.store);
+    } catch (error) {
+      deps.recorder.checkError(main, `check crashed: ${(error as Error).message}`);
+    }
+  };
+
+  const result = await runProfile(profile, thresholds, {
+    baseUrl: deps.baseUrl,
+    authorization: `Bearer ${deps.apiKey}`,
+    requests,
+    timeoutMs: deps.timeoutMs,
+    sample,
+    judge,
+    emit: deps.emit,
+  });
+  return { ...result, conformance: { sampled, undecodable, failedRules: [...failed].sort() } };
+}
+
+/** The functional judgements a sampled response can take. */
+function judgeObserved(assert: Asserter, observed: Observed, x: SentExchange, store: StoreState): void {
+  const { request } = observed;
+  if (request.authProbe) {
+    if (observed.status === 401) assert.pass('AUTH-REQUIRED');
+    else assert.fail('AUTH-REQUIRED', `Expected 401 for ${request.operation} without a key / Received ${observed.status}`, [x], `${request.operation} ${observed.status}`);
+    return;
+  }
+  if (request.operation === 'listPets') {
+    judgeList(assert, x, { ...(request.limit ? { limit: request.limit } : {}), ...(request.status ? { status: request.status as never } : {}) }, store, 0);
+  } else if (request.operation === 'createPet' && request.sent) {
+    judgeCreated(assert, x, request.sent, store);
+  } else if (request.operation === 'getPet' && request.petId !== undefined) {
+    const created = store.createdWithId(request.petId);
+    if (created) judgeFetched(assert, x, created.sent, request.petId, created.exchange);
+  }
+}
+
+/** An exchange rebuilt from what the load generator saw, for the validators and the evidence. */
+function exchangeOf(observed: Observed, baseUrl: string, apiKey: string, seq: number, check: string): SentExchange {
+  const { request } = observed;
+  const headers: Record<string, string> = {
+    ...(request.authProbe ? {} : { authorization: `Bearer ${apiKey}` }),
+    ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
+  const lower: Record<string, string> = {};
+  for (const [name, value] of Object.entries(observed.headers)) lower[name.toLowerCase()] = value;
+  return {
+    seq,
+    request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
+    response: { status: observed.status, headers: lower, body: Buffer.from(observed.body ?? ''), truncated: false },
+    durationMs: observed.latencyUs / 1000,
+    meta: { operation: request.operation, auth: request.authProbe ? 'none' : 'valid', check },
+  };
+}
+
