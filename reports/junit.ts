@@ -50,7 +50,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import { RULE_GROUPS } from '../spec/rules.js';
-import type { CheckResult, ConformanceResult, Evidence, Finding, RuleResult } from '../suites/model.js';
+import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
@@ -78,11 +78,13 @@ export function renderJunit(result: ConformanceResult): string {
   const groups = groupRules(result.rules);
   const cases = groups.map(([, rules]) => rules.map((rule) => ({ rule, kind: caseKind(rule, result.summary.strict) })));
   const all = cases.flat();
+  const thresholds = result.load.flatMap((load) => load.thresholds.map((threshold) => ({ load, threshold, kind: thresholdKind(threshold) })));
+  const kinds = [...all.map((c) => c.kind), ...thresholds.map((t) => t.kind)];
   const root = doc.ele('testsuites', {
     name: ampersands(result.tool.name),
-    tests: String(all.length),
-    failures: String(all.filter((c) => c.kind === 'failure').length),
-    errors: String(all.filter((c) => c.kind === 'error').length),
+    tests: String(kinds.length),
+    failures: String(kinds.filter((k) => k === 'failure').length),
+    errors: String(kinds.filter((k) => k === 'error').length),
     time: seconds(result.durationMs),
   });
   groups.forEach(([group], i) => {
@@ -98,7 +100,44 @@ export function renderJunit(result: ConformanceResult): string {
     for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
     for (const { rule, kind } of groupCases) writeCase(suite, rule, kind);
   });
+  if (thresholds.length > 0) {
+    // One testcase per load threshold: a breach is a failure (it fails the run, exit 3).
+    const suite = root.ele('testsuite', {
+      name: 'load',
+      tests: String(thresholds.length),
+      failures: String(thresholds.filter((t) => t.kind === 'failure').length),
+      errors: '0',
+      skipped: String(thresholds.filter((t) => t.kind === 'skipped').length),
+    });
+    const properties = suite.ele('properties');
+    for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
+    for (const { load, threshold, kind } of thresholds) {
+      const testcase = suite.ele('testcase', { name: ampersands(`${threshold.id} ${threshold.expression}`), classname: ampersands(`load.${load.profile}`) });
+      const measured = `measured ${threshold.measured}${threshold.unit === 'req/s' ? ' req/s' : threshold.unit} against ${threshold.expression}`;
+      const figures = loadFigures(load);
+      if (kind === 'skipped') testcase.ele('skipped').txt(block(threshold.reason ?? 'inconclusive'));
+      else if (kind === 'failure') testcase.ele('failure', { message: attribute(measured), type: 'threshold' }).txt(block(`${measured}\n\n${figures}`));
+      else testcase.ele('system-out').txt(block(`${measured}\n\n${figures}`));
+    }
+  }
   return doc.end({ prettyPrint: true, wellFormed: true });
+}
+
+function thresholdKind(threshold: ThresholdResult): CaseKind {
+  return threshold.outcome === 'pass' ? 'passed' : threshold.outcome === 'fail' ? 'failure' : 'skipped';
+}
+
+/** A profile's figures as text: overall and per operation, generator load, conformance under load. */
+function loadFigures(load: LoadResult): string {
+  const row = (label: string, f: LoadResult['overall']) =>
+    `${label}: ${f.requests} requests, ${f.throughput} req/s, p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms, p99 ${f.latencyMs.p99} ms, max ${f.latencyMs.max} ms, errors ${(f.errorRate * 100).toFixed(2)}% (non-2xx ${f.errors.non2xx}, timeouts ${f.errors.timeouts}, socket errors ${f.errors.socketErrors})`;
+  return [
+    `profile ${load.profile} (${load.kind}, ${load.generator}), ${(load.durationMs / 1000).toFixed(1)} s`,
+    row('all', load.overall),
+    ...Object.entries(load.operations).map(([op, f]) => row(op, f)),
+    `generator: ${Math.round(load.generatorLoad.cpuShare * 100)}% of a core${load.generatorLoad.bound ? ' (generator-bound)' : ''}`,
+    `conformance under load: ${load.conformance.sampled} responses judged; failing rules: ${load.conformance.failedRules.join(', ') || 'none'}`,
+  ].join('\n');
 }
 
 /** Writes junit.xml into the report directory. */

@@ -28,6 +28,7 @@ export interface ClosedRun {
   connections: number;
   durationSec: number;
   maxRequests: number;
+  /** Deadline of one request in whole seconds (autocannon takes no fraction), at least 1. */
   timeoutSec: number;
   /** Whether the body of this response is wanted (bodies are decoded only then). */
   sample: (request: MixRequest) => boolean;

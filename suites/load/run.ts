@@ -58,7 +58,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   let remaining = profile.maxRequests;
   let held: ThresholdResult[] | undefined;
   if (profile.kind === 'closed') {
-    const run = await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections: profile.connections, durationSec: profile.durationSec, maxRequests: profile.maxRequests, timeoutSec: deps.timeoutMs / 1000, sample: deps.sample, ...record([stats]), onTick: tick });
+    const run = await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections: profile.connections, durationSec: profile.durationSec, maxRequests: profile.maxRequests, timeoutSec: Math.max(1, Math.ceil(deps.timeoutMs / 1000)), sample: deps.sample, ...record([stats]), onTick: tick });
     stoppedEarly = run.stoppedEarly;
   } else if (profile.kind === 'rate') {
     const run = await runPaced({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, rate: profile.rate, connections: profile.connections, durationSec: profile.durationSec, maxRequests: profile.maxRequests, timeoutMs: deps.timeoutMs, sample: deps.sample, ...record([stats]), onTick: tick });
@@ -67,7 +67,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     for (const [index, connections] of profile.stages.entries()) {
       const stage = new LoadStats();
       const stageStarted = performance.now();
-      await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections, durationSec: profile.stageSec, maxRequests: Math.max(connections, remaining), timeoutSec: deps.timeoutMs / 1000, sample: deps.sample, ...record([stats, stage]), onTick: tick });
+      await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections, durationSec: profile.stageSec, maxRequests: Math.max(connections, remaining), timeoutSec: Math.max(1, Math.ceil(deps.timeoutMs / 1000)), sample: deps.sample, ...record([stats, stage]), onTick: tick });
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
       remaining -= figures.overall.requests;
       const evaluated = evaluate(profile.name, thresholds, figures, undefined);
