@@ -6,6 +6,7 @@
 import type { ConformanceResult, RunEvent } from '../suites/model.js';
 import { consoleReporter } from './console.js';
 import { githubReporter } from './github.js';
+import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 
@@ -31,6 +32,7 @@ export interface Reporter {
 export const reporters = {
   json: jsonReporter,
   junit: junitReporter,
+  html: htmlReporter,
   github: githubReporter,
   console: consoleReporter,
 } satisfies Record<string, (ctx: ReporterContext) => Reporter>;

@@ -93,9 +93,10 @@ export class LoadStats {
     }
   }
 
-  /** Figures over `seconds` of measurement; closes the timeline. */
+  /** Figures over `seconds` of measurement; closes the timeline (a last second shorter than half a second is left out: its rate would mislead). */
   finish(seconds: number, at = performance.now()): { overall: LoadFigures; operations: Record<LoadOperation, LoadFigures> } {
-    this.#roll(at + 1000);
+    const partial = (at - this.#started) / 1000 - this.#secondIndex;
+    if (partial >= 0.5) this.#roll(at + 1000);
     const operations = Object.fromEntries(OPERATIONS.map((op) => [op, this.operations[op].figures(seconds)])) as Record<LoadOperation, LoadFigures>;
     const result = { overall: this.overall.figures(seconds), operations };
     for (const series of [this.overall, this.#second, ...Object.values(this.operations)]) series.destroy();

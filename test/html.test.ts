@@ -1,0 +1,348 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../reference/handler.js';
+import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
+import type { RuleId } from '../spec/rules.js';
+import { runConformance } from '../suites/engine.js';
+import type { ConformanceResult, Outcome } from '../suites/model.js';
+import { DISTINCTIVE_KEY, tempDir, withServer } from './helpers.js';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * A reference broken four ways: default limit 21 (LIST-LIMIT-DEFAULT, MUST);
+ * Error.status written as a string (ERROR-STATUS-MATCHES…, MUST); getPet
+ * without its Deprecation header (a SHOULD: a warning); categoryId through a
+ * double (CREATE-ECHO, a property failure with a counterexample).
+ */
+const broken = (inner: Handler): Handler => async (request) => {
+  const query = request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? new URLSearchParams([...request.query, ['limit', '21']]) : request.query;
+  const answer = await inner({ ...request, query });
+  const headers = { ...answer.headers };
+  if (request.path.startsWith('/pets/')) delete headers.deprecation;
+  let body = answer.body;
+  if (answer.status >= 400) body = { ...(answer.body as object), status: String(answer.status) };
+  if (request.method === 'POST' && answer.status === 201) {
+    const pet = answer.body as { categoryId: bigint };
+    body = { ...pet, categoryId: BigInt(Number(pet.categoryId)) };
+  }
+  return { ...answer, headers, body };
+};
+
+/** Records what a page does that it should not: requests, dialogs, errors (CSP violations are console errors). */
+function watch(page: Page): { requests: string[]; dialogs: string[]; errors: string[] } {
+  const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
+  page.on('request', (request) => seen.requests.push(request.url()));
+  page.on('dialog', (dialog) => {
+    seen.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => seen.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  return seen;
+}
+
+const offline = (urls: string[]) => urls.filter((url) => !/^(file|data|about):/.test(url));
+
+/** The rule ids the page shows (not hidden by a filter), in page order. */
+const visibleRules = (page: Page) => page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => `${el.getAttribute('data-outcome')} ${el.getAttribute('data-severity')}`));
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('report.html of a failing run, in a browser', () => {
+  let result: ConformanceResult;
+  let url: string;
+
+  beforeAll(async () => {
+    result = await withServer({ wrap: broken }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10 }));
+    const reportDir = tempDir();
+    const ctx = { reportDir, out: process.stdout, progress: process.stderr, color: false, interactive: false, env: {} };
+    const written = await htmlReporter(ctx).onRunEnd!(result, []);
+    expect(written).toEqual([join(reportDir, HTML_REPORT_FILE)]);
+    url = pathToFileURL(written[0]!).href;
+  });
+
+  const outcomeOf = (id: string) => result.rules.find((r) => r.id === id)?.outcome;
+
+  it('the run is the failing one the test needs', () => {
+    expect(result.summary.verdict).toBe('non-conformant');
+    expect(result.summary.strict).toBe(false);
+    expect(outcomeOf('LIST-LIMIT-DEFAULT')).toBe('fail');
+    expect(outcomeOf('CREATE-ECHO')).toBe('fail');
+    expect(outcomeOf('GET-DEPRECATION-HEADER')).toBe('fail');
+    expect(readFileSync(new URL(url), 'utf8')).not.toContain(DISTINCTIVE_KEY);
+  });
+
+  it('shows the verdict, evidence on click, working filters and search, and makes no network request', async () => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    const seen = watch(page);
+    try {
+      await page.goto(url);
+      const total = result.rules.length;
+
+      // At a glance.
+      const verdict = page.locator('#verdict');
+      expect(await verdict.isVisible()).toBe(true);
+      expect(await verdict.textContent()).toBe('Non-conformant');
+      expect(await page.locator('.verdict-reason').textContent()).toBe(result.summary.reason);
+      expect(await page.locator('.top .target').textContent()).toContain(result.target);
+      expect(await page.locator('.top h1').textContent()).toContain(result.interfaceVersion);
+      expect(await page.locator('.counts').isVisible()).toBe(true);
+
+      // A failing MUST rule: evidence hidden until its summary is clicked.
+      const rule = page.locator('#rule-LIST-LIMIT-DEFAULT');
+      const curl = rule.locator('pre.curl').first();
+      expect(await curl.isVisible()).toBe(false);
+      await rule.locator('summary').first().click();
+      await curl.waitFor({ state: 'visible' });
+      expect(await curl.textContent()).toMatch(/^curl -sS -i -X GET '.*\/v1\/pets' -H "authorization: Bearer \$\{PETSTORE_API_KEY\}"$/);
+      const status = rule.locator('.status').first();
+      expect(await status.isVisible()).toBe(true);
+      expect(await status.textContent()).toBe('HTTP 200');
+      expect(await rule.locator('.received').first().textContent()).toBe('Received 21');
+      expect(await rule.locator('pre.replay').first().textContent()).toMatch(/--seed 7 .*--only LIST-LIMIT-DEFAULT/);
+
+      // A property failure: its shrunk counterexample and re-run command.
+      const echo = page.locator('#rule-CREATE-ECHO');
+      await echo.locator('summary').first().click();
+      const cx = echo.locator('pre.cx-input').first();
+      await cx.waitFor({ state: 'visible' });
+      expect(await cx.textContent()).toMatch(/categoryId/);
+      expect(await echo.locator('.cx-meta').first().textContent()).toMatch(/seed -?\d+ · path \S+ · found after \d+ runs?, shrunk \d+ times?/);
+
+      // A SHOULD failure in a non-strict run is a warning.
+      const warning = page.locator('#rule-GET-DEPRECATION-HEADER');
+      expect(await warning.getAttribute('data-outcome')).toBe('warning');
+      expect(await warning.locator('summary .badge').textContent()).toBe('Warning');
+
+      // Filters: all rules shown at first.
+      expect(await page.locator('#filters').isVisible()).toBe(true);
+      expect(await visibleRules(page)).toHaveLength(total);
+      expect(await page.locator('#shown-count').textContent()).toBe(`${total} of ${total} rules shown`);
+
+      // Outcome filter: without "pass", no passing rule and every other one.
+      const passing = result.rules.filter((r) => r.outcome === 'pass').length;
+      await page.locator('input[name="outcome"][value="pass"]').uncheck();
+      let shown = await visibleRules(page);
+      expect(shown).toHaveLength(total - passing);
+      expect(shown.filter((s) => s.startsWith('pass '))).toEqual([]);
+      // Only failures.
+      for (const box of await page.locator('input[name="outcome"]').all()) if ((await box.getAttribute('value')) !== 'fail') await box.uncheck();
+      shown = await visibleRules(page);
+      expect(shown.length).toBe(result.rules.filter((r) => r.outcome === 'fail' && r.severity === 'MUST').length);
+      expect(new Set(shown)).toEqual(new Set(['fail MUST']));
+      await page.locator('button.reset').click();
+      await expect.poll(async () => (await visibleRules(page)).length, { timeout: 5_000 }).toBe(total);
+
+      // Severity filter: without MUST, only the SHOULD rules.
+      await page.locator('input[name="severity"][value="MUST"]').uncheck();
+      shown = await visibleRules(page);
+      expect(shown).toHaveLength(result.rules.filter((r) => r.severity === 'SHOULD').length);
+      expect(shown.every((s) => s.endsWith(' SHOULD'))).toBe(true);
+      await page.locator('input[name="severity"][value="MUST"]').check();
+      expect(await visibleRules(page)).toHaveLength(total);
+
+      // Text search: by id (any case), by words of a title, and nothing.
+      await page.locator('#search').fill('list-limit-DEFAULT');
+      expect(await page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => el.id))).toEqual(['rule-LIST-LIMIT-DEFAULT']);
+      await page.locator('#search').fill('deprecation');
+      const matching = await page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => el.id));
+      expect(matching).toContain('rule-GET-DEPRECATION-HEADER');
+      expect(matching.length).toBeLessThan(total);
+      await page.locator('#search').fill('no rule says this');
+      expect(await visibleRules(page)).toEqual([]);
+      expect(await page.locator('#no-match').isVisible()).toBe(true);
+      await page.locator('#search').fill('');
+      expect(await visibleRules(page)).toHaveLength(total);
+
+      // The document's gaps and the skipped phases.
+      expect(await page.locator('#observations .obs li').count()).toBe(result.observations.length);
+      expect(await page.locator('#skipped td').allTextContents()).toEqual(result.skippedPhases.flatMap((p) => [p.phase, p.reason]));
+      // No load data yet: no load section.
+      expect(await page.locator('#load').count()).toBe(0);
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'html-report.png'), fullPage: true });
+
+      expect(seen.requests.length).toBeGreaterThan(0);
+      expect(offline(seen.requests)).toEqual([]);
+      expect(seen.errors).toEqual([]);
+      expect(seen.dialogs).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('reads without script: the rules open to their evidence, the filters stay hidden', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const seen = watch(page);
+      await page.goto(url);
+      expect(await page.locator('#verdict').isVisible()).toBe(true);
+      expect(await page.locator('#filters').isVisible()).toBe(false);
+      const rule = page.locator('#rule-LIST-LIMIT-DEFAULT');
+      await rule.locator('summary').first().click();
+      await rule.locator('pre.curl').first().waitFor({ state: 'visible' });
+      expect(offline(seen.requests)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('renderHtml with hostile strings', () => {
+  const PAYLOAD = '</script><script>window.__pwned=1;alert(1)</script><img src=x onerror="window.__pwned=2">&amp;\'"';
+  const CONTROLS = 'a\u0000b\u0007c\u001b[31md\re\u2028f\u2029g\u202eh\ud800i\udfffj\u0085k\tl';
+  /** How the page must show CONTROLS: each invisible or reordering character as a visible \uXXXX, tab kept. */
+  const CONTROLS_SHOWN = 'a\\u0000b\\u0007c\\u001b[31md\\u000de\\u2028f\\u2029g\\u202eh\\ud800i\\udfffj\\u0085k\tl';
+  const H = `${PAYLOAD} ${CONTROLS}`;
+  const H_SHOWN = `${PAYLOAD} ${CONTROLS_SHOWN}`;
+  const BIG = 'x<'.repeat(512 * 1024);
+
+  const hostile = (): ConformanceResult => ({
+    tool: { name: 'petstore-conformance', version: H as '1.0.0' },
+    interfaceVersion: H,
+    target: `http://127.0.0.1:1/${H}`,
+    seed: 1,
+    numRuns: 1,
+    startedAt: H,
+    finishedAt: H,
+    durationMs: 1,
+    options: { strict: false, timeoutMs: 1, only: [], skip: [], load: H, insecure: false, customCa: false },
+    namePrefix: H,
+    summary: {
+      verdict: 'non-conformant',
+      reason: H,
+      strict: false,
+      counts: { MUST: { pass: 0, fail: 1, inconclusive: 0, error: 1, skip: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 } },
+      requests: 1,
+      checks: 1,
+      thresholds: 'none',
+    },
+    rules: [
+      {
+        id: `HOSTILE-${H}` as RuleId,
+        title: H,
+        severity: 'MUST',
+        group: 'listPets',
+        section: H,
+        outcome: 'fail',
+        checks: [
+          {
+            id: H,
+            kind: 'property',
+            title: H,
+            outcome: 'fail',
+            passed: 0,
+            failed: 1,
+            inconclusive: 0,
+            reason: H,
+            findings: [
+              {
+                rule: 'LIST-RESPONSE',
+                check: H,
+                operation: 'listPets',
+                outcome: 'fail',
+                message: `Expected ${H} / Received ${H}`,
+                key: H,
+                replay: H,
+                counterexample: { input: H, seed: 1, path: H, numRuns: 1, numShrinks: 1 },
+                evidence: [
+                  {
+                    seq: 1,
+                    request: { method: H, url: H, headers: { [H]: H }, body: H, bodyBytes: 1 },
+                    response: { status: 200, headers: { [H]: H, 'x-big': BIG }, body: `${H}${BIG}`, bodyBytes: BIG.length, truncated: true },
+                    durationMs: 1,
+                    curl: H,
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      // An outcome outside the union must not reach an attribute or class unescaped.
+      { id: 'LIST-RESPONSE', title: 'plain', severity: 'MUST', group: 'listPets', section: 's', outcome: `"><b id=injected>${H}` as Outcome, checks: [] },
+    ],
+    observations: [{ gap: H as 'GAP-NULL-STATUS', operation: 'listPets', summary: H, count: 2, evidence: { seq: 2, request: { method: 'GET', url: H, headers: {}, bodyBytes: 0 }, transportError: H, durationMs: 1, curl: H } }],
+    skippedPhases: [{ phase: H, reason: H }],
+    load: [],
+  });
+
+  /** The tags the writer itself uses; anything else in the output was injected. */
+  const OWN_TAGS = new Set(
+    'html head meta title link style body header div p h1 h2 h3 span code main section dl dt dd ul li a table caption thead tbody tr th td form fieldset legend label input button output details summary blockquote pre footer script'.split(' '),
+  );
+
+  it('escapes every string: no injected tag, one script, well-formed, no raw control characters', () => {
+    const html = renderHtml(hostile());
+    const tags = new Set([...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1]!.toLowerCase()));
+    expect([...tags].filter((t) => !OWN_TAGS.has(t))).toEqual([]);
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html.match(/<\/script/gi)).toHaveLength(1);
+    expect(html).not.toContain('<b id=injected');
+    expect(html.isWellFormed()).toBe(true);
+    // eslint-disable-next-line no-control-regex
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/);
+    // Bounded input stays linear: the 1 MiB body and header are there once each, escaped.
+    expect(html.length).toBeLessThan(8 * BIG.length);
+  });
+
+  it('shows the hostile text literally in a browser, runs nothing injected and requests nothing', async () => {
+    const dir = tempDir();
+    const path = join(dir, HTML_REPORT_FILE);
+    writeFileSync(path, renderHtml(hostile()));
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    const seen = watch(page);
+    try {
+      await page.goto(pathToFileURL(path).href);
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.locator('#injected').count()).toBe(0);
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(1);
+      expect(await page.title()).toContain(PAYLOAD);
+      expect(await page.locator('.verdict-reason').textContent()).toBe(H_SHOWN);
+      // The invisible characters are marked, not rendered raw.
+      expect(await page.locator('.verdict-reason .ctl').allTextContents()).toEqual(['\\u0000', '\\u0007', '\\u001b', '\\u000d', '\\u2028', '\\u2029', '\\u202e', '\\ud800', '\\udfff', '\\u0085']);
+      const rule = page.locator('details.rule').first();
+      await rule.locator('summary').first().click();
+      expect(await rule.locator('.rtitle').textContent()).toBe(H_SHOWN);
+      expect(await rule.locator('.expected').first().textContent()).toBe(`Expected ${H_SHOWN}`);
+      expect(await rule.locator('.received').first().textContent()).toBe(`Received ${H_SHOWN}`);
+      expect(await rule.locator('pre.curl').first().textContent()).toBe(H_SHOWN);
+      expect(await rule.locator('pre.replay').first().textContent()).toBe(H_SHOWN);
+      expect(await rule.locator('pre.cx-input').first().textContent()).toBe(H_SHOWN);
+      expect(await rule.locator('pre.curl').first().isVisible()).toBe(true);
+      expect(await page.locator('.obs-summary').first().textContent()).toBe(H_SHOWN);
+      expect(await page.locator('#skipped td').allTextContents()).toEqual([H_SHOWN, H_SHOWN]);
+      // The unknown outcome is shown as an error of the suite.
+      expect(await page.locator('details.rule[data-outcome="error"] .rtitle').textContent()).toBe('plain');
+      // Searching for the payload finds the rule that holds it.
+      await page.locator('#search').fill('</script><script>');
+      expect(await page.locator('details.rule:visible').count()).toBe(1);
+      expect(seen.dialogs).toEqual([]);
+      expect(seen.errors).toEqual([]);
+      expect(offline(seen.requests)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
