@@ -16,15 +16,13 @@
  * `\uXXXX` escapes, so the page shows what was received, literally.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import escapeHtml from 'escape-html';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, Outcome, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
-import type { Reporter, ReporterContext } from './index.js';
+import { fileReporter } from './file.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -392,30 +390,16 @@ function renderProfile(load: LoadResult): string {
     ...(load.drift ? [`drift: p99 ×${text(load.drift.p99Ratio)} from the first tenth to the last; error rate ${text((load.drift.errorRateDelta * 100).toFixed(2))} points`] : []),
     ...(load.stoppedEarly ? [`stopped early: ${text(load.stoppedEarly)}`] : []),
   ];
-  const throughput = lineChart(
-    {
-      title: 'Throughput over time',
-      xLabel: 'second of the profile',
-      yLabel: 'responses per second',
-      series: [
-        { label: 'responses/s', colour: '#2563eb', points: load.timeline.map((t) => [t.second, t.requests] as const) },
-        { label: 'errors/s', colour: '#dc2626', points: load.timeline.map((t) => [t.second, t.errors] as const) },
-      ],
-    },
-    text,
-  );
-  const overTime = lineChart(
-    {
-      title: 'Latency over time',
-      xLabel: 'second of the profile',
-      yLabel: 'ms',
-      series: [
-        { label: 'p50', colour: '#16a34a', points: load.timeline.map((t) => [t.second, t.p50] as const) },
-        { label: 'p99', colour: '#d97706', points: load.timeline.map((t) => [t.second, t.p99] as const) },
-      ],
-    },
-    text,
-  );
+  const overTime = (title: string, yLabel: string, lines: [string, string, (t: LoadResult['timeline'][number]) => number][]) =>
+    lineChart({ title, xLabel: 'second of the profile', yLabel, series: lines.map(([label, colour, pick]) => ({ label, colour, points: load.timeline.map((t) => [t.second, pick(t)] as const) })) }, text);
+  const throughput = overTime('Throughput over time', 'responses per second', [
+    ['responses/s', '#2563eb', (t) => t.requests],
+    ['errors/s', '#dc2626', (t) => t.errors],
+  ]);
+  const latency = overTime('Latency over time', 'ms', [
+    ['p50', '#16a34a', (t) => t.p50],
+    ['p99', '#d97706', (t) => t.p99],
+  ]);
   // Percentiles on an even scale, labelled with the percentile.
   const distribution = load.overall.distribution;
   const percentiles = lineChart(
@@ -437,7 +421,7 @@ function renderProfile(load: LoadResult): string {
 <tbody>${row('all', load.overall)}${Object.entries(load.operations).map(([op, f]) => row(op, f)).join('')}</tbody>
 </table>
 <table class="thresholds"><thead><tr><th>outcome</th><th>threshold</th><th>expression</th><th>measured</th><th></th></tr></thead><tbody>${thresholds || '<tr><td colspan="5">no thresholds</td></tr>'}</tbody></table>
-<div class="charts">${throughput}${overTime}${percentiles}</div>
+<div class="charts">${throughput}${latency}${percentiles}</div>
 </article>`;
 }
 
@@ -716,13 +700,4 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 const CSP = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /** Writes report.html into the report directory. */
-export function htmlReporter(ctx: ReporterContext): Reporter {
-  return {
-    async onRunEnd(result) {
-      await mkdir(ctx.reportDir, { recursive: true });
-      const path = join(ctx.reportDir, HTML_REPORT_FILE);
-      await writeFile(path, renderHtml(result));
-      return [path];
-    },
-  };
-}
+export const htmlReporter = fileReporter(HTML_REPORT_FILE, renderHtml);

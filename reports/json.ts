@@ -1,7 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ConformanceResult } from '../suites/model.js';
-import type { Reporter, ReporterContext } from './index.js';
+import { fileReporter } from './file.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 
@@ -11,13 +9,4 @@ export function renderJson(result: ConformanceResult): string {
 }
 
 /** Writes report.json into the report directory. */
-export function jsonReporter(ctx: ReporterContext): Reporter {
-  return {
-    async onRunEnd(result) {
-      await mkdir(ctx.reportDir, { recursive: true });
-      const path = join(ctx.reportDir, JSON_REPORT_FILE);
-      await writeFile(path, renderJson(result));
-      return [path];
-    },
-  };
-}
+export const jsonReporter = fileReporter(JSON_REPORT_FILE, renderJson);

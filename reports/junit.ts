@@ -46,12 +46,10 @@
  * redacted before it reaches any reporter and the target holds no credentials;
  * nothing else is added here.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
-import type { Reporter, ReporterContext } from './index.js';
+import { fileReporter } from './file.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
@@ -141,16 +139,7 @@ function loadFigures(load: LoadResult): string {
 }
 
 /** Writes junit.xml into the report directory. */
-export function junitReporter(ctx: ReporterContext): Reporter {
-  return {
-    async onRunEnd(result) {
-      await mkdir(ctx.reportDir, { recursive: true });
-      const path = join(ctx.reportDir, JUNIT_REPORT_FILE);
-      await writeFile(path, renderJunit(result));
-      return [path];
-    },
-  };
-}
+export const junitReporter = fileReporter(JUNIT_REPORT_FILE, renderJunit);
 
 /** Rules by group: catalog groups first in their order, then any group the catalog does not list yet. */
 function groupRules(rules: readonly RuleResult[]): [string, RuleResult[]][] {

@@ -19,23 +19,29 @@ export interface Observed {
   latencyUs: number;
 }
 
-export interface ClosedRun {
+/** What both load runners take: the closed loop (here) and the paced fixed rate (paced.ts). */
+export interface LoadRun {
   /** Absolute base URL (`http://127.0.0.1:8080/v1`). */
   baseUrl: string;
+  /** The mix, cycled through. */
   requests: readonly MixRequest[];
   /** Authorization header value for requests that are not auth probes. */
   authorization: string;
+  /** Connections (closed loop); most requests in flight (fixed rate). */
   connections: number;
   durationSec: number;
   maxRequests: number;
-  /** Deadline of one request in whole seconds (autocannon takes no fraction), at least 1. */
-  timeoutSec: number;
-  /** Whether the body of this response is wanted (bodies are decoded only then). */
+  /** Whether the body of this response is wanted (bodies are kept only then). */
   sample: (request: MixRequest) => boolean;
   onResponse: (observed: Observed) => void;
   onFailure: (kind: 'timeouts' | 'socketErrors') => void;
   /** Once a second. */
   onTick?: (elapsedSec: number) => void;
+}
+
+export interface ClosedRun extends LoadRun {
+  /** Deadline of one request in whole seconds (autocannon takes no fraction), at least 1. */
+  timeoutSec: number;
 }
 
 /** Runs one closed-loop stage; resolves when the duration or the request cap is reached. */

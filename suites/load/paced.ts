@@ -8,23 +8,14 @@
  * and one sent more than 10 ms after it was due is counted as late.
  */
 import { Pool } from 'undici';
-import type { Observed } from './closed.js';
+import type { LoadRun } from './closed.js';
 import type { MixRequest } from './mix.js';
 
-export interface PacedRun {
-  baseUrl: string;
-  requests: readonly MixRequest[];
-  authorization: string;
+export interface PacedRun extends LoadRun {
+  /** Requests due per second. */
   rate: number;
-  /** Most requests in flight. */
-  connections: number;
-  durationSec: number;
-  maxRequests: number;
+  /** Deadline of one request, ms, from when it is sent. */
   timeoutMs: number;
-  sample: (request: MixRequest) => boolean;
-  onResponse: (observed: Observed) => void;
-  onFailure: (kind: 'timeouts' | 'socketErrors') => void;
-  onTick?: (elapsedSec: number) => void;
 }
 
 /** A send more than this late counts as late. */
