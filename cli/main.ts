@@ -62,6 +62,15 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
         }), async (args) => {
         exitCode = await serve(args.port, args.host, (args['api-key'] as string | undefined) ?? io.env.PETSTORE_API_KEY, io);
       })
+      .command('matrix <reports..>', 'Compare report.json files: matrix.html, matrix.md and a badge JSON per implementation', (y: Argv) =>
+        y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }).options({
+          'out-dir': { type: 'string', describe: 'Where the files go (default: ./petstore-conformance-matrix)' },
+          label: { type: 'string', array: true, describe: 'Names a column: name=path of one of the reports (repeatable)' },
+        }), async (args) => {
+        // Loaded on demand: a conformance run does not pay for the matrix's schema compilation.
+        const { MATRIX_OUT_DIR, matrixCommand, parseLabels } = await import('./matrix.js');
+        exitCode = await matrixCommand(args.reports as string[], { outDir: args['out-dir'] ?? MATRIX_OUT_DIR, labels: parseLabels(args.label) }, io);
+      })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
       .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)

@@ -83,7 +83,8 @@ function attr(value: unknown): string {
 }
 
 /** A fragment id from a rule id: only characters that need no encoding. */
-const anchor = (ruleId: string): string => `rule-${String(ruleId).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** The element id of a rule in report.html (the compatibility matrix links to it). */
+export const anchor = (ruleId: string): string => `rule-${String(ruleId).replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 const count = (n: number): string => text(Number.isFinite(n) ? n.toLocaleString('en-US') : n);
 const plural = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`;
@@ -378,7 +379,7 @@ function renderProfile(load: LoadResult): string {
   const row = (label: string, f: LoadFigures) =>
     `<tr><th scope="row">${text(label)}</th><td>${count(f.requests)}</td><td>${text(f.throughput)}</td><td>${millis(f.latencyMs.p50)}</td><td>${millis(f.latencyMs.p95)}</td><td>${millis(f.latencyMs.p99)}</td><td>${millis(f.latencyMs.max)}</td><td>${text((f.errorRate * 100).toFixed(2))}%</td><td>${count(f.errors.non2xx)} / ${count(f.errors.timeouts)} / ${count(f.errors.socketErrors)}</td></tr>`;
   const thresholds = load.thresholds
-    .map((t) => `<tr><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${text(t.measured)} ${text(t.unit)}</td><td>${text(t.reason ?? '')}</td></tr>`)
+    .map((t) => `<tr id="${attr(anchor(t.id))}"><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${text(t.measured)} ${text(t.unit)}</td><td>${text(t.reason ?? '')}</td></tr>`)
     .join('');
   const g = load.generatorLoad;
   const facts = [

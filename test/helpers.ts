@@ -38,7 +38,7 @@ export interface Ran {
  * unless the arguments choose a profile or a command other than the run.
  */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
-  const command = args[0] === 'rules' || args[0] === 'serve' || args.includes('--help') || args.includes('--version');
+  const command = args[0] === 'rules' || args[0] === 'serve' || args[0] === 'matrix' || args.includes('--help') || args.includes('--version');
   const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
   return new Promise((resolve, reject) => {
     const started = Date.now();

@@ -1,0 +1,182 @@
+/**
+ * `petstore-conformance matrix <report.json…>`: the compatibility matrix of
+ * several runs (reports/matrix.ts) written as matrix.html, matrix.md and one
+ * shields.io badge JSON per implementation.
+ *
+ * Reports are untrusted files: each is read (at most {@link MAX_REPORT_BYTES}),
+ * parsed and validated against the report schema (spec/report-schema.ts, which
+ * spec/report.schema.json is generated from) before anything is written; the
+ * first that fails is refused with one line naming the file and its first
+ * error.
+ */
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { HTML_REPORT_FILE } from '../reports/html.js';
+import { JSON_REPORT_FILE } from '../reports/json.js';
+import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { reportSchema } from '../spec/report-schema.js';
+import type { ConformanceResult } from '../suites/model.js';
+import type { Io } from './main.js';
+
+/** Where the matrix goes without `--out-dir`. */
+export const MATRIX_OUT_DIR = 'petstore-conformance-matrix';
+
+/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** Exit code when the matrix was written; every refusal is a `PcError` (exit 2). */
+const EXIT_WRITTEN = 0;
+
+/** Options of {@link matrixCommand}. */
+export interface MatrixOptions {
+  /** Directory for matrix.html, matrix.md and the badges; created if missing. Relative to `io.cwd`. */
+  outDir: string;
+  /** Column names: name → report path (as `--label name=path` gives them; a path as given among the reports, or the same file). */
+  labels?: Record<string, string>;
+}
+
+/**
+ * Reads and validates every report, then writes the matrix and prints where.
+ * Returns 0 when written, 2 for a usage error or an invalid report (one line
+ * on stderr: `petstore-conformance: error: …`). Never throws.
+ */
+export async function matrixCommand(paths: string[], options: MatrixOptions, io: Pick<Io, 'stdout' | 'stderr' | 'cwd'>): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  try {
+    if (paths.length === 0) throw new UsageError('matrix needs at least one report.json');
+    const outDir = resolve(cwd, options.outDir);
+    const reports = [];
+    for (const path of paths) reports.push(await readReport(path, cwd));
+    const labels = await labelsByFile(options.labels ?? {}, reports.map((r) => r.file), cwd);
+    const columns: MatrixColumn[] = [];
+    for (const report of reports) columns.push({ label: labels.get(report.file) ?? defaultLabel(report.result), result: report.result, ...(await evidenceOf(report.file, outDir)) });
+
+    const cannotWrite = (path: string) => (error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot write ${path}: ${error.code ?? error.message}`);
+    };
+    await mkdir(outDir, { recursive: true }).catch(cannotWrite(options.outDir));
+    const written: { path: string; note?: string }[] = [];
+    const write = async (name: string, content: string, note?: string) => {
+      const path = join(outDir, name);
+      await writeFile(path, content).catch(cannotWrite(path));
+      written.push({ path, ...(note ? { note } : {}) });
+    };
+    await write(MATRIX_HTML_FILE, renderMatrixHtml(columns));
+    await write(MATRIX_MARKDOWN_FILE, renderMatrixMarkdown(columns));
+    for (const [i, column] of columns.entries()) {
+      const badge = badgeFor(column.result);
+      await write(badgeFileName(i, column.label), `${JSON.stringify(badge)}\n`, badge.message);
+    }
+    const shown = (path: string) => {
+      const rel = relative(cwd, path);
+      return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+    };
+    io.stdout.write(
+      `compatibility matrix of ${columns.length} ${columns.length === 1 ? 'report' : 'reports'} written:\n${written.map((w) => `  ${oneLine(shown(w.path))}${w.note ? `  (${oneLine(w.note)})` : ''}\n`).join('')}`,
+    );
+    return EXIT_WRITTEN;
+  } catch (error) {
+    const pcError = error instanceof PcError ? error : asPcError(error);
+    io.stderr.write(`petstore-conformance: error: ${oneLine(pcError.message)}\n`);
+    return pcError.exitCode;
+  }
+}
+
+/** `--label name=path` values (repeated or comma-free) as name → path. Throws `UsageError` on a malformed or repeated name. */
+export function parseLabels(values: readonly unknown[] | undefined): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const s = String(value);
+    const at = s.indexOf('=');
+    const name = s.slice(0, at).trim();
+    const path = s.slice(at + 1);
+    if (at < 0 || name === '' || path === '') throw new UsageError(`--label takes name=path (a report.json), got "${s}"`);
+    if (Object.hasOwn(labels, name)) throw new UsageError(`--label: the name "${name}" is given twice`);
+    labels[name] = path;
+  }
+  return labels;
+}
+
+/** One line, whatever a file name or a report holds: controls (an escape sequence, a line break) as `\uXXXX`. */
+function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A path to a report: a file, or a directory holding report.json (a `--report-dir`). */
+async function reportFile(path: string, cwd: string): Promise<string> {
+  const absolute = resolve(cwd, path);
+  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${path}: ${error.code === 'ENOENT' ? 'no such file or directory' : `cannot read it (${error.code ?? error.message})`}`);
+  });
+  return info.isDirectory() ? join(absolute, JSON_REPORT_FILE) : absolute;
+}
+
+async function readReport(path: string, cwd: string): Promise<{ file: string; result: ConformanceResult }> {
+  const file = await reportFile(path, cwd);
+  const refuse = (why: string): never => {
+    throw new UsageError(`${path}: ${why}`);
+  };
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => refuse(`cannot read ${file === resolve(cwd, path) ? 'it' : file} (${error.code ?? error.message})`));
+  if (!info.isFile()) refuse('not a file');
+  if (info.size > MAX_REPORT_BYTES) refuse(`${info.size} bytes, more than a report holds (${MAX_REPORT_BYTES}); not read`);
+  const content = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => refuse(`cannot read it (${error.code ?? error.message})`));
+  let value: unknown;
+  try {
+    value = JSON.parse(content.replace(/^\ufeff/, ''));
+  } catch (error) {
+    refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
+  }
+  const validate = reportValidator();
+  if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
+  return { file, result: value as ConformanceResult };
+}
+
+let validator: ValidateFunction | undefined;
+
+// ajv-formats is CommonJS; under nodenext its default export sits one level down.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+
+/** The report schema, compiled once, on first use (as test/helpers.ts compiles it; stopping at the first error). */
+function reportValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    addFormats(ajv);
+    validator = ajv.compile(reportSchema);
+  }
+  return validator;
+}
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'invalid';
+  const where = error.instancePath || '/';
+  const extra = typeof error.params.additionalProperty === 'string' ? ` (${JSON.stringify(error.params.additionalProperty)})` : Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 6 ? `: ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}` : '';
+  return `${where} ${error.message ?? 'is invalid'}${extra}`;
+}
+
+/** `--label` names by report file; a label whose path is not one of the reports is a usage error. */
+async function labelsByFile(labels: Record<string, string>, files: readonly string[], cwd: string): Promise<Map<string, string>> {
+  const byFile = new Map<string, string>();
+  for (const [name, path] of Object.entries(labels)) {
+    const file = await reportFile(path, cwd).catch(() => resolve(cwd, path));
+    if (!files.includes(file)) throw new UsageError(`--label ${name}=${path}: ${path} is not one of the reports given`);
+    byFile.set(file, name);
+  }
+  return byFile;
+}
+
+/** The evidence of a report: report.html beside it when there is one, else the report.json; as a URL relative to the matrix. */
+async function evidenceOf(file: string, outDir: string): Promise<Pick<MatrixColumn, 'evidence' | 'evidenceKind'>> {
+  const html = join(dirname(file), HTML_REPORT_FILE);
+  const hasHtml = await stat(html).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  const target = hasHtml ? html : file;
+  const rel = relative(outDir, target);
+  const evidence = isAbsolute(rel) ? pathToFileURL(target).href : rel.split(sep).map(encodeURIComponent).join('/');
+  return { evidence, evidenceKind: hasHtml ? 'html' : 'json' };
+}
