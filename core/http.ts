@@ -78,8 +78,16 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
+/** What the engine sends requests through: the HTTP client, or (to recompute verdicts) a recorded transcript. */
+export interface Transport {
+  send(spec: RequestSpec): Promise<Exchange>;
+  /** Requests sent so far. */
+  readonly requestsSent: number;
+  close(): Promise<void>;
+}
+
 /** HTTP client bound to one origin. Close it when done. */
-export class HttpClient {
+export class HttpClient implements Transport {
   readonly baseUrl: URL;
   readonly #pool: Pool;
   readonly #timeoutMs: number;

@@ -3,7 +3,7 @@
  * place. Every derived value is also registered with the run's redactor
  * (core/redact.ts), so none reaches a report.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { swapCase } from '../core/redact.js';
 import type { AuthKind } from './check.js';
 
@@ -24,10 +24,11 @@ export interface AuthVariants {
   schemeCase: AuthVariant[];
 }
 
-/** Builds the variants for `key`. The random token is drawn fresh: it is not test data but a wrong key. */
-export function authVariants(key: string): AuthVariants {
+/** Builds the variants for `key`. The random token comes from the seed, so a recorded run can be replayed request for request. */
+export function authVariants(key: string, seed: number): AuthVariants {
+  const token = createHash('sha256').update(`petstore-conformance wrong key ${seed}`).digest('hex').slice(0, 32);
   const invalid: AuthVariant[] = [
-    { kind: 'invalid-token', label: 'a random bearer token', authorization: `Bearer pc-${randomBytes(16).toString('hex')}` },
+    { kind: 'invalid-token', label: 'a random bearer token', authorization: `Bearer pc-${token}` },
     { kind: 'invalid-token', label: 'the key with a character added', authorization: `Bearer ${key}x` },
     { kind: 'invalid-token', label: 'an empty bearer token', authorization: 'Bearer ' },
   ];

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
-import { HttpClient, parseBaseUrl } from '../core/http.js';
+import { HttpClient, parseBaseUrl, type Transport } from '../core/http.js';
 import { show } from '../core/json.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -54,6 +54,12 @@ export interface ConformanceOptions {
   insecure?: boolean;
   /** Time budget of one property check, ms. */
   propertyTimeLimitMs?: number;
+  /** Called with every exchange of the functional phases as it completes (certify records the transcript with it). */
+  onExchange?: (exchange: SentExchange) => void;
+  /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
+  transport?: Transport;
+  /** Name prefix of the animals the run creates. Default: `pctest-` and four random hex digits. */
+  namePrefix?: string;
   /** Called with each event of the run, in order. */
   onEvent?: (event: RunEvent) => void;
   /** The checks to run. Default: the built-in ones. */
@@ -99,7 +105,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const recorder = new Recorder({ checks, selected, evidence, replay });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
   const store = new StoreState();
-  const client = new HttpClient({
+  const client: Transport = options.transport ?? new HttpClient({
     baseUrl: options.baseUrl,
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
@@ -107,10 +113,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(options.ca ? { ca: options.ca } : {}),
     insecure: settings.insecure,
   });
-  const variants = authVariants(options.apiKey);
+  const variants = authVariants(options.apiKey, settings.seed);
   for (const v of [...variants.invalid, ...variants.otherScheme]) if (v.authorization) redactor.add(v.authorization.replace(/^\S+ /, ''), '<derived from API_KEY>');
   const emit = options.onEvent ?? (() => {});
-  const prefix = `pctest-${randomBytes(3).toString('hex').slice(0, 4)} `;
+  const prefix = options.namePrefix ?? `pctest-${randomBytes(3).toString('hex').slice(0, 4)} `;
 
   const inspect = (x: SentExchange) => {
     for (const check of responseChecks) {
@@ -133,6 +139,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     const x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
     x.meta = { operation, auth, check };
+    options.onExchange?.(x);
     inspect(x);
     silentInARow = x.response ? 0 : silentInARow + 1;
     if (silentInARow >= LOST_AFTER && !target.lost) target.lost = new TargetLost(`the target stopped answering (${x.error?.message ?? 'no response'}, ${LOST_AFTER} requests in a row)`);
@@ -447,7 +454,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: HttpClient, checks: number, lost: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, lost: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
   const breaches = loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.measured}${t.unit})`));
   const thresholds: Summary['thresholds'] = loads.length === 0 ? 'none' : breaches.length > 0 ? 'fail' : 'pass';
   if (abort) {
