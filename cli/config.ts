@@ -28,6 +28,7 @@ export interface FileConfig {
   reporter?: string[];
   ca?: string;
   insecure?: boolean;
+  waivers?: string;
   /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
   profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
 }
@@ -51,6 +52,7 @@ const schema = {
     reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
     ca: { type: 'string', minLength: 1 },
     insecure: { type: 'boolean' },
+    waivers: { type: 'string', minLength: 1 },
     profiles: {
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*$', not: { const: 'none' } },

@@ -23,6 +23,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { Verdict } from '../suites/model.js';
 import { loadConfigFile } from './config.js';
+import { loadWaivers } from './waivers.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
 export interface Io {
@@ -142,6 +143,7 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
     embedded,
     config: args.config as string | undefined,
     ca: (args.ca as string | undefined) ?? file.ca,
+    waivers: (args.waivers as string | undefined) ?? file.waivers,
     insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure),
     profiles: Object.fromEntries(
       Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
@@ -153,6 +155,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   const out = config.json ? io.stderr : io.stdout;
   const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env };
   const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
+  const waivers = config.waivers ? loadWaivers(config.waivers) : undefined;
   let ca: string | undefined;
   if (config.ca) {
     try {
@@ -178,6 +181,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       ...(ca ? { ca } : {}),
       insecure: config.insecure,
       loadProfiles: config.profiles,
+      ...(waivers ? { waivers } : {}),
       onEvent: (event) => {
         if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
       },

@@ -25,6 +25,8 @@ export interface CliConfig {
   embedded: boolean;
   /** Path of the config file, when given. */
   config: string | undefined;
+  /** Waivers file, for release gating. */
+  waivers: string | undefined;
   /** PEM file of a private CA to trust. */
   ca: string | undefined;
   insecure: boolean;
@@ -68,6 +70,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K 
   reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
   json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
   embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
+  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' },
   ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
   insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
   config: { type: 'string', describe: 'Config file [default: ./petstore-conformance.config.json when present]' },

@@ -19,6 +19,10 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
   for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict));
   if (failing.length > MAX_LISTED) lines.push('', `… and ${failing.length - MAX_LISTED} more in the reports`);
+  for (const waiver of result.waivers) {
+    const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
+    lines.push('', `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`, `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`);
+  }
   const inconclusive = result.rules.filter((r) => r.outcome === 'inconclusive');
   if (inconclusive.length > 0) lines.push('', `inconclusive: ${inconclusive.map((r) => r.id).join(', ')}`);
   lines.push('');

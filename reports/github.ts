@@ -24,10 +24,17 @@ export function renderAnnotations(result: ConformanceResult): string {
     const message = finding ? `${finding.message}\n${finding.evidence.at(-1)?.curl ?? ''}\n${finding.replay}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
     lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
   }
+  for (const waiver of result.waivers.filter((w) => w.status !== 'applied')) {
+    lines.push(`::warning title=${escapeProperty(`waiver for ${waiver.rule} is ${waiver.status}`)}::${escapeData(`${waiver.note} (${waiver.issue})`)}`);
+  }
+  for (const rule of result.rules.filter((r) => r.outcome === 'waived')) {
+    const waiver = result.waivers.find((w) => w.rule === rule.id && w.status === 'applied');
+    lines.push(`::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`);
+  }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-const ICON: Record<RuleResult['outcome'], string> = { pass: '✅', fail: '❌', inconclusive: '❔', error: '💥', skip: '⏭️' };
+const ICON: Record<RuleResult['outcome'], string> = { pass: '✅', fail: '❌', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
 
 /** The job summary in Markdown. */
 export function renderStepSummary(result: ConformanceResult): string {
@@ -43,7 +50,7 @@ export function renderStepSummary(result: ConformanceResult): string {
     '| Rule | Severity | Outcome | Title |',
     '|---|---|---|---|',
   ];
-  const order = ['fail', 'error', 'inconclusive', 'skip', 'pass'];
+  const order = ['fail', 'error', 'waived', 'inconclusive', 'skip', 'pass'];
   const sorted = [...result.rules].sort((a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome));
   for (const rule of sorted) {
     const warning = rule.outcome === 'fail' && rule.severity === 'SHOULD' && !summary.strict ? ' (warning)' : '';

@@ -20,22 +20,23 @@ import escapeHtml from 'escape-html';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
-import type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, Outcome, RuleResult, ThresholdResult } from '../suites/model.js';
+import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
 import { fileReporter } from './file.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
 /** An outcome as the page shows it: a SHOULD failure is a warning unless the run was strict. */
-type Shown = Outcome | 'warning';
+type Shown = RuleOutcome | 'warning';
 
 /** In the order the page lists them: what needs attention first. */
-const SHOWN_ORDER: readonly Shown[] = ['fail', 'error', 'warning', 'inconclusive', 'pass', 'skip'];
+const SHOWN_ORDER: readonly Shown[] = ['fail', 'error', 'waived', 'warning', 'inconclusive', 'pass', 'skip'];
 
 const LABEL: Record<Shown, string> = {
   fail: 'Fail',
   error: 'Suite error',
   warning: 'Warning',
+  waived: 'Waived',
   inconclusive: 'Inconclusive',
   pass: 'Pass',
   skip: 'Skipped',
@@ -47,7 +48,7 @@ const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD'];
 const GLANCE_MESSAGE_CHARS = 240;
 
 /** The outcome to show; anything outside the union (a hand-edited report) is shown as an error of the suite. */
-function shown(outcome: Outcome, severity: Severity, strict: boolean): Shown {
+function shown(outcome: RuleOutcome, severity: Severity, strict: boolean): Shown {
   if (!SHOWN_ORDER.includes(outcome) || (outcome as Shown) === 'warning') return 'error';
   return outcome === 'fail' && severity === 'SHOULD' && !strict ? 'warning' : outcome;
 }
@@ -122,6 +123,7 @@ export function renderHtml(result: ConformanceResult): string {
 </header>
 <main class="wrap">
 ${renderGlance(result, verdictWord, strict)}
+${renderWaivers(result.waivers)}
 ${renderRules(result, strict)}
 ${renderLoad(result)}
 ${renderObservations(result.observations)}
@@ -426,6 +428,18 @@ function renderProfile(load: LoadResult): string {
 </article>`;
 }
 
+/** Waivers, up front: a waived failure is a known deviation, shown as prominently as a failure. */
+function renderWaivers(waivers: readonly WaiverResult[]): string {
+  if (waivers.length === 0) return '';
+  const rows = waivers
+    .map((w) => `<tr><td>${text(w.status)}</td><td><code>${text(w.rule)}</code>${w.operation ? ` on ${text(w.operation)}` : ''}</td><td>${text(w.reason)}</td><td>${text(w.issue)}</td><td>${text(w.expires)}</td><td>${text(w.note)}</td></tr>`)
+    .join('');
+  return `<section id="waivers">
+<h2>Waivers</h2>
+<table class="waivers"><thead><tr><th>status</th><th>rule</th><th>reason</th><th>tracking issue</th><th>expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+</section>`;
+}
+
 // ---------------------------------------------------------------------------
 // Observations and skipped phases
 
@@ -541,6 +555,7 @@ a{color:var(--inconclusive)}
 .counts td.nz{font-weight:700}
 .counts td.o-fail{color:var(--fail);background:var(--fail-bg)}
 .counts td.o-warning{color:var(--warning);background:var(--warning-bg)}
+.counts td.o-waived{color:var(--warning);background:var(--warning-bg)}
 .counts td.o-error{color:var(--error);background:var(--error-bg)}
 .counts td.o-inconclusive{color:var(--inconclusive);background:var(--inconclusive-bg)}
 .counts td.o-pass{color:var(--pass)}
@@ -563,6 +578,7 @@ a{color:var(--inconclusive)}
 .badge{display:inline-block;min-width:6.6rem;text-align:center;font-size:12px;font-weight:600;padding:2px 8px;border-radius:999px;border:1px solid}
 .badge.o-fail{color:var(--fail);background:var(--fail-bg)}
 .badge.o-warning{color:var(--warning);background:var(--warning-bg)}
+.badge.o-waived{color:var(--warning);background:var(--warning-bg);border-style:dashed}
 .badge.o-error{color:var(--error);background:var(--error-bg)}
 .badge.o-inconclusive{color:var(--inconclusive);background:var(--inconclusive-bg)}
 .badge.o-pass{color:var(--pass);background:var(--pass-bg)}
@@ -589,6 +605,7 @@ a{color:var(--inconclusive)}
 .rule>summary:hover{background:var(--bg)}
 .rule.o-fail>summary{border-left-color:var(--fail)}
 .rule.o-warning>summary{border-left-color:var(--warning)}
+.rule.o-waived>summary{border-left-color:var(--warning)}
 .rule.o-error>summary{border-left-color:var(--error)}
 .rule.o-inconclusive>summary{border-left-color:var(--inconclusive)}
 .rule[open]>summary{background:var(--bg);border-bottom:1px solid var(--line)}

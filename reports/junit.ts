@@ -66,7 +66,7 @@ const MAX_MESSAGE_BYTES = 1024;
 const escapeChar = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** A testcase's verdict as written: what the JUnit consumer will count it as. */
-type CaseKind = 'passed' | 'failure' | 'warning' | 'error' | 'skipped';
+type CaseKind = 'passed' | 'failure' | 'warning' | 'waived' | 'error' | 'skipped';
 
 type XMLBuilder = ReturnType<typeof create>;
 
@@ -158,6 +158,8 @@ function caseKind(rule: RuleResult, strict: boolean): CaseKind {
       return 'passed';
     case 'fail':
       return rule.severity === 'SHOULD' && !strict ? 'warning' : 'failure';
+    case 'waived':
+      return 'waived';
     case 'error':
       return 'error';
     case 'inconclusive':
@@ -189,6 +191,10 @@ function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind): void {
       return;
     case 'warning':
       testcase.ele('system-out').txt(block(`${SHOULD_WARNING_PREFIX} ${failureMessage(rule)}\n${failureText(rule)}`));
+      return;
+    case 'waived':
+      // A known, tracked deviation: it does not fail the run, and says so where a CI user reads.
+      testcase.ele('system-out').txt(block(`WAIVED (failing, covered by a waiver): ${failureMessage(rule)}\n${failureText(rule)}`));
       return;
     case 'error': {
       const reasons = rule.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? 'crashed'}`);

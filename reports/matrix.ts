@@ -25,7 +25,7 @@ import { anchor } from './html.js';
 import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { rules as catalog } from '../spec/rules.js';
-import type { ConformanceResult, Outcome, RuleResult, ThresholdResult } from '../suites/model.js';
+import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -46,7 +46,7 @@ export interface MatrixColumn {
 }
 
 /** What a cell shows: a rule's outcome, `warning` for a non-strict SHOULD failure, `absent` when the report lacks the row. */
-export type CellOutcome = Outcome | 'warning' | 'absent';
+export type CellOutcome = RuleOutcome | 'warning' | 'absent';
 
 /** A shields.io endpoint badge (https://shields.io/badges/endpoint-badge). */
 export interface Badge {
@@ -73,19 +73,20 @@ interface Row {
   cells: Cell[];
 }
 
-const SYMBOL: Record<CellOutcome, string> = { pass: '✓', fail: '✗', warning: '!', inconclusive: '?', error: 'E', skip: '–', absent: '·' };
+const SYMBOL: Record<CellOutcome, string> = { pass: '✓', fail: '✗', warning: '!', waived: 'W', inconclusive: '?', error: 'E', skip: '–', absent: '·' };
 
 const LEGEND: Record<CellOutcome, string> = {
   pass: 'every assertion held',
   fail: 'the rule failed (a SHOULD rule only in a strict run)',
   warning: 'a SHOULD rule failed in a run that was not strict',
+  waived: 'the rule failed, and a waiver (a known, tracked deviation) covers it',
   inconclusive: 'the suite could not decide (never a failure)',
   error: 'a check of the suite itself crashed',
   skip: 'not run (filtered out, or its phase could not run)',
   absent: 'the report does not hold this row',
 };
 
-const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'inconclusive', 'error', 'skip'];
+const OUTCOMES: readonly RuleOutcome[] = ['pass', 'fail', 'inconclusive', 'error', 'skip', 'waived'];
 
 /** Notes (tooltips) and labels are cut here: a report may hold anything. */
 const MAX_NOTE_CHARS = 300;
@@ -459,6 +460,7 @@ td.cell .detail { display: block; font-weight: normal; font-size: 11px; }
 .o-pass { background: #e6f4ea; color: #1a5e2e; }
 .o-fail { background: #ffd7d5; color: #8a0b1f; }
 .o-warning { background: #fff1c2; color: #6b4a00; }
+.o-waived { background: #fff1c2; color: #6b4a00; font-style: italic; }
 .o-inconclusive { background: #e3ebff; color: #1f3f8f; }
 .o-error { background: #f0e0ff; color: #5b2a86; }
 .o-skip { background: #f2f3f5; color: #57606a; font-weight: normal; }

@@ -6,13 +6,14 @@ import { gaps } from './gaps.js';
 import { RULE_GROUPS, rules } from './rules.js';
 
 const outcome = { enum: ['pass', 'fail', 'inconclusive', 'error', 'skip'] };
+const ruleOutcome = { enum: [...outcome.enum, 'waived'] };
 const operation = { enum: ['listPets', 'createPet', 'getPet', 'listStoreOrders'] };
 const headers = { type: 'object', additionalProperties: { type: 'string' } };
 const counts = {
   type: 'object',
-  required: ['pass', 'fail', 'inconclusive', 'error', 'skip'],
+  required: ['pass', 'fail', 'inconclusive', 'error', 'skip', 'waived'],
   additionalProperties: false,
-  properties: Object.fromEntries(outcome.enum.map((o) => [o, { type: 'integer', minimum: 0 }])),
+  properties: Object.fromEntries(ruleOutcome.enum.map((o) => [o, { type: 'integer', minimum: 0 }])),
 };
 
 export const reportSchema = {
@@ -20,7 +21,7 @@ export const reportSchema = {
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',
   title: 'petstore-conformance report',
   type: 'object',
-  required: ['tool', 'interfaceVersion', 'target', 'seed', 'numRuns', 'startedAt', 'finishedAt', 'durationMs', 'options', 'namePrefix', 'summary', 'rules', 'observations', 'skippedPhases', 'load'],
+  required: ['tool', 'interfaceVersion', 'target', 'seed', 'numRuns', 'startedAt', 'finishedAt', 'durationMs', 'options', 'namePrefix', 'summary', 'rules', 'observations', 'skippedPhases', 'load', 'waivers'],
   additionalProperties: false,
   properties: {
     tool: {
@@ -74,6 +75,23 @@ export const reportSchema = {
     rules: { type: 'array', items: { $ref: '#/$defs/rule' } },
     observations: { type: 'array', items: { $ref: '#/$defs/observation' } },
     load: { type: 'array', items: { $ref: '#/$defs/load' } },
+    waivers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rule', 'reason', 'issue', 'expires', 'status', 'note'],
+        additionalProperties: false,
+        properties: {
+          rule: { $ref: '#/$defs/ruleId' },
+          operation: operation,
+          reason: { type: 'string' },
+          issue: { type: 'string' },
+          expires: { type: 'string', format: 'date' },
+          status: { enum: ['applied', 'expired', 'stale', 'partial'] },
+          note: { type: 'string' },
+        },
+      },
+    },
     skippedPhases: {
       type: 'array',
       items: { type: 'object', required: ['phase', 'reason'], additionalProperties: false, properties: { phase: { type: 'string' }, reason: { type: 'string' } } },
@@ -202,7 +220,7 @@ export const reportSchema = {
         severity: { enum: ['MUST', 'SHOULD'] },
         group: { enum: [...RULE_GROUPS] },
         section: { type: 'string' },
-        outcome,
+        outcome: ruleOutcome,
         checks: { type: 'array', items: { $ref: '#/$defs/check' } },
       },
     },

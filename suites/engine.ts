@@ -15,7 +15,7 @@ import { isRuleId, type RuleId } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
-import type { ConformanceResult, LoadResult, Outcome, RunEvent, Summary, Verdict } from './model.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary, Verdict, Waiver, WaiverResult } from './model.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
@@ -54,6 +54,10 @@ export interface ConformanceOptions {
   insecure?: boolean;
   /** Time budget of one property check, ms. */
   propertyTimeLimitMs?: number;
+  /** Known, tracked deviations: a failure a waiver covers is `waived` (see {@link applyWaivers}). */
+  waivers?: readonly Waiver[];
+  /** The date waivers are judged against. Default: now. */
+  now?: Date;
   /** Called with every exchange of the functional phases as it completes (certify records the transcript with it). */
   onExchange?: (exchange: SentExchange) => void;
   /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
@@ -224,7 +228,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await client.close();
   }
 
-  const { rules, observations } = recorder.results();
+  const recorded = recorder.results();
+  const { observations } = recorded;
+  const { rules, waivers } = applyWaivers(recorded.rules, options.waivers ?? [], options.now ?? new Date());
   const finishedAt = new Date();
   const result: ConformanceResult = {
     tool: { name: 'petstore-conformance', version: TOOL_VERSION },
@@ -242,6 +248,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     observations,
     skippedPhases,
     load: loads,
+    waivers,
   };
   emit({ type: 'run-end', result });
   return result;
@@ -312,6 +319,42 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   if (x.response?.status === 401) {
     throw new PreflightError('PC_ERR_KEY_REJECTED', `the target answered 401 to GET /pets with the key: check --api-key (or PETSTORE_API_KEY) and --base-url`);
   }
+}
+
+/** Rules by severity and outcome. */
+function countOutcomes(rules: ConformanceResult['rules']): Summary['counts'] {
+  const empty = (): Record<RuleOutcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 });
+  const counts = { MUST: empty(), SHOULD: empty() };
+  for (const rule of rules) counts[rule.severity][rule.outcome]++;
+  return counts;
+}
+
+/**
+ * Applies waivers to rule results: a failing rule whose every failure a waiver
+ * covers (the same operation, when the waiver names one), on or before its
+ * expiry day, becomes `waived`. Expired waivers leave the failure standing;
+ * waivers that match no failure are stale.
+ */
+export function applyWaivers(rules: ConformanceResult['rules'], waivers: readonly Waiver[], now: Date): { rules: ConformanceResult['rules']; waivers: WaiverResult[] } {
+  const today = now.toISOString().slice(0, 10);
+  const results: WaiverResult[] = [];
+  const waived = new Set<string>();
+  for (const waiver of waivers) {
+    const rule = rules.find((r) => r.id === waiver.rule);
+    const failing = rule?.outcome === 'fail' ? rule.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail') : [];
+    const onOperation = waiver.operation === undefined ? failing : failing.filter((f) => f.operation === waiver.operation);
+    let status: WaiverResult['status'];
+    let note: string;
+    if (onOperation.length === 0) [status, note] = ['stale', `${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''} does not fail: the waiver matches nothing and can go`];
+    else if (waiver.expires < today) [status, note] = ['expired', `expired on ${waiver.expires}: the failure counts again`];
+    else if (onOperation.length < failing.length) [status, note] = ['partial', `${waiver.rule} also fails on ${[...new Set(failing.filter((f) => f.operation !== waiver.operation).map((f) => f.operation))].join(', ')}: not waived`];
+    else {
+      [status, note] = ['applied', `failure waived until ${waiver.expires}`];
+      waived.add(waiver.rule);
+    }
+    results.push({ ...waiver, status, note });
+  }
+  return { rules: rules.map((r) => (waived.has(r.id) ? { ...r, outcome: 'waived' } : r)), waivers: results };
 }
 
 /**
@@ -458,14 +501,10 @@ function summarise(rules: ConformanceResult['rules'], strict: boolean, client: T
   const breaches = loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.measured}${t.unit})`));
   const thresholds: Summary['thresholds'] = loads.length === 0 ? 'none' : breaches.length > 0 ? 'fail' : 'pass';
   if (abort) {
-    const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
-    const counts = { MUST: empty(), SHOULD: empty() };
-    for (const rule of rules) counts[rule.severity][rule.outcome]++;
+    const counts = countOutcomes(rules);
     return { verdict: 'error', reason: abort.message, strict, counts, requests: client.requestsSent, checks, abort, thresholds };
   }
-  const empty = (): Record<Outcome, number> => ({ pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 });
-  const counts = { MUST: empty(), SHOULD: empty() };
-  for (const rule of rules) counts[rule.severity][rule.outcome]++;
+  const counts = countOutcomes(rules);
   const failedMust = rules.filter((r) => r.severity === 'MUST' && r.outcome === 'fail').map((r) => r.id);
   const failedShould = rules.filter((r) => r.severity === 'SHOULD' && r.outcome === 'fail').map((r) => r.id);
   const errored = rules.filter((r) => r.outcome === 'error').map((r) => r.id);
@@ -486,7 +525,8 @@ function summarise(rules: ConformanceResult['rules'], strict: boolean, client: T
     verdict = 'conformant';
     const must = rules.filter((r) => r.severity === 'MUST');
     const decided = must.filter((r) => r.outcome === 'pass').length;
-    reason = `${decided} of ${must.length} MUST rules passed${counts.MUST.inconclusive ? `, ${counts.MUST.inconclusive} inconclusive` : ''}${counts.MUST.skip ? `, ${counts.MUST.skip} skipped` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${list(failedShould)}` : ''}`;
+    const waived = rules.filter((r) => r.outcome === 'waived').map((r) => r.id);
+    reason = `${decided} of ${must.length} MUST rules passed${counts.MUST.inconclusive ? `, ${counts.MUST.inconclusive} inconclusive` : ''}${counts.MUST.skip ? `, ${counts.MUST.skip} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${list(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${list(failedShould)}` : ''}`;
   }
   if (breaches.length > 0) reason += `; load threshold(s) breached: ${list(breaches)}`;
   return { verdict, reason, strict, counts, requests: client.requestsSent, checks, thresholds };

@@ -18,6 +18,31 @@ export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders
  */
 export type Outcome = 'pass' | 'fail' | 'inconclusive' | 'error' | 'skip';
 
+/** A rule's outcome: a check's, or `waived`, a failure an active waiver covers (shown, not failing the run). */
+export type RuleOutcome = Outcome | 'waived';
+
+/** A known, tracked deviation: the failure of `rule` (on `operation`, when given) does not fail the run until `expires`. */
+export interface Waiver {
+  rule: RuleId;
+  operation?: OperationId;
+  reason: string;
+  /** Link to the tracking issue. */
+  issue: string;
+  /** Last day the waiver holds, `YYYY-MM-DD` (UTC). */
+  expires: string;
+}
+
+/**
+ * What became of a waiver: `applied` (the rule's failure is waived), `expired`
+ * (past its date: the failure counts again), `stale` (the rule does not fail:
+ * the waiver matches nothing), `partial` (the rule fails on other operations too:
+ * not waived).
+ */
+export interface WaiverResult extends Waiver {
+  status: 'applied' | 'expired' | 'stale' | 'partial';
+  note: string;
+}
+
 /** One request and its response as shown in reports: bounded, the key redacted. */
 export interface Evidence {
   seq: number;
@@ -79,7 +104,7 @@ export interface RuleResult {
   severity: Severity;
   group: RuleGroup;
   section: string;
-  outcome: Outcome;
+  outcome: RuleOutcome;
   checks: CheckResult[];
 }
 
@@ -102,7 +127,7 @@ export interface Summary {
   reason: string;
   strict: boolean;
   /** Rules by severity and outcome. */
-  counts: Record<Severity, Record<Outcome, number>>;
+  counts: Record<Severity, Record<RuleOutcome, number>>;
   requests: number;
   checks: number;
   /** Set when the target could not be tested at all (unreachable, key rejected): `code` is a `PC_ERR_…` code. */
@@ -132,6 +157,8 @@ export interface ConformanceResult {
   skippedPhases: { phase: string; reason: string }[];
   /** Load profiles that ran, in order (empty with `--load none`). */
   load: LoadResult[];
+  /** The waivers given, and what became of each. */
+  waivers: WaiverResult[];
 }
 
 /** Operations a load profile exercises. */

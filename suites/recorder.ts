@@ -74,7 +74,8 @@ export class Recorder {
     tally.findings.push({
       rule: pending.rule,
       check: check.id,
-      operation,
+      // The operation of the request that failed, where there is one (auth checks span every operation).
+      operation: pending.exchanges.at(-1)?.meta.operation ?? operation,
       outcome: pending.outcome,
       message: this.#evidence.redact(pending.message),
       evidence: pending.exchanges.map((x) => this.#evidence.of(x)),

@@ -231,7 +231,7 @@ describe('renderHtml with hostile strings', () => {
       verdict: 'non-conformant',
       reason: H,
       strict: false,
-      counts: { MUST: { pass: 0, fail: 1, inconclusive: 0, error: 1, skip: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 } },
+      counts: { MUST: { pass: 0, fail: 1, inconclusive: 0, error: 1, skip: 0, waived: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 } },
       requests: 1,
       checks: 1,
       thresholds: 'none',
@@ -284,6 +284,7 @@ describe('renderHtml with hostile strings', () => {
     observations: [{ gap: H as 'GAP-NULL-STATUS', operation: 'listPets', summary: H, count: 2, evidence: { seq: 2, request: { method: 'GET', url: H, headers: {}, bodyBytes: 0 }, transportError: H, durationMs: 1, curl: H } }],
     skippedPhases: [{ phase: H, reason: H }],
     load: [],
+    waivers: [],
   });
 
   /** The tags the writer itself uses; anything else in the output was injected. */

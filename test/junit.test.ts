@@ -356,11 +356,12 @@ function hostileResult(): ConformanceResult {
     durationMs: 1500,
     options: { ...EMPTY_OPTIONS },
     namePrefix: 'pctest-0000 ',
-    summary: { verdict: 'non-conformant', reason: all, strict: false, counts: { MUST: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0 } }, requests: 1, checks: 1, thresholds: 'none' },
+    summary: { verdict: 'non-conformant', reason: all, strict: false, counts: { MUST: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 } }, requests: 1, checks: 1, thresholds: 'none' },
     rules: rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, group: r.group, section: r.section, outcome: 'pass', checks: [{ id: `${r.group}.check`, kind: 'example', title: 't', outcome: 'pass', passed: 1, failed: 0, inconclusive: 0, findings: [] }] })),
     observations: [],
     skippedPhases: [],
     load: [],
+    waivers: [],
   };
   const result = withOutcomes(base, { 'PET-SCHEMA': 'fail', 'LIST-RESPONSE': 'fail', 'AUTH-CHALLENGE': 'fail', 'LIST-PAGE-FULL': 'inconclusive', 'GET-RESPONSE': 'error' });
   const byId = (id: string) => result.rules.find((r) => r.id === id)!;

@@ -1,0 +1,57 @@
+/**
+ * waivers.json: known, tracked deviations for release gating. Each waiver names
+ * a rule (and optionally an operation), why, the tracking issue and the last day
+ * it holds. The engine applies them (suites/engine.ts `applyWaivers`).
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { UsageError } from '../core/errors.js';
+import { rules } from '../spec/rules.js';
+import type { Waiver } from '../suites/model.js';
+
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+
+const waiver = {
+  type: 'object',
+  required: ['rule', 'reason', 'issue', 'expires'],
+  additionalProperties: false,
+  properties: {
+    rule: { enum: rules.map((r) => r.id) },
+    operation: { enum: ['listPets', 'createPet', 'getPet', 'listStoreOrders'] },
+    reason: { type: 'string', minLength: 1 },
+    issue: { type: 'string', format: 'uri' },
+    expires: { type: 'string', format: 'date' },
+  },
+} as const;
+
+const schema = {
+  oneOf: [
+    { type: 'array', items: waiver },
+    { type: 'object', required: ['waivers'], additionalProperties: false, properties: { $schema: { type: 'string' }, waivers: { type: 'array', items: waiver } } },
+  ],
+} as const;
+
+const ajv = new Ajv2020({ allErrors: false, strict: true });
+addFormats(ajv);
+const validate = ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
+
+/** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
+export function loadWaivers(path: string): Waiver[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code ? `cannot read the waivers file ${path}: ${code}` : `${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (validate(data)) return Array.isArray(data) ? data : data.waivers;
+  // The array branch says the most about a list of waivers; report its first complaint.
+  const branch = Array.isArray(data) ? [...schema.oneOf][0] : [...schema.oneOf][1];
+  const detail = ajv.compile(branch);
+  detail(data);
+  const error = detail.errors?.[0];
+  const where = (error?.instancePath ?? '').slice(1).replace(/\//g, '.') || '(root)';
+  const message = error?.keyword === 'additionalProperties' ? `has an unknown key "${String(error.params.additionalProperty)}"` : error?.keyword === 'enum' ? 'is not a rule id or operation of the catalog' : (error?.message ?? 'is invalid');
+  throw new UsageError(`${path}: "${where}" ${message}`);
+}
