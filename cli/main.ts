@@ -72,6 +72,22 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
         const { MATRIX_OUT_DIR, matrixCommand, parseLabels } = await import('./matrix.js');
         exitCode = await matrixCommand(args.reports as string[], { outDir: args['out-dir'] ?? MATRIX_OUT_DIR, labels: parseLabels(args.label) }, io);
       })
+      .command('replay <report> <case>', 'Send a recorded failure again and judge the answer (exit 0 passes now, 1 still fails, 4 cannot be judged alone)', (y: Argv) =>
+        y.positional('report', { type: 'string', describe: 'report.json (or its directory)' }).positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }).options({
+          'base-url': { type: 'string', describe: 'Send it to another implementation (default: the report\'s target)' },
+          'api-key': { type: 'string', describe: 'The key, when the request carries it (env PETSTORE_API_KEY)' },
+          timeout: { type: 'number', default: CLI_DEFAULTS.timeout, describe: 'Deadline of the request, ms' },
+        }), async (args) => {
+        const { replayCommand } = await import('./replay.js');
+        const apiKey = (args['api-key'] as string | undefined) ?? (io.env.PETSTORE_API_KEY || undefined);
+        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: args.timeout as number, cwd: io.cwd ?? process.cwd() }, io);
+      })
+      .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => y.options((await import('./certify.js')).certifyOptions), async (args) => {
+        exitCode = await (await import('./certify.js')).certifyCommand(args as Record<string, unknown>, io);
+      })
+      .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }).options((await import('./verify.js')).verifyOptions), async (args) => {
+        exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, args['public-key'] === undefined ? {} : { publicKey: String(args['public-key']) }, io);
+      })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
       .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)

@@ -9,24 +9,18 @@
  * first that fails is refused with one line naming the file and its first
  * error.
  */
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
-import { JSON_REPORT_FILE } from '../reports/json.js';
 import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
-import { reportSchema } from '../spec/report-schema.js';
-import type { ConformanceResult } from '../suites/model.js';
 import type { Io } from './main.js';
+import { readReport, reportFile } from './report-file.js';
 
 /** Where the matrix goes without `--out-dir`. */
 export const MATRIX_OUT_DIR = 'petstore-conformance-matrix';
 
-/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
-export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** Exit code when the matrix was written; every refusal is a `PcError` (exit 2). */
 const EXIT_WRITTEN = 0;
@@ -104,57 +98,6 @@ export function parseLabels(values: readonly unknown[] | undefined): Record<stri
 /** One line, whatever a file name or a report holds: controls (an escape sequence, a line break) as `\uXXXX`. */
 function oneLine(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** A path to a report: a file, or a directory holding report.json (a `--report-dir`). */
-async function reportFile(path: string, cwd: string): Promise<string> {
-  const absolute = resolve(cwd, path);
-  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${error.code === 'ENOENT' ? 'no such file or directory' : `cannot read it (${error.code ?? error.message})`}`);
-  });
-  return info.isDirectory() ? join(absolute, JSON_REPORT_FILE) : absolute;
-}
-
-async function readReport(path: string, cwd: string): Promise<{ file: string; result: ConformanceResult }> {
-  const file = await reportFile(path, cwd);
-  const refuse = (why: string): never => {
-    throw new UsageError(`${path}: ${why}`);
-  };
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => refuse(`cannot read ${file === resolve(cwd, path) ? 'it' : file} (${error.code ?? error.message})`));
-  if (!info.isFile()) refuse('not a file');
-  if (info.size > MAX_REPORT_BYTES) refuse(`${info.size} bytes, more than a report holds (${MAX_REPORT_BYTES}); not read`);
-  const content = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => refuse(`cannot read it (${error.code ?? error.message})`));
-  let value: unknown;
-  try {
-    value = JSON.parse(content.replace(/^\ufeff/, ''));
-  } catch (error) {
-    refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
-  }
-  const validate = reportValidator();
-  if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
-  return { file, result: value as ConformanceResult };
-}
-
-let validator: ValidateFunction | undefined;
-
-// ajv-formats is CommonJS; under nodenext its default export sits one level down.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-
-/** The report schema, compiled once, on first use (as test/helpers.ts compiles it; stopping at the first error). */
-function reportValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true });
-    addFormats(ajv);
-    validator = ajv.compile(reportSchema);
-  }
-  return validator;
-}
-
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'invalid';
-  const where = error.instancePath || '/';
-  const extra = typeof error.params.additionalProperty === 'string' ? ` (${JSON.stringify(error.params.additionalProperty)})` : Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 6 ? `: ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}` : '';
-  return `${where} ${error.message ?? 'is invalid'}${extra}`;
 }
 
 /** `--label` names by report file; a label whose path is not one of the reports is a usage error. */

@@ -17,7 +17,8 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   const verdict = summary.verdict.toUpperCase();
   lines.push(`${paint(summary.verdict === 'conformant' ? 32 : 31, verdict)}: ${summary.reason}`);
   const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
-  for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict));
+  const report = written.find((path) => path.endsWith('report.json'));
+  for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict, report));
   if (failing.length > MAX_LISTED) lines.push('', `… and ${failing.length - MAX_LISTED} more in the reports`);
   for (const waiver of result.waivers) {
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
@@ -37,7 +38,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   return `${lines.join('\n')}\n`;
 }
 
-function describeRule(rule: RuleResult, paint: Paint, strict: boolean): string[] {
+function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: string | undefined): string[] {
   const warning = rule.severity === 'SHOULD' && !strict;
   const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
   const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
@@ -54,6 +55,7 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean): string[]
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
     lines.push(`    re-run: ${finding.replay}`);
+    if (finding.case && report) lines.push(`    replay: npx petstore-conformance replay ${report} ${finding.case.id}`);
   }
   return lines;
 }

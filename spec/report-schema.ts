@@ -259,6 +259,21 @@ export const reportSchema = {
         },
         key: { type: 'string' },
         replay: { type: 'string' },
+        case: {
+          type: 'object',
+          required: ['id', 'request', 'judge'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', pattern: '^c-[0-9a-f]{8}$' },
+            request: {
+              type: 'object',
+              required: ['method', 'path', 'headers'],
+              additionalProperties: false,
+              properties: { method: { type: 'string' }, path: { type: 'string' }, headers, body: { type: 'string', contentEncoding: 'base64' } },
+            },
+            judge: { type: 'object', required: ['kind'], properties: { kind: { enum: ['response', 'status', 'not-status', 'list', 'create', 'fetch', 'none'] } } },
+          },
+        },
       },
     },
     evidence: {

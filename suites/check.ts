@@ -11,7 +11,7 @@ import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { AuthVariants } from './credentials.js';
-import type { OperationId, Phase } from './model.js';
+import type { Judgement, OperationId, Phase } from './model.js';
 
 export type { Phase } from './model.js';
 
@@ -51,8 +51,12 @@ export interface SendOptions extends RequestSpec {
 /** Records assertions about rules. */
 export interface Asserter {
   pass(rule: RuleId): void;
-  /** `message` reads "Expected … / Received …". `key` groups identical failures (default: the message). */
-  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string): void;
+  /**
+   * `message` reads "Expected … / Received …". `key` groups identical failures
+   * (default: the message). `judge` says how the last exchange can be judged again
+   * alone, for `petstore-conformance replay` (default: not at all).
+   */
+  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void;
   inconclusive(rule: RuleId, message: string, exchanges?: readonly SentExchange[]): void;
 }
 

@@ -15,7 +15,7 @@ import { isRuleId, type RuleId } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
-import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary, Verdict, Waiver, WaiverResult } from './model.js';
+import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Verdict, Waiver, WaiverResult } from './model.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
@@ -106,7 +106,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const evidence = new EvidenceFactory(redactor, options.apiKey);
   const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
   const replay = (rule: RuleId) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --only ${rule}`;
-  const recorder = new Recorder({ checks, selected, evidence, replay });
+  const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
   const store = new StoreState();
   const client: Transport = options.transport ?? new HttpClient({
@@ -118,7 +118,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     insecure: settings.insecure,
   });
   const variants = authVariants(options.apiKey, settings.seed);
-  for (const v of [...variants.invalid, ...variants.otherScheme]) if (v.authorization) redactor.add(v.authorization.replace(/^\S+ /, ''), '<derived from API_KEY>');
   const emit = options.onEvent ?? (() => {});
   const prefix = options.namePrefix ?? `pctest-${randomBytes(3).toString('hex').slice(0, 4)} `;
 
@@ -471,8 +470,8 @@ class Collector implements Asserter {
   pass(rule: RuleId): void {
     this.#passes.push(rule);
   }
-  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string): void {
-    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? message });
+  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void {
+    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? message, ...(judge ? { judge } : {}) });
   }
   inconclusive(rule: RuleId, message: string, exchanges: readonly SentExchange[] = []): void {
     this.findings.push({ rule, outcome: 'inconclusive', message, exchanges, key: message });

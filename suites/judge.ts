@@ -3,11 +3,20 @@
  * calling check must declare them.
  */
 import { bodyJson } from '../core/http.js';
-import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, show } from '../core/json.js';
+import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, show, stringifyJson } from '../core/json.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
 import { validateSchema } from '../spec/validate.js';
 import type { Asserter, PetView, SentExchange, StoreState } from './check.js';
+import type { Judgement } from './model.js';
+
+/** createPet's judgement again, alone (id uniqueness needs the run's store, so it is not judged again). */
+const CREATE: Judgement = { kind: 'create' };
+
+/** getPet's judgement again: animal `id`, created as `sent`. */
+function fetchJudgement(id: bigint, sent: NewPetInput): Judgement {
+  return { kind: 'fetch', id: id.toString(), sent: stringifyJson(sent.status === undefined ? { name: sent.name, categoryId: sent.categoryId } : sent) };
+}
 
 /** The message form of every finding. */
 export function expected(what: string, received: string): string {
@@ -76,12 +85,12 @@ export function showString(value: string): string {
 export function judgeCreated(a: Asserter, exchange: SentExchange, sent: NewPetInput, store: StoreState): PetView | undefined {
   const status = exchange.response?.status;
   if (status !== 201) {
-    a.fail('CREATE-RESPONSE', expected('201 with the created Pet', describeResponse(exchange)), [exchange], `status ${status ?? 'none'}`);
+    a.fail('CREATE-RESPONSE', expected('201 with the created Pet', describeResponse(exchange)), [exchange], `status ${status ?? 'none'}`, CREATE);
     return undefined;
   }
   const body = jsonOf(exchange);
   if (body === undefined) {
-    a.fail('CREATE-RESPONSE', expected('201 with the created Pet as JSON', describeResponse(exchange)), [exchange], 'body not JSON');
+    a.fail('CREATE-RESPONSE', expected('201 with the created Pet as JSON', describeResponse(exchange)), [exchange], 'body not JSON', CREATE);
     return undefined;
   }
   a.pass('CREATE-RESPONSE');
@@ -104,13 +113,13 @@ export function judgeEcho(a: Asserter, exchange: SentExchange, sent: NewPetInput
   if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
   if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${pet.status === undefined ? 'absent' : JSON.stringify(pet.status)} for ${JSON.stringify(sent.status)}`);
   if (wrong.length === 0) a.pass('CREATE-ECHO');
-  else a.fail('CREATE-ECHO', expected('the created Pet to carry the name, categoryId and status sent', wrong.join('; ')), [exchange], wrong.map((w) => w.split(' ')[0]).join(','));
+  else a.fail('CREATE-ECHO', expected('the created Pet to carry the name, categoryId and status sent', wrong.join('; ')), [exchange], wrong.map((w) => w.split(' ')[0]).join(','), CREATE);
 }
 
 /** GET-RESPONSE: getPet of an animal created as `sent` with `id` answers 200 with it. */
 export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange): void {
   if (fetched.response?.status !== 200) {
-    assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created just before`, describeResponse(fetched)), [created, fetched], `status ${fetched.response?.status ?? 'none'}`);
+    assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created just before`, describeResponse(fetched)), [created, fetched], `status ${fetched.response?.status ?? 'none'}`, fetchJudgement(id, sent));
     return;
   }
   const pet = petView(jsonOf(fetched) ?? null);
@@ -121,7 +130,7 @@ export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewP
   if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
   if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${sent.status}"`);
   if (wrong.length === 0) assert.pass('GET-RESPONSE');
-  else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','));
+  else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','), fetchJudgement(id, sent));
 }
 
 /** How many animals matching `query` the store provably holds, counted before a request is sent. */
@@ -137,18 +146,19 @@ export function provenMatches(store: StoreState, status: string | undefined): nu
  * Returns the list items, and notes their ids in the store.
  */
 export function judgeList(a: Asserter, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number): Json[] | undefined {
+  const again: Judgement = { kind: 'list', query, proven };
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
   if (!Array.isArray(body)) {
-    a.fail('LIST-RESPONSE', expected('200 with a JSON array of Pet', describeResponse(exchange)), [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`);
+    a.fail('LIST-RESPONSE', expected('200 with a JSON array of Pet', describeResponse(exchange)), [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);
     return undefined;
   }
   a.pass('LIST-RESPONSE');
   const count = body.length;
   if (query.limit === undefined) {
-    if (count > 20) a.fail('LIST-LIMIT-DEFAULT', expected('at most 20 animals when limit is absent', `${count}`), [exchange], 'over 20');
+    if (count > 20) a.fail('LIST-LIMIT-DEFAULT', expected('at most 20 animals when limit is absent', `${count}`), [exchange], 'over 20', again);
     else a.pass('LIST-LIMIT-DEFAULT');
   } else if (count > query.limit) {
-    a.fail('LIST-LIMIT-HONOURED', expected(`at most ${query.limit} animals for limit=${query.limit}`, `${count}`), [exchange], `limit+${count - query.limit}`);
+    a.fail('LIST-LIMIT-HONOURED', expected(`at most ${query.limit} animals for limit=${query.limit}`, `${count}`), [exchange], `limit+${count - query.limit}`, again);
   } else {
     a.pass('LIST-LIMIT-HONOURED');
   }
@@ -156,7 +166,7 @@ export function judgeList(a: Asserter, exchange: SentExchange, query: ListQuery,
     const others = body.filter((item) => !isJsonObject(item) || item.status !== query.status);
     if (others.length > 0) {
       const shown = others.slice(0, 3).map((item) => (isJsonObject(item) ? `id ${show(item.id ?? null, 30)} with status ${show(item.status, 30)}` : show(item, 40)));
-      a.fail('LIST-STATUS-FILTER', expected(`only animals with status "${query.status}"`, `${others.length} other(s): ${shown.join(', ')}`), [exchange], 'other status');
+      a.fail('LIST-STATUS-FILTER', expected(`only animals with status "${query.status}"`, `${others.length} other(s): ${shown.join(', ')}`), [exchange], 'other status', again);
     } else {
       a.pass('LIST-STATUS-FILTER');
     }
@@ -170,7 +180,7 @@ export function judgeList(a: Asserter, exchange: SentExchange, query: ListQuery,
     if (animals < floor) {
       const matching = query.status === undefined ? 'animals' : `animals with status "${query.status}"`;
       const received = animals === count ? `${count}` : `${count} items, ${animals} distinct animals`;
-      a.fail('LIST-PAGE-FULL', expected(`${floor} animals (limit ${size}; the store holds at least ${proven} ${matching})`, received), [exchange], `short by ${floor - animals}`);
+      a.fail('LIST-PAGE-FULL', expected(`${floor} animals (limit ${size}; the store holds at least ${proven} ${matching})`, received), [exchange], `short by ${floor - animals}`, again);
     } else {
       a.pass('LIST-PAGE-FULL');
     }
@@ -204,5 +214,5 @@ function judgeListedAsCreated(a: Asserter, exchange: SentExchange, items: Json[]
 /** Judges a rejection: the listed answer is 400 (its Error body is judged by ERROR-SCHEMA on every response). */
 export function judgeRejected(a: Asserter, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED', exchange: SentExchange, defect: string): void {
   if (exchange.response?.status === 400) a.pass(rule);
-  else a.fail(rule, expected(`400 for a body where ${defect}`, describeResponse(exchange)), [exchange], `${defect}: ${exchange.response?.status ?? 'none'}`);
+  else a.fail(rule, expected(`400 for a body where ${defect}`, describeResponse(exchange)), [exchange], `${defect}: ${exchange.response?.status ?? 'none'}`, { kind: 'status', rule, expected: [400], what: `a body where ${defect}` });
 }

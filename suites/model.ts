@@ -67,6 +67,37 @@ export interface Counterexample {
   numShrinks: number;
 }
 
+/**
+ * How a replayed request is judged again, alone: by a response check, by the
+ * status it must (not) have, or by the judgement of its operation. `none`: the
+ * judgement needed the run's state (e.g. which animals the store held), so a
+ * replay only shows the new answer.
+ */
+export type Judgement =
+  | { kind: 'response'; check: string }
+  | { kind: 'status'; rule: RuleId; expected: number[]; what: string }
+  | { kind: 'not-status'; rule: RuleId; refused: number[]; what: string }
+  | { kind: 'list'; query: { limit?: number; status?: string }; proven: number }
+  | { kind: 'create' }
+  | { kind: 'fetch'; id: string; sent: string }
+  | { kind: 'none'; why: string };
+
+/** What `petstore-conformance replay` needs to send a failing request again and judge the answer. */
+export interface ReplayCase {
+  /** Unique within a report: `c-` and 8 hex digits. */
+  id: string;
+  request: {
+    method: string;
+    /** Relative to the base URL, query included. */
+    path: string;
+    /** With the key redacted (`<API_KEY>`…); replay puts it back from --api-key. */
+    headers: Record<string, string>;
+    /** The exact body bytes, base64. */
+    body?: string;
+  };
+  judge: Judgement;
+}
+
 /** A failed or inconclusive assertion, with what the suite saw. */
 export interface Finding {
   rule: RuleId;
@@ -81,6 +112,8 @@ export interface Finding {
   key: string;
   /** Command that re-runs this rule with the same seed. */
   replay: string;
+  /** For failures: the request to send again with `petstore-conformance replay`. */
+  case?: ReplayCase;
 }
 
 /** What one check found for one rule. */

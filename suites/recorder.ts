@@ -2,11 +2,12 @@
  * Collects assertions and observations into per-rule results. Evidence is built
  * here, through the run's {@link EvidenceFactory}, so it is redacted once.
  */
+import { createHash } from 'node:crypto';
 import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
-import type { CheckResult, Counterexample, Finding, Observation, OperationId, Outcome, RuleResult } from './model.js';
+import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from './model.js';
 
 /** Findings kept per rule and check; the rest are only counted. */
 export const MAX_FINDINGS_PER_CHECK = 5;
@@ -30,6 +31,7 @@ export interface PendingFinding {
   message: string;
   exchanges: readonly SentExchange[];
   key: string;
+  judge?: Judgement;
 }
 
 export class Recorder {
@@ -40,9 +42,11 @@ export class Recorder {
   readonly #evidence: EvidenceFactory;
   readonly #replay: (rule: RuleId) => string;
   readonly #checks: readonly CheckDefinition[];
+  readonly #target: string;
 
-  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rule: RuleId) => string }) {
+  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rule: RuleId) => string; target: string }) {
     this.#checks = options.checks;
+    this.#target = options.target;
     this.#selected = options.selected;
     this.#evidence = options.evidence;
     this.#replay = options.replay;
@@ -82,7 +86,25 @@ export class Recorder {
       ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
       key: this.#evidence.redact(pending.key),
       replay: this.#replay(pending.rule),
+      ...(pending.outcome === 'fail' ? this.#case(check, pending) : {}),
     });
+  }
+
+  /** The replay case of a failure: its last request, exactly, and how to judge the answer alone. */
+  #case(check: CheckDefinition, pending: PendingFinding): { case?: ReplayCase } {
+    const x = pending.exchanges.at(-1);
+    if (!x || !x.request.url.startsWith(this.#target)) return {};
+    const judge: Judgement = check.kind === 'response' ? { kind: 'response', check: check.id } : check.kind === 'load' && check.inspect ? { kind: 'response', check: check.id.replace(/^load\.[^.]+\./, '') } : (pending.judge ?? { kind: 'none', why: 'judging this answer needed what the run knew of the store' });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(x.request.headers)) headers[name] = this.#evidence.redact(value);
+    const id = `c-${createHash('sha256').update(`${pending.rule}|${check.id}|${pending.key}|${x.seq}`).digest('hex').slice(0, 8)}`;
+    return {
+      case: {
+        id,
+        request: { method: x.request.method, path: x.request.url.slice(this.#target.length), headers, ...(x.request.body ? { body: Buffer.from(x.request.body).toString('base64') } : {}) },
+        judge,
+      },
+    };
   }
 
   /** An {@link Asserter} that records straight into this recorder. */
@@ -91,7 +113,7 @@ export class Recorder {
       pass: (rule) => {
         if (this.#guard(check, rule)) this.#tally(rule, check.id).passed++;
       },
-      fail: (rule, message, exchanges, key) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? message }),
+      fail: (rule, message, exchanges, key, judge) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? message, ...(judge ? { judge } : {}) }),
       inconclusive: (rule, message, exchanges = []) => this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: message }),
     };
   }

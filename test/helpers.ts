@@ -38,7 +38,8 @@ export interface Ran {
  * unless the arguments choose a profile or a command other than the run.
  */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
-  const command = args[0] === 'rules' || args[0] === 'serve' || args[0] === 'matrix' || args.includes('--help') || args.includes('--version');
+  // Subcommands (rules, serve, matrix, replay, certify, verify…) come first and take no --load; the run takes flags only.
+  const command = (args[0] !== undefined && !args[0].startsWith('-')) || args.includes('--help') || args.includes('--version');
   const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
   return new Promise((resolve, reject) => {
     const started = Date.now();

@@ -29,7 +29,7 @@ async function expect401(ctx: CheckContext, rule: 'AUTH-REQUIRED' | 'AUTH-INVALI
   exchanges.forEach((x, i) => {
     const operation: OperationId = requests[i]!.operation;
     if (x.response?.status === 401) ctx.pass(rule);
-    else ctx.fail(rule, expected(`401 for ${operation} with ${label}`, describeResponse(x)), [x], `${operation} ${label}`);
+    else ctx.fail(rule, expected(`401 for ${operation} with ${label}`, describeResponse(x)), [x], `${operation} ${label}`, { kind: 'status', rule, expected: [401], what: `${operation} with ${label}` });
   });
   if (ctx.store.created.length === 0) ctx.inconclusive(rule, 'getPet not tried: no animal could be created to ask for');
 }
@@ -83,7 +83,7 @@ export const schemeCase = defineCheck({
     for (const variant of ctx.authVariants.schemeCase) {
       const x = await ctx.send(listPets({}, asAuth(variant)));
       if (x.response !== undefined && x.response.status !== 401) ctx.pass('AUTH-SCHEME-CASE');
-      else ctx.fail('AUTH-SCHEME-CASE', expected(`the key under ${variant.label} to be accepted`, describeResponse(x)), [x], variant.label);
+      else ctx.fail('AUTH-SCHEME-CASE', expected(`the key under ${variant.label} to be accepted`, describeResponse(x)), [x], variant.label, { kind: 'not-status', rule: 'AUTH-SCHEME-CASE', refused: [401], what: `the key under ${variant.label}` });
     }
   },
 });
@@ -108,7 +108,7 @@ export const beforeValidation = defineCheck({
     const exchanges = await ctx.sendAll(probes.map(([, request]) => request));
     exchanges.forEach((x, i) => {
       if (x.response?.status === 401) ctx.pass('AUTH-BEFORE-VALIDATION');
-      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${probes[i]![0]} without a key`, describeResponse(x)), [x], probes[i]![0]);
+      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${probes[i]![0]} without a key`, describeResponse(x)), [x], probes[i]![0], { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what: `${probes[i]![0]} without a key` });
     });
   },
 });

@@ -51,7 +51,7 @@ export const unknownIds = defineCheck({
         return;
       }
       const received = pet ? `200 with animal ${pet.id}` : describeResponse(x);
-      ctx.fail('GET-NOT-FOUND', expected(`404 for id ${id}, which the suite has never seen (or 200 with that very animal)`, received), [x], `status ${status ?? 'none'}`);
+      ctx.fail('GET-NOT-FOUND', expected(`404 for id ${id}, which the suite has never seen (or 200 with that very animal)`, received), [x], `status ${status ?? 'none'}`, { kind: 'status', rule: 'GET-NOT-FOUND', expected: [404], what: `id ${id}` });
     });
     if (ids.length > 0 && existing === ids.length) {
       ctx.fail('GET-NOT-FOUND', expected(`404 for at least one of ${ids.length} random int64 ids`, 'every one of them answered 200 as an existing animal'), exchanges.slice(0, 3), 'every id exists');

@@ -44,7 +44,7 @@ export const everyLimit = defineCheck({
       judgeList(ctx, x, { limit }, ctx.store, proven);
       if (limit === 1 || limit === 100) {
         if (x.response?.status === 200) ctx.pass('LIST-LIMIT-BOUNDS');
-        else ctx.fail('LIST-LIMIT-BOUNDS', expected(`limit=${limit}, within the bounds, to be answered 200`, describeResponse(x)), [x], `limit=${limit}`);
+        else ctx.fail('LIST-LIMIT-BOUNDS', expected(`limit=${limit}, within the bounds, to be answered 200`, describeResponse(x)), [x], `limit=${limit}`, { kind: 'status', rule: 'LIST-LIMIT-BOUNDS', expected: [200], what: `limit=${limit}` });
       }
     });
   },
@@ -136,7 +136,7 @@ export const outOfRangeLimit = defineCheck({
       const gap = OUT_OF_RANGE.includes(value) ? 'GAP-LIMIT-OUT-OF-RANGE' : 'GAP-LIMIT-MALFORMED';
       const count = judgeAnyList(ctx, x, `limit=${value}`);
       if (count !== undefined) {
-        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (maximum 100) for limit=${value}`, `${count}`), [x], `limit=${value} over 100`);
+        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (maximum 100) for limit=${value}`, `${count}`), [x], `limit=${value} over 100`, { kind: 'response', check: 'responses.list-maximum' });
         else ctx.pass('LIST-LIMIT-BOUNDS');
       }
       ctx.observe(gap, 'listPets', `limit=${value}: ${summarise(x, count)}`, x);

@@ -17,7 +17,7 @@ export const ordersExist = defineCheck({
   async run(ctx) {
     const x = await ctx.send(listStoreOrders());
     const status = x.response?.status;
-    if (status === undefined || ABSENT.includes(status)) ctx.fail('ORDERS-EXISTS', expected('GET /store/orders to exist', describeResponse(x)), [x], `status ${status ?? 'none'}`);
+    if (status === undefined || ABSENT.includes(status)) ctx.fail('ORDERS-EXISTS', expected('GET /store/orders to exist', describeResponse(x)), [x], `status ${status ?? 'none'}`, { kind: 'not-status', rule: 'ORDERS-EXISTS', refused: ABSENT, what: 'GET /store/orders' });
     else ctx.pass('ORDERS-EXISTS');
     if (status !== undefined) {
       const body = jsonOf(x);

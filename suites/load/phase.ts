@@ -55,9 +55,9 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     const inner = deps.recorder.asserter(check, 'listPets');
     return {
       pass: (rule) => inner.pass(rule),
-      fail: (rule, message, exchanges, key) => {
+      fail: (rule, message, exchanges, key, judge) => {
         failed.add(rule);
-        inner.fail(rule, `Under load (${profile.name}): ${message}`, exchanges, key);
+        inner.fail(rule, `Under load (${profile.name}): ${message}`, exchanges, key, judge);
       },
       inconclusive: (rule, message, exchanges) => inner.inconclusive(rule, message, exchanges),
     };
@@ -123,7 +123,7 @@ function judgeObserved(assert: Asserter, observed: Observed, x: SentExchange, st
   const { request } = observed;
   if (request.authProbe) {
     if (observed.status === 401) assert.pass('AUTH-REQUIRED');
-    else assert.fail('AUTH-REQUIRED', `Expected 401 for ${request.operation} without a key / Received ${observed.status}`, [x], `${request.operation} ${observed.status}`);
+    else assert.fail('AUTH-REQUIRED', `Expected 401 for ${request.operation} without a key / Received ${observed.status}`, [x], `${request.operation} ${observed.status}`, { kind: 'status', rule: 'AUTH-REQUIRED', expected: [401], what: `${request.operation} without a key` });
     return;
   }
   if (request.operation === 'listPets') {

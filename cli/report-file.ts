@@ -1,0 +1,68 @@
+/**
+ * Reading a report.json given on the command line (matrix, replay): a file or a
+ * report directory, bounded in size, parsed, and validated against the report
+ * schema; anything else is refused with one line naming the file.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { UsageError } from '../core/errors.js';
+import { JSON_REPORT_FILE } from '../reports/json.js';
+import { reportSchema } from '../spec/report-schema.js';
+import type { ConformanceResult } from '../suites/model.js';
+
+/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** A path to a report: a file, or a directory holding report.json (a `--report-dir`). */
+export async function reportFile(path: string, cwd: string): Promise<string> {
+  const absolute = resolve(cwd, path);
+  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${path}: ${error.code === 'ENOENT' ? 'no such file or directory' : `cannot read it (${error.code ?? error.message})`}`);
+  });
+  return info.isDirectory() ? join(absolute, JSON_REPORT_FILE) : absolute;
+}
+
+export async function readReport(path: string, cwd: string): Promise<{ file: string; result: ConformanceResult }> {
+  const file = await reportFile(path, cwd);
+  const refuse = (why: string): never => {
+    throw new UsageError(`${path}: ${why}`);
+  };
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => refuse(`cannot read ${file === resolve(cwd, path) ? 'it' : file} (${error.code ?? error.message})`));
+  if (!info.isFile()) refuse('not a file');
+  if (info.size > MAX_REPORT_BYTES) refuse(`${info.size} bytes, more than a report holds (${MAX_REPORT_BYTES}); not read`);
+  const content = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => refuse(`cannot read it (${error.code ?? error.message})`));
+  let value: unknown;
+  try {
+    value = JSON.parse(content.replace(/^\ufeff/, ''));
+  } catch (error) {
+    refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
+  }
+  const validate = reportValidator();
+  if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
+  return { file, result: value as ConformanceResult };
+}
+
+let validator: ValidateFunction | undefined;
+
+// ajv-formats is CommonJS; under nodenext its default export sits one level down.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+
+/** The report schema, compiled once, on first use (as test/helpers.ts compiles it; stopping at the first error). */
+function reportValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    addFormats(ajv);
+    validator = ajv.compile(reportSchema);
+  }
+  return validator;
+}
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'invalid';
+  const where = error.instancePath || '/';
+  const extra = typeof error.params.additionalProperty === 'string' ? ` (${JSON.stringify(error.params.additionalProperty)})` : Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 6 ? `: ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}` : '';
+  return `${where} ${error.message ?? 'is invalid'}${extra}`;
+}
+
