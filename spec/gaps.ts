@@ -83,6 +83,12 @@ export const gaps = [
     accepted: 'Any string; the values seen are recorded per status.',
   }),
   gap({
+    id: 'GAP-RATE-LIMITS',
+    title: 'Rate limits and quotas',
+    section: 'Limits (rate limits, quotas: not shown)',
+    accepted: 'A 429 is waited out (Retry-After honoured up to 5 s, else 250 ms doubling), up to 4 times per request, before the answer is judged.',
+  }),
+  gap({
     id: 'GAP-NULL-STATUS',
     title: 'An absent status written as null',
     section: 'Resources and their fields › Pet (status not required)',

@@ -84,6 +84,18 @@ export const DEFAULTS = {
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
 export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
 
+/** Gaps the engine itself observes, outside any check. */
+export const ENGINE_GAPS = ['GAP-RATE-LIMITS'] as const;
+
+/** Times a request answered 429 is sent again before the answer stands. */
+export const RATE_LIMIT_RETRIES = 4;
+
+/** How long to wait after a 429: its Retry-After in seconds (at most 5 s), else 250 ms doubling. */
+export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
+  return seconds !== undefined ? Math.min(5_000, seconds * 1000) : 250 * 2 ** attempt;
+}
+
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
 
@@ -140,10 +152,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const sentHeaders: Record<string, string> = { ...headers };
     if (auth === 'valid') sentHeaders.authorization = `Bearer ${options.apiKey}`;
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
-    const x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
-    x.meta = { operation, auth, check };
-    options.onExchange?.(x);
-    inspect(x);
+    let x: SentExchange;
+    for (let attempt = 0; ; attempt++) {
+      x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+      x.meta = { operation, auth, check };
+      options.onExchange?.(x);
+      inspect(x);
+      // Rate limits are not shown by the document: a 429 is waited out, not judged, a few times.
+      const wait = x.response?.status === 429 && attempt < RATE_LIMIT_RETRIES ? retryDelayMs(x.response.headers['retry-after'], attempt) : undefined;
+      if (wait === undefined) break;
+      recorder.observe('GAP-RATE-LIMITS', operation, `429 answered; waited ${wait} ms and sent the request again`, x);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     silentInARow = x.response ? 0 : silentInARow + 1;
     if (silentInARow >= LOST_AFTER && !target.lost) target.lost = new TargetLost(`the target stopped answering (${x.error?.message ?? 'no response'}, ${LOST_AFTER} requests in a row)`);
     return x;

@@ -27,6 +27,16 @@ describe('runConformance against the reference', () => {
     expect(counts(a)).toEqual(counts(b));
   });
 
+  it('waits out 429 answers (rate limits are not shown) instead of failing the target, and records it', async () => {
+    let n = 0;
+    // Every 7th request is refused once with 429, as a rate limiter would.
+    const limited = (inner: Handler): Handler => (request) =>
+      ++n % 7 === 0 ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } } : inner(request);
+    const result = await withServer({ wrap: limited }, (url) => run(url));
+    expect(result.rules.filter((r) => r.outcome !== 'pass').map((r) => r.id)).toEqual([]);
+    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/429 answered; waited 0 ms/);
+  });
+
   it('names every animal it creates with the run prefix', async () => {
     const server = await startReference({ apiKey: DISTINCTIVE_KEY });
     try {

@@ -81,8 +81,8 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   };
   let undecodable = 0;
   const judge = (observed: Observed) => {
-    // Load shedding (503, 504) is what thresholds measure, not a conformance question.
-    if (observed.status === 503 || observed.status === 504) return;
+    // Rate limiting and load shedding (429, 503, 504) are what thresholds measure, not a conformance question.
+    if (observed.status === 429 || observed.status === 503 || observed.status === 504) return;
     // autocannon appends body chunks as strings, which splits a multi-byte character at a chunk boundary into U+FFFD:
     // such a body cannot be told from what the target sent, so it is not judged.
     if (observed.body?.includes('\uFFFD')) {
