@@ -22,6 +22,7 @@ import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
+import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
 
 export const HTML_REPORT_FILE = 'report.html';
@@ -102,14 +103,7 @@ const badge = (outcome: Shown): string => `<span class="badge o-${outcome}">${LA
 export function renderHtml(result: ConformanceResult): string {
   const strict = result.summary.strict;
   const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : 'Error';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<title>${text(verdictWord)} · Animal Store Service ${text(result.interfaceVersion)} · ${text(result.target)}</title>
+  return `${pageHead(CSP, `${text(verdictWord)} · Animal Store Service ${text(result.interfaceVersion)} · ${text(result.target)}`)}
 <link rel="icon" href="data:,">
 <style>${STYLE}</style>
 </head>

@@ -21,6 +21,7 @@
  * box; the page reads fully without it), and a Content-Security-Policy that
  * admits only those two blocks and no network address.
  */
+import { pageHead } from './page.js';
 import { anchor } from './html.js';
 import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
@@ -345,14 +346,7 @@ export function renderMatrixHtml(columns: readonly MatrixColumn[]): string {
 <tr class="group"><th colspan="${width}" scope="colgroup">${text(heading)}</th></tr>
 ${group.map(renderRow).join('\n')}
 </tbody>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<title>Compatibility matrix · Animal Store Service ${text(versions.join(', '))}</title>
+  return `${pageHead(CSP, `Compatibility matrix · Animal Store Service ${text(versions.join(', '))}`)}
 <style>${STYLE}</style>
 </head>
 <body>

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { Page } from 'playwright-core';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
 
@@ -68,4 +69,19 @@ const validateReport = ajv.compile(reportSchema);
 /** Errors of a report against spec/report.schema.json; empty when valid. */
 export function reportErrors(report: unknown): string[] {
   return validateReport(report) ? [] : (validateReport.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/** Records what a page does that it should not: requests, dialogs, errors (CSP violations are console errors). */
+export function watch(page: Page): { requests: string[]; dialogs: string[]; errors: string[] } {
+  const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
+  page.on('request', (request) => seen.requests.push(request.url()));
+  page.on('dialog', (dialog) => {
+    seen.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => seen.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  return seen;
 }

@@ -8,7 +8,7 @@ import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
 import type { RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, Outcome } from '../suites/model.js';
-import { DISTINCTIVE_KEY, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, tempDir, withServer, watch } from './helpers.js';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -33,20 +33,6 @@ const broken = (inner: Handler): Handler => async (request) => {
   return { ...answer, headers, body };
 };
 
-/** Records what a page does that it should not: requests, dialogs, errors (CSP violations are console errors). */
-function watch(page: Page): { requests: string[]; dialogs: string[]; errors: string[] } {
-  const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
-  page.on('request', (request) => seen.requests.push(request.url()));
-  page.on('dialog', (dialog) => {
-    seen.dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  page.on('pageerror', (error) => seen.errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') seen.errors.push(message.text());
-  });
-  return seen;
-}
 
 const offline = (urls: string[]) => urls.filter((url) => !/^(file|data|about):/.test(url));
 

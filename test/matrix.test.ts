@@ -15,7 +15,7 @@ import { badgeFor, cellOutcome, type MatrixColumn, renderMatrixMarkdown } from '
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { reportErrors, runCli, tempDir } from './helpers.js';
+import { reportErrors, runCli, tempDir, watch } from './helpers.js';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -235,16 +235,7 @@ describe('matrix.html in a browser', () => {
   /** Opens a file and records what the page does that it should not. */
   async function open(file: string): Promise<{ page: Page; requests: string[]; dialogs: string[]; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
-    const seen = { page, requests: [] as string[], dialogs: [] as string[], errors: [] as string[] };
-    page.on('request', (request) => seen.requests.push(request.url()));
-    page.on('dialog', (dialog) => {
-      seen.dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    page.on('pageerror', (error) => seen.errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') seen.errors.push(message.text());
-    });
+    const seen = { page, ...watch(page) };
     await page.goto(pathToFileURL(file).href, { timeout: 10_000 });
     return seen;
   }
