@@ -1,10 +1,11 @@
 /**
  * Files generated from the typed sources: spec/openapi.json,
- * spec/report.schema.json and RULES.md. `npm run gen` writes them; a test
- * fails when one is stale.
+ * spec/report.schema.json, spec/product.schema.json and RULES.md. `npm run
+ * gen` writes them; a test fails when one is stale.
  */
 import { gaps } from '../spec/gaps.js';
 import { INTERFACE_VERSION, openapi } from '../spec/openapi.js';
+import { productSchema } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
 import { rules, untestableStatements } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
@@ -14,6 +15,7 @@ export function generatedFiles(): Record<string, string> {
   return {
     'spec/openapi.json': `${JSON.stringify(openapi, null, 2)}\n`,
     'spec/report.schema.json': `${JSON.stringify(reportSchema, null, 2)}\n`,
+    'spec/product.schema.json': `${JSON.stringify(productSchema, null, 2)}\n`,
     'RULES.md': renderRulesMarkdown(),
   };
 }

@@ -1,0 +1,191 @@
+/**
+ * What `certify` and `verify` share: the fixed certification settings, the
+ * manifest, the suite's own content hash, the certificate decision, the
+ * product description's validation and the Ed25519 keys.
+ */
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { UsageError } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/version.js';
+import { MAX_PRODUCT_BYTES, type Product, productSchema } from '../spec/product-schema.js';
+import type { ConformanceResult } from '../suites/model.js';
+
+/** The settings every certification runs with; none can be changed from the command line. */
+export const CERTIFICATION = {
+  /** The seed of all generated data. */
+  seed: 20_301_205,
+  /** Runs per property-based check. */
+  numRuns: 40,
+  /** The load profile. */
+  load: 'smoke',
+} as const;
+
+/** The names of the files of a bundle. */
+export const BUNDLE = {
+  manifest: 'manifest.json',
+  signature: 'manifest.sig',
+  product: 'product.json',
+  report: 'report.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  transcript: 'transcript.jsonl',
+} as const;
+
+/** Files whose hashes the manifest carries (every file but the manifest and its signature). */
+export const HASHED_FILES = [BUNDLE.product, BUNDLE.report, BUNDLE.junit, BUNDLE.html, BUNDLE.transcript] as const;
+
+/** `format` of a manifest this version writes and reads. */
+export const MANIFEST_FORMAT = 'petstore-conformance-certification/1';
+
+/** manifest.json: what was run, by what, where, with which outcome, and the hash of every other file. */
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  tool: { name: 'petstore-conformance'; version: string };
+  /** `sha256:<hex>` over the suite's own code and spec ({@link suiteHash}). */
+  suiteHash: string;
+  interfaceVersion: string;
+  seed: number;
+  numRuns: number;
+  load: string;
+  /** Name prefix of the animals the run created. */
+  namePrefix: string;
+  /** Where the run happened. */
+  environment: { node: string; platform: string; release: string; arch: string };
+  startedAt: string;
+  finishedAt: string;
+  /** Scheme, host, port and path of the target; never credentials. */
+  target: string;
+  /** The certificate decision, and why not when not. */
+  certified: boolean;
+  reasons: string[];
+  /** sha256 (hex) of each other file of the bundle, by name. */
+  files: Record<string, string>;
+}
+
+/** sha256 of bytes, hex. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The content hash of the suite itself: sha256 over the lines
+ * `<sha256 of the file>  <path>\n` of every file under the installed
+ * package's dist/ and of spec/*.json, sorted by path (the format of
+ * `sha256sum`, so it can be recomputed with the usual tools).
+ */
+export function suiteHash(root: string = PACKAGE_ROOT): string {
+  const walk = (dir: string, prefix: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name), `${prefix}${d.name}/`) : d.isFile() ? [`${prefix}${d.name}`] : []));
+  const files = [...walk('dist', 'dist/'), ...readdirSync(join(root, 'spec')).filter((f) => f.endsWith('.json')).map((f) => `spec/${f}`)].sort();
+  return `sha256:${sha256(files.map((f) => `${sha256(readFileSync(join(root, f)))}  ${f}\n`).join(''))}`;
+}
+
+const list = (ids: readonly string[]) => `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ` and ${ids.length - 8} more` : ''}`;
+
+/**
+ * The certificate decision on a run: certified only when it ran with the
+ * certification settings, the target could be tested, every MUST rule passed
+ * (a MUST rule that failed, errored, was inconclusive, skipped or waived
+ * withholds it: a run whose checks could not run never reads as passed), the
+ * verdict is conformant, and the load profile ran and met its thresholds.
+ */
+export function certificationDecision(result: ConformanceResult): { certified: boolean; reasons: string[] } {
+  const reasons: string[] = [];
+  const settings = result.seed === CERTIFICATION.seed && result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
+  if (!settings) reasons.push(`not run with the certification settings (seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
+  if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
+  const must = result.rules.filter((r) => r.severity === 'MUST');
+  const withOutcome = (outcome: string) => must.filter((r) => r.outcome === outcome).map((r) => r.id);
+  const words: [string, string][] = [
+    ['fail', 'failed'],
+    ['error', 'could not be judged (a check of the suite crashed)'],
+    ['inconclusive', 'were inconclusive'],
+    ['skip', 'were skipped'],
+    ['waived', 'failed and were waived'],
+  ];
+  for (const [outcome, said] of words) {
+    const ids = withOutcome(outcome);
+    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${list(ids)}`);
+  }
+  if (must.length === 0) reasons.push('no MUST rule in the report');
+  if (result.summary.verdict !== 'conformant' && reasons.length === 0) reasons.push(`the verdict is ${result.summary.verdict}: ${result.summary.reason}`);
+  if (result.summary.thresholds === 'fail') {
+    const breached = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (measured ${t.measured}${t.unit})`));
+    reasons.push(`load threshold(s) breached: ${list(breached)}`);
+  } else if (result.summary.thresholds === 'none') {
+    const why = result.skippedPhases.find((p) => p.phase === 'load')?.reason;
+    reasons.push(`the load profile did not run${why ? `: ${why}` : ''}`);
+  }
+  return { certified: reasons.length === 0, reasons };
+}
+
+// ajv-formats is CommonJS; under nodenext its default export sits one level down.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+let productValidator: ValidateFunction | undefined;
+
+/**
+ * Parses and validates a product description against spec/product-schema.ts.
+ * Returns the product, or the reason it is refused, in one line naming the key.
+ */
+export function checkProduct(text: string): { product: Product } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\ufeff/, ''));
+  } catch (error) {
+    return { error: `not JSON (${(error as Error).message.split('\n')[0]})` };
+  }
+  if (!productValidator) {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    addFormats(ajv);
+    productValidator = ajv.compile(productSchema);
+  }
+  if (productValidator(value)) return { product: value as Product };
+  return { error: describeProductError(productValidator.errors?.[0]) };
+}
+
+function describeProductError(error: ErrorObject | undefined): string {
+  const properties: Record<string, { description: string }> = productSchema.properties;
+  const known = Object.keys(properties).join(', ');
+  if (!error) return 'invalid';
+  if (error.keyword === 'required') {
+    const key = String(error.params.missingProperty);
+    return `key "${key}" is missing: it must be ${properties[key]?.description ?? 'given'}`;
+  }
+  if (error.keyword === 'additionalProperties') return `key ${JSON.stringify(String(error.params.additionalProperty))} is not known (known keys: ${known})`;
+  const key = error.instancePath.split('/')[1];
+  if (key === undefined || key === '') return `must be a JSON object with the keys ${productSchema.required.join(', ')} (and optionally description)`;
+  const name = key.replace(/~1/g, '/').replace(/~0/g, '~');
+  return `key "${name}" must be ${properties[name]?.description ?? 'valid'}`;
+}
+
+/** Reads and validates `--product`; a `UsageError` naming the file and the key when it is refused. */
+export async function readProduct(path: string, shown: string): Promise<Product> {
+  const refuse = (why: string): never => {
+    throw new UsageError(`--product ${shown}: ${why}`);
+  };
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => refuse(error.code === 'ENOENT' ? 'no such file' : `cannot read it (${error.code ?? error.message})`));
+  if (!info.isFile()) refuse('not a file');
+  if (info.size > MAX_PRODUCT_BYTES) refuse(`${info.size} bytes; a product description holds at most ${MAX_PRODUCT_BYTES}`);
+  const checked = checkProduct(await readFile(path, 'utf8'));
+  if ('error' in checked) return refuse(checked.error);
+  return checked.product;
+}
+
+/** An Ed25519 key from a PEM file (`shown`: its name as given); `UsageError` naming the flag when it is not one. */
+export async function readEd25519Key(path: string, shown: string, flag: '--sign-key' | '--public-key'): Promise<KeyObject> {
+  const pem = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${flag}: cannot read ${shown} (${error.code === 'ENOENT' ? 'no such file' : (error.code ?? error.message)})`);
+  });
+  let key: KeyObject;
+  try {
+    key = flag === '--sign-key' ? createPrivateKey(pem) : createPublicKey(pem);
+  } catch {
+    throw new UsageError(`${flag}: ${shown} is not a PEM ${flag === '--sign-key' ? 'private' : 'public'} key`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new UsageError(`${flag}: ${shown} is a key of type ${key.asymmetricKeyType ?? 'unknown'}; an Ed25519 key is needed`);
+  return key;
+}

@@ -1,0 +1,225 @@
+/**
+ * A run's transcript: every exchange, one JSON line each, the key redacted
+ * (`certify` writes it into the bundle), and {@link TranscriptReplayer}, a
+ * {@link Transport} that answers a run's requests from a transcript instead of
+ * the network (`verify` recomputes the verdicts with it).
+ *
+ * Bodies are stored as base64 of the redacted bytes: a body that is valid
+ * UTF-8 is redacted as text; one that is not is kept byte for byte unless it
+ * holds the key, in which case its lossy decoding is redacted and stored.
+ */
+import { createHash } from 'node:crypto';
+import { TransportError } from './errors.js';
+import type { Exchange, Method, RequestSpec, Transport } from './http.js';
+import type { Redactor } from './redact.js';
+
+/** The codes a transport error can have (core/errors.ts `TransportError`). */
+export const TRANSPORT_ERROR_CODES = ['PC_ERR_UNREACHABLE', 'PC_ERR_TIMEOUT', 'PC_ERR_TLS', 'PC_ERR_PROTOCOL'] as const;
+export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
+
+/** One line of transcript.jsonl. Header values, URLs, bodies and error messages are redacted. */
+export interface TranscriptEntry {
+  /** Order of sending within the run, from 1. */
+  seq: number;
+  /** What the engine sent it for: the operation, how it authenticated, the check (`preflight`, a check id, `load.<profile>.…`). */
+  meta: { operation: string; auth: string; check: string };
+  /** `body`: base64 of the bytes sent; absent when there was no body. */
+  request: { method: Method; url: string; headers: Record<string, string>; body?: string };
+  /** `body`: base64 of the bytes received (at most the bound; `truncated` when there were more). */
+  response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
+  /** Why there was no response. */
+  error?: { code: TransportErrorCode; message: string };
+  durationMs: number;
+}
+
+/** An exchange as the engine hands it to `onExchange`. */
+export type RecordedExchange = Exchange & { meta: { operation: string; auth: string; check: string } };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lossyUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** `bytes` with every secret of `redactor` replaced (see the module comment); the same bytes when there is none. */
+export function redactBytes(redactor: Redactor, bytes: Uint8Array): Uint8Array {
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) {
+    const redacted = redactor.redact(text);
+    return redacted === text ? bytes : Buffer.from(redacted);
+  }
+  const lossy = lossyUtf8.decode(bytes);
+  return redactor.leaks(lossy) ? Buffer.from(redactor.redact(lossy)) : bytes;
+}
+
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+function redactHeaders(redactor: Redactor, headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[redactor.redact(name)] = redactor.redact(value);
+  return out;
+}
+
+/** The transcript line of one exchange, redacted with `redactor`. */
+export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor): TranscriptEntry {
+  const { request, response, error } = exchange;
+  return {
+    seq: exchange.seq,
+    meta: { operation: exchange.meta.operation, auth: exchange.meta.auth, check: exchange.meta.check },
+    request: {
+      method: request.method,
+      url: redactor.redact(request.url),
+      headers: redactHeaders(redactor, request.headers),
+      ...(request.body === undefined ? {} : { body: base64(redactBytes(redactor, request.body)) }),
+    },
+    ...(response ? { response: { status: response.status, headers: redactHeaders(redactor, response.headers), body: base64(redactBytes(redactor, response.body)), truncated: response.truncated } } : {}),
+    ...(error ? { error: { code: error.code as TransportErrorCode, message: redactor.redact(error.message) } } : {}),
+    durationMs: Math.round(exchange.durationMs * 1000) / 1000,
+  };
+}
+
+/** transcript.jsonl's text: the entries in `seq` order, one JSON line each. */
+export function renderTranscript(entries: readonly TranscriptEntry[]): string {
+  return [...entries].sort((a, b) => a.seq - b.seq).map((e) => `${JSON.stringify(e)}\n`).join('');
+}
+
+/** A transcript that cannot be read; `message` names the line. */
+export class TranscriptError extends Error {}
+
+/** Parses transcript.jsonl. Throws {@link TranscriptError} naming the first bad line. */
+export function parseTranscript(text: string): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [];
+  const seen = new Set<number>();
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((line, i) => {
+    const bad = (why: string): never => {
+      throw new TranscriptError(`line ${i + 1}: ${why}`);
+    };
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      bad('not JSON');
+    }
+    const entry = value as TranscriptEntry;
+    if (!isObject(entry)) bad('not an object');
+    if (!Number.isInteger(entry.seq) || entry.seq < 1) bad('"seq" is not a positive integer');
+    if (seen.has(entry.seq)) bad(`seq ${entry.seq} appears twice`);
+    seen.add(entry.seq);
+    if (!isObject(entry.meta) || !isString(entry.meta.operation) || !isString(entry.meta.auth) || !isString(entry.meta.check)) bad('"meta" needs operation, auth and check');
+    const { request, response, error } = entry;
+    if (!isObject(request) || (request.method !== 'GET' && request.method !== 'POST') || !isString(request.url) || !isHeaders(request.headers) || (request.body !== undefined && !isBase64(request.body))) bad('"request" needs method (GET or POST), url, headers and a base64 body if any');
+    if (response !== undefined && (!isObject(response) || !Number.isInteger(response.status) || !isHeaders(response.headers) || !isBase64(response.body) || typeof response.truncated !== 'boolean')) bad('"response" needs status, headers, a base64 body and truncated');
+    if (error !== undefined && (!isObject(error) || !(TRANSPORT_ERROR_CODES as readonly unknown[]).includes(error.code) || !isString(error.message))) bad('"error" needs a transport error code and a message');
+    if ((response === undefined) === (error === undefined)) bad('an exchange has a response or an error, exactly one');
+    if (typeof entry.durationMs !== 'number' || !(entry.durationMs >= 0)) bad('"durationMs" is not a duration');
+    entries.push(entry);
+  });
+  return entries;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> & object => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isHeaders = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every(isString);
+const isBase64 = (v: unknown): v is string => isString(v) && /^[A-Za-z0-9+/]*={0,2}$/.test(v) && v.length % 4 === 0;
+
+/** A request of the replay that no recorded exchange answers. */
+export interface UnmatchedRequest {
+  seq: number;
+  method: Method;
+  /** Path and query, relative to the base URL. */
+  path: string;
+  /** The Authorization header, redacted; empty when none was sent. */
+  authorization: string;
+}
+
+/** Options of {@link TranscriptReplayer}. */
+export interface ReplayOptions {
+  /** The base URL the transcript was recorded against (its requests' URLs start with it). */
+  baseUrl: string;
+  /**
+   * Redacts the replay's requests before they are compared with the transcript's:
+   * `redactorFor(KEY_PLACEHOLDER)` when the replay runs with the placeholder as
+   * its key, so `Bearer <API_KEY>` in both.
+   */
+  redactor: Redactor;
+}
+
+/**
+ * A {@link Transport} that answers from a transcript. A request matches a
+ * recorded exchange with the same method, path and query, body bytes and
+ * (redacted) Authorization header; exchanges with the same match are used
+ * in `seq` order, each once. A request nothing matches gets a transport error
+ * and is kept in {@link unmatched}: the replay has diverged from the run.
+ */
+export class TranscriptReplayer implements Transport {
+  readonly #queues = new Map<string, TranscriptEntry[]>();
+  readonly #entries: readonly TranscriptEntry[];
+  readonly #used = new Set<number>();
+  readonly #base: string;
+  readonly #redactor: Redactor;
+  #seq = 0;
+  /** Requests no recorded exchange answered, in order. */
+  readonly unmatched: UnmatchedRequest[] = [];
+
+  constructor(entries: readonly TranscriptEntry[], options: ReplayOptions) {
+    this.#entries = [...entries].sort((a, b) => a.seq - b.seq);
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#redactor = options.redactor;
+    for (const entry of this.#entries) {
+      const url = entry.request.url;
+      // A URL outside the base cannot be asked for: keyed so that nothing matches it.
+      const path = url.startsWith(this.#base) ? url.slice(this.#base.length) : `\u0000${url}`;
+      const key = matchKey(entry.request.method, path, header(entry.request.headers, 'authorization'), entry.request.body);
+      const queue = this.#queues.get(key);
+      if (queue) queue.push(entry);
+      else this.#queues.set(key, [entry]);
+    }
+  }
+
+  get requestsSent(): number {
+    return this.#seq;
+  }
+
+  /** Recorded exchanges no request of the replay asked for, in `seq` order. */
+  unused(): TranscriptEntry[] {
+    return this.#entries.filter((e) => !this.#used.has(e.seq));
+  }
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const seq = ++this.#seq;
+    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
+    const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
+    const url = `${this.#base}${spec.path}`;
+    const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
+    const path = this.#redactor.redact(spec.path);
+    const authorization = this.#redactor.redact(header(headers, 'authorization'));
+    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : base64(redactBytes(this.#redactor, body)));
+    const entry = this.#queues.get(key)?.shift();
+    if (!entry) {
+      this.unmatched.push({ seq, method: spec.method, path, authorization });
+      exchange.error = new TransportError('PC_ERR_PROTOCOL', `${spec.method} ${path} is not in the transcript (the replay diverged from the recorded run)`);
+      return exchange;
+    }
+    this.#used.add(entry.seq);
+    exchange.durationMs = entry.durationMs;
+    if (entry.response) exchange.response = { status: entry.response.status, headers: { ...entry.response.headers }, body: Buffer.from(entry.response.body, 'base64'), truncated: entry.response.truncated };
+    else if (entry.error) exchange.error = new TransportError(entry.error.code, entry.error.message);
+    return exchange;
+  }
+
+  async close(): Promise<void> {}
+}
+
+function header(headers: Record<string, string>, name: string): string {
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  return '';
+}
+
+function matchKey(method: string, path: string, authorization: string, body: string | undefined): string {
+  const digest = body === undefined ? '-' : createHash('sha256').update(body).digest('hex');
+  return JSON.stringify([method, path, authorization, digest]);
+}

@@ -1,0 +1,298 @@
+/**
+ * Certification: `certify` against the reference (certified, signed) and
+ * against a mutant (not certified), `verify` of both, and tampering of every
+ * kind verify must catch, each said in words. Everything runs through bin/
+ * (build first: bin/ runs dist/).
+ */
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as tar from 'tar';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../reference/handler.js';
+import { startReference } from '../reference/server.js';
+import type { ConformanceResult } from '../suites/model.js';
+import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
+import { swapCase } from '../core/redact.js';
+import { DISTINCTIVE_KEY, type Ran, reportErrors, runCli, tempDir } from './helpers.js';
+
+const dir = tempDir();
+const path = (name: string) => join(dir, name);
+const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
+const GOOD = path('good.tar.gz');
+const BAD = path('bad.tar.gz');
+const ECHO = path('echo.tar.gz');
+const LOAD_ONLY = path('load-only.tar.gz');
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+let good: Ran;
+let bad: Ran;
+let echoed: Ran;
+let loadOnly: Ran;
+let referenceUrl: string;
+
+/** A target that answers 500 to the animals the load profile creates before it starts (named `… load <i>`), and only to those. */
+const failOnLoadSetup = (inner: Handler): Handler => async (request) => {
+  const name = request.method === 'POST' ? /"name":"([^"]*)"/.exec(Buffer.from(request.body).toString('utf8'))?.[1] : undefined;
+  if (name && / load \d+$/.test(name)) return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'no', status: 500 } };
+  return inner(request);
+};
+
+/** A target that echoes every request's headers and body back (in a header, and in error bodies): the key comes back in its answers. */
+const echo = (inner: Handler): Handler => async (request) => {
+  const answer = await inner(request);
+  const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
+  const header = Buffer.from(echoed).toString('latin1').replace(/[^\x20-\x7e]/g, '?');
+  return { ...answer, headers: { ...answer.headers, 'x-echo': header }, body: answer.status >= 400 ? { echoed } : answer.body };
+};
+
+beforeAll(async () => {
+  writeFileSync(path('product.json'), JSON.stringify(PRODUCT));
+  for (const name of ['vendor', 'other']) {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(path(`${name}.pem`), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(path(`${name}.pub.pem`), publicKey.export({ type: 'spki', format: 'pem' }));
+  }
+  const mutant = mutants.find((m) => m.name === 'default-limit-21')!;
+  const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
+  const broken = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
+  const echoing = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: echo });
+  const failsUnderLoad = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: failOnLoadSetup });
+  referenceUrl = reference.url;
+  try {
+    [good, bad, echoed, loadOnly] = await Promise.all([
+      runCli(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', GOOD, '--sign-key', path('vendor.pem')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runCli(['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD]),
+      runCli(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runCli(['certify', '--base-url', failsUnderLoad.url, '--product', path('product.json'), '--out', LOAD_ONLY], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+    ]);
+  } finally {
+    await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close()]);
+  }
+}, 90_000);
+
+/** The files of a bundle, extracted with tar. */
+async function unpack(bundle: string): Promise<Map<string, Buffer>> {
+  const to = tempDir();
+  await tar.x({ file: bundle, cwd: to });
+  return new Map(readdirSync(to).map((name) => [name, readFileSync(join(to, name))]));
+}
+
+/** A bundle of `files`, packed with tar. */
+async function repack(files: Map<string, Buffer>): Promise<string> {
+  const from = tempDir();
+  for (const [name, content] of files) writeFileSync(join(from, name), content);
+  const out = join(tempDir(), 'tampered.tar.gz');
+  await tar.c({ gzip: true, file: out, cwd: from }, [...files.keys()]);
+  return out;
+}
+
+/** `files` with `name` replaced and its hash in manifest.json updated, as a forger would. */
+function replaceWithHash(files: Map<string, Buffer>, name: string, content: string): Map<string, Buffer> {
+  const manifest = JSON.parse(files.get('manifest.json')!.toString()) as { files: Record<string, string> };
+  manifest.files[name] = sha256(content);
+  return new Map([...files, [name, Buffer.from(content)], ['manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)]]);
+}
+
+const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString()) as T;
+const verify = (bundle: string, publicKey?: string) => runCli(['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])]);
+/** The ✗ lines of verify's output. */
+const problems = (ran: Ran) => ran.stdout.split('\n').filter((l) => l.startsWith('✗ '));
+
+describe('certify', () => {
+  it('a passing run against the reference is certified; the bundle holds every file, hashed, and verifies with and without the public key', async () => {
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/CERTIFIED: Acme Petstore 2\.4\.1 conforms/);
+    const files = await unpack(GOOD);
+    expect([...files.keys()].sort()).toEqual(['junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
+    const manifest = json<Record<string, unknown> & { files: Record<string, string>; environment: Record<string, string> }>(files, 'manifest.json');
+    expect(manifest).toMatchObject({ certified: true, reasons: [], seed: 20_301_205, numRuns: 40, load: 'smoke', target: referenceUrl, tool: { name: 'petstore-conformance' } });
+    expect(manifest.suiteHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(manifest.environment.node).toBe(process.version);
+    expect(Object.keys(manifest.files).sort()).toEqual(['junit.xml', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
+    for (const [name, hash] of Object.entries(manifest.files)) expect(sha256(files.get(name)!), name).toBe(hash);
+    expect(json(files, 'product.json')).toEqual(PRODUCT);
+
+    const report = json<ConformanceResult>(files, 'report.json');
+    expect(reportErrors(report)).toEqual([]);
+    expect(report).toMatchObject({ seed: 20_301_205, numRuns: 40, namePrefix: manifest.namePrefix, options: { only: [], skip: [], load: 'smoke', strict: false } });
+    expect(report.summary.thresholds).toBe('pass');
+    // Every exchange sent through the HTTP client is a line: the functional phases and the load profile's set-up.
+    const lines = files.get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { seq: number; meta: { check: string }; request: { headers: Record<string, string> }; response?: { status: number } });
+    expect(lines).toHaveLength(report.summary.requests);
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
+    expect(lines[0]!.meta.check).toBe('preflight');
+    expect(lines[0]!.request.headers.authorization).toBe('Bearer <API_KEY>');
+    expect(lines.filter((l) => l.meta.check.startsWith('load.'))).toHaveLength(20);
+
+    const signed = await verify(GOOD, path('vendor.pub.pem'));
+    expect(signed.code, signed.stdout).toBe(0);
+    expect(signed.stdout).toMatch(/✓ signature: manifest\.json is signed by the given Ed25519 key/);
+    expect(signed.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
+    expect(signed.stdout).toMatch(/- load: not recomputed/);
+    expect(signed.stdout).toMatch(/^VERIFIED: .*; the bundle's decision: CERTIFIED$/m);
+    const unchecked = await verify(GOOD);
+    expect(unchecked.code).toBe(0);
+    expect(unchecked.stdout).toMatch(/- signature: not checked \(no --public-key given\); the bundle has one/);
+  });
+
+  it('a failing run against a mutant is not certified (exit 1, the bundle says why) and the bundle still verifies', async () => {
+    expect(bad.code, bad.stderr).toBe(1);
+    expect(bad.stdout).toMatch(/NOT CERTIFIED: Acme Petstore 2\.4\.1\n {2}- 1 MUST rule\(s\) failed: LIST-LIMIT-DEFAULT/);
+    const files = await unpack(BAD);
+    expect(files.has('manifest.sig')).toBe(false);
+    expect(json(files, 'manifest.json')).toMatchObject({ certified: false, reasons: ['1 MUST rule(s) failed: LIST-LIMIT-DEFAULT'] });
+    const ran = await verify(BAD);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/manifest: NOT CERTIFIED \(1 MUST rule\(s\) failed: LIST-LIMIT-DEFAULT\)/);
+    expect(ran.stdout).toMatch(/the bundle is unsigned/);
+    const withKey = await verify(BAD, path('vendor.pub.pem'));
+    expect(withKey.code).toBe(1);
+    expect(problems(withKey)).toEqual(['✗ signature: manifest.sig is missing, but a public key was given: the bundle is unsigned']);
+  });
+
+  it('a failure seen only in the load profile\'s set-up, which verify cannot replay, is accepted as recorded', async () => {
+    expect(loadOnly.code, loadOnly.stderr).toBe(1);
+    const report = json<ConformanceResult>(await unpack(LOAD_ONLY), 'report.json');
+    const noServerErrors = report.rules.find((r) => r.id === 'RESPONSE-NO-5XX')!.checks.find((c) => c.id === 'responses.no-5xx')!;
+    expect(noServerErrors.outcome).toBe('fail');
+    const ran = await verify(LOAD_ONLY);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/the bundle's decision: NOT CERTIFIED$/m);
+  });
+
+  it('the key is in no file of any bundle, nor in any output, also from a target that echoes it back; that bundle verifies too', async () => {
+    for (const [bundle, key, ran] of [[GOOD, DISTINCTIVE_KEY, good], [BAD, CONTRACT_API_KEY, bad], [ECHO, DISTINCTIVE_KEY, echoed]] as const) {
+      const forms = [key, key.slice(0, -1), swapCase(key), Buffer.from(key).toString('base64'), Buffer.from(`conformance:${key}`).toString('base64'), encodeURIComponent(key)];
+      for (const [name, content] of await unpack(bundle)) for (const form of forms) expect(content.toString('latin1').includes(form), `${name} holds ${form}`).toBe(false);
+      for (const form of forms) expect(ran.stdout + ran.stderr).not.toContain(form);
+    }
+    // The echo did carry the key back: the transcript holds its placeholder in answers, headers and bodies.
+    const entries = (await unpack(ECHO)).get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { response?: { headers: Record<string, string>; body: string } });
+    expect(entries.some((e) => e.response?.headers['x-echo']?.includes('Bearer <API_KEY>'))).toBe(true);
+    expect(entries.some((e) => Buffer.from(e.response?.body ?? '', 'base64').toString().includes('Bearer <API_KEY>'))).toBe(true);
+    expect(echoed.code).toBe(1);
+    const ran = await verify(ECHO);
+    expect(ran.code, ran.stdout).toBe(0);
+  });
+
+  it.each([
+    [{ name: 'x', version: '1' }, /--product .*product-[0-9a-f]{8}\.json: key "contact" is missing: it must be an email address or an http\(s\) URL/],
+    [{ ...PRODUCT, contact: 'call us' }, /key "contact" must be an email address or an http\(s\) URL/],
+    [{ ...PRODUCT, version: 'one two' }, /key "version" must be a non-empty string without spaces/],
+    [{ ...PRODUCT, colour: 'red' }, /key "colour" is not known \(known keys: name, version, contact, description\)/],
+  ])('an invalid product.json (%j) is refused before anything runs: exit 2, one line naming the key', async (product, message) => {
+    const file = path(`product-${sha256(JSON.stringify(product)).slice(0, 8)}.json`);
+    writeFileSync(file, JSON.stringify(product));
+    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--product', file, '--out', path('never.tar.gz')]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(message);
+  });
+
+  it.each([
+    [['--only', 'LIST-LIMIT-DEFAULT'], '--only'],
+    [['--skip', 'AUTH-REQUIRED'], '--skip'],
+    [['--seed', '1'], '--seed'],
+    [['--num-runs', '5'], '--num-runs'],
+    [['--load', 'none'], '--load'],
+    [['--strict'], '--strict'],
+    [['--waivers', 'waivers.json'], '--waivers'],
+  ])('%j is refused: certification settings are fixed (exit 2, one line)', async (flags, flag) => {
+    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toContain(`certify runs with fixed settings (every rule, seed 20301205, 40 runs per property, load profile smoke`);
+    expect(ran.stderr).toContain(`${flag} is not accepted`);
+  });
+});
+
+describe.concurrent('verify catches tampering', () => {
+  it.each(['manifest.json', 'manifest.sig', 'product.json', 'report.json', 'junit.xml', 'report.html', 'transcript.jsonl'])('one byte changed in %s', async (name) => {
+    const files = await unpack(GOOD);
+    const bytes = Buffer.from(files.get(name)!);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
+    files.set(name, bytes);
+    const ran = await verify(await repack(files), path('vendor.pub.pem'));
+    expect(ran.code).toBe(1);
+    const expected = name === 'manifest.sig' || name === 'manifest.json' ? /^✗ signature: manifest\.sig is not a valid signature of manifest\.json by the given key/ : new RegExp(`^✗ ${name.replace('.', '\\.')}: changed since the manifest was made`);
+    expect(problems(ran).some((l) => expected.test(l)), ran.stdout).toBe(true);
+    expect(ran.stdout).toMatch(/^NOT VERIFIED: \d+ problem\(s\) above$/m);
+  });
+
+  it('a verdict edited in report.json, its hash updated (unsigned): the recomputation disagrees', async () => {
+    const files = await unpack(BAD);
+    const report = json<ConformanceResult>(files, 'report.json');
+    const rule = report.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!;
+    rule.outcome = 'pass';
+    report.summary.verdict = 'conformant';
+    const ran = await verify(await repack(replaceWithHash(files, 'report.json', JSON.stringify(report, null, 2))));
+    expect(ran.code).toBe(1);
+    expect(problems(ran)).toContain('✗ LIST-LIMIT-DEFAULT (MUST): report.json says pass; recomputed from the transcript: fail');
+    expect(problems(ran)).toContain('✗ verdict: report.json says conformant; recomputed from the transcript: non-conformant');
+    expect(ran.stdout).not.toMatch(/changed since the manifest/);
+  });
+
+  it('a verdict edited in report.json, its hash updated (signed): the signature catches it too', async () => {
+    const files = await unpack(GOOD);
+    const report = json<ConformanceResult>(files, 'report.json');
+    const rule = report.rules.find((r) => r.id === 'GET-RESPONSE')!;
+    rule.outcome = 'fail';
+    for (const check of rule.checks) if (!check.id.startsWith('load.')) check.outcome = 'fail';
+    const ran = await verify(await repack(replaceWithHash(files, 'report.json', JSON.stringify(report, null, 2))), path('vendor.pub.pem'));
+    expect(ran.code).toBe(1);
+    const lines = problems(ran);
+    expect(lines).toContain('✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)');
+    expect(lines).toContain('✗ GET-RESPONSE (MUST): report.json says fail; recomputed from the transcript: pass');
+    expect(lines.some((l) => /^✗ GET-RESPONSE: check \S+ is fail in report\.json, but pass when recomputed from the transcript/.test(l))).toBe(true);
+  });
+
+  it('a response edited in the transcript (a status changed), its hash updated: the recomputation disagrees', async () => {
+    const files = await unpack(GOOD);
+    const lines = files.get('transcript.jsonl')!.toString().trimEnd().split('\n');
+    const at = lines.findIndex((l) => (JSON.parse(l) as { meta: { check: string } }).meta.check === 'listPets.default-limit');
+    const entry = JSON.parse(lines[at]!) as { response: { status: number } };
+    expect(entry.response.status).toBe(200);
+    entry.response.status = 503;
+    lines[at] = JSON.stringify(entry);
+    const ran = await verify(await repack(replaceWithHash(files, 'transcript.jsonl', `${lines.join('\n')}\n`)));
+    expect(ran.code).toBe(1);
+    expect(problems(ran).some((l) => / is pass in report\.json, but fail when recomputed from the transcript: Expected .*\/ Received 503/.test(l)), ran.stdout).toBe(true);
+    expect(ran.stdout).not.toMatch(/changed since the manifest/);
+  });
+
+  it('a file removed, and a file added', async () => {
+    const files = await unpack(GOOD);
+    files.delete('junit.xml');
+    files.set('notes.txt', Buffer.from('trust me\n'));
+    const ran = await verify(await repack(files), path('vendor.pub.pem'));
+    expect(ran.code).toBe(1);
+    expect(problems(ran)).toEqual(['✗ junit.xml: missing from the bundle (the manifest lists it)', '✗ notes.txt: extra file, not in the manifest']);
+  });
+
+  it('a signature by another key fails; the same bundle verifies against that key', async () => {
+    const files = await unpack(GOOD);
+    const other = readFileSync(path('other.pem'), 'utf8');
+    files.set('manifest.sig', Buffer.from(`${sign(null, files.get('manifest.json')!, other).toString('base64')}\n`));
+    const bundle = await repack(files);
+    const ran = await verify(bundle, path('vendor.pub.pem'));
+    expect(ran.code).toBe(1);
+    expect(problems(ran)).toEqual(['✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)']);
+    expect((await verify(bundle, path('other.pub.pem'))).code).toBe(0);
+  });
+
+  it.each([
+    ['missing.tar.gz', /missing\.tar\.gz: no such file/],
+    ['product.json', /product\.json: not a \.tar\.gz \(it is not gzip-compressed\)/],
+    ['garbage.gz', /garbage\.gz: not a tar archive inside the gzip/],
+  ])('%s is a usage error: exit 2, one line', async (name, message) => {
+    writeFileSync(path('garbage.gz'), gzipSync(Buffer.from('not a tar archive at all '.repeat(50))));
+    const ran = await verify(path(name));
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(message);
+    expect(ran.stderr).not.toMatch(/\n\s+at /);
+  });
+});
