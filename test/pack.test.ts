@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,25 @@ describe('the packed package', () => {
       console.log(result.summary.verdict, result.rules.length);
     `);
     expect(execFileSync('node', ['use.mjs'], { ...quiet, cwd: app }).trim()).toMatch(/^conformant \d+$/);
-  }, 180_000);
+
+    // Certification from the installed package: certify against a served reference, verify offline, compare in a matrix.
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(app, 'signing.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(app, 'public.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(app, 'product.json'), JSON.stringify({ name: 'Packed Pets', version: '1.0.0', contact: 'https://example.invalid/support' }));
+    // The reference runs in this script's process: the CLI must be spawned asynchronously, or the server could not answer.
+    writeFileSync(join(app, 'certify.mjs'), `
+      import { spawn } from 'node:child_process';
+      import { startReference } from 'petstore-conformance';
+      const server = await startReference({ apiKey: 'packed-key' });
+      const child = spawn('npx', ['petstore-conformance', 'certify', '--base-url', server.url, '--product', 'product.json', '--out', 'bundle.tar.gz', '--sign-key', 'signing.pem'], { env: { ...process.env, PETSTORE_API_KEY: 'packed-key' }, stdio: 'ignore' });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      await server.close();
+      console.log(code);
+    `);
+    expect(execFileSync('node', ['certify.mjs'], { ...quiet, cwd: app }).trim()).toBe('0');
+    expect(execFileSync('npx', ['petstore-conformance', 'verify', 'bundle.tar.gz', '--public-key', 'public.pem'], { ...quiet, cwd: app })).toMatch(/VERIFIED/);
+    execFileSync('npx', ['petstore-conformance', 'matrix', 'r/report.json', '--out-dir', 'm'], { ...quiet, cwd: app });
+    expect(readdirSync(join(app, 'm'))).toEqual(expect.arrayContaining(['matrix.html', 'matrix.md']));
+  }, 300_000);
 });
