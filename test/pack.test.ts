@@ -55,5 +55,24 @@ describe('the packed package', () => {
     expect(execFileSync('npx', ['petstore-conformance', 'verify', 'bundle.tar.gz', '--public-key', 'public.pem'], { ...quiet, cwd: app })).toMatch(/VERIFIED/);
     execFileSync('npx', ['petstore-conformance', 'matrix', 'r/report.json', '--out-dir', 'm'], { ...quiet, cwd: app });
     expect(readdirSync(join(app, 'm'))).toEqual(expect.arrayContaining(['matrix.html', 'matrix.md']));
+
+    // A failure against a broken variant (default limit 21): replayed from the installed package, then waived.
+    writeFileSync(join(app, 'waivers.json'), JSON.stringify([{ rule: 'LIST-LIMIT-DEFAULT', reason: 'known', issue: 'https://tracker.example/1', expires: '2999-12-31' }]));
+    writeFileSync(join(app, 'broken.mjs'), `
+      import { spawn } from 'node:child_process';
+      import { readFileSync } from 'node:fs';
+      import { startReference } from 'petstore-conformance';
+      const wrap = (inner) => (request) => inner(request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) } : request);
+      const server = await startReference({ apiKey: 'packed-key', wrap });
+      const run = (args) => new Promise((resolve) => spawn('npx', ['petstore-conformance', ...args], { env: { ...process.env, PETSTORE_API_KEY: 'packed-key' }, stdio: 'ignore' }).on('close', resolve));
+      const failing = await run(['--base-url', server.url, '--load', 'none', '--num-runs', '3', '--report-dir', 'bad']);
+      const report = JSON.parse(readFileSync('bad/report.json', 'utf8'));
+      const id = report.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT').checks.flatMap((c) => c.findings)[0].case.id;
+      const replayed = await run(['replay', 'bad/report.json', id]);
+      const waived = await run(['--base-url', server.url, '--load', 'none', '--num-runs', '3', '--report-dir', 'waived', '--waivers', 'waivers.json']);
+      await server.close();
+      console.log([failing, replayed, waived].join(' '));
+    `);
+    expect(execFileSync('node', ['broken.mjs'], { ...quiet, cwd: app }).trim()).toBe('1 1 0');
   }, 300_000);
 });
