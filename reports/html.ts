@@ -142,7 +142,7 @@ function renderGlance(result: ConformanceResult, verdictWord: string, strict: bo
     : 'SHOULD failures are warnings: they do not change the verdict (run with --strict to make them fail it).';
   const attention = [...result.rules]
     .map((rule) => ({ rule, as: shown(rule.outcome, rule.severity, strict) }))
-    .filter(({ as }) => as === 'fail' || as === 'error' || as === 'warning' || as === 'inconclusive')
+    .filter(({ as }) => as === 'fail' || as === 'error' || as === 'waived' || as === 'warning' || as === 'inconclusive')
     .sort((a, b) => SHOWN_ORDER.indexOf(a.as) - SHOWN_ORDER.indexOf(b.as));
   const facts: [string, string][] = [
     ['Target', `<code>${text(result.target)}</code>`],
@@ -156,6 +156,10 @@ function renderGlance(result: ConformanceResult, verdictWord: string, strict: bo
   ];
   if (result.options.only.length > 0) facts.push(['Only', text(result.options.only.join(', '))]);
   if (result.options.skip.length > 0) facts.push(['Skipped rules', text(result.options.skip.join(', '))]);
+  if (summary.thresholds === 'pass' || summary.thresholds === 'fail') {
+    const profiles = result.load.map((l) => l.profile).join(', ');
+    facts.push(['Load', `<a href="#load">${text(profiles)}</a>: ${summary.thresholds === 'pass' ? 'every threshold met' : '<strong class="bad">a threshold was breached</strong>'}`]);
+  }
   if (result.options.insecure) facts.push(['TLS', 'certificates were not verified (--insecure)']);
   else if (result.options.customCa) facts.push(['TLS', 'verified against the CA given with --ca']);
   facts.push(['Animals created', `names start with <code>${text(result.namePrefix)}</code>`]);
@@ -194,9 +198,10 @@ function glanceMessage(rule: RuleResult): string {
   return `<span class="glance-msg">${text(cut)}</span>`;
 }
 
-/** Rules by severity and shown outcome; the warning column exists only when SHOULD failures are warnings. */
+/** Rules by severity and shown outcome; the warning column exists only when SHOULD failures are warnings, the waived one only with waivers. */
 function renderCounts(result: ConformanceResult, strict: boolean): string {
-  const columns = SHOWN_ORDER.filter((o) => o !== 'warning' || !strict);
+  const waived = result.waivers.length > 0 || SEVERITIES.some((s) => (result.summary.counts[s].waived ?? 0) > 0);
+  const columns = SHOWN_ORDER.filter((o) => (o !== 'warning' || !strict) && (o !== 'waived' || waived));
   const cell = (severity: Severity, as: Shown): number => {
     const counts = result.summary.counts[severity];
     if (as === 'warning') return severity === 'SHOULD' ? counts.fail : 0;
@@ -412,7 +417,7 @@ function renderProfile(load: LoadResult): string {
   return `<article class="profile" id="load-${attr(load.profile)}">
 <h3>Profile <code>${text(load.profile)}</code></h3>
 <p class="muted">${text(load.description)}</p>
-<ul class="facts">${facts.map((f) => `<li>${f}</li>`).join('')}</ul>
+<ul class="load-facts">${facts.map((f) => `<li>${f}</li>`).join('')}</ul>
 <table class="load">
 <thead><tr><th>operation</th><th>requests</th><th>req/s</th><th>p50</th><th>p95</th><th>p99</th><th>max</th><th>errors</th><th>non-2xx / timeouts / socket</th></tr></thead>
 <tbody>${row('all', load.overall)}${Object.entries(load.operations).map(([op, f]) => row(op, f)).join('')}</tbody>
@@ -422,14 +427,18 @@ function renderProfile(load: LoadResult): string {
 </article>`;
 }
 
+/** How a waiver's status is coloured: applied is a known deviation, expired and partial count as failures, stale is to clean up. */
+const WAIVER_BADGE: Record<WaiverResult['status'], Shown> = { applied: 'waived', expired: 'fail', partial: 'fail', stale: 'warning' };
+
 /** Waivers, up front: a waived failure is a known deviation, shown as prominently as a failure. */
 function renderWaivers(waivers: readonly WaiverResult[]): string {
   if (waivers.length === 0) return '';
   const rows = waivers
-    .map((w) => `<tr><td>${text(w.status)}</td><td><code>${text(w.rule)}</code>${w.operation ? ` on ${text(w.operation)}` : ''}</td><td>${text(w.reason)}</td><td>${text(w.issue)}</td><td>${text(w.expires)}</td><td>${text(w.note)}</td></tr>`)
+    .map((w) => `<tr><td><span class="badge o-${WAIVER_BADGE[w.status] ?? 'error'}">${text(w.status)}</span></td><td><code>${text(w.rule)}</code>${w.operation ? ` on ${text(w.operation)}` : ''}</td><td>${text(w.reason)}</td><td>${text(w.issue)}</td><td>${text(w.expires)}</td><td>${text(w.note)}</td></tr>`)
     .join('');
   return `<section id="waivers">
-<h2>Waivers</h2>
+<h2>Waivers <span class="h-count">${count(waivers.length)}</span></h2>
+<p class="hint">Known, tracked deviations given with --waivers. An applied waiver keeps a failure from failing the run until it expires; the rule is still shown as waived below.</p>
 <table class="waivers"><thead><tr><th>status</th><th>rule</th><th>reason</th><th>tracking issue</th><th>expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 </section>`;
 }
@@ -487,13 +496,20 @@ ${skipped.map((p) => `<tr><td><code>${text(p.phase)}</code></td><td>${text(p.rea
 // Style and script: constants, admitted by hash in the page's CSP.
 
 const STYLE = `
-.profile { margin: 1.5rem 0; }
-.facts { margin: .5rem 0 1rem; padding-left: 1.2rem; }
-.load, .thresholds { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .9rem; }
-.load th, .load td, .thresholds th, .thresholds td { border-bottom: 1px solid #e3e8ef; padding: .25rem .6rem; text-align: right; }
-.load th:first-child, .thresholds td:nth-child(2), .thresholds td:nth-child(3), .thresholds td:last-child { text-align: left; }
-.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
-.chart { max-width: 100%; height: auto; background: #fff; border: 1px solid #e3e8ef; border-radius: 6px; color: #1f2937; }
+.profile{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:2px 18px 16px;margin:10px 0}
+.profile h3 code{font-size:15px}
+.muted{color:var(--muted)}
+.profile .muted{margin:0 0 6px}
+.load-facts{margin:0 0 12px;padding-left:1.2rem;font-size:14px}
+.load,.thresholds,.waivers{border-collapse:collapse;margin:6px 0 14px;font-size:14px;background:var(--card)}
+.load th,.load td,.thresholds th,.thresholds td,.waivers th,.waivers td{border-bottom:1px solid var(--line);padding:5px 10px;text-align:right;font-variant-numeric:tabular-nums}
+.load thead th,.thresholds thead th,.waivers thead th{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.load th:first-child,.thresholds th,.thresholds td:nth-child(2),.thresholds td:nth-child(3),.thresholds td:last-child,.waivers th,.waivers td{text-align:left}
+.waivers{border:1px solid var(--line);width:100%}
+.waivers td{vertical-align:top;overflow-wrap:anywhere}
+.waivers td:nth-child(5){white-space:nowrap}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr));gap:12px}
+.chart{width:100%;height:auto;background:#fff;border:1px solid #e3e8ef;border-radius:6px;color:#1f2937}
 
 :root{--fg:#1d2433;--muted:#5b6576;--line:#e3e7ee;--bg:#f6f7f9;--card:#fff;--code:#f3f5f8;
 --fail:#b42318;--fail-bg:#fef3f2;--warning:#a15c07;--warning-bg:#fffaeb;--error:#6941c6;--error-bg:#f4f3ff;
@@ -535,11 +551,11 @@ a{color:var(--inconclusive)}
 .verdict-reason{font-size:16px;margin-top:4px!important;overflow-wrap:anywhere}
 .verdict-abort{margin-top:6px!important;overflow-wrap:anywhere}
 .verdict-policy{color:var(--muted);font-size:13px;margin-top:6px!important}
-.glance-grid{display:grid;grid-template-columns:minmax(0,1.1fr) minmax(0,1fr);gap:18px;margin-top:18px;align-items:start}
+.glance-grid{display:grid;grid-template-columns:auto minmax(0,1fr);gap:18px;margin-top:18px;align-items:start}
 @media (max-width:900px){.glance-grid{grid-template-columns:1fr}}
-.counts{width:100%;border-collapse:separate;border-spacing:0;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
+.counts{border-collapse:separate;border-spacing:0;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
 .counts caption{text-align:left;font-weight:600;padding:0 0 6px}
-.counts th,.counts td{padding:9px 10px;text-align:center;border-bottom:1px solid var(--line)}
+.counts th,.counts td{padding:9px 12px;text-align:center;border-bottom:1px solid var(--line)}
 .counts thead th{font-size:12px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .counts tbody tr:last-child th,.counts tbody tr:last-child td{border-bottom:0}
 .counts tbody th{text-align:left}
@@ -567,6 +583,7 @@ a{color:var(--inconclusive)}
 .attention .badge{margin-right:6px}
 .attention .rid{font-weight:600;margin-right:4px}
 .glance-msg{display:block;color:var(--muted);font-size:13px;margin:2px 0 0 7.6rem;white-space:pre-wrap}
+.bad{color:var(--fail)}
 .all-good{color:var(--pass);font-weight:600}
 .not-run{color:var(--muted);font-size:13px;margin:8px 0 0}
 .badge{display:inline-block;min-width:6.6rem;text-align:center;font-size:12px;font-weight:600;padding:2px 8px;border-radius:999px;border:1px solid}
@@ -625,12 +642,14 @@ a{color:var(--inconclusive)}
 .tally{margin-left:auto;font-size:13px;color:var(--muted)}
 .reason,.kept{margin:6px 0 0;font-size:13px;color:var(--muted);white-space:pre-wrap;overflow-wrap:anywhere}
 .finding{margin:10px 0 2px;border-top:1px dashed var(--line);padding-top:8px}
-.finding>summary{cursor:pointer}
+.finding>summary,.obs details>summary{cursor:pointer;list-style:none;display:flex;gap:.5em;align-items:baseline}
+.finding>summary::-webkit-details-marker,.obs details>summary::-webkit-details-marker{display:none}
+.finding>summary::before,.obs details>summary::before{content:"▸";color:var(--muted);flex:none;width:.8em}
+.finding[open]>summary::before,.obs details[open]>summary::before{content:"▾"}
 .msg{white-space:pre-wrap;overflow-wrap:anywhere}
 .expected,.received{display:block}
 .finding.o-fail .received{color:var(--fail);font-weight:600}
 .finding.o-inconclusive .received{color:var(--inconclusive);font-weight:600}
-.finding>summary .expected,.finding>summary .received{display:block;margin-left:1.2em}
 .finding-body{margin:8px 0 0 1.2em}
 .exchange{margin:10px 0 12px}
 .exchange-label,.side-label,.cmd-label{margin:0 0 3px;font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em;font-weight:600}
@@ -655,8 +674,8 @@ a{color:var(--inconclusive)}
 .obs{list-style:none;margin:0;padding:0}
 .obs li{border-top:1px solid var(--line);padding:4px 0}
 .obs-line{display:flex;gap:10px;align-items:baseline;overflow-wrap:anywhere}
-.obs details>summary{cursor:pointer}
-.op{color:var(--muted);min-width:7.5em}
+div.obs-line{padding-left:1.3em}
+.op{color:var(--muted);flex:0 0 9.5rem;overflow-wrap:anywhere}
 .obs-summary{flex:1;min-width:0;white-space:pre-wrap}
 .times{color:var(--muted);font-size:13px}
 .skipped{border-collapse:collapse;background:var(--card);border:1px solid var(--line)}
