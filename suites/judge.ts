@@ -106,12 +106,22 @@ export function judgeCreated(a: Asserter, exchange: SentExchange, sent: NewPetIn
   return pet;
 }
 
+/**
+ * How a Pet differs from what it should carry: name and categoryId exactly, and
+ * status when one is expected (an omitted status may come back as anything).
+ * One entry per field, `field received for expected`; empty when it matches.
+ */
+export function petMismatches(pet: PetView, expected: NewPetInput): string[] {
+  const wrong: string[] = [];
+  if (pet.name !== expected.name) wrong.push(`name ${showString(pet.name)} for ${showString(expected.name)}`);
+  if (pet.categoryId !== expected.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${expected.categoryId}`);
+  if (expected.status !== undefined && pet.status !== expected.status) wrong.push(`status ${pet.status === undefined ? 'absent' : JSON.stringify(pet.status)} for ${JSON.stringify(expected.status)}`);
+  return wrong;
+}
+
 /** CREATE-ECHO: name, categoryId and (when sent) status come back exactly. */
 export function judgeEcho(a: Asserter, exchange: SentExchange, sent: NewPetInput, pet: PetView): void {
-  const wrong: string[] = [];
-  if (pet.name !== sent.name) wrong.push(`name ${showString(pet.name)} for ${showString(sent.name)}`);
-  if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
-  if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${pet.status === undefined ? 'absent' : JSON.stringify(pet.status)} for ${JSON.stringify(sent.status)}`);
+  const wrong = petMismatches(pet, sent);
   if (wrong.length === 0) a.pass('CREATE-ECHO');
   else a.fail('CREATE-ECHO', expected('the created Pet to carry the name, categoryId and status sent', wrong.join('; ')), [exchange], wrong.map((w) => w.split(' ')[0]).join(','), CREATE);
 }
@@ -124,11 +134,7 @@ export function judgeFetched(assert: Asserter, fetched: SentExchange, sent: NewP
   }
   const pet = petView(jsonOf(fetched) ?? null);
   if (!pet) return; // PET-SCHEMA reports the shape
-  const wrong: string[] = [];
-  if (pet.id !== id) wrong.push(`id ${pet.id}`);
-  if (pet.name !== sent.name) wrong.push(`name ${JSON.stringify(pet.name)} for ${JSON.stringify(sent.name)}`);
-  if (pet.categoryId !== sent.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${sent.categoryId}`);
-  if (sent.status !== undefined && pet.status !== sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${sent.status}"`);
+  const wrong = [...(pet.id === id ? [] : [`id ${pet.id}`]), ...petMismatches(pet, sent)];
   if (wrong.length === 0) assert.pass('GET-RESPONSE');
   else assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','), fetchJudgement(id, sent));
 }
@@ -200,10 +206,7 @@ function judgeListedAsCreated(a: Asserter, exchange: SentExchange, items: Json[]
     const pet = petView(item);
     const created = pet && store.createdWithId(pet.id);
     if (!pet || !created) continue;
-    const wrong: string[] = [];
-    if (pet.name !== created.pet.name) wrong.push(`name ${showString(pet.name)} for ${showString(created.pet.name)}`);
-    if (pet.categoryId !== created.pet.categoryId) wrong.push(`categoryId ${pet.categoryId} for ${created.pet.categoryId}`);
-    if (created.sent.status !== undefined && pet.status !== created.sent.status) wrong.push(`status ${JSON.stringify(pet.status ?? null)} for "${created.sent.status}"`);
+    const wrong = petMismatches(pet, { name: created.pet.name, categoryId: created.pet.categoryId, ...(created.sent.status === undefined ? {} : { status: created.sent.status }) });
     if (wrong.length > 0) {
       a.fail('LIST-RESPONSE', expected(`animal ${pet.id} listed as it was created`, wrong.join('; ')), [created.exchange, exchange], `listed ${wrong.map((w) => w.split(' ')[0]).join(',')}`);
       return;
