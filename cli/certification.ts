@@ -1,3 +1,4 @@
+
 /**
  * What `certify` and `verify` share: the fixed certification settings, the
  * manifest, the suite's own content hash, the certificate decision, the
@@ -7,11 +8,11 @@ import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'n
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { MAX_PRODUCT_BYTES, type Product, productSchema } from '../spec/product-schema.js';
+import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 
 /** The settings every certification runs with; none can be changed from the command line. */
@@ -123,8 +124,6 @@ export function certificationDecision(result: ConformanceResult): { certified: b
   return { certified: reasons.length === 0, reasons };
 }
 
-// ajv-formats is CommonJS; under nodenext its default export sits one level down.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
 let productValidator: ValidateFunction | undefined;
 
 /**
@@ -138,11 +137,7 @@ export function checkProduct(text: string): { product: Product } | { error: stri
   } catch (error) {
     return { error: `not JSON (${(error as Error).message.split('\n')[0]})` };
   }
-  if (!productValidator) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true });
-    addFormats(ajv);
-    productValidator = ajv.compile(productSchema);
-  }
+  productValidator ??= newAjv().compile(productSchema);
   if (productValidator(value)) return { product: value as Product };
   return { error: describeProductError(productValidator.errors?.[0]) };
 }

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 import { rules } from '../spec/rules.js';
+import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 
 export const CONFIG_FILE = 'petstore-conformance.config.json';
@@ -82,7 +82,7 @@ const schema = {
   },
 } as const;
 
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile<FileConfig>(schema);
+const validate = newAjv({ allErrors: true }).compile<FileConfig>(schema);
 
 /**
  * Reads the config file: `explicit` must exist; otherwise the default file is

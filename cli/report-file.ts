@@ -5,11 +5,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { JSON_REPORT_FILE } from '../reports/json.js';
 import { reportSchema } from '../spec/report-schema.js';
+import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 
 /** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
@@ -46,16 +46,9 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
 
 let validator: ValidateFunction | undefined;
 
-// ajv-formats is CommonJS; under nodenext its default export sits one level down.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-
-/** The report schema, compiled once, on first use (as test/helpers.ts compiles it; stopping at the first error). */
-function reportValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true });
-    addFormats(ajv);
-    validator = ajv.compile(reportSchema);
-  }
+/** The report schema, compiled once, on first use (stopping at the first error). */
+export function reportValidator(): ValidateFunction {
+  validator ??= newAjv().compile(reportSchema);
   return validator;
 }
 

@@ -20,16 +20,14 @@
 import { verify as verifySignature, type KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Options } from 'yargs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { asPcError, PcError } from '../core/errors.js';
 import { KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
 import { parseTranscript, TranscriptReplayer, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { reportSchema } from '../spec/report-schema.js';
 import { runConformance } from '../suites/engine.js';
 import type { CheckResult, ConformanceResult, Outcome } from '../suites/model.js';
+import { reportValidator } from './report-file.js';
 import { combine } from '../suites/recorder.js';
 import { readBundle } from './bundle.js';
 import { BUNDLE, certificationDecision, checkProduct, HASHED_FILES, type Manifest, MANIFEST_FORMAT, readEd25519Key, sha256, suiteHash } from './certification.js';
@@ -196,9 +194,6 @@ function checkSuite(manifest: Manifest, found: Findings): void {
   if (same) found.ok(`suite: made with petstore-conformance ${TOOL_VERSION} and the same suite code as this installation (${here})`);
 }
 
-// ajv-formats is CommonJS; under nodenext its default export sits one level down.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-let reportValidator: ValidateFunction | undefined;
 
 function parseReport(bytes: Buffer | undefined, found: Findings): ConformanceResult | undefined {
   if (!bytes) return undefined;
@@ -209,13 +204,9 @@ function parseReport(bytes: Buffer | undefined, found: Findings): ConformanceRes
     found.problem(`${BUNDLE.report}: not JSON`);
     return undefined;
   }
-  if (!reportValidator) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true });
-    addFormats(ajv);
-    reportValidator = ajv.compile(reportSchema);
-  }
-  if (!reportValidator(value)) {
-    const error = reportValidator.errors?.[0];
+  const validate = reportValidator();
+  if (!validate(value)) {
+    const error = validate.errors?.[0];
     found.problem(`${BUNDLE.report}: not a report of this suite (${oneLine(`${error?.instancePath || '/'} ${error?.message ?? 'invalid'}`)})`);
     return undefined;
   }

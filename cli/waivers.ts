@@ -4,13 +4,11 @@
  * it holds. The engine applies them (suites/engine.ts `applyWaivers`).
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
+import { newAjv } from '../spec/validate.js';
 import type { Waiver } from '../suites/model.js';
 
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
 
 const waiver = {
   type: 'object',
@@ -32,8 +30,7 @@ const schema = {
   ],
 } as const;
 
-const ajv = new Ajv2020({ allErrors: false, strict: true });
-addFormats(ajv);
+const ajv = newAjv();
 const validate = ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */

@@ -28,8 +28,18 @@ type SchemaNode = {
   items?: SchemaNode;
 };
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
+/**
+ * An ajv for JSON Schema 2020-12 (as OpenAPI 3.1 and the suite's own schemas
+ * use), strict, with ajv-formats. `allErrors`: collect every error instead of
+ * stopping at the first.
+ */
+export function newAjv(options: { allErrors?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: options.allErrors ?? false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const ajv = newAjv({ allErrors: true });
 ajv.addVocabulary(['components']);
 ajv.addSchema({ $id: SPEC_ID, components: { schemas: openapi.components.schemas } });
 

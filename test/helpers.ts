@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { Page } from 'playwright-core';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
+import { newAjv } from '../spec/validate.js';
 
 export const BIN = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
 
@@ -60,11 +59,8 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
   });
 }
 
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
 const reportSchema = JSON.parse(readFileSync(new URL('../spec/report.schema.json', import.meta.url), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats(ajv);
-const validateReport = ajv.compile(reportSchema);
+const validateReport = newAjv({ allErrors: true }).compile(reportSchema);
 
 /** Errors of a report against spec/report.schema.json; empty when valid. */
 export function reportErrors(report: unknown): string[] {
