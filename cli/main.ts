@@ -5,13 +5,11 @@
  * Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable or
  * misconfigured target, or internal error.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
-import { PACKAGE_ROOT, TOOL_VERSION } from '../core/version.js';
+import { TOOL_VERSION } from '../core/version.js';
 import { startReference } from '../reference/server.js';
 import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
 import { renderJson } from '../reports/json.js';
@@ -23,6 +21,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { Verdict } from '../suites/model.js';
 import { loadConfigFile } from './config.js';
+import { startReferenceProcess } from './embedded.js';
 import { loadWaivers } from './waivers.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
@@ -182,7 +181,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   }
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
-  const embedded = config.embedded ? await startEmbedded(apiKey) : undefined;
+  const embedded = config.embedded ? await startReferenceProcess(apiKey) : undefined;
   try {
     const result = await runConformance({
       baseUrl: embedded?.url ?? config.baseUrl ?? '',
@@ -213,47 +212,6 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   } finally {
     await embedded?.close();
   }
-}
-
-/**
- * The embedded reference in a child process (`serve --port 0`): the load
- * generator's CPU share and event loop are then its own, not shared with the
- * server it measures.
- */
-async function startEmbedded(apiKey: string): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'petstore-conformance.js'), 'serve', '--port', '0'], {
-    env: { ...process.env, PETSTORE_API_KEY: apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => fail('it did not start within 10 s'), 10_000);
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new PcError('PC_ERR_INTERNAL', `the embedded reference implementation could not start: ${why}`));
-    };
-    child.once('exit', (code) => fail(`it exited with code ${code}`));
-    child.once('error', (error) => fail(error.message));
-    child.stdout.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /(https?:\/\/\S+\/v1)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve(match[1]!);
-      }
-    });
-  });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {

@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startReferenceProcess } from '../dist/cli/embedded.js';
 import { builtinProfiles } from '../dist/suites/load/profiles.js';
 
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || fallback;
@@ -20,22 +21,6 @@ const bin = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
 if (!existsSync('/usr/bin/wrk')) {
   console.log('installing wrk (Debian package)…');
   execFileSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null'], { stdio: 'inherit' });
-}
-
-/** The reference in its own process, as a target is. */
-async function startTarget() {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--api-key', key], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('reference did not start')), 10_000);
-    child.stdout.on('data', (d) => {
-      const m = /(http:\/\/\S+\/v1)/.exec(String(d));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
-  return { url, child, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc. */
@@ -63,7 +48,8 @@ async function runSuite(url, profile, dir) {
   return { load: report.load[0], peakMb: Math.round(peakKb / 1024) };
 }
 
-const target = await startTarget();
+// The reference in its own process, as a target is.
+const target = await startReferenceProcess(key);
 try {
   // An animal for the single endpoint.
   const created = await fetch(`${target.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"pctest-bench","categoryId":1}' }).then((r) => r.json());
@@ -71,14 +57,14 @@ try {
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-load-'));
 
   // 1a. The suite: baseline's connections and duration, getPet only, no auth probes.
-  const targetCpu0 = cpuSeconds(target.child.pid);
+  const targetCpu0 = cpuSeconds(target.pid);
   const suite = await runSuite(target.url, { ...baseline, name: undefined, durationSec: seconds, mix: { listPets: 0, createPet: 0, getPet: 1 }, authProbeShare: 0, thresholds: [] }, dir);
-  const targetCpuSuite = cpuSeconds(target.child.pid) - targetCpu0;
+  const targetCpuSuite = cpuSeconds(target.pid) - targetCpu0;
 
   // 1b. wrk: same connections, duration and request (2 threads: this machine's cores).
-  const targetCpu1 = cpuSeconds(target.child.pid);
+  const targetCpu1 = cpuSeconds(target.pid);
   const wrkOut = execFileSync('bash', ['-c', `{ time wrk -t2 -c${connections} -d${seconds}s -H 'authorization: Bearer ${key}' '${target.url}${path}'; } 2>&1`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const targetCpuWrk = cpuSeconds(target.child.pid) - targetCpu1;
+  const targetCpuWrk = cpuSeconds(target.pid) - targetCpu1;
   const wrkRps = Number(/Requests\/sec:\s+([\d.]+)/.exec(wrkOut)?.[1]);
   const [user, sys] = ['user', 'sys'].map((w) => {
     const m = new RegExp(`${w}\\s+(\\d+)m([\\d.]+)s`).exec(wrkOut);
@@ -96,5 +82,5 @@ try {
   const soak = await runSuite(target.url, { ...builtinProfiles.soak, name: undefined, durationSec: soakSeconds, thresholds: [] }, mkdtempSync(join(tmpdir(), 'pc-bench-soak-')));
   console.log(`peak memory of the suite during a ${soakSeconds} s profile (8 connections, default mix, ${soak.load.overall.requests} requests): ${soak.peakMb} MiB RSS`);
 } finally {
-  await target.stop();
+  await target.close();
 }
