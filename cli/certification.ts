@@ -13,17 +13,8 @@ import { UsageError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { MAX_PRODUCT_BYTES, type Product, productSchema } from '../spec/product-schema.js';
 import { newAjv } from '../spec/validate.js';
-import type { ConformanceResult } from '../suites/model.js';
 
-/** The settings every certification runs with; none can be changed from the command line. */
-export const CERTIFICATION = {
-  /** The seed of all generated data. */
-  seed: 20_301_205,
-  /** Runs per property-based check. */
-  numRuns: 40,
-  /** The load profile. */
-  load: 'smoke',
-} as const;
+export { CERTIFICATION, certificationDecision } from '../suites/policy.js';
 
 /** The names of the files of a bundle. */
 export const BUNDLE = {
@@ -83,45 +74,6 @@ export function suiteHash(root: string = PACKAGE_ROOT): string {
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name), `${prefix}${d.name}/`) : d.isFile() ? [`${prefix}${d.name}`] : []));
   const files = [...walk('dist', 'dist/'), ...readdirSync(join(root, 'spec')).filter((f) => f.endsWith('.json')).map((f) => `spec/${f}`)].sort();
   return `sha256:${sha256(files.map((f) => `${sha256(readFileSync(join(root, f)))}  ${f}\n`).join(''))}`;
-}
-
-const list = (ids: readonly string[]) => `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ` and ${ids.length - 8} more` : ''}`;
-
-/**
- * The certificate decision on a run: certified only when it ran with the
- * certification settings, the target could be tested, every MUST rule passed
- * (a MUST rule that failed, errored, was inconclusive, skipped or waived
- * withholds it: a run whose checks could not run never reads as passed), the
- * verdict is conformant, and the load profile ran and met its thresholds.
- */
-export function certificationDecision(result: ConformanceResult): { certified: boolean; reasons: string[] } {
-  const reasons: string[] = [];
-  const settings = result.seed === CERTIFICATION.seed && result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
-  if (!settings) reasons.push(`not run with the certification settings (seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
-  if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
-  const must = result.rules.filter((r) => r.severity === 'MUST');
-  const withOutcome = (outcome: string) => must.filter((r) => r.outcome === outcome).map((r) => r.id);
-  const words: [string, string][] = [
-    ['fail', 'failed'],
-    ['error', 'could not be judged (a check of the suite crashed)'],
-    ['inconclusive', 'were inconclusive'],
-    ['skip', 'were skipped'],
-    ['waived', 'failed and were waived'],
-  ];
-  for (const [outcome, said] of words) {
-    const ids = withOutcome(outcome);
-    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${list(ids)}`);
-  }
-  if (must.length === 0) reasons.push('no MUST rule in the report');
-  if (result.summary.verdict !== 'conformant' && reasons.length === 0) reasons.push(`the verdict is ${result.summary.verdict}: ${result.summary.reason}`);
-  if (result.summary.thresholds === 'fail') {
-    const breached = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (measured ${t.measured}${t.unit})`));
-    reasons.push(`load threshold(s) breached: ${list(breached)}`);
-  } else if (result.summary.thresholds === 'none') {
-    const why = result.skippedPhases.find((p) => p.phase === 'load')?.reason;
-    reasons.push(`the load profile did not run${why ? `: ${why}` : ''}`);
-  }
-  return { certified: reasons.length === 0, reasons };
 }
 
 let productValidator: ValidateFunction | undefined;

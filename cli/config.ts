@@ -22,6 +22,9 @@ export interface FileConfig {
   numRuns?: number;
   strict?: boolean;
   timeout?: number;
+  maxWait?: number;
+  rateLimit?: number;
+  maxTime?: number;
   load?: string;
   only?: string[];
   skip?: string[];
@@ -46,6 +49,9 @@ const schema = {
     numRuns: { type: 'integer', minimum: 1, maximum: 10000 },
     strict: { type: 'boolean' },
     timeout: { type: 'integer', minimum: 1, maximum: 600000 },
+    maxWait: { type: 'integer', minimum: 0, maximum: 86400 },
+    rateLimit: { type: 'number', exclusiveMinimum: 0 },
+    maxTime: { type: 'integer', minimum: 1, maximum: 604800 },
     load: { type: 'string' },
     only: ruleIds,
     skip: ruleIds,

@@ -19,7 +19,7 @@ import { rules } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
-import type { Verdict } from '../suites/model.js';
+import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
 import { loadConfigFile } from './config.js';
 import { startReferenceProcess } from './embedded.js';
 import { loadWaivers } from './waivers.js';
@@ -35,9 +35,7 @@ export interface Io {
   untilStopped?: () => Promise<void>;
 }
 
-export const EXIT = { conformant: 0, nonConformant: 1, error: 2, thresholdBreached: 3 } as const;
-
-const VERDICT_EXIT: Record<Verdict, number> = { conformant: EXIT.conformant, 'non-conformant': EXIT.nonConformant, error: EXIT.error };
+export { EXIT };
 
 const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 
@@ -150,6 +148,9 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
     numRuns: pick(args['num-runs'] as number | undefined, file.numRuns, CLI_DEFAULTS.numRuns),
     strict: pick(args.strict as boolean | undefined, file.strict, CLI_DEFAULTS.strict),
     timeout: pick(args.timeout as number | undefined, file.timeout, CLI_DEFAULTS.timeout),
+    maxWait: pick(args['max-wait'] as number | undefined, file.maxWait, CLI_DEFAULTS.maxWait),
+    rateLimit: (args['rate-limit'] as number | undefined) ?? file.rateLimit,
+    maxTime: pick(args['max-time'] as number | undefined, file.maxTime, CLI_DEFAULTS.maxTime),
     load: pick(args.load as string | undefined, file.load, CLI_DEFAULTS.load),
     only: pick(list(args.only), file.only, CLI_DEFAULTS.only),
     skip: pick(list(args.skip), file.skip, CLI_DEFAULTS.skip),
@@ -190,6 +191,9 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       numRuns: config.numRuns,
       strict: config.strict,
       timeoutMs: config.timeout,
+      maxWaitMs: config.maxWait * 1000,
+      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
       load: config.load,
       only: config.only,
       skip: config.skip,
@@ -206,9 +210,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     if (config.json) io.stdout.write(renderJson(result));
     // The target could not be tested: the reports say so, and so does one line.
     if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
-    // A load threshold breach on an otherwise conformant target has its own code, so CI can tell slow from wrong.
-    if (result.summary.verdict === 'conformant' && result.summary.thresholds === 'fail') return EXIT.thresholdBreached;
-    return VERDICT_EXIT[result.summary.verdict];
+    return exitCodeOf(result.summary);
   } finally {
     await embedded?.close();
   }

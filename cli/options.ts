@@ -17,6 +17,12 @@ export interface CliConfig {
   numRuns: number;
   strict: boolean;
   timeout: number;
+  /** Seconds the run may spend waiting out 429 answers. */
+  maxWait: number;
+  /** The suite's own requests per second at most, when given. */
+  rateLimit: number | undefined;
+  /** Seconds the whole run may take, when given. */
+  maxTime: number | undefined;
   load: string;
   only: string[];
   skip: string[];
@@ -47,6 +53,8 @@ export const CLI_DEFAULTS = {
   numRuns: DEFAULTS.numRuns,
   strict: DEFAULTS.strict,
   timeout: DEFAULTS.timeoutMs,
+  maxWait: DEFAULTS.maxWaitMs / 1000,
+  maxTime: DEFAULTS.maxTimeMs / 1000,
   load: 'smoke',
   only: [] as string[],
   skip: [] as string[],
@@ -64,6 +72,9 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K 
   'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
+  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
+  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' },
+  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },
   load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
   only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
   skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },

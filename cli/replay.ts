@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl } from '../core/http.js';
 import { KEY_ENV, KEY_PLACEHOLDER, redactorFor, unredact } from '../core/redact.js';
 import { EvidenceFactory } from '../suites/evidence.js';
-import type { SentExchange } from '../suites/check.js';
+import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
 import type { Finding } from '../suites/model.js';
 import { rejudge } from '../suites/replay.js';
@@ -43,7 +43,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   let x: SentExchange;
   try {
     const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }) });
-    x = { ...sent, meta: { operation: finding.operation, auth: headers.authorization === undefined ? 'none' : needsKey ? 'valid' : 'invalid-token', check: finding.check } };
+    x = { ...sent, meta: { operation: finding.operation, auth: authKindOf(finding.case.auth) ?? (headers.authorization === undefined ? 'none' : needsKey ? 'valid' : 'invalid-token'), check: finding.check } };
   } finally {
     await client.close();
   }
@@ -72,4 +72,11 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   lines.push(`reproduce: ${evidence.curl(x)}`);
   io.stdout.write(`${lines.join('\n')}\n`);
   return code;
+}
+
+const AUTH_KINDS: readonly AuthKind[] = ['valid', 'none', 'invalid-token', 'empty-token', 'other-scheme', 'scheme-case'];
+
+/** The recorded auth kind of a case, when it is one this version knows. */
+function authKindOf(recorded: string | undefined): AuthKind | undefined {
+  return AUTH_KINDS.find((k) => k === recorded);
 }

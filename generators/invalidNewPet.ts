@@ -36,7 +36,18 @@ const notAnInt64 = fc.oneof(
   fc.constant({ value: {} as unknown, kind: 'an object' }),
 );
 
+/**
+ * Status words a server may have kept from an old enum or added of its own:
+ * each is outside PetStatus, so a create body carrying one must be refused.
+ */
+export const PLAUSIBLE_INVALID_STATUSES: readonly string[] = ['adopted', 'reserved', 'unavailable', 'deleted', 'archived', 'active', 'inactive', 'on_hold', 'draft', 'new', 'available2', 'onhold', 'in_stock', 'hold'];
+
 const notAPetStatus = fc.oneof(
+  fc.constantFrom(...PLAUSIBLE_INVALID_STATUSES).map((s) => ({ value: s as unknown, kind: `"${s}", a plausible word outside PetStatus` })),
+  fc
+    .stringMatching(/^[a-z][a-z_]{1,11}$/)
+    .filter((s) => !(PET_STATUSES as readonly string[]).includes(s))
+    .map((s) => ({ value: s as unknown, kind: `"${s}", a lowercase word outside PetStatus` })),
   fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)).map((s) => ({ value: s as unknown, kind: 'a string outside PetStatus' })),
   fc.constantFrom(...PET_STATUSES).chain((s) =>
     fc.constantFrom(s.toUpperCase(), s[0]!.toUpperCase() + s.slice(1), ` ${s}`, `${s} `).map((v) => ({ value: v as unknown, kind: `"${v}" (not exactly a PetStatus)` })),

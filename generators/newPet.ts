@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PET_STATUSES, type PetStatus } from '../spec/openapi.js';
 import { int64 } from './int64.js';
-import { petName } from './petName.js';
+import { ordinaryPetName, petName } from './petName.js';
 
 /** A valid NewPet, with categoryId exact. */
 export interface NewPetInput {
@@ -16,6 +16,10 @@ export interface NewPetConstraints {
   prefix: string;
   /** Whether status may be left out. Default true. */
   optionalStatus?: boolean;
+  /** `any` (default): hostile names, any Unicode scalar value; `ordinary`: ordinary printable names every target must accept. */
+  names?: 'any' | 'ordinary';
+  /** categoryIds to draw from (ones the target accepted). Default: all of int64. */
+  categoryIds?: readonly bigint[];
 }
 
 /** Any PetStatus. */
@@ -23,10 +27,11 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
   return fc.constantFrom(...PET_STATUSES);
 }
 
-/** Valid NewPet bodies: hostile names, categoryIds across all of int64, status present or not. */
-export function newPet({ prefix, optionalStatus = true }: NewPetConstraints): fc.Arbitrary<NewPetInput> {
+/** Valid NewPet bodies: hostile (or ordinary) names, categoryIds across all of int64 (or from a given set), status present or not. */
+export function newPet({ prefix, optionalStatus = true, names = 'any', categoryIds }: NewPetConstraints): fc.Arbitrary<NewPetInput> {
+  if (categoryIds !== undefined && categoryIds.length === 0) throw new RangeError('newPet: categoryIds, when given, must not be empty');
   return fc.record(
-    { name: petName({ prefix }), categoryId: int64(), status: petStatus() },
+    { name: names === 'ordinary' ? ordinaryPetName({ prefix }) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
     { requiredKeys: optionalStatus ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'] },
   );
 }

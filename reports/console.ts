@@ -1,5 +1,6 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
+import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_LISTED = 30;
@@ -24,8 +25,8 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
     lines.push('', `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`, `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`);
   }
-  const inconclusive = result.rules.filter((r) => r.outcome === 'inconclusive');
-  if (inconclusive.length > 0) lines.push('', `inconclusive: ${inconclusive.map((r) => r.id).join(', ')}`);
+  const open = result.rules.filter((r) => r.outcome === 'inconclusive' || (r.outcome === 'pass' && inconclusiveCases(r) > 0));
+  if (open.length > 0) lines.push('', `inconclusive: ${open.map((r) => `${r.id} (${outcomeLabel(r, summary.strict)})`).join(', ')}`);
   lines.push('');
   const count = (severity: 'MUST' | 'SHOULD') =>
     Object.entries(summary.counts[severity])
@@ -39,7 +40,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
 }
 
 function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: string | undefined): string[] {
-  const warning = rule.severity === 'SHOULD' && !strict;
+  const warning = shownOutcome(rule, strict) === 'warning';
   const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
   const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
   const checks = rule.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');

@@ -4,8 +4,9 @@
  * nothing unless GITHUB_ACTIONS=true.
  */
 import { appendFile } from 'node:fs/promises';
-import type { ConformanceResult, RuleResult } from '../suites/model.js';
+import type { ConformanceResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
+import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {
@@ -19,7 +20,7 @@ function escapeProperty(text: string): string {
 export function renderAnnotations(result: ConformanceResult): string {
   const lines: string[] = [];
   for (const rule of result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) {
-    const warning = rule.outcome === 'fail' && rule.severity === 'SHOULD' && !result.summary.strict;
+    const warning = shownOutcome(rule, result.summary.strict) === 'warning';
     const finding = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
     const message = finding ? `${finding.message}\n${finding.evidence.at(-1)?.curl ?? ''}\n${finding.replay}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
     lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
@@ -34,14 +35,22 @@ export function renderAnnotations(result: ConformanceResult): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-const ICON: Record<RuleResult['outcome'], string> = { pass: '✅', fail: '❌', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
+const SHOWN_ICON: Record<ShownOutcome, string> = { pass: '✅', fail: '❌', warning: '⚠️', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
+
+/** The summary's heading follows the exit code: a threshold breach is not a green tick. */
+function headline(summary: ConformanceResult['summary']): string {
+  const code = exitCode(summary);
+  if (code === EXIT.conformant) return `✅ ${summary.verdict}`;
+  if (code === EXIT.thresholdBreached) return `⚠️ ${summary.verdict}, load threshold breached (exit ${code})`;
+  return `❌ ${summary.verdict} (exit ${code})`;
+}
 
 /** The job summary in Markdown. */
 export function renderStepSummary(result: ConformanceResult): string {
   const { summary } = result;
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [
-    `## petstore-conformance: ${summary.verdict === 'conformant' ? '✅' : '❌'} ${summary.verdict}`,
+    `## petstore-conformance: ${headline(summary)}`,
     '',
     `${cell(summary.reason)}`,
     '',
@@ -53,8 +62,8 @@ export function renderStepSummary(result: ConformanceResult): string {
   const order = ['fail', 'error', 'waived', 'inconclusive', 'skip', 'pass'];
   const sorted = [...result.rules].sort((a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome));
   for (const rule of sorted) {
-    const warning = rule.outcome === 'fail' && rule.severity === 'SHOULD' && !summary.strict ? ' (warning)' : '';
-    lines.push(`| ${rule.id} | ${rule.severity} | ${ICON[rule.outcome]} ${rule.outcome}${warning} | ${cell(rule.title)} |`);
+    const shown = shownOutcome(rule, summary.strict);
+    lines.push(`| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)} | ${cell(rule.title)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -24,14 +24,12 @@ import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counter
 import { lineChart } from './charts.js';
 import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
+import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
-/** An outcome as the page shows it: a SHOULD failure is a warning unless the run was strict. */
-type Shown = RuleOutcome | 'warning';
-
-/** In the order the page lists them: what needs attention first. */
-const SHOWN_ORDER: readonly Shown[] = ['fail', 'error', 'waived', 'warning', 'inconclusive', 'pass', 'skip'];
+/** An outcome as the page shows it (suites/policy.ts decides it). */
+type Shown = ShownOutcome;
 
 const LABEL: Record<Shown, string> = {
   fail: 'Fail',
@@ -50,8 +48,7 @@ const GLANCE_MESSAGE_CHARS = 240;
 
 /** The outcome to show; anything outside the union (a hand-edited report) is shown as an error of the suite. */
 function shown(outcome: RuleOutcome, severity: Severity, strict: boolean): Shown {
-  if (!SHOWN_ORDER.includes(outcome) || (outcome as Shown) === 'warning') return 'error';
-  return outcome === 'fail' && severity === 'SHOULD' && !strict ? 'warning' : outcome;
+  return shownOutcome({ outcome, severity }, strict);
 }
 
 // ---------------------------------------------------------------------------
@@ -259,6 +256,12 @@ ${ordered.map(({ rule, as }) => renderRule(rule, as, strict)).join('\n')}
 /** The catalog's entry for a rule of the result (absent for a rule this version does not know). */
 const definitionOf = (id: string) => catalog.find((r) => r.id === id);
 
+/** A rule that passed with cases it could not decide says so beside its badge: never a bare pass. */
+function openCases(rule: RuleResult): string {
+  const open = inconclusiveCases(rule);
+  return open > 0 && rule.outcome !== 'inconclusive' ? `<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>` : '';
+}
+
 function renderRule(rule: RuleResult, as: Shown, strict: boolean): string {
   const definition = definitionOf(rule.id);
   const search = [
@@ -278,7 +281,7 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean): string {
       }${'references' in definition && definition.references ? `<p class="interp"><span>Standards:</span> ${text(definition.references.join(', '))}</p>` : ''}</div>`
     : '';
   return `<details class="rule o-${as}" id="${anchor(rule.id)}" data-outcome="${as}" data-severity="${attr(rule.severity)}" data-search="${attr(search)}">
-<summary>${badge(as)}<span class="rid">${text(rule.id)}</span><span class="sev sev-${attr(rule.severity)}">${text(rule.severity)}</span><span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
+<summary>${badge(as)}${openCases(rule)}<span class="rid">${text(rule.id)}</span><span class="sev sev-${attr(rule.severity)}">${text(rule.severity)}</span><span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
 <div class="rule-body">
 ${statement}
 ${rule.checks.map((check) => renderCheck(check, rule.severity, strict)).join('\n')}
@@ -590,6 +593,7 @@ a{color:var(--inconclusive)}
 .badge.o-fail{color:var(--fail);background:var(--fail-bg)}
 .badge.o-warning{color:var(--warning);background:var(--warning-bg)}
 .badge.o-waived{color:var(--warning);background:var(--warning-bg);border-style:dashed}
+.open-cases{display:inline-block;font-size:12px;color:var(--inconclusive);margin:0 6px;white-space:nowrap}
 .badge.o-error{color:var(--error);background:var(--error-bg)}
 .badge.o-inconclusive{color:var(--inconclusive);background:var(--inconclusive-bg)}
 .badge.o-pass{color:var(--pass);background:var(--pass-bg)}

@@ -50,6 +50,7 @@ import { create } from 'xmlbuilder2';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import { fileReporter } from './file.js';
+import { shownOutcome } from '../suites/policy.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
@@ -153,11 +154,13 @@ function groupRules(rules: readonly RuleResult[]): [string, RuleResult[]][] {
 }
 
 function caseKind(rule: RuleResult, strict: boolean): CaseKind {
-  switch (rule.outcome) {
+  switch (shownOutcome(rule, strict)) {
     case 'pass':
       return 'passed';
     case 'fail':
-      return rule.severity === 'SHOULD' && !strict ? 'warning' : 'failure';
+      return 'failure';
+    case 'warning':
+      return 'warning';
     case 'waived':
       return 'waived';
     case 'error':

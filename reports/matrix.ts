@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
+import { failsRun, shownOutcome } from '../suites/policy.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -98,13 +99,12 @@ const MAX_LABEL_CHARS = 120;
 
 /** A rule's outcome as the matrix shows it: a failing SHOULD rule of a run that was not strict is a warning. */
 export function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
-  if (!OUTCOMES.includes(rule.outcome)) return 'error';
-  return rule.outcome === 'fail' && rule.severity === 'SHOULD' && !strict ? 'warning' : rule.outcome;
+  return shownOutcome(rule, strict);
 }
 
 /** Failing rules that count against conformance: MUST ones, and SHOULD ones when the run was strict. */
 export function failureCount(result: ConformanceResult): number {
-  return result.rules.filter((r) => r.outcome === 'fail' && (r.severity === 'MUST' || result.summary.strict)).length;
+  return result.rules.filter((r) => failsRun(r, result.summary.strict)).length;
 }
 
 /** Failing SHOULD rules of a run that was not strict: warnings, which do not change the verdict. */

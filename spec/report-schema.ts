@@ -271,6 +271,7 @@ export const reportSchema = {
               additionalProperties: false,
               properties: { method: { type: 'string' }, path: { type: 'string' }, headers, body: { type: 'string', contentEncoding: 'base64' } },
             },
+            auth: { type: 'string' },
             judge: { type: 'object', required: ['kind'], properties: { kind: { enum: ['response', 'status', 'not-status', 'list', 'create', 'fetch', 'none'] } } },
           },
         },

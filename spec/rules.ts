@@ -40,7 +40,7 @@ export const rules = [
     group: 'resources',
     section: 'Resources and their fields › Pet, PetStatus',
     statement: 'Pet: all fields of NewPet (name string, categoryId integer int64, status PetStatus, not required), plus id integer int64, required. PetStatus: exactly available, pending, sold.',
-    interpretation: 'Checked on every Pet in listPets, createPet and getPet responses; int64 ranges on the exact digits. A `"status": null` is read as an absent status (the document gives no nullability; several frameworks write absent optionals as null) and noted as an observation.',
+    interpretation: 'Checked on every Pet in listPets, createPet and getPet responses; int64 ranges on the exact digits. status is "string, enum PetStatus" and not required: an absent status is an omitted field, so `"status": null` is not a Pet (omit the field instead).',
   }),
   rule({
     id: 'LIST-RESPONSE',
@@ -49,7 +49,7 @@ export const rules = [
     group: 'listPets',
     section: 'Endpoints › listPets: GET /pets',
     statement: 'Responses: 200 — JSON array of Pet (Pets).',
-    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key.',
+    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key: a 200 whose body is empty, not JSON, cut at the read bound or not an array fails. A listed animal the suite created carries its name and categoryId as created; its status may have moved to another PetStatus since (transitions are not shown: observed as GAP-STATUS-TRANSITIONS).',
   }),
   rule({
     id: 'LIST-LIMIT-DEFAULT',
@@ -79,11 +79,11 @@ export const rules = [
   rule({
     id: 'LIST-PAGE-FULL',
     title: 'A page is full when the store holds enough matching animals',
-    severity: 'MUST',
+    severity: 'SHOULD',
     group: 'listPets',
     section: 'What the service does, item 1; Endpoints › listPets',
-    statement: 'list animals, with a page-size limit … Returns a paginated list of animals.',
-    interpretation: 'A page-size limit sets the size of the page: when the store provably holds at least n matching animals (the suite counts the distinct ids it has seen and created), a request with limit n (default 20) returns n of them, not fewer.',
+    statement: 'list animals, with a page-size limit … Returns a paginated list of animals. limit: Maximum number of animals to return.',
+    interpretation: 'The document bounds a page from above only ("at most", "Maximum number"), so a shorter page is no MUST failure; but a page-size limit reads as the size of a page. When the store provably holds at least n matching animals (distinct ids seen and created; for a status filter, animals whose status was read back as that status just before), a request with limit n (default 20) should return n of them. A status-filtered page that comes back short is re-read first: animals that moved to another status no longer count.',
   }),
   rule({
     id: 'LIST-STATUS-FILTER',
@@ -100,7 +100,7 @@ export const rules = [
     group: 'listPets',
     section: 'Endpoints › listPets, rule 2; States and transitions',
     statement: 'The `status` query filter of the list operation selects animals by these values.',
-    interpretation: 'An animal created with status s appears in GET /pets?status=s&limit=100 whenever that page is not full. When it is full (the store holds 100 or more such animals), the suite cannot tell and says inconclusive. An animal missing from the list is fetched again first: if its status changed (transitions are not shown), the check is inconclusive.',
+    interpretation: 'An animal created with status s appears in GET /pets?status=s&limit=100 whenever that page is not full. When it is full (the store holds 100 or more such animals), the suite cannot tell and says inconclusive. An animal missing from the list is fetched again first: if its status changed (transitions are not shown), it no longer has to be listed under s (an observation, GAP-STATUS-TRANSITIONS).',
   }),
   rule({
     id: 'CREATE-RESPONSE',
@@ -109,7 +109,7 @@ export const rules = [
     group: 'createPet',
     section: 'Endpoints › createPet: POST /pets',
     statement: 'Responses: 201 — Pet (the created animal, including the assigned id).',
-    interpretation: 'Valid bodies use names of at most 32 code points (maximum lengths are not shown, so longer names are only observed) and any int64 categoryId.',
+    interpretation: 'Valid bodies use names of at most 32 code points (maximum lengths are not shown, so longer names are only observed) and any int64 categoryId. The 201 body must be a Pet in JSON: empty, not JSON or cut at the read bound fails. Two refusals are legitimate, because the document leaves them open, and are observed, not failed: a 400 Error for a name holding characters outside ordinary printable text (controls, format characters, noncharacters, unassigned code points, surrounding whitespace; GAP-NAME-REPERTOIRE), and a 400 Error for a categoryId whose category record the target does not have (GAP-CATEGORY-RECORDS). The suite proves either by sending the same body again with an ordinary name and a categoryId the target accepted before: if that is created, the refusal stands as an observation; if it is refused too, CREATE-RESPONSE fails. Refusing a short name of ordinary printable characters of any script fails.',
   }),
   rule({
     id: 'CREATE-ECHO',
@@ -118,7 +118,7 @@ export const rules = [
     group: 'createPet',
     section: 'Resources and their fields › Pet',
     statement: 'Pet: all fields of NewPet, plus id.',
-    interpretation: 'name compared code unit for code unit, categoryId digit for digit (int64 beyond 2^53 included), status when one was sent. An omitted status may come back as any PetStatus or absent (default not shown).',
+    interpretation: 'name compared code unit for code unit, categoryId digit for digit (int64 beyond 2^53 included), status when one was sent. An omitted status may come back as any PetStatus or absent (default not shown). A name returned in another Unicode normalisation form of the same text (canonically equivalent, NFC/NFD) is an observation (GAP-NAME-NORMALISATION); any other difference fails, and the message shows the differing code points. Where the target refuses every categoryId beyond 2^53 as an unknown category, the exact echo of such ids is inconclusive.',
   }),
   rule({
     id: 'CREATE-ID-UNIQUE',
@@ -143,7 +143,7 @@ export const rules = [
     group: 'createPet',
     section: 'Endpoints › createPet; Resources › NewPet; Errors',
     statement: '400 — Error (body … containing invalid values). name string; categoryId integer int64; status one of PetStatus.',
-    interpretation: 'Wrong JSON types, a categoryId that is not an integer or lies outside int64, a status outside PetStatus. `"status": null` is not counted as invalid (it may be read as absent). Each generated body is judged on the exact bytes sent: one that is in fact valid is not used.',
+    interpretation: 'Wrong JSON types, a categoryId that is not an integer or lies outside int64, a status outside PetStatus, plausible words included (adopted, reserved, deleted, archived…, which a server may have kept from an old enum). `"status": null` in a request is not counted as invalid (a server may read it as absent; observed as GAP-NULL-STATUS). Each generated body is judged on the exact bytes sent: one that is in fact valid is not used.',
   }),
   rule({
     id: 'CREATE-REJECT-MALFORMED',
@@ -152,7 +152,7 @@ export const rules = [
     group: 'createPet',
     section: 'Endpoints › createPet; Errors',
     statement: 'Payload sent: required JSON body of shape NewPet. 400 — Error (body missing required fields or containing invalid values).',
-    interpretation: 'Malformed JSON, an empty body, and JSON that is not an object (array, string, number, null) all lack the required fields.',
+    interpretation: 'Malformed JSON, an empty body, JSON that is not an object (array, string, number, null), and a valid object followed by anything but whitespace (`{…} x`, `{…}{…}`, `{…}]`, a NUL) all fail to be one JSON body of shape NewPet (RFC 8259 §2: "A JSON text is a serialized value"). A leading UTF-8 byte order mark is only observed (RFC 8259 §8.1 lets a parser ignore it).',
   }),
   rule({
     id: 'GET-RESPONSE',
@@ -161,7 +161,7 @@ export const rules = [
     group: 'getPet',
     section: 'Endpoints › getPet: GET /pets/{petId}',
     statement: 'Responses: 200 — Pet. petId: Identifier of the animal to retrieve.',
-    interpretation: 'For each animal the suite created: same id, name, categoryId, and the status it was created with.',
+    interpretation: 'For each animal the suite created: 200 with a Pet in JSON (empty, not JSON, cut at the read bound or not a Pet fails), same id, name and categoryId. Its status may have moved from the status it was created with to another PetStatus (transitions are not shown: observed as GAP-STATUS-TRANSITIONS); a name returned in another normalisation form of the same text is observed as GAP-NAME-NORMALISATION.',
   }),
   rule({
     id: 'GET-NOT-FOUND',
@@ -179,7 +179,7 @@ export const rules = [
     group: 'storeOrders',
     section: 'Endpoints › Other endpoints',
     statement: '`GET /store/orders` exists. Its parameters, payloads and responses: not shown.',
-    interpretation: 'With the key, it is not answered 404, 405 or 501. What it returns is recorded as an observation.',
+    interpretation: 'With the key, it is not answered 404, 405 or 501. Only what the document states is judged: it exists, it requires the key (AUTH-REQUIRED, AUTH-INVALID-KEY, AUTH-SCHEME) and its error responses are Error bodies (ERROR-SCHEMA). Everything else it answers, a 5xx included, is an observation (GAP-ORDERS-RESPONSES).',
   }),
   rule({
     id: 'AUTH-VALID-KEY',
@@ -224,7 +224,7 @@ export const rules = [
     group: 'errors',
     section: 'Errors; Resources and their fields › Error',
     statement: 'All error responses use the JSON body Error (`code`, `message`, `status`). code string, message string, status integer — all required.',
-    interpretation: 'Every 4xx and 5xx response the suite receives, including the ones to requests whose handling is not shown.',
+    interpretation: 'Every 4xx and 5xx response the suite receives, including the ones to requests whose handling is not shown, 429s of a rate limit, and the 5xx of GET /store/orders.',
   }),
   rule({
     id: 'ERROR-STATUS-MATCHES',
@@ -241,7 +241,7 @@ export const rules = [
     group: 'errors',
     section: 'Endpoints (responses of each operation); Errors',
     statement: 'The responses of each operation are 200/201, 400, 401 and 404 as listed; the Errors table lists 400, 401 and 404 only.',
-    interpretation: 'Whatever the request, including those whose handling is not shown: a server error is never one of the listed responses.',
+    interpretation: 'Whatever the request to listPets, createPet or getPet, including those whose handling is not shown: a server error is never one of the listed responses. GET /store/orders is not judged here: its responses are not shown (observed as GAP-ORDERS-RESPONSES).',
   }),
   rule({
     id: 'GET-DEPRECATION-HEADER',
@@ -269,8 +269,8 @@ export const rules = [
     group: 'deprecation',
     section: 'Versioning, item 2',
     statement: 'Its replacement is `GET /pets` with the `status` filter.',
-    interpretation: 'A Link header with rel="successor-version" (or "alternate") whose target path ends in /pets.',
-    references: ['RFC 8288', 'RFC 5829 §3', 'RFC 9745 §3'],
+    interpretation: 'A Link header (RFC 8288) that points to the replacement, with rel="successor-version" or "latest-version" (RFC 5829 §3: "this link points to a resource containing the successor version", "… the latest (e.g., current) version") or "alternate" (link relation registry), whose target path ends in /pets; or a rel="deprecation" link (RFC 9745: "the deprecation link relation can be used to link to a resource that provides further information about planned or existing deprecation"), whatever its target.',
+    references: ['RFC 8288 §3', 'RFC 5829 §3', 'RFC 9745 §3'],
   }),
   rule({
     id: 'DEPRECATION-ONLY-DEPRECATED',
@@ -289,7 +289,7 @@ export const rules = [
     group: 'auth',
     section: 'Authentication, item 3',
     statement: 'When the key is missing or invalid, the response is 401.',
-    interpretation: '`WWW-Authenticate: Bearer …`; with error="invalid_token" when a bearer token was sent but is wrong, and no error code when no credentials were sent.',
+    interpretation: 'Every 401 carries `WWW-Authenticate: Bearer …` (RFC 6750 §3: "the resource server MUST include the HTTP \"WWW-Authenticate\" response header field"). When a non-empty bearer token was sent and refused, the challenge should carry error="invalid_token" (§3.1: "The access token provided is expired, revoked, malformed, or invalid for other reasons"; invalid_request is accepted too). For no credentials, another scheme, or `Bearer ` with an empty token, the error code is not judged (§3.1: "If the request lacks any authentication information (e.g., the client was unaware that authentication is necessary or attempted using an unsupported authentication method), the resource server SHOULD NOT include an error code or other error information"; a malformed request may get invalid_request).',
     references: ['RFC 6750 §3, §3.1', 'RFC 9110 §11.6.1'],
   }),
   rule({
@@ -305,12 +305,11 @@ export const rules = [
   rule({
     id: 'AUTH-BEFORE-VALIDATION',
     title: 'Authentication is checked before the request is validated',
-    severity: 'SHOULD',
+    severity: 'MUST',
     group: 'auth',
-    section: 'Authentication, item 2',
-    statement: 'The scheme applies to every operation.',
-    interpretation: 'An invalid request without a key is answered 401, not 400 or 404.',
-    references: ['RFC 6750 §3'],
+    section: 'Authentication, items 2 and 3',
+    statement: 'The scheme applies to every operation. When the key is missing or invalid, the response is 401 with an Error body.',
+    interpretation: 'The rule is unconditional: whatever else is wrong with the request. Every kind of invalid input (each kind of invalid create body, a bad limit, a bad status filter, an unknown or malformed petId) sent without a key, with a wrong key and under another scheme, on every operation, is answered 401; a 400, 404 or 422 there fails.',
   }),
   rule({
     id: 'RESPONSE-CONTENT-TYPE-JSON',

@@ -21,8 +21,10 @@ export type AuthKind =
   | 'valid'
   /** No Authorization header. */
   | 'none'
-  /** A bearer token that is not the key. */
+  /** A non-empty bearer token that is not the key. */
   | 'invalid-token'
+  /** `Bearer ` with no token. */
+  | 'empty-token'
   /** The key under another scheme, or malformed. */
   | 'other-scheme'
   /** The key with the scheme name in another letter case. */
@@ -88,6 +90,10 @@ export class StoreState {
   readonly ids = new Set<bigint>();
   readonly #created: CreatedPet[] = [];
   readonly #byId = new Map<bigint, CreatedPet>();
+  /** The status each created animal was last read with (transitions are not shown: it may move). */
+  readonly #status = new Map<bigint, string | undefined>();
+  /** categoryIds the target accepted (a 201 echoed them), in the order learnt. */
+  readonly #categories: bigint[] = [];
 
   /** Animals the suite created, in order of creation. */
   get created(): readonly CreatedPet[] {
@@ -97,6 +103,28 @@ export class StoreState {
   addCreated(pet: CreatedPet): void {
     this.#created.push(pet);
     this.#byId.set(pet.pet.id, pet);
+    this.#status.set(pet.pet.id, pet.pet.status);
+    this.noteCategory(pet.pet.categoryId);
+  }
+
+  /** Records the status an animal was just read with. */
+  noteStatus(id: bigint, status: string | undefined): void {
+    if (this.#byId.has(id)) this.#status.set(id, status);
+  }
+
+  /** The status a created animal was last read with. */
+  statusOf(id: bigint): string | undefined {
+    return this.#status.get(id);
+  }
+
+  /** Records a categoryId the target accepted. */
+  noteCategory(categoryId: bigint): void {
+    if (!this.#categories.includes(categoryId)) this.#categories.push(categoryId);
+  }
+
+  /** categoryIds the target accepted, in the order learnt. */
+  get categories(): readonly bigint[] {
+    return this.#categories;
   }
 
   /** The animal the suite created with this id, if any. */
@@ -108,9 +136,9 @@ export class StoreState {
     for (const id of ids) this.ids.add(id);
   }
 
-  /** Animals the suite created with this status. */
+  /** Animals the suite created whose status, when last read, was `status`. */
   createdWithStatus(status: string): CreatedPet[] {
-    return this.created.filter((c) => c.sent.status === status);
+    return this.created.filter((c) => this.#status.get(c.pet.id) === status);
   }
 }
 
@@ -133,11 +161,13 @@ export interface CheckContext extends Asserter, Observer {
   send(options: SendOptions): Promise<SentExchange>;
   /** Sends requests with bounded concurrency, results in input order. */
   sendAll(options: readonly SendOptions[]): Promise<SentExchange[]>;
+  /** Runs `fn` on each item with the same bounded concurrency, results in input order. */
+  parallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]>;
   /**
    * Runs a fast-check property whose body records assertions. A run fails when
    * it records a failure; the shrunk counterexample's failures are reported with it.
    */
-  property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T, assert: Asserter) => Promise<void>, options?: { examples?: T[] }): Promise<void>;
+  property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T, assert: Asserter & Observer) => Promise<void>, options?: { examples?: T[] }): Promise<void>;
 }
 
 

@@ -30,7 +30,7 @@ export function authVariants(key: string, seed: number): AuthVariants {
   const invalid: AuthVariant[] = [
     { kind: 'invalid-token', label: 'a random bearer token', authorization: `Bearer pc-${token}` },
     { kind: 'invalid-token', label: 'the key with a character added', authorization: `Bearer ${key}x` },
-    { kind: 'invalid-token', label: 'an empty bearer token', authorization: 'Bearer ' },
+    { kind: 'empty-token', label: 'an empty bearer token', authorization: 'Bearer ' },
   ];
   if (key.length > 1) invalid.push({ kind: 'invalid-token', label: 'the key without its last character', authorization: `Bearer ${key.slice(0, -1)}` });
   if (swapCase(key) !== key) invalid.push({ kind: 'invalid-token', label: 'the key with its letter case swapped', authorization: `Bearer ${swapCase(key)}` });

@@ -11,11 +11,12 @@ import { show } from '../core/json.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { isRuleId, type RuleId } from '../spec/rules.js';
-import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { isRuleId, type RuleId, rules } from '../spec/rules.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Observer, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
-import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Verdict, Waiver, WaiverResult } from './model.js';
+import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
+import { decideVerdict, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
@@ -23,6 +24,7 @@ export type { RunEvent } from './model.js';
 import { type PendingFinding, Recorder } from './recorder.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
+import { PacingGate, retryAfterMs } from './pacing.js';
 
 /** Options of {@link runConformance}. Defaults are in {@link DEFAULTS}. */
 export interface ConformanceOptions {
@@ -66,6 +68,12 @@ export interface ConformanceOptions {
   namePrefix?: string;
   /** Called with each event of the run, in order. */
   onEvent?: (event: RunEvent) => void;
+  /** Time the run may spend waiting out 429 answers (Retry-After), in ms. Default 120 000. */
+  maxWaitMs?: number;
+  /** The suite's own requests per second at most (functional phases), for shared servers. Default: no limit. */
+  rateLimit?: number;
+  /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
+  maxTimeMs?: number;
   /** The checks to run. Default: the built-in ones. */
   checks?: readonly CheckDefinition[];
 }
@@ -79,6 +87,8 @@ export const DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   propertyTimeLimitMs: 60_000,
   concurrency: 8,
+  maxWaitMs: 120_000,
+  maxTimeMs: 30 * 60_000,
 } as const;
 
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
@@ -87,14 +97,23 @@ export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getP
 /** Gaps the engine itself observes, outside any check. */
 export const ENGINE_GAPS = ['GAP-RATE-LIMITS'] as const;
 
-/** Times a request answered 429 is sent again before the answer stands. */
-export const RATE_LIMIT_RETRIES = 4;
-
-/** How long to wait after a 429: its Retry-After in seconds (at most 5 s), else 250 ms doubling. */
-export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
-  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
-  return seconds !== undefined ? Math.min(5_000, seconds * 1000) : 250 * 2 ** attempt;
+/** Thrown into a check when a request is still rate-limited after the run's wait budget: what depended on it is inconclusive. */
+class RateLimited extends PcError {
+  constructor(
+    message: string,
+    readonly exchange: SentExchange,
+  ) {
+    super('PC_ERR_RATE_LIMITED', message);
+  }
 }
+
+/**
+ * Rules whose judgement rests on what the suite inferred about the store (how
+ * many matching animals it holds), not on the exchange alone: a failure of
+ * theirs that does not reproduce is inconclusive. Every other failure that was
+ * observed stays a failure, even when it does not reproduce.
+ */
+export const STORE_INFERRED_RULES: readonly RuleId[] = ['LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'];
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
@@ -117,7 +136,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const redactor = redactorFor(options.apiKey);
   const evidence = new EvidenceFactory(redactor, options.apiKey);
   const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
-  const replay = (rule: RuleId) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --only ${rule}`;
+  const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
   const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
   const store = new StoreState();
@@ -131,7 +150,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
   const variants = authVariants(options.apiKey, settings.seed);
   const emit = options.onEvent ?? (() => {});
-  const prefix = options.namePrefix ?? `pctest-${randomBytes(3).toString('hex').slice(0, 4)} `;
+  const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
 
   const inspect = (x: SentExchange) => {
     for (const check of responseChecks) {
@@ -143,6 +162,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   };
 
+  const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}) });
   // After this many exchanges in a row without any response, the target is taken as gone.
   let silentInARow = 0;
   const target: { lost?: TargetLost } = {};
@@ -154,15 +174,20 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
     for (let attempt = 0; ; attempt++) {
+      await pacing.beforeSend();
+      if (target.lost) throw target.lost;
       x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
       x.meta = { operation, auth, check };
       options.onExchange?.(x);
       inspect(x);
-      // Rate limits are not shown by the document: a 429 is waited out, not judged, a few times.
-      const wait = x.response?.status === 429 && attempt < RATE_LIMIT_RETRIES ? retryDelayMs(x.response.headers['retry-after'], attempt) : undefined;
-      if (wait === undefined) break;
-      recorder.observe('GAP-RATE-LIMITS', operation, `429 answered; waited ${wait} ms and sent the request again`, x);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      // Rate limits are not shown by the document: a 429 is waited out (its body is still judged as an Error), never failed.
+      if (x.response?.status !== 429) break;
+      const wait = retryAfterMs(x.response.headers['retry-after'], attempt);
+      if (!pacing.pause(wait)) {
+        recorder.observe('GAP-RATE-LIMITS', operation, `429 answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
+        throw new RateLimited(`still rate-limited (429) after waiting ${Math.round(pacing.waitedMs / 1000)} s of the ${Math.round(settings.maxWaitMs / 1000)} s wait budget`, x);
+      }
+      recorder.observe('GAP-RATE-LIMITS', operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
     silentInARow = x.response ? 0 : silentInARow + 1;
     if (silentInARow >= LOST_AFTER && !target.lost) target.lost = new TargetLost(`the target stopped answering (${x.error?.message ?? 'no response'}, ${LOST_AFTER} requests in a row)`);
@@ -172,6 +197,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const loads: LoadResult[] = [];
 
   emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
+  // The run's overall bound: past it nothing more is sent; what ran is kept, the rest is reported as not run.
+  const bound = setTimeout(() => {
+    target.lost ??= new TargetLost(`the run reached its time bound (${Math.round(settings.maxTimeMs / 1000)} s)`);
+  }, settings.maxTimeMs);
+  bound.unref();
   let abort: Summary['abort'];
   try {
     abort = await preflight((request) => send('preflight', request)).then(
@@ -211,6 +241,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         } catch (e) {
           if (e instanceof TargetLost) {
             recorder.checkSkipped(check, `cut short: ${e.message}`);
+          } else if (e instanceof RateLimited) {
+            const asserter = recorder.asserter(check, check.operation);
+            for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
           } else {
             error = `check crashed: ${(e as Error).message}`;
             recorder.checkError(check, error);
@@ -244,6 +277,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       skippedPhases.push({ phase: 'load', reason: 'load profile "none"' });
     }
   } finally {
+    clearTimeout(bound);
     await client.close();
   }
 
@@ -288,6 +322,9 @@ interface Resolved {
   maxBodyBytes: number;
   propertyTimeLimitMs: number;
   insecure: boolean;
+  maxWaitMs: number;
+  rateLimit: number | undefined;
+  maxTimeMs: number;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -305,6 +342,10 @@ function resolve(options: ConformanceOptions): Resolved {
     if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${value}`);
     return value;
   };
+  const only = ruleList('only', options.only);
+  const skip = ruleList('skip', options.skip);
+  const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
+  if (mustLeft.length === 0) throw new UsageError('--only/--skip leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)');
   const load = options.load ?? DEFAULTS.load;
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
   const profile = load === 'none' ? undefined : profiles[load];
@@ -316,15 +357,24 @@ function resolve(options: ConformanceOptions): Resolved {
     numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
     strict: options.strict ?? DEFAULTS.strict,
     timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
-    only: ruleList('only', options.only),
-    skip: ruleList('skip', options.skip),
+    only,
+    skip,
     load,
     profile: profile ? { ...profile, name: load } : undefined,
     thresholds,
     maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
     insecure: options.insecure ?? false,
+    maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
+    rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
+    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
   };
+}
+
+/** A positive finite number, or a `UsageError` naming the option. */
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, got ${value}`);
+  return value;
 }
 
 /**
@@ -337,6 +387,12 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   if (x.error) throw x.error;
   if (x.response?.status === 401) {
     throw new PreflightError('PC_ERR_KEY_REJECTED', `the target answered 401 to GET /pets with the key: check --api-key (or PETSTORE_API_KEY) and --base-url`);
+  }
+  // Every path is relative to {base_url}, which "already ends in the version segment /v1": a 404 for GET /pets means the base URL misses the interface.
+  if (x.response?.status === 404 || x.response?.status === 405) {
+    const base = x.request.url.slice(0, -'/pets?limit=1'.length);
+    const hint = /\/v\d+$/.test(base) ? 'check --base-url' : `did you mean ${base}/v1?`;
+    throw new PreflightError('PC_ERR_NOT_AN_API', `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`);
   }
 }
 
@@ -385,6 +441,21 @@ function refuseLoad(rules: ConformanceResult['rules']): string | undefined {
   return failed.length > 0 ? `the target does not authenticate as the document requires (${failed.join(', ')} failed)` : undefined;
 }
 
+/**
+ * The name prefix of a run's animals, from its seed alone (a seed fully
+ * determines the requests): `pctest-` and four hex digits, or another stem when
+ * the key would occur in it, so redacting the key never rewrites what the suite sent.
+ */
+export function namePrefixFor(seed: number, apiKey: string): string {
+  for (let salt = 0; salt < 64; salt++) {
+    const hex = (checkSeed(seed, `name-prefix ${salt}`) >>> 0).toString(16).padStart(8, '0').slice(0, 4);
+    const stem = ['pctest-', 'pc-', 'petconf-', 'suite-'][salt % 4]!;
+    const prefix = `${stem}${hex} `;
+    if (!prefix.toLowerCase().includes(apiKey.toLowerCase())) return prefix;
+  }
+  throw new UsageError('the API key is so short that it occurs in every name the suite could give its animals; use a real key');
+}
+
 /** A 32-bit seed for one check, from the run seed and the check id: filtering checks does not change what another generates. */
 export function checkSeed(runSeed: number, checkId: string): number {
   let hash = 0x811c9dc5 ^ runSeed;
@@ -410,21 +481,23 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
     recording?.push(x);
     return x;
   };
+  const observer = recorder.observer(check);
   return {
     ...asserter,
-    ...recorder.observer(check),
+    ...observer,
     settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: settings.prefix, timeoutMs: settings.timeoutMs },
     store,
     authVariants: deps.variants,
     send,
     sendAll: (requests) => mapBounded(requests, DEFAULTS.concurrency, send),
+    parallel: (items, fn) => mapBounded(items, DEFAULTS.concurrency, fn),
     async property(arbitrary, body, options) {
       let failing: { value: unknown; findings: PendingFinding[] } | undefined;
       let first: typeof failing;
       let crash: unknown;
       const property = fc.asyncProperty(arbitrary, async (value) => {
         if (crash !== undefined) return true;
-        const collected = new Collector();
+        const collected = new Collector(observer);
         try {
           await body(value, collected);
         } catch (error) {
@@ -451,8 +524,10 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       if (crash !== undefined) throw crash;
       if (!details.failed || !failing) return;
       const counterexample = { input: show(failing.value, 4000), seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks };
-      // Replay the counterexample before reporting it: a failure that does not reproduce is flaky, not plain.
-      const replay = new Collector();
+      // Replay the counterexample before reporting it. A failure that does not reproduce was still observed: when its
+      // judgement rests on the exchange alone it stays a failure, labelled intermittent; only a judgement that rests on
+      // what the suite inferred about the store may turn inconclusive.
+      const replay = new Collector(observer);
       recording = replay.exchanges;
       try {
         await body(failing.value as never, replay);
@@ -466,10 +541,13 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
           continue;
         }
         const again = replay.exchanges.filter((x) => !finding.exchanges.includes(x));
+        const inferred = STORE_INFERRED_RULES.includes(finding.rule);
         recorder.record(
           check,
           check.operation,
-          { ...finding, outcome: 'inconclusive', message: `Flaky: ${finding.message}; the same input passed when replayed`, exchanges: [...finding.exchanges, ...again], key: `flaky ${finding.key}` },
+          inferred
+            ? { ...finding, outcome: 'inconclusive', message: `Not reproduced: ${finding.message}; the same input passed when replayed, and the judgement rested on what the suite inferred about the store`, exchanges: [...finding.exchanges, ...again], key: `not reproduced ${finding.key}` }
+            : { ...finding, message: `Intermittent: ${finding.message}; the same input passed when replayed, but the failing answer was observed`, exchanges: [...finding.exchanges, ...again], key: `intermittent ${finding.key}` },
           counterexample,
         );
       }
@@ -481,9 +559,13 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
   };
 }
 
-/** Collects one property run's assertions until it is known whether the run failed. */
-class Collector implements Asserter {
+/** Collects one property run's assertions until it is known whether the run failed; observations go straight through. */
+class Collector implements Asserter, Observer {
   readonly findings: PendingFinding[] = [];
+  readonly observe: Observer['observe'];
+  constructor(observer: Observer) {
+    this.observe = observer.observe;
+  }
   /** Exchanges sent during a replay. */
   readonly exchanges: SentExchange[] = [];
   readonly #passes: RuleId[] = [];
@@ -516,37 +598,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, lost: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
-  const breaches = loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.measured}${t.unit})`));
-  const thresholds: Summary['thresholds'] = loads.length === 0 ? 'none' : breaches.length > 0 ? 'fail' : 'pass';
-  if (abort) {
-    const counts = countOutcomes(rules);
-    return { verdict: 'error', reason: abort.message, strict, counts, requests: client.requestsSent, checks, abort, thresholds };
-  }
-  const counts = countOutcomes(rules);
-  const failedMust = rules.filter((r) => r.severity === 'MUST' && r.outcome === 'fail').map((r) => r.id);
-  const failedShould = rules.filter((r) => r.severity === 'SHOULD' && r.outcome === 'fail').map((r) => r.id);
-  const errored = rules.filter((r) => r.outcome === 'error').map((r) => r.id);
-  let verdict: Verdict;
-  let reason: string;
-  const list = (ids: string[]) => `${ids.slice(0, 6).join(', ')}${ids.length > 6 ? ` and ${ids.length - 6} more` : ''}`;
-  if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
-    verdict = 'non-conformant';
-    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${list(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed under --strict: ${list(failedShould)}` : ''];
-    reason = parts.filter(Boolean).join('; ') + (lost ? `; then ${lost}, and the rest was not run` : '');
-  } else if (lost) {
-    verdict = 'error';
-    reason = `${lost}; what was measured before is kept, the rest was not run`;
-  } else if (errored.length > 0) {
-    verdict = 'error';
-    reason = `the suite could not judge ${list(errored)}: a check crashed`;
-  } else {
-    verdict = 'conformant';
-    const must = rules.filter((r) => r.severity === 'MUST');
-    const decided = must.filter((r) => r.outcome === 'pass').length;
-    const waived = rules.filter((r) => r.outcome === 'waived').map((r) => r.id);
-    reason = `${decided} of ${must.length} MUST rules passed${counts.MUST.inconclusive ? `, ${counts.MUST.inconclusive} inconclusive` : ''}${counts.MUST.skip ? `, ${counts.MUST.skip} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${list(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${list(failedShould)}` : ''}`;
-  }
-  if (breaches.length > 0) reason += `; load threshold(s) breached: ${list(breaches)}`;
-  return { verdict, reason, strict, counts, requests: client.requestsSent, checks, thresholds };
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
+  const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads });
+  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads) };
 }

@@ -95,6 +95,8 @@ export interface ReplayCase {
     /** The exact body bytes, base64. */
     body?: string;
   };
+  /** How the request authenticated (`valid`, `none`, `invalid-token`…), so the answer is judged as it was in the run. */
+  auth?: string;
   judge: Judgement;
 }
 

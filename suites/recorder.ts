@@ -40,11 +40,11 @@ export class Recorder {
   readonly #perGap = new Map<GapId, number>();
   readonly #selected: (rule: RuleId) => boolean;
   readonly #evidence: EvidenceFactory;
-  readonly #replay: (rule: RuleId) => string;
+  readonly #replay: (rules: readonly RuleId[]) => string;
   readonly #checks: readonly CheckDefinition[];
   readonly #target: string;
 
-  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rule: RuleId) => string; target: string }) {
+  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rules: readonly RuleId[]) => string; target: string }) {
     this.#checks = options.checks;
     this.#target = options.target;
     this.#selected = options.selected;
@@ -85,9 +85,20 @@ export class Recorder {
       evidence: pending.exchanges.map((x) => this.#evidence.of(x)),
       ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
       key: this.#evidence.redact(pending.key),
-      replay: this.#replay(pending.rule),
+      replay: this.#replay(this.#rerunRules(pending)),
       ...(pending.outcome === 'fail' ? this.#case(check, pending) : {}),
     });
+  }
+
+  /**
+   * The rules a re-run must select to reproduce a finding: its own, and those
+   * of the checks that sent its requests (a response check judges requests
+   * other checks send).
+   */
+  #rerunRules(pending: PendingFinding): RuleId[] {
+    const senders = new Set(pending.exchanges.map((x) => x.meta.check));
+    const rules = [pending.rule, ...this.#checks.filter((c) => senders.has(c.id)).flatMap((c) => c.rules)];
+    return [...new Set(rules)];
   }
 
   /** The replay case of a failure: its last request, exactly, and how to judge the answer alone. */
@@ -102,6 +113,7 @@ export class Recorder {
       case: {
         id,
         request: { method: x.request.method, path: x.request.url.slice(this.#target.length), headers, ...(x.request.body ? { body: Buffer.from(x.request.body).toString('base64') } : {}) },
+        auth: x.meta.auth,
         judge,
       },
     };

@@ -7,7 +7,7 @@ import { int64Of, isJsonObject, parseJson } from '../core/json.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { PetStatus } from '../spec/openapi.js';
 import type { RuleId } from '../spec/rules.js';
-import { type Asserter, type SentExchange, StoreState } from './check.js';
+import { type Asserter, type Observer, type SentExchange, StoreState } from './check.js';
 import { responseChecks } from './checks/responses.js';
 import { describeResponse, expected, judgeCreated, judgeFetched, judgeList } from './judge.js';
 import type { Judgement } from './model.js';
@@ -31,7 +31,8 @@ export function rejudge(judge: Judgement, x: SentExchange, sameTarget: boolean):
   const passed: RuleId[] = [];
   const failed: RuleId[] = [];
   const messages: string[] = [];
-  const a: Asserter = {
+  const a: Asserter & Observer = {
+    observe: () => {},
     pass: (rule) => void passed.push(rule),
     fail: (rule, message) => {
       failed.push(rule);
@@ -45,7 +46,7 @@ export function rejudge(judge: Judgement, x: SentExchange, sameTarget: boolean):
     case 'response': {
       const check = responseChecks.find((c) => c.id === judge.check);
       if (!check) return { verdict: 'not-judged', messages: [`this version has no check ${judge.check}`], passed, failed };
-      check.inspect(x, { ...a, observe: () => {} });
+      check.inspect(x, a);
       break;
     }
     case 'status':

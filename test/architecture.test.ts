@@ -32,8 +32,9 @@ describe('architecture', () => {
         const text = readFileSync(file, 'utf8');
         for (const match of text.matchAll(/^(import|export)\s+(type\s+)?[^'"]*from\s+'(\.[^']+)'/gm)) {
           const target = relative(root, join(file, '..', match[3]!)).split('/')[0]!;
-          const typeOnlyModel = layer === 'reports' && match[2] !== undefined && match[3]!.endsWith('suites/model.js');
-          if (!may.includes(target) && !typeOnlyModel) wrong.push(`${relative(root, file)} → ${match[3]}`);
+          // Reporters read the result model (types only) and ask the verdict policy; nothing else of suites/.
+          const modelOrPolicy = layer === 'reports' && ((match[2] !== undefined && match[3]!.endsWith('suites/model.js')) || match[3]!.endsWith('suites/policy.js'));
+          if (!may.includes(target) && !modelOrPolicy) wrong.push(`${relative(root, file)} → ${match[3]}`);
         }
       }
       expect(wrong).toEqual([]);

@@ -88,27 +88,50 @@ export const schemeCase = defineCheck({
   },
 });
 
-/** @see RFC 6750 §3: authentication comes first; an unauthenticated request learns nothing of validation. */
+/**
+ * Authentication 3: "When the key is missing or invalid, the response is 401
+ * with an Error body", unconditionally: whatever else is wrong with the request.
+ * Every kind of invalid input, sent without a key, with a wrong key and under
+ * another scheme: a 400, 404 or 422 means the request was validated first.
+ */
 export const beforeValidation = defineCheck({
   kind: 'example',
   id: 'auth.before-validation',
-  title: 'Invalid requests without a key are answered 401, not 400 or 404',
+  title: 'Invalid requests without a valid key are answered 401, not 400, 404 or 422',
   phase: 'auth',
   operation: 'createPet',
   rules: ['AUTH-BEFORE-VALIDATION'],
   async run(ctx) {
-    const none: Auth = { auth: 'none' };
-    const probes: [string, SendOptions][] = [
-      ['a create body that is not JSON', createPet('{', none)],
-      ['a create body missing every field', createPet({}, none)],
-      ['limit=0', listPets('?limit=0', none)],
-      ['an id no animal has', getPet(-4242n, none)],
-      ['a petId that is not an integer', getPet('abc', none)],
+    const name = `${ctx.settings.prefix}auth`;
+    const valid = `{"name":${JSON.stringify(name)},"categoryId":1}`;
+    const invalid: [string, (auth: Auth) => SendOptions][] = [
+      ['a create body that is not JSON', (auth) => createPet('{', auth)],
+      ['an empty create body', (auth) => createPet(undefined, auth)],
+      ['a create body missing every field', (auth) => createPet({}, auth)],
+      ['a create body missing categoryId', (auth) => createPet({ name }, auth)],
+      ['a create body whose categoryId is a string', (auth) => createPet({ name, categoryId: '1' }, auth)],
+      ['a create body with status "adopted"', (auth) => createPet({ name, categoryId: 1n, status: 'adopted' }, auth)],
+      ['a create body that is a JSON array', (auth) => createPet('[]', auth)],
+      ['a create body with bytes after the object', (auth) => createPet(`${valid} x`, auth)],
+      ['limit=0', (auth) => listPets('?limit=0', auth)],
+      ['limit=101', (auth) => listPets('?limit=101', auth)],
+      ['limit=abc', (auth) => listPets('?limit=abc', auth)],
+      ['status=adopted', (auth) => listPets('?status=adopted', auth)],
+      ['an id no animal has', (auth) => getPet(-4242n, auth)],
+      ['a petId that is not an integer', (auth) => getPet('abc', auth)],
+      ['a petId beyond int64', (auth) => getPet('9223372036854775808', auth)],
     ];
+    const credentials: [string, Auth][] = [
+      ['without a key', { auth: 'none' }],
+      ...ctx.authVariants.invalid.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
+      ...ctx.authVariants.otherScheme.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
+    ];
+    const probes = credentials.flatMap(([how, auth]) => invalid.map(([what, build]): [string, SendOptions] => [`${what} ${how}`, build(auth)]));
     const exchanges = await ctx.sendAll(probes.map(([, request]) => request));
     exchanges.forEach((x, i) => {
+      const what = probes[i]![0];
       if (x.response?.status === 401) ctx.pass('AUTH-BEFORE-VALIDATION');
-      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${probes[i]![0]} without a key`, describeResponse(x)), [x], probes[i]![0], { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what: `${probes[i]![0]} without a key` });
+      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${what}: the key is checked before anything else`, describeResponse(x)), [x], what, { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what });
     });
   },
 });

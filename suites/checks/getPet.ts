@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../../core/json.js';
 import { defineCheck } from '../check.js';
-import { describeResponse, expected, jsonOf, judgeFetched, petView } from '../judge.js';
+import { describeResponse, expected, JUDGE_GAPS, jsonOf, judgeFetched, petView } from '../judge.js';
 import { getPet } from '../requests.js';
 
 /** Animals fetched back by the round-trip check, at most. */
@@ -16,10 +16,11 @@ export const roundTrip = defineCheck({
   phase: 'getPet',
   operation: 'getPet',
   rules: ['GET-RESPONSE'],
+  gaps: JUDGE_GAPS,
   async run(ctx) {
     const created = ctx.store.created.slice(0, ROUND_TRIP_MAX);
     const exchanges = await ctx.sendAll(created.map((c) => getPet(c.pet.id)));
-    exchanges.forEach((x, i) => judgeFetched(ctx, x, created[i]!.sent, created[i]!.pet.id, created[i]!.exchange));
+    exchanges.forEach((x, i) => judgeFetched(ctx, x, created[i]!.sent, created[i]!.pet.id, created[i]!.exchange, ctx.store));
   },
 });
 

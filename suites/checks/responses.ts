@@ -4,19 +4,29 @@
  * standards add.
  */
 import { exactInteger, isJsonObject, isLosslessNumber, show } from '../../core/json.js';
+import { httpDate } from '../../core/http-date.js';
 import { GET_PET_SUNSET } from '../../spec/openapi.js';
 import { describeViolations, validateSchema } from '../../spec/validate.js';
 import { defineResponseCheck } from '../check.js';
-import { describeResponse, expected, jsonOf, withoutNullStatus } from '../judge.js';
+import { describeResponse, expected, jsonOf } from '../judge.js';
 
-/** Endpoints › responses of each operation; Errors: no listed response is a server error. */
+/**
+ * Endpoints › responses of each operation; Errors: no listed response is a
+ * server error. GET /store/orders: "Its parameters, payloads and responses:
+ * not shown", so its 5xx answers are observed, not judged.
+ */
 export const noServerErrors = defineResponseCheck({
   id: 'responses.no-5xx',
-  title: 'No response has a 5xx status',
+  title: 'No listPets, createPet or getPet response has a 5xx status',
   rules: ['RESPONSE-NO-5XX'],
+  gaps: ['GAP-ORDERS-RESPONSES'],
   inspect(x, a) {
     const status = x.response?.status;
     if (status === undefined) return;
+    if (x.meta.operation === 'listStoreOrders') {
+      if (status >= 500) a.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} (a server error; its responses are not shown)`, x);
+      return;
+    }
     if (status >= 500) a.fail('RESPONSE-NO-5XX', expected('a listed response (200, 201, 400, 401, 404), never 5xx', describeResponse(x)), [x], `${x.meta.operation} ${status}`);
     else a.pass('RESPONSE-NO-5XX');
   },
@@ -70,7 +80,6 @@ export const petBodies = defineResponseCheck({
   id: 'responses.pet-schema',
   title: 'Every Pet in a listPets, createPet or getPet answer is valid',
   rules: ['PET-SCHEMA'],
-  gaps: ['GAP-NULL-STATUS'],
   inspect(x, a) {
     const { operation } = x.meta;
     const status = x.response?.status;
@@ -80,9 +89,13 @@ export const petBodies = defineResponseCheck({
     if (body === undefined) return; // the operation's own rule reports a missing body
     const pets = operation === 'listPets' ? (Array.isArray(body) ? body : []) : [body];
     for (const [index, item] of pets.entries()) {
-      if (isJsonObject(item) && item.status === null) a.observe('GAP-NULL-STATUS', operation, 'an absent status is written "status": null', x);
-      const violations = validateSchema('Pet', withoutNullStatus(item));
       const where = operation === 'listPets' ? `item ${index}` : 'the body';
+      if (isJsonObject(item) && item.status === null) {
+        // status is "string, enum PetStatus", not required: an absent status is an omitted field.
+        a.fail('PET-SCHEMA', expected(`${where} to be a Pet: an absent status is omitted, not written "status": null`, show(item, 160)), [x], `${operation} status null`);
+        continue;
+      }
+      const violations = validateSchema('Pet', item);
       if (violations.length > 0) a.fail('PET-SCHEMA', expected(`${where} to be a Pet`, `${show(item, 160)} (${describeViolations(violations)})`), [x], `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`);
       else a.pass('PET-SCHEMA');
     }
@@ -117,9 +130,11 @@ export const validKeyAccepted = defineResponseCheck({
 });
 
 /**
- * @see RFC 6750 §3: a 401 carries `WWW-Authenticate: Bearer`, with
- * error="invalid_token" when a token was sent but is wrong (§3.1), and no error
- * code when the request had no credentials.
+ * @see RFC 6750 §3: a 401 carries `WWW-Authenticate: Bearer`; with
+ * error="invalid_token" when a non-empty token was sent but refused (§3.1).
+ * Without credentials, under another scheme or with an empty token the error
+ * code is the server's choice within §3.1 (none, or invalid_request), so it is
+ * not judged there.
  */
 export const bearerChallenge = defineResponseCheck({
   id: 'responses.bearer-challenge',
@@ -135,9 +150,7 @@ export const bearerChallenge = defineResponseCheck({
     }
     const error = /(?:^|[\s,])error\s*=\s*"?([A-Za-z_]+)"?/.exec(bearer[1] ?? '')?.[1];
     if (x.meta.auth === 'invalid-token' && error !== 'invalid_token' && error !== 'invalid_request') {
-      a.fail('AUTH-CHALLENGE', expected('error="invalid_token" in the challenge when a wrong bearer token was sent', `WWW-Authenticate: ${header}`), [x], 'no invalid_token');
-    } else if (x.meta.auth === 'none' && error !== undefined) {
-      a.fail('AUTH-CHALLENGE', expected('no error code in the challenge when no credentials were sent (RFC 6750 §3.1)', `WWW-Authenticate: ${header}`), [x], 'error without credentials');
+      a.fail('AUTH-CHALLENGE', expected('error="invalid_token" in the challenge when a non-empty bearer token was sent and refused', `WWW-Authenticate: ${header}`), [x], 'no invalid_token');
     } else {
       a.pass('AUTH-CHALLENGE');
     }
@@ -175,33 +188,27 @@ export const deprecationHeaders = defineResponseCheck({
     else a.fail('GET-SUNSET-HEADER', expected(`Sunset: ${GET_PET_SUNSET.httpDate}`, sunset === undefined ? 'no Sunset header' : `Sunset: ${sunset}`), [x], sunset === undefined ? 'missing' : 'other date');
     const link = headers['link'];
     if (link !== undefined && linksToReplacement(link, x.request.url)) a.pass('GET-SUCCESSOR-LINK');
-    else a.fail('GET-SUCCESSOR-LINK', expected('Link: <…/pets>; rel="successor-version"', link === undefined ? 'no Link header' : `Link: ${link}`), [x], link === undefined ? 'missing' : 'no successor');
+    else a.fail('GET-SUCCESSOR-LINK', expected('Link: <…/pets>; rel="successor-version" (or latest-version, alternate), or a rel="deprecation" link', link === undefined ? 'no Link header' : `Link: ${link}`), [x], link === undefined ? 'missing' : 'no successor');
   },
 });
 
-const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-/** IMF-fixdate, and the obsolete RFC 850 and asctime forms recipients accept (RFC 9110 §5.6.7). */
-const HTTP_DATE = new RegExp(
-  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT|${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4})$`,
-);
+/** Relations that point to a replacement (RFC 5829 §3; the link relation registry's `alternate`). */
+const REPLACEMENT_RELATIONS = ['successor-version', 'latest-version', 'alternate'];
 
-/** Milliseconds of an HTTP-date (RFC 9110 §5.6.7), or NaN when the text is not one (an ISO 8601 date is not). */
-export function httpDate(text: string): number {
-  const trimmed = text.trim();
-  if (!HTTP_DATE.test(trimmed)) return Number.NaN;
-  // asctime has no zone: it is GMT.
-  return Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
-}
-
-/** True when a Link header (RFC 8288) has a successor-version or alternate link whose path ends in /pets. */
+/**
+ * True when a Link header (RFC 8288) points to the replacement: a
+ * successor-version, latest-version or alternate link whose path ends in
+ * /pets, or a `deprecation` link (RFC 9745) to information about the
+ * deprecation, wherever it points.
+ */
 export function linksToReplacement(header: string, requestUrl: string): boolean {
   for (const entry of header.split(/,(?=\s*<)/)) {
     const match = /^\s*<([^>]*)>(.*)$/.exec(entry);
     if (!match) continue;
     const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(match[2] ?? '');
     const rels = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
-    if (!rels.includes('successor-version') && !rels.includes('alternate')) continue;
+    if (rels.includes('deprecation')) return true;
+    if (!rels.some((r) => REPLACEMENT_RELATIONS.includes(r))) continue;
     try {
       if (new URL(match[1] ?? '', requestUrl).pathname.replace(/\/+$/, '').endsWith('/pets')) return true;
     } catch {

@@ -13,7 +13,7 @@ export const ordersExist = defineCheck({
   phase: 'storeOrders',
   operation: 'listStoreOrders',
   rules: ['ORDERS-EXISTS'],
-  gaps: ['GAP-ORDERS-PAYLOAD'],
+  gaps: ['GAP-ORDERS-RESPONSES'],
   async run(ctx) {
     const x = await ctx.send(listStoreOrders());
     const status = x.response?.status;
@@ -22,7 +22,7 @@ export const ordersExist = defineCheck({
     if (status !== undefined) {
       const body = jsonOf(x);
       const shape = body === undefined ? 'no JSON body' : Array.isArray(body) ? `a JSON array of ${body.length}` : typeof body === 'object' && body !== null ? 'a JSON object' : 'a JSON scalar';
-      ctx.observe('GAP-ORDERS-PAYLOAD', 'listStoreOrders', `${status} with ${shape}`, x);
+      ctx.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} with ${shape}`, x);
     }
   },
 });

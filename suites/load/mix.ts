@@ -37,7 +37,7 @@ export const MIX_LENGTH = 240;
  * A deterministic sequence of requests following `mix` weights. `petIds` are
  * the animals getPet asks for; with none, getPet's share goes to listPets.
  */
-export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; prefix: string; seed: number; authProbeShare: number }): MixRequest[] {
+export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; prefix: string; seed: number; authProbeShare: number; categoryIds?: readonly bigint[] }): MixRequest[] {
   const { mix, petIds, prefix, seed } = options;
   const weights: [LoadOperation, number][] = [
     ['listPets', mix.listPets + (petIds.length === 0 ? mix.getPet : 0)],
@@ -45,7 +45,8 @@ export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; pre
     ['createPet', mix.createPet],
   ];
   const total = weights.reduce((n, [, w]) => n + w, 0);
-  const bodies = fc.sample(newPet({ prefix }), { seed, numRuns: MIX_LENGTH });
+  // Load measures the target, not its edge cases: ordinary names and categoryIds it accepted (both are left open by the document).
+  const bodies = fc.sample(newPet({ prefix, names: 'ordinary', categoryIds: options.categoryIds?.length ? options.categoryIds : [1n] }), { seed, numRuns: MIX_LENGTH });
   const limits = [undefined, 1, 5, 20, 50, 100];
   const statuses = [undefined, ...PET_STATUSES];
   const sequence: MixRequest[] = [];

@@ -1,0 +1,198 @@
+/**
+ * The verdict policy, in one place: how a rule's outcome is shown (a failing
+ * SHOULD rule is a warning unless the run is strict), the run's verdict and its
+ * reason, the exit code, and the certificate decision. Reporters, the matrix,
+ * the CLI, certify and verify ask this module; none re-derives it.
+ *
+ * Pure functions over the result model; no I/O.
+ */
+import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, Verdict } from './model.js';
+
+/** A rule's outcome as every output shows it. */
+export type ShownOutcome = RuleOutcome | 'warning';
+
+/** Shown outcomes in the order outputs list them: what needs attention first. */
+export const SHOWN_ORDER: readonly ShownOutcome[] = ['fail', 'error', 'waived', 'warning', 'inconclusive', 'pass', 'skip'];
+
+/** The process exit codes of a run. */
+export const EXIT = {
+  /** Every MUST rule that ran passed (and every SHOULD rule under --strict); thresholds met. */
+  conformant: 0,
+  /** A rule failed that counts against conformance. */
+  nonConformant: 1,
+  /** The suite could not test the target, or not fully (usage, unreachable, lost, crashed, out of time). */
+  error: 2,
+  /** Conformant, but a load threshold was breached or could not be measured. */
+  thresholdBreached: 3,
+  /** Stopped by SIGINT (128 + 2). */
+  interruptedInt: 130,
+  /** Stopped by SIGTERM (128 + 15). */
+  interruptedTerm: 143,
+} as const;
+
+/**
+ * How a rule's outcome is shown: a failing SHOULD rule is a `warning` unless the
+ * run was strict. An outcome outside the union (a hand-edited report) is an
+ * `error`, never a pass.
+ */
+export function shownOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): ShownOutcome {
+  if (!SHOWN_ORDER.includes(rule.outcome) || (rule.outcome as ShownOutcome) === 'warning') return 'error';
+  return rule.outcome === 'fail' && rule.severity === 'SHOULD' && !strict ? 'warning' : rule.outcome;
+}
+
+/** True when the rule's outcome fails the run: a failing MUST rule, or a failing SHOULD rule under --strict. */
+export function failsRun(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): boolean {
+  return shownOutcome(rule, strict) === 'fail';
+}
+
+/** Cases the suite could not decide for this rule, over all its checks. */
+export function inconclusiveCases(rule: Pick<RuleResult, 'checks'>): number {
+  return rule.checks.reduce((n, c) => n + c.inconclusive, 0);
+}
+
+/**
+ * The rule's outcome in words, never a bare pass when some of its cases could
+ * not be decided: `pass, 5 cases inconclusive`, `warning`, `fail`.
+ */
+export function outcomeLabel(rule: Pick<RuleResult, 'outcome' | 'severity' | 'checks'>, strict: boolean): string {
+  const shown = shownOutcome(rule, strict);
+  const open = inconclusiveCases(rule);
+  if (open === 0 || shown === 'inconclusive') return shown;
+  return `${shown}, ${open} case${open === 1 ? '' : 's'} inconclusive`;
+}
+
+/** `pass` when every threshold of every profile was met, `fail` when one was breached or unmeasured, `none` without load. */
+export function thresholdsOutcome(loads: readonly LoadResult[]): Summary['thresholds'] {
+  if (loads.length === 0) return 'none';
+  return loads.some((l) => l.thresholds.some((t) => t.outcome === 'fail')) ? 'fail' : 'pass';
+}
+
+/** What the verdict is computed from. */
+export interface VerdictInput {
+  rules: readonly RuleResult[];
+  strict: boolean;
+  /** The target could not be tested at all. */
+  abort?: Summary['abort'];
+  /** Why the run stopped before its end (target lost, time bound, interruption), when it did. */
+  stopped?: string;
+  loads: readonly LoadResult[];
+}
+
+const listed = (ids: readonly string[]) => `${ids.slice(0, 6).join(', ')}${ids.length > 6 ? ` and ${ids.length - 6} more` : ''}`;
+
+/**
+ * The run's verdict and why, in one line.
+ * - `non-conformant`: a rule that counts failed ({@link failsRun});
+ * - `error`: the target could not be tested, the run stopped early, a check
+ *   crashed, or no MUST rule could be decided at all (a run that tested nothing
+ *   never reads as conformant);
+ * - `conformant` otherwise, with what was inconclusive, skipped, waived or a warning said.
+ */
+export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: string } {
+  const { rules, strict, abort, stopped } = input;
+  if (abort) return { verdict: 'error', reason: abort.message };
+  const ids = (pick: (r: RuleResult) => boolean) => rules.filter(pick).map((r) => r.id);
+  const failedMust = ids((r) => r.severity === 'MUST' && r.outcome === 'fail');
+  const failedShould = ids((r) => r.severity === 'SHOULD' && r.outcome === 'fail');
+  const errored = ids((r) => r.outcome === 'error');
+  const must = rules.filter((r) => r.severity === 'MUST');
+  const passedMust = must.filter((r) => r.outcome === 'pass' || r.outcome === 'waived');
+  let verdict: Verdict;
+  let reason: string;
+  if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
+    verdict = 'non-conformant';
+    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed under --strict: ${listed(failedShould)}` : ''];
+    reason = parts.filter(Boolean).join('; ') + (stopped ? `; then ${stopped}, and the rest was not run` : '');
+  } else if (stopped) {
+    verdict = 'error';
+    reason = `${stopped}; what was measured before is kept, the rest was not run`;
+  } else if (errored.length > 0) {
+    verdict = 'error';
+    reason = `the suite could not judge ${listed(errored)}: a check crashed`;
+  } else if (passedMust.length === 0) {
+    verdict = 'error';
+    reason = `no MUST rule could be decided (${must.length === 0 ? 'none was selected' : `${must.length} MUST rule(s): ${countWords(must)}`}): the run tested nothing`;
+  } else {
+    verdict = 'conformant';
+    const open = must.filter((r) => r.outcome === 'pass' && inconclusiveCases(r) > 0).length;
+    const inconclusive = must.filter((r) => r.outcome === 'inconclusive').length;
+    const skipped = must.filter((r) => r.outcome === 'skip').length;
+    const waived = ids((r) => r.outcome === 'waived');
+    reason = `${must.filter((r) => r.outcome === 'pass').length} of ${must.length} MUST rules passed${open ? ` (${open} with inconclusive cases)` : ''}${inconclusive ? `, ${inconclusive} inconclusive` : ''}${skipped ? `, ${skipped} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${listed(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${listed(failedShould)}` : ''}`;
+  }
+  const breaches = input.loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.reason ?? `${t.measured}${t.unit}`})`));
+  if (breaches.length > 0) reason += `; load threshold(s) breached or unmeasured: ${listed(breaches)}`;
+  return { verdict, reason };
+}
+
+function countWords(rules: readonly RuleResult[]): string {
+  const by = new Map<string, number>();
+  for (const r of rules) by.set(r.outcome, (by.get(r.outcome) ?? 0) + 1);
+  return [...by].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+
+/**
+ * The exit code of a finished run: the verdict's, except that a conformant run
+ * whose load thresholds failed exits 3 (so CI can tell slow from wrong), and an
+ * interrupted one exits 130 or 143.
+ */
+export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds'> & { interrupted?: 'SIGINT' | 'SIGTERM' }): number {
+  if (summary.interrupted) return summary.interrupted === 'SIGINT' ? EXIT.interruptedInt : EXIT.interruptedTerm;
+  if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
+  return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
+}
+
+/** The settings every certification runs with; none can be changed from the command line. */
+export const CERTIFICATION = {
+  /** The seed of all generated data. */
+  seed: 20_301_205,
+  /** Runs per property-based check. */
+  numRuns: 40,
+  /** The load profile. */
+  load: 'smoke',
+} as const;
+
+/**
+ * The certificate decision on a run: certified only when it ran with the
+ * certification settings, the target could be tested, every MUST rule passed
+ * (a MUST rule that failed, errored, was inconclusive, skipped or waived
+ * withholds it: a run whose checks could not run never reads as passed), the
+ * verdict is conformant, and the load profile ran and every threshold was
+ * measured and met.
+ */
+export function certificationDecision(result: ConformanceResult): { certified: boolean; reasons: string[] } {
+  const reasons: string[] = [];
+  const list = (ids: readonly string[]) => `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ` and ${ids.length - 8} more` : ''}`;
+  const settings = result.seed === CERTIFICATION.seed && result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
+  if (!settings) reasons.push(`not run with the certification settings (seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
+  if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
+  const must = result.rules.filter((r) => r.severity === 'MUST');
+  const withOutcome = (outcome: string) => must.filter((r) => r.outcome === outcome).map((r) => r.id);
+  const words: [string, string][] = [
+    ['fail', 'failed'],
+    ['error', 'could not be judged (a check of the suite crashed)'],
+    ['inconclusive', 'were inconclusive'],
+    ['skip', 'were skipped'],
+    ['waived', 'failed and were waived'],
+  ];
+  for (const [outcome, said] of words) {
+    const ids = withOutcome(outcome);
+    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${list(ids)}`);
+  }
+  const unknown = must.filter((r) => !SHOWN_ORDER.includes(r.outcome)).map((r) => r.id);
+  if (unknown.length > 0) reasons.push(`${unknown.length} MUST rule(s) have no known outcome: ${list(unknown)}`);
+  if (must.length === 0) reasons.push('no MUST rule in the report');
+  if (result.summary.verdict !== 'conformant' && reasons.length === 0) reasons.push(`the verdict is ${result.summary.verdict}: ${result.summary.reason}`);
+  const thresholds = thresholdsOutcome(result.load);
+  if (thresholds === 'fail') {
+    const breached = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${t.reason ?? `measured ${t.measured}${t.unit}`})`));
+    reasons.push(`load threshold(s) breached or not measured: ${list(breached)}`);
+  } else if (thresholds === 'pass' && result.load.some((l) => l.thresholds.some((t) => t.outcome === 'inconclusive'))) {
+    const open = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'inconclusive').map((t) => `${t.expression} (${t.reason ?? 'not measured'})`));
+    reasons.push(`load threshold(s) inconclusive: ${list(open)}`);
+  } else if (thresholds === 'none') {
+    const why = result.skippedPhases.find((p) => p.phase === 'load')?.reason;
+    reasons.push(`the load profile did not run${why ? `: ${why}` : ''}`);
+  }
+  return { certified: reasons.length === 0, reasons };
+}
