@@ -51,6 +51,22 @@ export interface ReferenceOptions {
   contentType?: string;
   /** Path the interface is served under; getPet's successor link points below it. Default `/v1`. */
   basePath?: string;
+  /**
+   * Legitimate choices where the document says "not shown", for contract
+   * fixtures: a back-office job moving `from` animals to `to` `afterMs` after
+   * creation ("Transitions: not shown").
+   */
+  transition?: { from: PetStatus; to: PetStatus; afterMs: number };
+  /** Names holding C0 controls or U+007F are refused with a 400 Error (no repertoire is stated). */
+  printableNamesOnly?: boolean;
+  /** Only these categoryIds have a category record; others get a 400 Error ("Fields of the category record … not shown"). */
+  categories?: { min: bigint; max: bigint };
+  /** At most `requests` per `windowMs`; beyond, 429 with an Error body and `Retry-After: retryAfterSec` ("Rate limits … not shown"). */
+  rateLimit?: { requests: number; windowMs: number; retryAfterSec: number };
+  /** Pages hold at most this many animals, whatever the limit ("Maximum number of animals to return"). */
+  pageCap?: number;
+  /** GET /store/orders answers 503 Error, its backend being down ("Its … responses: not shown"). */
+  ordersDown?: boolean;
 }
 
 /** Unix seconds at which getPet was deprecated (announced as `Deprecation: @…`), before the sunset. */
@@ -70,7 +86,23 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
   const insert = (pet: Omit<StoredPet, 'id'>): StoredPet => {
     const stored = { id: nextId++, ...pet };
     store.set(stored.id, stored);
+    const move = options.transition;
+    if (move && stored.status === move.from) {
+      setTimeout(() => {
+        if (stored.status === move.from) stored.status = move.to;
+      }, move.afterMs).unref();
+    }
     return stored;
+  };
+  let window = { started: 0, count: 0 };
+  /** The rate limit, counted per key (only one key is accepted). */
+  const limited = (): ApiResponse | undefined => {
+    const limit = options.rateLimit;
+    if (!limit) return undefined;
+    const now = Date.now();
+    if (now - window.started >= limit.windowMs) window = { started: now, count: 0 };
+    if (++window.count <= limit.requests) return undefined;
+    return error(429, 'rate_limited', `At most ${limit.requests} requests per ${limit.windowMs} ms.`, { 'retry-after': String(limit.retryAfterSec) });
   };
 
   for (let i = 0; i < (options.prefill ?? 0); i++) {
@@ -108,6 +140,7 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
       return error(400, 'invalid_status', `status must be one of ${PET_STATUSES.join(', ')}.`);
     }
     const pets: StoredPet[] = [];
+    if (options.pageCap !== undefined) limit = Math.min(limit, options.pageCap);
     for (const pet of store.values()) {
       if (pets.length >= limit) break;
       if (status === null || pet.status === status) pets.push(pet);
@@ -131,6 +164,9 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     if (typeof body.name !== 'string') return error(400, 'invalid_field', 'name must be a string.');
     const categoryId = isLosslessNumber(body.categoryId) ? exactInteger(body.categoryId) : undefined;
     if (typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX) return error(400, 'invalid_field', 'categoryId must be an int64 integer.');
+    if (options.printableNamesOnly && /[\u0000-\u001f\u007f]/.test(body.name)) return error(400, 'invalid_field', 'name must not hold control characters.');
+    const categories = options.categories;
+    if (categories && (categoryId < categories.min || categoryId > categories.max)) return error(400, 'unknown_category', `No category has id ${categoryId}.`);
     let status: PetStatus | undefined;
     if ('status' in body) {
       if (typeof body.status !== 'string' || !(PET_STATUSES as readonly string[]).includes(body.status)) {
@@ -160,6 +196,8 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
   const handler: Handler = (request) => {
     const denied = authenticate(request.headers.authorization);
     if (denied) return denied;
+    const slowDown = limited();
+    if (slowDown) return slowDown;
     const { method, path } = request;
     if (path === '/pets') {
       if (method === 'GET') return listPets(request.query);
@@ -173,6 +211,7 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     }
     if (path === '/store/orders') {
       if (method !== 'GET') return error(405, 'method_not_allowed', `${method} is not allowed on /store/orders.`, { allow: 'GET' });
+      if (options.ordersDown) return error(503, 'unavailable', 'The orders backend is down.', { 'retry-after': '120' });
       return json(200, []);
     }
     return error(404, 'not_found', `No resource at ${path}.`);
