@@ -75,6 +75,8 @@ function ordinaryCodePoint(cp: number): boolean {
  * a name of ordinary printable characters that must be accepted.
  */
 export function outsideRepertoire(name: string): string | undefined {
+  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(name)?.[0];
+  if (control !== undefined) return `it holds U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, a control character`;
   if (/^ | $/.test(name)) return 'it has a space at one end';
   for (const ch of name) {
     const cp = ch.codePointAt(0)!;

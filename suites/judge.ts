@@ -167,15 +167,22 @@ export async function createAndJudge(a: Judge, send: (request: SendOptions) => P
   const known = store.categories.find((c) => c !== sent.categoryId);
   const categoryIssue = !store.categories.includes(sent.categoryId) && known !== undefined;
   if (exchange.response?.status !== 400 || (!nameIssue && !categoryIssue)) return { sent, exchange, ...optional('pet', judgeCreated(a, exchange, sent, store)) };
-  const again: NewPetInput = { ...sent, ...(nameIssue ? { name: ordinaryNameFor(prefix) } : {}), ...(categoryIssue ? { categoryId: known } : {}) };
-  const retried = await send(createPet(toBody(again)));
+  // With both open, the category alone is tried first, so that the observation names the right cause.
+  let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(prefix) }) };
+  let retried = await send(createPet(toBody(again)));
+  let blamed = { name: !categoryIssue, category: categoryIssue };
+  if (nameIssue && categoryIssue && retried.response?.status === 400) {
+    again = { ...again, name: ordinaryNameFor(prefix) };
+    retried = await send(createPet(toBody(again)));
+    blamed = { name: true, category: false };
+  }
   const what = [nameIssue ? `the name (${nameIssue})` : '', categoryIssue ? `categoryId ${sent.categoryId}` : ''].filter(Boolean).join(' or ');
   if (retried.response?.status !== 201) {
     a.fail('CREATE-RESPONSE', expected(`201 for a valid NewPet (a refusal of ${what} is legitimate only if the same body with an ordinary name and categoryId ${again.categoryId}, accepted before, is created)`, `400, and ${describeResponse(retried)} for that body too`), [exchange, retried], 'valid body refused', CREATE);
     return { sent, exchange };
   }
-  if (nameIssue) a.observe('GAP-NAME-REPERTOIRE', 'createPet', `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`, exchange);
-  if (categoryIssue) a.observe('GAP-CATEGORY-RECORDS', 'createPet', `categoryId ${magnitude(sent.categoryId)} refused with 400; the same body with categoryId ${again.categoryId} was created`, exchange);
+  if (blamed.name) a.observe('GAP-NAME-REPERTOIRE', 'createPet', `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`, exchange);
+  if (blamed.category) a.observe('GAP-CATEGORY-RECORDS', 'createPet', `categoryId ${magnitude(sent.categoryId)} refused with 400; the same body with categoryId ${again.categoryId} was created`, exchange);
   return { sent: again, exchange: retried, ...optional('pet', judgeCreated(a, retried, again, store)) };
 }
 

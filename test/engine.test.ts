@@ -34,7 +34,7 @@ describe('runConformance against the reference', () => {
       ++n % 7 === 0 ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } } : inner(request);
     const result = await withServer({ wrap: limited }, (url) => run(url));
     expect(result.rules.filter((r) => r.outcome !== 'pass').map((r) => r.id)).toEqual([]);
-    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/429 answered; waited 0 ms/);
+    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/429 answered; every request paused 0 ms \(Retry-After honoured\), then sent again/);
   });
 
   it('names every animal it creates with the run prefix', async () => {

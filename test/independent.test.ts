@@ -62,7 +62,8 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-const VARIANTS: ReadonlyArray<{ name: string; flags: string[] }> = [
+/** `fails`: the rules a variant that breaks the document must fail, exactly; none for the others. */
+const VARIANTS: ReadonlyArray<{ name: string; flags: string[]; fails?: string[] }> = [
   { name: 'plain', flags: [] },
   { name: 'ids beyond 2^53', flags: ['--id-start', '9007199254740993'] },
   { name: 'clamped limit, 300 prefilled animals', flags: ['--clamp-limit', '--prefill', '300'] },
@@ -71,8 +72,14 @@ const VARIANTS: ReadonlyArray<{ name: string; flags: string[] }> = [
     flags: ['--default-status', 'available', '--charset', '--newest-first'],
   },
   {
-    name: 'null status, extra error field, lenient filter, any Content-Type',
-    flags: ['--null-status', '--error-extra', '--lenient-status-filter', '--ignore-content-type'],
+    name: 'extra error field, lenient filter, any Content-Type',
+    flags: ['--error-extra', '--lenient-status-filter', '--ignore-content-type'],
+  },
+  {
+    // status is "string, enum PetStatus" and not required: an absent status is omitted, never null.
+    name: 'null status (broken: "status": null is not a Pet)',
+    flags: ['--null-status'],
+    fails: ['CREATE-RESPONSE', 'GET-RESPONSE', 'LIST-RESPONSE', 'PET-SCHEMA'],
   },
 ];
 
@@ -88,8 +95,8 @@ describe('conformance suite against an independent implementation', () => {
             const first = rule.checks.flatMap((check) => check.findings)[0];
             return `${rule.id} [${rule.outcome}]: ${first?.message ?? '(no finding)'}`;
           });
-        if (bad.length > 0) console.error(`variant "${variant.name}":\n  ${bad.join('\n  ')}\nserver stderr: ${server.stderr()}`);
-        expect(bad).toEqual([]);
+        if (bad.length > 0 && !variant.fails) console.error(`variant "${variant.name}":\n  ${bad.join('\n  ')}\nserver stderr: ${server.stderr()}`);
+        expect(bad.map((line) => line.split(' ')[0]).sort()).toEqual(variant.fails ?? []);
         expect(report.rules.length).toBeGreaterThan(0);
       } finally {
         await stopServer(server.child);

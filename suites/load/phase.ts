@@ -6,7 +6,7 @@
  */
 import type { RuleId } from '../../spec/rules.js';
 import type { CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchange, StoreState } from '../check.js';
-import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList, ordinaryNameFor } from '../judge.js';
+import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList } from '../judge.js';
 import type { LoadResult, RunEvent } from '../model.js';
 import type { Recorder } from '../recorder.js';
 import type { Observed } from './closed.js';
@@ -68,7 +68,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   // Set-up: animals for getPet to fetch, created like every other (and judged as such), with an ordinary name and
   // categoryIds the target accepted in the functional phases, so that a load profile never depends on an edge case.
   const categories = deps.store.categories.length > 0 ? deps.store.categories.slice(0, 8) : [1n];
-  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: `${ordinaryNameFor(deps.prefix)} ${i}`, categoryId: categories[i % categories.length]!, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
+  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: `${deps.prefix}load ${i}`, categoryId: categories[i % categories.length]!, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
   const created = await Promise.all(setupBodies.map((body) => createAndJudge(assert, (request) => deps.send(main.id, request), body, deps.store, deps.prefix)));
   const petIds = created.flatMap((c) => (c.pet ? [c.pet.id] : []));
   for (const c of created) if (c.pet) deps.store.addCreated({ sent: c.sent, pet: c.pet, exchange: c.exchange });

@@ -29,7 +29,7 @@ describe('GitHub Actions output', () => {
       const markdown = readFileSync(summary, 'utf8');
       expect(markdown).toMatch(/^## petstore-conformance: ❌ non-conformant/);
       expect(markdown).toMatch(/\| ERROR-SCHEMA \| MUST \| ❌ fail \|/);
-      expect(markdown).toMatch(/\| GET-SUNSET-HEADER \| SHOULD \| ❌ fail \(warning\) \|/);
+      expect(markdown).toMatch(/\| GET-SUNSET-HEADER \| SHOULD \| ⚠️ warning \|/);
       expect(ran.stdout + markdown).not.toContain(DISTINCTIVE_KEY);
     });
   });
