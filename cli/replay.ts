@@ -6,7 +6,7 @@
  * or no answer, 4 answered but the answer cannot be judged alone.
  */
 import { UsageError } from '../core/errors.js';
-import { HttpClient, parseBaseUrl } from '../core/http.js';
+import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
 import { KEY_ENV, KEY_PLACEHOLDER, redactorFor, unredact } from '../core/redact.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
@@ -31,7 +31,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const finding = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).find((f): f is Finding & Required<Pick<Finding, 'case'>> => f.case?.id === caseId);
   if (!finding) throw new UsageError(`${file}: no failure has case id ${caseId} (each failure's id is printed after "replay:" and stored as findings[].case.id)`);
   const base = parseBaseUrl(options.baseUrl ?? result.target);
-  const target = `${base.origin}${base.pathname}`;
+  const target = targetOf(base);
   const { request, judge } = finding.case;
   const needsKey = Object.values(request.headers).some((v) => v.includes(KEY_PLACEHOLDER));
   if (needsKey && !options.apiKey) throw new UsageError(`this request carries the key: pass --api-key or set ${KEY_ENV}`);

@@ -78,6 +78,20 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
+/**
+ * The path a request goes to: the base URL's path (without its trailing
+ * slash; a URL's path is never empty, so `http://h/` has `/`) joined with the
+ * request's (`/pets`). Never `//pets`.
+ */
+export function requestPath(base: URL, path: string): string {
+  return `${base.pathname.replace(/\/+$/, '')}${path}`;
+}
+
+/** The base URL as the suite names it: origin and path, no trailing slash, no credentials. */
+export function targetOf(base: URL): string {
+  return `${base.origin}${requestPath(base, '')}`;
+}
+
 /** What the engine sends requests through: the HTTP client, or (to recompute verdicts) a recorded transcript. */
 export interface Transport {
   send(spec: RequestSpec): Promise<Exchange>;
@@ -120,7 +134,7 @@ export class HttpClient implements Transport {
 
   /** The absolute URL of a relative request path. */
   urlOf(path: string): string {
-    return `${this.baseUrl.origin}${this.baseUrl.pathname}${path}`;
+    return `${this.baseUrl.origin}${requestPath(this.baseUrl, path)}`;
   }
 
   /** Sends one request. Never throws for a target's behaviour: failures are in `exchange.error`. */
@@ -134,7 +148,7 @@ export class HttpClient implements Transport {
     try {
       const response = await this.#pool.request({
         method: spec.method,
-        path: `${this.baseUrl.pathname}${spec.path}`,
+        path: requestPath(this.baseUrl, spec.path),
         headers,
         body: body === undefined ? null : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
         signal: AbortSignal.timeout(this.#timeoutMs),

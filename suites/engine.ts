@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
-import { HttpClient, parseBaseUrl, type Transport } from '../core/http.js';
+import { HttpClient, parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { show } from '../core/json.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -162,6 +162,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   };
 
+  /** Checks cut short because the target was still rate-limiting after the wait budget. */
+  const cutShort: string[] = [];
   const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}) });
   // After this many exchanges in a row without any response, the target is taken as gone.
   let silentInARow = 0;
@@ -250,6 +252,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           if (e instanceof TargetLost) {
             recorder.checkSkipped(check, `cut short: ${e.message}`);
           } else if (e instanceof RateLimited) {
+            cutShort.push(check.id);
             const asserter = recorder.asserter(check, check.operation);
             for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
           } else {
@@ -304,7 +307,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: options.ca !== undefined },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message, abort, loads),
+    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads),
     rules,
     observations,
     skippedPhases,
@@ -360,7 +363,7 @@ function resolve(options: ConformanceOptions): Resolved {
   if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   return {
-    target: `${url.origin}${url.pathname}`,
+    target: targetOf(url),
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
     numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
     strict: options.strict ?? DEFAULTS.strict,
@@ -592,17 +595,27 @@ class Collector implements Asserter, Observer {
   }
 }
 
-/** Maps with at most `limit` calls in flight; results in input order. */
+/**
+ * Maps with at most `limit` calls in flight; results in input order. When one
+ * call throws, no further item is started, the calls in flight are awaited,
+ * and the first error is thrown: nothing keeps sending behind a check that ended.
+ */
 async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failure) {
       const i = next++;
-      results[i] = await fn(items[i]!);
+      try {
+        results[i] = await fn(items[i]!);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
   return results;
 }
 

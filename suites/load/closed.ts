@@ -7,6 +7,7 @@
  * refuses `ignoreCoordinatedOmission`, having nothing to ignore).
  */
 import autocannon from 'autocannon';
+import { requestPath } from '../../core/http.js';
 import type { MixRequest } from './mix.js';
 
 /** What the runner hands back for each response. */
@@ -50,7 +51,7 @@ export function runClosed(run: ClosedRun): Promise<{ durationMs: number; stopped
   let current: { request: MixRequest; status: number; headers: Record<string, string>; body: string | undefined } | undefined;
   const requests = run.requests.map((request) => ({
     method: request.method,
-    path: `${url.pathname}${request.path}`,
+    path: requestPath(url, request.path),
     headers: {
       ...(request.authProbe ? {} : { authorization: run.authorization }),
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -8,6 +8,7 @@
  * and one sent more than 10 ms after it was due is counted as late.
  */
 import { Pool } from 'undici';
+import { requestPath } from '../../core/http.js';
 import type { LoadRun } from './closed.js';
 import type { MixRequest } from './mix.js';
 
@@ -38,7 +39,7 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
       try {
         const response = await pool.request({
           method: request.method,
-          path: `${url.pathname}${request.path}`,
+          path: requestPath(url, request.path),
           headers: { ...(request.authProbe ? {} : { authorization: run.authorization }), ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: request.body ?? null,
           signal: AbortSignal.timeout(run.timeoutMs),

@@ -1,0 +1,90 @@
+/** The verdict policy and the pacing gate, as pure functions: no server, milliseconds. */
+import { describe, expect, it } from 'vitest';
+import type { CheckResult, LoadResult, RuleResult } from '../suites/model.js';
+import { PacingGate, retryAfterMs } from '../suites/pacing.js';
+import { decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownOutcome, thresholdsOutcome } from '../suites/policy.js';
+
+const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
+const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({ id: id as RuleResult['id'], title: id, severity, group: 'listPets', section: '', outcome, checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)] });
+const threshold = (outcome: 'pass' | 'fail' | 'inconclusive') => ({ thresholds: [{ outcome, expression: 'p99 < 1ms', measured: 2, unit: 'ms' }] }) as unknown as LoadResult;
+
+describe('shown outcomes', () => {
+  it('a failing SHOULD rule is a warning unless strict; an unknown outcome is an error, never a pass', () => {
+    expect(shownOutcome(rule('A', 'SHOULD', 'fail'), false)).toBe('warning');
+    expect(shownOutcome(rule('A', 'SHOULD', 'fail'), true)).toBe('fail');
+    expect(shownOutcome(rule('A', 'MUST', 'fail'), false)).toBe('fail');
+    expect(shownOutcome({ severity: 'MUST', outcome: 'passed' as never }, false)).toBe('error');
+    expect(failsRun(rule('A', 'SHOULD', 'fail'), false)).toBe(false);
+    expect(failsRun(rule('A', 'SHOULD', 'fail'), true)).toBe(true);
+  });
+
+  it('a pass with inconclusive cases says so', () => {
+    expect(outcomeLabel(rule('A', 'MUST', 'pass', 3), false)).toBe('pass, 3 cases inconclusive');
+    expect(outcomeLabel(rule('A', 'MUST', 'pass', 1), false)).toBe('pass, 1 case inconclusive');
+    expect(outcomeLabel(rule('A', 'MUST', 'pass'), false)).toBe('pass');
+  });
+});
+
+describe('verdicts and exit codes', () => {
+  const must = (outcome: RuleResult['outcome']) => rule('M', 'MUST', outcome);
+  it('a failing MUST rule is non-conformant; a SHOULD one only under strict', () => {
+    expect(decideVerdict({ rules: [must('fail')], strict: false, loads: [] }).verdict).toBe('non-conformant');
+    expect(decideVerdict({ rules: [must('pass'), rule('S', 'SHOULD', 'fail')], strict: false, loads: [] }).verdict).toBe('conformant');
+    expect(decideVerdict({ rules: [must('pass'), rule('S', 'SHOULD', 'fail')], strict: true, loads: [] }).verdict).toBe('non-conformant');
+  });
+
+  it('a run that decided no MUST rule is an error, never conformant', () => {
+    const { verdict, reason } = decideVerdict({ rules: [must('inconclusive'), rule('N', 'MUST', 'skip')], strict: false, loads: [] });
+    expect(verdict).toBe('error');
+    expect(reason).toMatch(/no MUST rule could be decided/);
+  });
+
+  it('a stop (target lost, time bound, rate limit) is an error unless something failed before it', () => {
+    expect(decideVerdict({ rules: [must('pass')], strict: false, stopped: 'the run reached its time bound (2 s)', loads: [] }).verdict).toBe('error');
+    expect(decideVerdict({ rules: [must('fail')], strict: false, stopped: 'x', loads: [] }).verdict).toBe('non-conformant');
+  });
+
+  it('thresholds: a breached or unmeasured one exits 3 on a conformant run', () => {
+    expect(thresholdsOutcome([])).toBe('none');
+    expect(thresholdsOutcome([threshold('pass'), threshold('inconclusive')])).toBe('pass');
+    expect(thresholdsOutcome([threshold('fail')])).toBe('fail');
+    expect(exitCode({ verdict: 'conformant', thresholds: 'fail' })).toBe(EXIT.thresholdBreached);
+    expect(exitCode({ verdict: 'non-conformant', thresholds: 'fail' })).toBe(EXIT.nonConformant);
+    expect(exitCode({ verdict: 'error', thresholds: 'none' })).toBe(EXIT.error);
+    expect(exitCode({ verdict: 'conformant', thresholds: 'pass', interrupted: 'SIGTERM' })).toBe(143);
+  });
+});
+
+describe('Retry-After and the wait budget', () => {
+  it('reads delta-seconds and HTTP-dates; without either, backs off from 1 s', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterMs('6', 0, now)).toBe(6000);
+    expect(retryAfterMs('Sun, 22 Nov 2026 10:00:30 GMT', 0, now)).toBe(30_000);
+    expect(retryAfterMs('Sun, 22 Nov 2026 09:00:00 GMT', 0, now)).toBe(0);
+    expect(retryAfterMs(undefined, 0, now)).toBe(1000);
+    expect(retryAfterMs('soon', 2, now)).toBe(4000);
+  });
+
+  it('pauses every sender, and refuses a pause past the budget', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    const gate = new PacingGate({ maxWaitMs: 10_000, now: () => clock, sleep: async (ms) => void (slept.push(ms), (clock += ms)) });
+    expect(gate.pause(6_000)).toBe(true);
+    await gate.beforeSend();
+    expect(slept).toEqual([6_000]);
+    expect(gate.pause(3_000)).toBe(true);
+    expect(gate.pause(5_000)).toBe(false);
+    expect(gate.waitedMs).toBe(9_000);
+  });
+
+  it('spaces requests to the rate limit', async () => {
+    let clock = 0;
+    const gate = new PacingGate({ maxWaitMs: 0, ratePerSecond: 4, now: () => clock, sleep: async (ms) => void (clock += ms) });
+    const sent: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await gate.beforeSend();
+      sent.push(clock);
+    }
+    expect(sent).toEqual([0, 250, 500, 750]);
+  });
+});

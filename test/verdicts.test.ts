@@ -1,0 +1,126 @@
+/**
+ * Gates that must never read green by accident, and the verdict policy's edges:
+ * an empty selection, a base URL that misses the interface, re-run commands
+ * that reproduce their failure, the wait budget for 429s, the run's time bound.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../reference/handler.js';
+import { startReference } from '../reference/server.js';
+import { runConformance } from '../suites/engine.js';
+import type { Finding } from '../suites/model.js';
+import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
+import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from './helpers.js';
+
+describe('no empty green', () => {
+  it('a selection that leaves no MUST rule is a usage error, exit 2', async () => {
+    const ran = await runCli(['--embedded', '--only', 'LIST-RESPONSE', '--skip', 'LIST-RESPONSE', '--report-dir', tempDir()]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/--only\/--skip leave no MUST rule to run/);
+    expect(ran.stdout).not.toMatch(/CONFORMANT/);
+    const shouldOnly = await runCli(['--embedded', '--only', 'GET-SUNSET-HEADER', '--report-dir', tempDir()]);
+    expect(shouldOnly.code).toBe(2);
+  });
+
+  it('a base URL without /v1 stops with exit 2 and a hint, instead of failing the whole interface', async () => {
+    await withServer({}, async (url) => {
+      const bare = url.replace(/\/v1$/, '');
+      const ran = await runCli(['--base-url', `${bare}/`, '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(`did you mean ${bare}/v1?`);
+      expect(ran.stderr).not.toMatch(/\/\/pets/);
+      expect(ran.stdout).not.toMatch(/NON-CONFORMANT/);
+    });
+  });
+
+  it('a run whose every request is still rate-limited after the wait budget is not conformant', async () => {
+    const always429: Handler = () => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '30' }, body: { code: 'rate_limited', message: 'later', status: 429 } });
+    await withServer({ wrap: (inner) => (request) => (request.path === '/pets' && request.method === 'GET' && request.query.get('limit') === '1' ? inner(request) : always429(request)) }, async (url) => {
+      const started = Date.now();
+      const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 5, maxWaitMs: 0 });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(result.summary.verdict).toBe('error');
+      expect(result.summary.reason).toMatch(/still rate-limiting after the 0 s wait budget: \d+ check\(s\) were cut short/);
+      const findings = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings));
+      expect(findings.some((f) => f.outcome === 'inconclusive' && /still rate-limited \(429\)/.test(f.message) && f.evidence.length > 0)).toBe(true);
+      expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
+    });
+  });
+});
+
+describe('429 answers within the wait budget', () => {
+  it('Retry-After beyond 5 s is honoured (every request paused) and the run passes', async () => {
+    let n = 0;
+    let limitedAt = 0;
+    let pausedUntil = 0;
+    let early = 0;
+    const limiter = (inner: Handler): Handler => (request) => {
+      // Requests already in flight when the 429 went out may still arrive; none may be sent after the suite read it.
+      if (Date.now() > limitedAt + 300 && Date.now() < pausedUntil) early++;
+      if (++n === 40) {
+        limitedAt = Date.now();
+        pausedUntil = limitedAt + 5_900;
+        return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '6' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } };
+      }
+      return inner(request);
+    };
+    const result = await withServer({ wrap: limiter }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 11, numRuns: 5 }));
+    expect(result.summary.verdict, result.summary.reason).toBe('conformant');
+    expect(early, 'requests sent while the target asked to wait').toBe(0);
+    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/every request paused 6 s/);
+  }, 60_000);
+});
+
+describe('the run\'s time bound', () => {
+  it('past --max-time the rest is not run, the verdict is error, the reports are written', async () => {
+    const slow = (inner: Handler): Handler => async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return inner(request);
+    };
+    await withServer({ wrap: slow }, async (url) => {
+      const dir = tempDir();
+      const ran = await runCli(['--base-url', url, '--max-time', '2', '--report-dir', dir, '--seed', '3'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(2);
+      expect(ran.stdout).toMatch(/ERROR: the run reached its time bound \(2 s\)/);
+      expect(ran.ms).toBeLessThan(30_000);
+    });
+  });
+});
+
+/** The re-run command of a finding, as argv for the CLI. */
+function rerunArgs(finding: Finding): string[] {
+  const words = finding.replay.split(' ');
+  expect(words.slice(0, 2)).toEqual(['npx', 'petstore-conformance']);
+  return words.slice(2).filter((w) => w !== '--api-key' && w !== '"$PETSTORE_API_KEY"');
+}
+
+describe('every printed re-run command reproduces its failure', () => {
+  // One mutant per kind of judgement: a response check, a list, a create echo, a fetch, a status, auth, a property.
+  const cases: [string, string][] = [
+    ['error-without-code', 'ERROR-SCHEMA'],
+    ['default-limit-21', 'LIST-LIMIT-DEFAULT'],
+    ['name-trimmed', 'CREATE-ECHO'],
+    ['getPet-drops-status', 'GET-RESPONSE'],
+    ['adopted-accepted', 'CREATE-REJECT-INVALID'],
+    ['any-bearer-token', 'AUTH-INVALID-KEY'],
+    ['limit-validated-before-auth', 'AUTH-BEFORE-VALIDATION'],
+    ['orders-not-routed', 'ORDERS-EXISTS'],
+    ['limit-over-100-crashes', 'RESPONSE-NO-5XX'],
+    ['getPet-empty-body', 'GET-RESPONSE'],
+  ];
+  for (const [name, rule] of cases) {
+    it(`${name}: ${rule}`, async () => {
+      const mutant = mutants.find((m) => m.name === name)!;
+      const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
+      try {
+        const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10 });
+        const findings = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+        expect(findings.length, `${name} should fail ${rule}`).toBeGreaterThan(0);
+        const ran = await runCli([...rerunArgs(findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+        expect(ran.code, ran.stdout + ran.stderr).toBe(1);
+        expect(ran.stdout).toMatch(new RegExp(`✗ ${rule} \\(MUST\\)`));
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
