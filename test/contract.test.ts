@@ -22,6 +22,8 @@ interface Verdict {
   crash?: string;
   /** One line per failing rule: its first finding, for the assertion message. */
   evidence: string[];
+  /** Gaps observed. */
+  observed: string[];
 }
 
 async function judge(mutant: Mutant): Promise<Verdict> {
@@ -30,7 +32,7 @@ async function judge(mutant: Mutant): Promise<Verdict> {
     const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS });
     return outcomes(result);
   } catch (error) {
-    return { failed: [], errored: [], evidence: [], crash: String((error as Error)?.stack ?? error) };
+    return { failed: [], errored: [], evidence: [], observed: [], crash: String((error as Error)?.stack ?? error) };
   } finally {
     await server.close();
   }
@@ -44,7 +46,7 @@ function outcomes(result: ConformanceResult): Verdict {
       const check = r.checks.find((c) => c.outcome === r.outcome);
       return `${r.id} (${check?.id}): ${check?.findings[0]?.message ?? check?.reason ?? ''}`.slice(0, 400);
     });
-  return { failed: withOutcome('fail'), errored: withOutcome('error'), evidence };
+  return { failed: withOutcome('fail'), errored: withOutcome('error'), evidence, observed: [...new Set(result.observations.map((o) => o.gap))] };
 }
 
 /** Runs `jobs` with at most `limit` in flight; each promise settles on its own. */
@@ -84,6 +86,7 @@ const expectExactly = async (mutant: Mutant) => {
     failed: [...mutant.breaks].sort(),
     errored: [],
   });
+  for (const gap of mutant.observes ?? []) expect(verdict.observed, `${mutant.name} should record ${gap}`).toContain(gap);
 };
 
 describe('the zoo itself', () => {

@@ -25,6 +25,8 @@ interface Variant {
   followsEveryShould: boolean;
   choices: string;
   expectFail: string[];
+  /** Rules a timing-dependent bug fails in some runs and not in others (ids from the clock). */
+  mayAlsoFail?: string[];
 }
 
 const ROOT = new URL('./fixtures/frameworks/', import.meta.url);
@@ -135,7 +137,8 @@ describe('real frameworks, written from the document alone', () => {
         expect(result.summary.verdict, result.summary.reason).toBe('conformant');
       } else {
         expect(failing(result), `${v.choices}\n${evidence(result)}`).toEqual(expect.arrayContaining([...v.expectFail].sort()));
-        expect(failing(result, 'MUST'), `${v.choices}\n${evidence(result)}`).toEqual(v.expectFail.filter((id) => ruleById(id as RuleId).severity === 'MUST').sort());
+        const mustFail = failing(result, 'MUST').filter((id) => !v.mayAlsoFail?.includes(id));
+        expect(mustFail, `${v.choices}\n${evidence(result)}`).toEqual(v.expectFail.filter((id) => ruleById(id as RuleId).severity === 'MUST').sort());
       }
     });
   }
