@@ -107,6 +107,10 @@ export class HttpClient implements Transport {
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly #connections: number;
+  /** Requests holding a connection, and those waiting for one (the deadline starts only once a request has one). */
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
   #seq = 0;
 
   constructor(options: HttpClientOptions) {
@@ -114,8 +118,9 @@ export class HttpClient implements Transport {
     this.#timeoutMs = options.timeoutMs;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#onExchange = options.onExchange;
+    this.#connections = options.connections ?? 8;
     this.#pool = new Pool(this.baseUrl.origin, {
-      connections: options.connections ?? 8,
+      connections: this.#connections,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: {
@@ -137,8 +142,26 @@ export class HttpClient implements Transport {
     return `${this.baseUrl.origin}${requestPath(this.baseUrl, path)}`;
   }
 
-  /** Sends one request. Never throws for a target's behaviour: failures are in `exchange.error`. */
+  /**
+   * Sends one request. Never throws for a target's behaviour: failures are in
+   * `exchange.error`. The deadline starts when the request has a connection of
+   * its own, not while it waits for one: the suite's own queueing never reads
+   * as the target's slowness.
+   */
   async send(spec: RequestSpec): Promise<Exchange> {
+    // A finished request hands its connection straight to the next waiting one.
+    if (this.#active < this.#connections) this.#active++;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await this.#send(spec);
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#active--;
+    }
+  }
+
+  async #send(spec: RequestSpec): Promise<Exchange> {
     const seq = ++this.#seq;
     const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
