@@ -24,12 +24,14 @@ const GOOD = path('good.tar.gz');
 const BAD = path('bad.tar.gz');
 const ECHO = path('echo.tar.gz');
 const LOAD_ONLY = path('load-only.tar.gz');
+const LAUNDERED = path('laundered.tar.gz');
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 let good: Ran;
 let bad: Ran;
 let echoed: Ran;
 let loadOnly: Ran;
+let laundered: Ran;
 let referenceUrl: string;
 
 /** A target that answers 500 to the animals the load profile creates before it starts (named `… load <i>`), and only to those. */
@@ -37,6 +39,17 @@ const failOnLoadSetup = (inner: Handler): Handler => async (request) => {
   const name = request.method === 'POST' ? /"name":"([^"]*)"/.exec(Buffer.from(request.body).toString('utf8'))?.[1] : undefined;
   if (name && / load \d+$/.test(name)) return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'no', status: 500 } };
   return inner(request);
+};
+
+/** A target whose 130th created animal is echoed with a wrong name (the store keeps it right): a failure that does not repeat. */
+const wrongOnce = (inner: Handler): Handler => {
+  let creates = 0;
+  return async (request) => {
+    const answer = await inner(request);
+    if (request.method !== 'POST' || answer.status !== 201 || ++creates !== 130) return answer;
+    const body = answer.body as { name: string };
+    return { ...answer, body: { ...body, name: `${body.name}x` } };
+  };
 };
 
 /** A target that echoes every request's headers and body back (in a header, and in error bodies): the key comes back in its answers. */
@@ -59,16 +72,18 @@ beforeAll(async () => {
   const broken = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
   const echoing = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: echo });
   const failsUnderLoad = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: failOnLoadSetup });
+  const intermittent = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: wrongOnce });
   referenceUrl = reference.url;
   try {
-    [good, bad, echoed, loadOnly] = await Promise.all([
+    [good, bad, echoed, loadOnly, laundered] = await Promise.all([
       runCli(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', GOOD, '--sign-key', path('vendor.pem')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
       runCli(['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD]),
       runCli(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
       runCli(['certify', '--base-url', failsUnderLoad.url, '--product', path('product.json'), '--out', LOAD_ONLY], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runCli(['certify', '--base-url', intermittent.url, '--product', path('product.json'), '--out', LAUNDERED], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
     ]);
   } finally {
-    await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close()]);
+    await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close(), intermittent.close()]);
   }
 }, 90_000);
 
@@ -220,6 +235,24 @@ describe.concurrent('verify catches tampering', () => {
     const expected = name === 'manifest.sig' || name === 'manifest.json' ? /^✗ signature: manifest\.sig is not a valid signature of manifest\.json by the given key/ : new RegExp(`^✗ ${name.replace('.', '\\.')}: changed since the manifest was made`);
     expect(problems(ran).some((l) => expected.test(l)), ran.stdout).toBe(true);
     expect(ran.stdout).toMatch(/^NOT VERIFIED: \d+ problem\(s\) above$/m);
+  });
+
+  it('a failure that did not repeat (one wrong echo in 140 creates) is not laundered into a certificate, and verify recomputes it', async () => {
+    expect(laundered.code, laundered.stdout).toBe(1);
+    expect(laundered.stdout).toMatch(/NOT CERTIFIED: Acme Petstore 2\.4\.1\n {2}- 1 MUST rule\(s\) failed: CREATE-ECHO/);
+    const files = await unpack(LAUNDERED);
+    const report = json<ConformanceResult>(files, 'report.json');
+    const finding = report.rules.find((r) => r.id === 'CREATE-ECHO')!.checks.flatMap((c) => c.findings)[0]!;
+    expect(finding.outcome).toBe('fail');
+    expect(finding.message).toMatch(/^Intermittent: /);
+    expect((await verify(LAUNDERED)).code).toBe(0);
+    // The failing rule edited to a pass, hashes updated: the recomputation from the transcript finds the failure again.
+    const rule = report.rules.find((r) => r.id === 'CREATE-ECHO')!;
+    rule.outcome = 'pass';
+    report.summary.verdict = 'conformant';
+    const ran = await verify(await repack(replaceWithHash(files, 'report.json', JSON.stringify(report, null, 2))));
+    expect(ran.code).toBe(1);
+    expect(problems(ran)).toContain('✗ CREATE-ECHO (MUST): report.json says pass; recomputed from the transcript: fail');
   });
 
   it('a verdict edited in report.json, its hash updated (unsigned): the recomputation disagrees', async () => {
