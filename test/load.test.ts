@@ -32,7 +32,11 @@ describe('load profiles', () => {
     expect(smoke!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
       ['LOAD-SMOKE-ALL-ERRORRATE', 'pass'],
       ['LOAD-SMOKE-ALL-P99', 'pass'],
+      ['LOAD-SMOKE-ALL-ANSWERED', 'pass'],
     ]);
+    expect(smoke!.generator).toBe('undici');
+    expect(smoke!.answered!.due).toBe(smoke!.overall.requests + smoke!.overall.errors.timeouts + smoke!.overall.errors.socketErrors);
+    expect(smoke!.answered!.answered).toBe(smoke!.overall.requests);
     expect(smoke!.conformance.sampled).toBeGreaterThan(50);
     expect(smoke!.conformance.failedRules).toEqual([]);
     expect(smoke!.timeline.length).toBeGreaterThanOrEqual(2);
@@ -87,7 +91,7 @@ describe('load profiles', () => {
     );
     const [run] = result.load;
     expect(stalls).toBeGreaterThan(20);
-    expect(run!.generator).toBe('paced-undici');
+    expect(run!.generator).toBe('undici');
     expect(run!.overall.latencyMs.p99).toBeGreaterThan(700);
     expect(run!.overall.latencyMs.max).toBeGreaterThan(800);
     expect(run!.thresholds[0]!.outcome).toBe('fail');

@@ -1,92 +1,85 @@
 /**
- * Closed-loop load with autocannon: `connections` clients, each sending its
- * next request when the last is answered. autocannon's own latency histogram
- * has 1 ms resolution, so latency is taken from each response (µs) into our
- * HDR histograms. No rate is set, so autocannon applies no coordinated-omission
- * correction (it would invent samples assuming a 1 ms interval; with no rate it
- * refuses `ignoreCoordinatedOmission`, having nothing to ignore).
+ * Closed-loop load on the suite's own sender (sender.ts): `connections`
+ * virtual users, each bound to one connection, each sending its next request
+ * as soon as its last one is answered (or failed). Latency is measured per
+ * response, in µs, from when the request was handed to its connection. No
+ * rate, so no coordinated-omission correction: this is what a closed loop
+ * measures.
+ *
+ * When the duration is up or the request cap is reached, no new request is
+ * sent; the requests still open are waited for until their own deadline, and
+ * one that gets no answer by then counts as a timeout (never dropped).
  */
-import autocannon from 'autocannon';
 import type { MixRequest } from './mix.js';
+import { type Lane, Lanes, type LoadRun, type Outcome, prepare } from './sender.js';
 
-/** What the runner hands back for each response. */
-export interface Observed {
-  request: MixRequest;
-  status: number;
-  headers: Record<string, string>;
-  /** The body as text (autocannon decodes it); only kept when `sample` asked for it. */
-  body: string | undefined;
-  latencyUs: number;
-}
+export type { LoadRun, Observed } from './sender.js';
 
-/** What both load runners take: the closed loop (here) and the paced fixed rate (paced.ts). */
-export interface LoadRun {
-  /** Absolute base URL (`http://127.0.0.1:8080/v1`). */
-  baseUrl: string;
-  /** The mix, cycled through. */
-  requests: readonly MixRequest[];
-  /** Authorization header value for requests that are not auth probes. */
-  authorization: string;
-  /** Connections (closed loop); most requests in flight (fixed rate). */
-  connections: number;
-  durationSec: number;
-  maxRequests: number;
-  /** Whether the body of this response is wanted (bodies are kept only then). */
-  sample: (request: MixRequest) => boolean;
-  onResponse: (observed: Observed) => void;
-  onFailure: (kind: 'timeouts' | 'socketErrors') => void;
-  /** Once a second. */
-  onTick?: (elapsedSec: number) => void;
-}
+/** A virtual user whose connection failed waits this long before its next request, doubling up to {@link MAX_BACKOFF_MS} while it keeps failing. */
+const FIRST_BACKOFF_MS = 1;
+const MAX_BACKOFF_MS = 250;
 
-export interface ClosedRun extends LoadRun {
-  /** Deadline of one request in whole seconds (autocannon takes no fraction), at least 1. */
-  timeoutSec: number;
-}
+/** Runs one closed-loop stage; resolves when the duration or the request cap is reached and every request sent has ended. */
+export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: number; stoppedEarly?: string }> {
+  const prepared = prepare(run);
+  const lanes = new Lanes(run, run.connections);
+  const started = performance.now();
+  let next = 0;
+  let sent = 0;
+  let stopping = false;
+  let stoppedEarly: string | undefined;
+  let active = 0;
+  let crash: unknown;
 
-/** Runs one closed-loop stage; resolves when the duration or the request cap is reached. */
-export function runClosed(run: ClosedRun): Promise<{ durationMs: number; stoppedEarly?: string }> {
-  const url = new URL(run.baseUrl);
-  let current: { request: MixRequest; status: number; headers: Record<string, string>; body: string | undefined } | undefined;
-  const requests = run.requests.map((request) => ({
-    method: request.method,
-    path: `${url.pathname}${request.path}`,
-    headers: {
-      ...(request.authProbe ? {} : { authorization: run.authorization }),
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: request.body }),
-    // Called with the body just before autocannon's 'response' event for the same response.
-    onResponse: (status: number, body: string, _context: unknown, headers: Record<string, string>) => {
-      current = { request, status, headers, body: run.sample(request) ? body : undefined };
-    },
-  }));
   return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let stoppedEarly: string | undefined;
     const ticker = setInterval(() => run.onTick?.(Math.round((performance.now() - started) / 1000)), 1000);
     ticker.unref();
-    const instance = autocannon(
-      {
-        url: url.origin,
-        connections: run.connections,
-        duration: run.durationSec,
-        maxOverallRequests: run.maxRequests,
-        timeout: run.timeoutSec,
-        requests: requests as unknown as autocannon.Request[],
-      },
-      (error) => {
-        clearInterval(ticker);
-        if (error) reject(error);
-        else resolve({ durationMs: performance.now() - started, ...(stoppedEarly ? { stoppedEarly } : {}) });
-      },
-    );
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      const seen = current;
-      current = undefined;
-      if (!seen) return;
-      run.onResponse({ request: seen.request, status: statusCode, headers: seen.headers, body: seen.body, latencyUs: responseTime * 1000 });
-    });
-    instance.on('reqError', (error: Error) => run.onFailure(error.message === 'request timed out' ? 'timeouts' : 'socketErrors'));
+    const ending = setTimeout(() => (stopping = true), run.durationSec * 1000);
+
+    const finish = () => {
+      clearInterval(ticker);
+      clearTimeout(ending);
+      const durationMs = performance.now() - started;
+      void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}) })), reject);
+    };
+
+    /** One virtual user: sends, and on each outcome sends again until the profile ends. */
+    const user = (lane: Lane) => {
+      let backoff = 0;
+      const go = (): void => {
+        if (stopping || sent >= run.maxRequests || crash) {
+          if (!stopping && !crash && sent >= run.maxRequests && !stoppedEarly) stoppedEarly = 'the request cap was reached';
+          if (--active === 0) finish();
+          return;
+        }
+        const item = prepared[next]!;
+        next = next + 1 === prepared.length ? 0 : next + 1;
+        sent++;
+        const request: MixRequest = item.request;
+        const at = performance.now();
+        lane.send(item, run.sample(request), (outcome: Outcome) => {
+          try {
+            if ('failure' in outcome) {
+              run.onFailure(outcome.failure, request);
+              if (outcome.failure === 'socketErrors') {
+                backoff = backoff === 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoff * 2);
+                setTimeout(go, backoff);
+                return;
+              }
+            } else {
+              backoff = 0;
+              run.onResponse({ request, status: outcome.status, headers: outcome.headers, body: outcome.body, truncated: outcome.truncated, latencyUs: (performance.now() - at) * 1000 });
+            }
+          } catch (error) {
+            // Never thrown into undici's parser: the run ends and rejects with it.
+            crash ??= error;
+          }
+          go();
+        });
+      };
+      active++;
+      go();
+    };
+    for (const lane of lanes.all) user(lane);
   });
 }

@@ -1,0 +1,288 @@
+/**
+ * The suite's own load sender, on undici: one {@link Lane} per connection, an
+ * undici `Client` of its own with `pipelining: 1`, so at most one request is on
+ * a connection at a time and each response is paired with its request by
+ * construction (the dispatch handler that receives it is the request's own).
+ * Both runners use it: the closed loop (closed.ts), where each lane sends its
+ * next request as soon as its last one is answered, and the fixed rate
+ * (paced.ts), where a due request takes an idle lane.
+ *
+ * Deadlines start when a request is written to its connection (undici calls
+ * `onConnect` then), not when it is queued: undici's headersTimeout and
+ * bodyTimeout guard each wait, and a sweep over the lanes enforces the whole
+ * deadline (a body dripping in slowly resets bodyTimeout at every chunk).
+ * TLS is verified unless `insecure` was asked for, with the extra `ca`, the
+ * same `connect` options as core/http.ts's HttpClient.
+ *
+ * The hot path allocates little: requests are prepared once (path, headers,
+ * body bytes), response headers are parsed and body chunks kept only for the
+ * responses that are sampled; the rest are read and dropped. Interim 1xx
+ * answers are skipped (RFC 9110 §15.2): undici parses 103 and the like and
+ * passes them to `onHeaders`, where they are ignored. (undici itself refuses
+ * an unsolicited `100 Continue` as a bad response: that request fails as a
+ * socket error and its connection is closed, so no answer shifts.)
+ */
+import { Client } from 'undici';
+import type { Dispatcher } from 'undici';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
+import type { MixRequest } from './mix.js';
+
+/** What a runner hands back for each response. */
+export interface Observed {
+  request: MixRequest;
+  status: number;
+  /** Header names in lower case; only filled for sampled responses. */
+  headers: Record<string, string>;
+  /** The body bytes as received (at most 1 MiB); only kept when `sample` asked for it. */
+  body: Uint8Array | undefined;
+  /** The body was longer than what was kept. */
+  truncated: boolean;
+  latencyUs: number;
+}
+
+/** Why a request got no response. */
+export type FailureKind = 'timeouts' | 'socketErrors';
+
+/** What both load runners take: the closed loop (closed.ts) and the paced fixed rate (paced.ts). */
+export interface LoadRun {
+  /** Absolute base URL (`http://127.0.0.1:8080/v1`). */
+  baseUrl: string;
+  /** The mix, cycled through. */
+  requests: readonly MixRequest[];
+  /** Authorization header value for requests that are not auth probes. */
+  authorization: string;
+  /** Connections (closed loop); most requests in flight (fixed rate). */
+  connections: number;
+  durationSec: number;
+  maxRequests: number;
+  /** Deadline of one request, ms, from when it is written to its connection. */
+  timeoutMs: number;
+  /** Extra CA certificates (PEM) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (only when asked for). */
+  insecure?: boolean;
+  /** Whether the body of this response is wanted (bodies are kept only then). */
+  sample: (request: MixRequest) => boolean;
+  onResponse: (observed: Observed) => void;
+  onFailure: (kind: FailureKind, request: MixRequest) => void;
+  /** Once a second. */
+  onTick?: (elapsedSec: number) => void;
+}
+
+/** A request of the mix, prepared once: undici's dispatch options are reused for every send of it. */
+export interface Prepared {
+  request: MixRequest;
+  options: Dispatcher.DispatchOptions;
+}
+
+/** Prepares the mix for sending below `baseUrl`'s path. */
+export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization'>): Prepared[] {
+  const base = new URL(run.baseUrl).pathname.replace(/\/+$/, '');
+  return run.requests.map((request) => ({
+    request,
+    options: {
+      method: request.method,
+      path: `${base}${request.path}`,
+      headers: {
+        'user-agent': 'petstore-conformance',
+        accept: 'application/json',
+        ...(request.authProbe ? {} : { authorization: run.authorization }),
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: request.body === undefined ? null : Buffer.from(request.body),
+    },
+  }));
+}
+
+/** How a request ended: a response, or a failure. */
+export type Outcome = { status: number; headers: Record<string, string>; body: Uint8Array | undefined; truncated: boolean } | { failure: FailureKind };
+
+/** The deadline of a request ran out (the sweep's abort reason). */
+class DeadlineError extends Error {
+  readonly code = 'PC_LOAD_DEADLINE';
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'PC_LOAD_DEADLINE']);
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** Which failure an undici error is. */
+export function failureOf(error: unknown): FailureKind {
+  return TIMEOUT_CODES.has((error as { code?: string } | undefined)?.code ?? '') ? 'timeouts' : 'socketErrors';
+}
+
+/**
+ * One request on a lane: undici's dispatch handler for it. (undici's older
+ * handler interface: raw headers, no controller object and no parsed header
+ * object per response, so the hot path allocates least.)
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  /** When undici wrote the request to the connection (0 until then). */
+  writtenAt = 0;
+  #abort: ((error?: Error) => void) | undefined;
+  #status = 0;
+  #raw: Buffer[] | undefined;
+  #chunks: Buffer[] | undefined;
+  #size = 0;
+  #truncated = false;
+  #ended = false;
+
+  readonly #lane: Lane;
+  readonly #wanted: boolean;
+
+  constructor(lane: Lane, wanted: boolean) {
+    this.#lane = lane;
+    this.#wanted = wanted;
+    if (wanted) this.#chunks = [];
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.#abort = abort;
+    this.writtenAt = performance.now();
+  }
+
+  onHeaders(statusCode: number, headers: Buffer[]): boolean {
+    // Interim answers (100, 103…): the final answer follows.
+    if (statusCode < 200) return true;
+    this.#status = statusCode;
+    if (this.#wanted) this.#raw = headers;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    const chunks = this.#chunks;
+    if (chunks && !this.#truncated) {
+      const room = DEFAULT_MAX_BODY_BYTES - this.#size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        this.#size += room;
+        this.#truncated = true;
+      } else {
+        chunks.push(chunk);
+        this.#size += chunk.length;
+      }
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const chunks = this.#chunks;
+    this.#lane.ended(this, {
+      status: this.#status,
+      headers: this.#raw ? headersOf(this.#raw) : NO_HEADERS,
+      body: chunks ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size)) : undefined,
+      truncated: this.#truncated,
+    });
+  }
+
+  onError(error: Error): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#lane.ended(this, { failure: failureOf(error) });
+  }
+
+  /** Aborts the request when its deadline ran out: it ends as a timeout. */
+  expire(): void {
+    if (!this.#ended) this.#abort?.(new DeadlineError('the deadline ran out'));
+  }
+}
+
+/** Raw header pairs as one lower-cased record; repeated headers joined with `, `. */
+function headersOf(raw: Buffer[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('latin1');
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** Options every lane of a run shares. */
+export interface LaneOptions {
+  origin: string;
+  timeoutMs: number;
+  ca?: string;
+  insecure?: boolean;
+}
+
+/** One connection, one request at a time. */
+export class Lane {
+  readonly #client: Client;
+  #current: Exchange | undefined;
+  #done: ((outcome: Outcome) => void) | undefined;
+
+  constructor(options: LaneOptions) {
+    this.#client = new Client(options.origin, {
+      pipelining: 1,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.insecure ? { rejectUnauthorized: false } : {}),
+      },
+    });
+  }
+
+  /** Whether a request is on this lane. */
+  get busy(): boolean {
+    return this.#current !== undefined;
+  }
+
+  /**
+   * Sends `prepared`; `done` is called once with its outcome (never
+   * synchronously from within this call). Keeps the body only when `wanted`.
+   */
+  send(prepared: Prepared, wanted: boolean, done: (outcome: Outcome) => void): void {
+    const exchange = new Exchange(this, wanted);
+    this.#current = exchange;
+    this.#done = done;
+    this.#client.dispatch(prepared.options, exchange);
+  }
+
+  /** Called by the exchange when it ended. */
+  ended(exchange: Exchange, outcome: Outcome): void {
+    if (exchange !== this.#current) return;
+    const done = this.#done!;
+    this.#current = undefined;
+    this.#done = undefined;
+    // A failure can be reported from inside dispatch(): hand it over on the next turn, never recursively.
+    if ('failure' in outcome) setImmediate(done, outcome);
+    else done(outcome);
+  }
+
+  /** Aborts the request on this lane if it was written more than `timeoutMs` before `now`. */
+  sweep(now: number, timeoutMs: number): void {
+    const exchange = this.#current;
+    if (exchange && exchange.writtenAt > 0 && now - exchange.writtenAt >= timeoutMs) exchange.expire();
+  }
+
+  async close(): Promise<void> {
+    await this.#client.destroy();
+  }
+}
+
+/** Lanes of a run with the sweep that enforces each request's whole deadline. */
+export class Lanes {
+  readonly all: Lane[] = [];
+  readonly #options: LaneOptions;
+  readonly #sweep: NodeJS.Timeout;
+
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'ca' | 'insecure'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.ca ? { ca: run.ca } : {}), ...(run.insecure ? { insecure: true } : {}) };
+    for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
+    const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
+    this.#sweep = setInterval(() => {
+      const now = performance.now();
+      for (const lane of this.all) lane.sweep(now, run.timeoutMs);
+    }, every);
+    this.#sweep.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    await Promise.all(this.all.map((lane) => lane.close()));
+  }
+}
