@@ -197,7 +197,7 @@ export interface ConformanceResult {
 /** Operations a load profile exercises. */
 export type LoadOperation = 'listPets' | 'createPet' | 'getPet';
 
-/** Latency percentiles in milliseconds (µs resolution), named as autocannon and wrk name them (`p97_5` is the 97.5th). */
+/** Latency percentiles in milliseconds (µs resolution); `p97_5` is the 97.5th. */
 export interface LatencyFigures {
   p50: number;
   p90: number;
