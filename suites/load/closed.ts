@@ -11,7 +11,7 @@
  * one that gets no answer by then counts as a timeout (never dropped).
  */
 import type { MixRequest } from './mix.js';
-import { type Lane, Lanes, type LoadRun, type Outcome, prepare } from './sender.js';
+import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, type Prepared, prepare, type Sampled } from './sender.js';
 
 export type { LoadRun, Observed } from './sender.js';
 
@@ -19,67 +19,102 @@ export type { LoadRun, Observed } from './sender.js';
 const FIRST_BACKOFF_MS = 1;
 const MAX_BACKOFF_MS = 250;
 
+/** What the virtual users of a run share. */
+interface Loop {
+  run: LoadRun;
+  prepared: Prepared[];
+  next: number;
+  sent: number;
+  stopping: boolean;
+  stoppedEarly: string | undefined;
+  active: number;
+  crash: unknown;
+  finish: () => void;
+}
+
+/** One virtual user: sends on its lane, and on each outcome sends again until the profile ends. */
+class VirtualUser implements LaneUser {
+  readonly #loop: Loop;
+  readonly #lane: Lane;
+  #request: MixRequest | undefined;
+  #at = 0;
+  #backoff = 0;
+  readonly #go = () => this.go();
+
+  constructor(loop: Loop, lane: Lane) {
+    this.#loop = loop;
+    this.#lane = lane;
+    lane.user = this;
+  }
+
+  go(): void {
+    const loop = this.#loop;
+    if (loop.stopping || loop.sent >= loop.run.maxRequests || loop.crash) {
+      if (!loop.stopping && !loop.crash && !loop.stoppedEarly) loop.stoppedEarly = 'the request cap was reached';
+      if (--loop.active === 0) loop.finish();
+      return;
+    }
+    const item = loop.prepared[loop.next]!;
+    loop.next = loop.next + 1 === loop.prepared.length ? 0 : loop.next + 1;
+    loop.sent++;
+    this.#request = item.request;
+    this.#at = performance.now();
+    this.#lane.send(item, loop.run.sample(item.request));
+  }
+
+  answered(status: number, sampled: Sampled | undefined): void {
+    this.#backoff = 0;
+    try {
+      this.#loop.run.onResponse(this.#request!, status, (performance.now() - this.#at) * 1000, sampled);
+    } catch (error) {
+      // Never thrown into undici's parser: the run ends and rejects with it.
+      this.#loop.crash ??= error;
+    }
+    this.go();
+  }
+
+  failed(kind: FailureKind): void {
+    try {
+      this.#loop.run.onFailure(kind, this.#request!);
+    } catch (error) {
+      this.#loop.crash ??= error;
+    }
+    if (kind === 'socketErrors') {
+      this.#backoff = this.#backoff === 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, this.#backoff * 2);
+      setTimeout(this.#go, this.#backoff);
+    } else {
+      this.go();
+    }
+  }
+}
+
 /** Runs one closed-loop stage; resolves when the duration or the request cap is reached and every request sent has ended. */
 export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: number; stoppedEarly?: string }> {
-  const prepared = prepare(run);
   const lanes = new Lanes(run, run.connections);
   const started = performance.now();
-  let next = 0;
-  let sent = 0;
-  let stopping = false;
-  let stoppedEarly: string | undefined;
-  let active = 0;
-  let crash: unknown;
-
   return new Promise((resolve, reject) => {
     const ticker = setInterval(() => run.onTick?.(Math.round((performance.now() - started) / 1000)), 1000);
     ticker.unref();
-    const ending = setTimeout(() => (stopping = true), run.durationSec * 1000);
-
-    const finish = () => {
-      clearInterval(ticker);
-      clearTimeout(ending);
-      const durationMs = performance.now() - started;
-      void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}) })), reject);
+    const loop: Loop = {
+      run,
+      prepared: prepare(run),
+      next: 0,
+      sent: 0,
+      stopping: false,
+      stoppedEarly: undefined,
+      active: lanes.all.length,
+      crash: undefined,
+      finish: () => {
+        clearInterval(ticker);
+        clearTimeout(ending);
+        const durationMs = performance.now() - started;
+        const { sent, stoppedEarly, crash } = loop;
+        // Closed on the next turn: the last answer may still be inside undici's parser.
+        setImmediate(() => void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}) })), reject));
+      },
     };
-
-    /** One virtual user: sends, and on each outcome sends again until the profile ends. */
-    const user = (lane: Lane) => {
-      let backoff = 0;
-      const go = (): void => {
-        if (stopping || sent >= run.maxRequests || crash) {
-          if (!stopping && !crash && sent >= run.maxRequests && !stoppedEarly) stoppedEarly = 'the request cap was reached';
-          if (--active === 0) finish();
-          return;
-        }
-        const item = prepared[next]!;
-        next = next + 1 === prepared.length ? 0 : next + 1;
-        sent++;
-        const request: MixRequest = item.request;
-        const at = performance.now();
-        lane.send(item, run.sample(request), (outcome: Outcome) => {
-          try {
-            if ('failure' in outcome) {
-              run.onFailure(outcome.failure, request);
-              if (outcome.failure === 'socketErrors') {
-                backoff = backoff === 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoff * 2);
-                setTimeout(go, backoff);
-                return;
-              }
-            } else {
-              backoff = 0;
-              run.onResponse({ request, status: outcome.status, headers: outcome.headers, body: outcome.body, truncated: outcome.truncated, latencyUs: (performance.now() - at) * 1000 });
-            }
-          } catch (error) {
-            // Never thrown into undici's parser: the run ends and rejects with it.
-            crash ??= error;
-          }
-          go();
-        });
-      };
-      active++;
-      go();
-    };
-    for (const lane of lanes.all) user(lane);
+    const ending = setTimeout(() => (loop.stopping = true), run.durationSec * 1000);
+    const users = lanes.all.map((lane) => new VirtualUser(loop, lane));
+    for (const user of users) user.go();
   });
 }

@@ -10,7 +10,7 @@
  * deadline; one with no answer by then counts as a timeout.
  */
 import type { MixRequest } from './mix.js';
-import { type Lane, Lanes, type LoadRun, type Outcome, prepare } from './sender.js';
+import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, prepare, type Sampled } from './sender.js';
 
 export interface PacedRun extends LoadRun {
   /** Requests due per second. */
@@ -23,7 +23,6 @@ export const LATE_MS = 10;
 export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number } }> {
   const prepared = prepare(run);
   const lanes = new Lanes(run, run.connections);
-  const idle: Lane[] = [...lanes.all];
   const total = Math.min(run.maxRequests, Math.floor(run.rate * run.durationSec));
   const interval = 1000 / run.rate;
   const started = performance.now() + 20;
@@ -34,20 +33,31 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
   let allEnded: (() => void) | undefined;
   let crash: unknown;
 
-  const send = (lane: Lane, request: MixRequest, index: number, due: number) => {
-    open++;
-    lane.send(prepared[index]!, run.sample(request), (outcome: Outcome) => {
+  /** A connection's user: the request on it and when that was due; back to the idle ones when it ends. */
+  class Slot implements LaneUser {
+    request: MixRequest | undefined;
+    due = 0;
+    constructor(readonly lane: Lane) {
+      lane.user = this;
+    }
+    answered(status: number, sampled: Sampled | undefined): void {
+      this.end(() => run.onResponse(this.request!, status, (performance.now() - this.due) * 1000, sampled));
+    }
+    failed(kind: FailureKind): void {
+      this.end(() => run.onFailure(kind, this.request!));
+    }
+    end(report: () => void): void {
       try {
-        if ('failure' in outcome) run.onFailure(outcome.failure, request);
-        else run.onResponse({ request, status: outcome.status, headers: outcome.headers, body: outcome.body, truncated: outcome.truncated, latencyUs: (performance.now() - due) * 1000 });
+        report();
       } catch (error) {
         // Never thrown into undici's parser: the run ends and rejects with it.
         crash ??= error;
       }
-      idle.push(lane);
+      idle.push(this);
       if (--open === 0) allEnded?.();
-    });
-  };
+    }
+  }
+  const idle: Slot[] = lanes.all.map((lane) => new Slot(lane));
 
   try {
     for (let i = 0; i < total && !crash; i++) {
@@ -55,15 +65,18 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
       const wait = due - performance.now();
       // setTimeout is coarse: sleep only when more than a millisecond ahead; requests already due go out together.
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      const lane = idle.pop();
-      if (!lane) {
+      const slot = idle.pop();
+      if (!slot) {
         schedule.dropped++;
         continue;
       }
       if (performance.now() - due > LATE_MS) schedule.late++;
       schedule.sent++;
-      const index = i % prepared.length;
-      send(lane, prepared[index]!.request, index, due);
+      const item = prepared[i % prepared.length]!;
+      slot.request = item.request;
+      slot.due = due;
+      open++;
+      slot.lane.send(item, run.sample(item.request));
     }
     if (open > 0) await new Promise<void>((resolve) => (allEnded = resolve));
   } finally {

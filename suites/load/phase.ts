@@ -139,15 +139,13 @@ function judgeObserved(assert: Asserter, observed: Observed, x: SentExchange, st
 function exchangeOf(observed: Observed, baseUrl: string, apiKey: string, seq: number, check: string): SentExchange {
   const { request } = observed;
   const headers: Record<string, string> = {
-    'user-agent': 'petstore-conformance',
-    accept: 'application/json',
     ...(request.authProbe ? {} : { authorization: `Bearer ${apiKey}` }),
     ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
   return {
     seq,
     request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
-    response: { status: observed.status, headers: observed.headers, body: observed.body ?? new Uint8Array(0), truncated: observed.truncated },
+    response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated },
     durationMs: observed.latencyUs / 1000,
     meta: { operation: request.operation, auth: request.authProbe ? 'none' : 'valid', check },
   };

@@ -9,7 +9,7 @@ import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
 import { type LoadProfile, meets, type Threshold, thresholdId } from './profiles.js';
-import type { FailureKind, LoadRun, Observed } from './sender.js';
+import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
 /** The generator counts as the limit when it used this share of a core or more. */
@@ -49,10 +49,10 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     deps.emit({ type: 'load-tick', profile: profile.name, elapsedSec, durationSec, requests: stats.overall.requests, throughput: Math.round(stats.overall.requests / seconds), p99Ms: last?.p99 ?? 0 });
   };
   const record = (into: LoadStats[]) => ({
-    onResponse: (observed: Observed) => {
-      const ok = observed.request.authProbe ? observed.status === 401 : observed.status >= 200 && observed.status < 300;
-      for (const s of into) s.record(observed.request.operation, observed.latencyUs, ok);
-      if (observed.body !== undefined) deps.judge(observed);
+    onResponse: (request: MixRequest, status: number, latencyUs: number, sampled: Sampled | undefined) => {
+      const ok = request.authProbe ? status === 401 : status >= 200 && status < 300;
+      for (const s of into) s.record(request.operation, latencyUs, ok);
+      if (sampled) deps.judge({ request, status, latencyUs, ...sampled });
     },
     onFailure: (kind: FailureKind, request: MixRequest) => {
       for (const s of into) s.failure(kind, 1, request.operation);

@@ -27,21 +27,25 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
 import type { MixRequest } from './mix.js';
 
-/** What a runner hands back for each response. */
-export interface Observed {
+/** A response the conformance-under-load check judges: a sampled response with its request. */
+export interface Observed extends Sampled {
   request: MixRequest;
   status: number;
-  /** Header names in lower case; only filled for sampled responses. */
-  headers: Record<string, string>;
-  /** The body bytes as received (at most 1 MiB); only kept when `sample` asked for it. */
-  body: Uint8Array | undefined;
-  /** The body was longer than what was kept. */
-  truncated: boolean;
   latencyUs: number;
 }
 
 /** Why a request got no response. */
 export type FailureKind = 'timeouts' | 'socketErrors';
+
+/** What is kept of a sampled response besides its status. */
+export interface Sampled {
+  /** Header names in lower case; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** The body bytes as received, at most 1 MiB. */
+  body: Uint8Array;
+  /** The body was longer than what was kept. */
+  truncated: boolean;
+}
 
 /** What both load runners take: the closed loop (closed.ts) and the paced fixed rate (paced.ts). */
 export interface LoadRun {
@@ -61,9 +65,10 @@ export interface LoadRun {
   ca?: string;
   /** Accept any TLS certificate (only when asked for). */
   insecure?: boolean;
-  /** Whether the body of this response is wanted (bodies are kept only then). */
+  /** Whether this request's response is wanted (headers and body are kept only then). */
   sample: (request: MixRequest) => boolean;
-  onResponse: (observed: Observed) => void;
+  /** A response, any status; `sampled` when `sample` wanted it. */
+  onResponse: (request: MixRequest, status: number, latencyUs: number, sampled: Sampled | undefined) => void;
   onFailure: (kind: FailureKind, request: MixRequest) => void;
   /** Once a second. */
   onTick?: (elapsedSec: number) => void;
@@ -83,9 +88,8 @@ export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorizati
     options: {
       method: request.method,
       path: `${base}${request.path}`,
+      // As few headers as a client needs (each costs the target too): the key, and the body's type.
       headers: {
-        'user-agent': 'petstore-conformance',
-        accept: 'application/json',
         ...(request.authProbe ? {} : { authorization: run.authorization }),
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -94,8 +98,11 @@ export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorizati
   }));
 }
 
-/** How a request ended: a response, or a failure. */
-export type Outcome = { status: number; headers: Record<string, string>; body: Uint8Array | undefined; truncated: boolean } | { failure: FailureKind };
+/** Is told how each request on its lane ended: a response (any status), or a failure. */
+export interface LaneUser {
+  answered(status: number, sampled: Sampled | undefined): void;
+  failed(kind: FailureKind): void;
+}
 
 /** The deadline of a request ran out (the sweep's abort reason). */
 class DeadlineError extends Error {
@@ -103,7 +110,6 @@ class DeadlineError extends Error {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'PC_LOAD_DEADLINE']);
-const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Which failure an undici error is. */
 export function failureOf(error: unknown): FailureKind {
@@ -168,18 +174,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.#ended) return;
     this.#ended = true;
     const chunks = this.#chunks;
-    this.#lane.ended(this, {
-      status: this.#status,
-      headers: this.#raw ? headersOf(this.#raw) : NO_HEADERS,
-      body: chunks ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size)) : undefined,
-      truncated: this.#truncated,
-    });
+    const sampled = chunks ? { headers: this.#raw ? headersOf(this.#raw) : {}, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size), truncated: this.#truncated } : undefined;
+    this.#lane.answered(this, this.#status, sampled);
   }
 
   onError(error: Error): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#lane.ended(this, { failure: failureOf(error) });
+    this.#lane.failed(this, failureOf(error));
   }
 
   /** Aborts the request when its deadline ran out: it ends as a timeout. */
@@ -207,11 +209,11 @@ export interface LaneOptions {
   insecure?: boolean;
 }
 
-/** One connection, one request at a time. */
+/** One connection, one request at a time; `user` is told how each ended. */
 export class Lane {
   readonly #client: Client;
   #current: Exchange | undefined;
-  #done: ((outcome: Outcome) => void) | undefined;
+  user: LaneUser | undefined;
 
   constructor(options: LaneOptions) {
     this.#client = new Client(options.origin, {
@@ -232,25 +234,29 @@ export class Lane {
   }
 
   /**
-   * Sends `prepared`; `done` is called once with its outcome (never
-   * synchronously from within this call). Keeps the body only when `wanted`.
+   * Sends `prepared`; `user` is told once how it ended (never synchronously
+   * from within this call). Keeps headers and body only when `wanted`.
    */
-  send(prepared: Prepared, wanted: boolean, done: (outcome: Outcome) => void): void {
+  send(prepared: Prepared, wanted: boolean): void {
     const exchange = new Exchange(this, wanted);
     this.#current = exchange;
-    this.#done = done;
     this.#client.dispatch(prepared.options, exchange);
   }
 
-  /** Called by the exchange when it ended. */
-  ended(exchange: Exchange, outcome: Outcome): void {
+  /** Called by the exchange when its answer is complete. (Inside undici's parser: the next send on this lane is written after it returns.) */
+  answered(exchange: Exchange, status: number, sampled: Sampled | undefined): void {
     if (exchange !== this.#current) return;
-    const done = this.#done!;
     this.#current = undefined;
-    this.#done = undefined;
+    this.user!.answered(status, sampled);
+  }
+
+  /** Called by the exchange when it failed. */
+  failed(exchange: Exchange, kind: FailureKind): void {
+    if (exchange !== this.#current) return;
+    this.#current = undefined;
     // A failure can be reported from inside dispatch(): hand it over on the next turn, never recursively.
-    if ('failure' in outcome) setImmediate(done, outcome);
-    else done(outcome);
+    const user = this.user!;
+    setImmediate(() => user.failed(kind));
   }
 
   /** Aborts the request on this lane if it was written more than `timeoutMs` before `now`. */
