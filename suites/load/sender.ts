@@ -228,11 +228,6 @@ export class Lane {
     });
   }
 
-  /** Whether a request is on this lane. */
-  get busy(): boolean {
-    return this.#current !== undefined;
-  }
-
   /**
    * Sends `prepared`; `user` is told once how it ended (never synchronously
    * from within this call). Keeps headers and body only when `wanted`.
