@@ -11,7 +11,7 @@ import { runConformance } from '../suites/engine.js';
 import { buildMix } from '../suites/load/mix.js';
 import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
-import { runProfile } from '../suites/load/run.js';
+import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
 
@@ -479,5 +479,39 @@ describe('load phase deadlines', () => {
       for (const socket of sockets) socket.destroy();
       server.close();
     }
+  });
+});
+
+describe('thresholds are met only when measured', () => {
+  const figures = (requests: number, timeouts = 0, latencyMs = 5) => ({
+    requests,
+    throughput: requests,
+    latencyMs: { p50: requests ? latencyMs : 0, p90: 0, p95: 0, p97_5: 0, p99: requests ? latencyMs : 0, p99_9: 0, max: 0, mean: 0 },
+    errors: { non2xx: 0, timeouts, socketErrors: 0 },
+    errorRate: requests + timeouts === 0 ? 0 : timeouts / (requests + timeouts),
+    distribution: [],
+  });
+  const p = profile({ name: 'm', kind: 'closed', thresholds: ['p99 < 100ms', 'getPet.p99 < 100ms', 'createPet.p99 < 100ms', 'createPet.errorRate < 50%', 'throughput < 1000000/s', 'drift < 2x'] });
+
+  it('an operation with no request is inconclusive; one with requests but no answer, an all-threshold with nothing answered, a drift never measured fail', () => {
+    const answered = evaluate('m', validateProfile(p), { overall: figures(10, 3), operations: { listPets: figures(10), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
+    expect(answered.map((t) => [t.expression, t.outcome])).toEqual([
+      ['p99 < 100ms', 'pass'],
+      ['getPet.p99 < 100ms', 'inconclusive'],
+      ['createPet.p99 < 100ms', 'fail'],
+      ['createPet.errorRate < 50%', 'fail'],
+      ['throughput < 1000000/s', 'pass'],
+      ['drift < 2x', 'fail'],
+    ]);
+    expect(answered[1]!.reason).toBe('no getPet request was sent');
+    expect(answered[2]!.reason).toBe('not measured: no createPet request was answered (3 sent: 3 timeouts, 0 socket errors)');
+    const nothing = evaluate('m', validateProfile(p), { overall: figures(0, 3), operations: { listPets: figures(0), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
+    expect(nothing.find((t) => t.expression === 'throughput < 1000000/s')).toMatchObject({ outcome: 'fail', reason: 'not measured: no request was answered (3 sent: 3 timeouts, 0 socket errors)' });
+  });
+
+  it('answered >= 90% of the requests due', () => {
+    expect(answeredThreshold('m', 90, 100)).toMatchObject({ id: 'LOAD-M-ALL-ANSWERED', outcome: 'pass', measured: 90, reason: '90 of 100 requests answered' });
+    expect(answeredThreshold('m', 899, 1000)).toMatchObject({ outcome: 'fail', measured: 89.9, reason: 'only 899 of 1000 requests answered' });
+    expect(answeredThreshold('m', 0, 0)).toMatchObject({ outcome: 'fail', reason: 'no request was due' });
   });
 });
