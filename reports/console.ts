@@ -74,6 +74,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
   const lines = [`load profile "${load.profile}" (${load.kind}, ${load.generator}, ${(load.durationMs / 1000).toFixed(1)} s): ${load.description}`];
   lines.push(`  ${describeFigures('all', load.overall)}`);
   for (const [op, f] of Object.entries(load.operations)) if (f.requests > 0) lines.push(`  ${describeFigures(op, f)}`);
+  if (load.answered) lines.push(`  answered: ${load.answered.answered} of ${load.answered.due} requests due`);
   if (load.schedule) lines.push(`  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`);
   for (const t of load.thresholds) {
     const mark = t.outcome === 'pass' ? paint(32, '✓') : t.outcome === 'fail' ? paint(31, '✗') : paint(33, '?');

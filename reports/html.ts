@@ -390,6 +390,7 @@ function renderProfile(load: LoadResult): string {
     `${text(load.kind)} loop, ${text(load.generator)}, ${seconds(load.durationMs)}, up to ${count(load.settings.connections)} connections${load.settings.rate ? `, ${text(load.settings.rate)} req/s due` : ''}`,
     `generator: ${text(Math.round(g.cpuShare * 100))}% of a core, event-loop delay p99 ${millis(g.eventLoopDelayP99Ms)}${g.bound ? ' — <strong>generator-bound</strong>: the load generator, not the target, was the limit' : ''}`,
     `conformance under load: ${plural(load.conformance.sampled, 'response')} judged${load.conformance.failedRules.length ? `; <strong>failing under load: ${text(load.conformance.failedRules.join(', '))}</strong>` : ', every rule held'}`,
+    ...(load.answered ? [`answered: ${count(load.answered.answered)} of ${count(load.answered.due)} requests due`] : []),
     ...(load.schedule ? [`schedule: ${count(load.schedule.sent)} of ${count(load.schedule.due)} due requests sent, ${count(load.schedule.dropped)} dropped (all connections busy), ${count(load.schedule.late)} late`] : []),
     ...(load.brokeAt ? [`broke at stage ${text(load.brokeAt.stage)} (${text(load.brokeAt.connections)} connections): ${text(load.brokeAt.thresholds.join('; '))}`] : []),
     ...(load.drift ? [`drift: p99 ×${text(load.drift.p99Ratio)} from the first tenth to the last; error rate ${text((load.drift.errorRateDelta * 100).toFixed(2))} points`] : []),

@@ -112,7 +112,7 @@ export function renderJunit(result: ConformanceResult): string {
     for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
     for (const { load, threshold, kind } of thresholds) {
       const testcase = suite.ele('testcase', { name: ampersands(`${threshold.id} ${threshold.expression}`), classname: ampersands(`load.${load.profile}`) });
-      const measured = `measured ${threshold.measured}${threshold.unit === 'req/s' ? ' req/s' : threshold.unit} against ${threshold.expression}`;
+      const measured = `measured ${threshold.measured}${threshold.unit === 'req/s' ? ' req/s' : threshold.unit} against ${threshold.expression}${threshold.reason ? ` (${threshold.reason})` : ''}`;
       const figures = loadFigures(load);
       if (kind === 'skipped') testcase.ele('skipped').txt(block(threshold.reason ?? 'inconclusive'));
       else if (kind === 'failure') testcase.ele('failure', { message: attribute(measured), type: 'threshold' }).txt(block(`${measured}\n\n${figures}`));

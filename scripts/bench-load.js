@@ -1,8 +1,10 @@
 // Load benchmark (not a test), against the reference on loopback, started in its own process:
 //  1. the suite's `baseline` profile narrowed to one endpoint (GET /pets/{id}), next to wrk with the same
 //     connections and duration: requests per second, ratio, and each tool's CPU share of one core;
-//  2. the suite's peak memory (RSS high-water mark) during a 60 s profile.
-// Installs wrk (Debian) if it is missing. Usage: npm run bench:load [-- --seconds 20 --soak-seconds 60]
+//     `--rounds N` runs both N times, alternating which goes first, and prints the medians (a busy
+//     machine's load drifts: one pair of runs says little);
+//  2. the suite's peak memory (RSS high-water mark) during a 60 s profile (`--soak-seconds 0` skips it).
+// Installs wrk (Debian) if it is missing. Usage: npm run bench:load [-- --seconds 20 --rounds 5 --soak-seconds 60]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +12,15 @@ import { join } from 'node:path';
 import { startReferenceProcess } from '../dist/cli/embedded.js';
 import { builtinProfiles } from '../dist/suites/load/profiles.js';
 
-const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || fallback;
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at < 0 ? NaN : Number(process.argv[at + 1]);
+  return Number.isFinite(value) ? value : fallback;
+};
 const baseline = builtinProfiles.baseline;
 const seconds = arg('seconds', baseline.durationSec);
 const soakSeconds = arg('soak-seconds', 60);
+const rounds = Math.max(1, arg('rounds', 1));
 const connections = baseline.connections;
 const key = 'bench-load-key';
 const bin = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
@@ -56,31 +63,54 @@ try {
   const path = `/pets/${created.id}`;
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-load-'));
 
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
   // 1a. The suite: baseline's connections and duration, getPet only, no auth probes.
-  const targetCpu0 = cpuSeconds(target.pid);
-  const suite = await runSuite(target.url, { ...baseline, name: undefined, durationSec: seconds, mix: { listPets: 0, createPet: 0, getPet: 1 }, authProbeShare: 0, thresholds: [] }, dir);
-  const targetCpuSuite = cpuSeconds(target.pid) - targetCpu0;
+  const runSuiteOnce = async () => {
+    const targetCpu0 = cpuSeconds(target.pid);
+    const suite = await runSuite(target.url, { ...baseline, name: undefined, durationSec: seconds, mix: { listPets: 0, createPet: 0, getPet: 1 }, authProbeShare: 0, thresholds: [] }, dir);
+    return { rps: suite.load.operations.getPet.throughput, load: suite.load, targetCpu: (cpuSeconds(target.pid) - targetCpu0) / seconds };
+  };
 
   // 1b. wrk: same connections, duration and request (2 threads: this machine's cores).
-  const targetCpu1 = cpuSeconds(target.pid);
-  const wrkOut = execFileSync('bash', ['-c', `{ time wrk -t2 -c${connections} -d${seconds}s -H 'authorization: Bearer ${key}' '${target.url}${path}'; } 2>&1`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const targetCpuWrk = cpuSeconds(target.pid) - targetCpu1;
-  const wrkRps = Number(/Requests\/sec:\s+([\d.]+)/.exec(wrkOut)?.[1]);
-  const [user, sys] = ['user', 'sys'].map((w) => {
-    const m = new RegExp(`${w}\\s+(\\d+)m([\\d.]+)s`).exec(wrkOut);
-    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
-  });
-  const wrkCpuShare = (user + sys) / seconds;
+  const runWrkOnce = () => {
+    const targetCpu1 = cpuSeconds(target.pid);
+    const wrkOut = execFileSync('bash', ['-c', `{ time wrk -t2 -c${connections} -d${seconds}s -H 'authorization: Bearer ${key}' '${target.url}${path}'; } 2>&1`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const targetCpu = (cpuSeconds(target.pid) - targetCpu1) / seconds;
+    const [user, sys] = ['user', 'sys'].map((w) => {
+      const m = new RegExp(`${w}\\s+(\\d+)m([\\d.]+)s`).exec(wrkOut);
+      return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+    });
+    return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(wrkOut)?.[1]), cpuShare: (user + sys) / seconds, targetCpu };
+  };
 
-  const suiteRps = suite.load.operations.getPet.throughput;
-  console.log(`single endpoint GET ${path}, ${connections} connections, ${seconds} s, reference in its own process`);
-  console.log(`  suite (autocannon): ${suiteRps.toFixed(0)} req/s, p50 ${suite.load.overall.latencyMs.p50} ms, p99 ${suite.load.overall.latencyMs.p99} ms, generator CPU ${Math.round(suite.load.generatorLoad.cpuShare * 100)}% of a core, target CPU ${Math.round((targetCpuSuite / seconds) * 100)}%${suite.load.generatorLoad.bound ? ' (generator-bound)' : ''}`);
-  console.log(`  wrk:                ${wrkRps.toFixed(0)} req/s, generator CPU ${Math.round(wrkCpuShare * 100)}% of a core, target CPU ${Math.round((targetCpuWrk / seconds) * 100)}%`);
-  console.log(`  ratio suite/wrk: ${(suiteRps / wrkRps).toFixed(2)} (target at least 0.90)`);
+  console.log(`single endpoint GET ${path}, ${connections} connections, ${seconds} s, reference in its own process, ${rounds} round(s)`);
+  const pct = (share) => `${Math.round(share * 100)}%`;
+  const results = [];
+  for (let round = 1; round <= rounds; round++) {
+    // Alternate which goes first, so a machine getting busier or quieter favours neither.
+    let suite;
+    let wrk;
+    if (round % 2 === 1) {
+      suite = await runSuiteOnce();
+      wrk = runWrkOnce();
+    } else {
+      wrk = runWrkOnce();
+      suite = await runSuiteOnce();
+    }
+    results.push({ suite, wrk, ratio: suite.rps / wrk.rps });
+    const l = suite.load;
+    console.log(`  round ${round}: suite (${l.generator}) ${suite.rps.toFixed(0)} req/s, p50 ${l.overall.latencyMs.p50} ms, p99 ${l.overall.latencyMs.p99} ms, generator CPU ${pct(l.generatorLoad.cpuShare)} of a core, target CPU ${pct(suite.targetCpu)}${l.generatorLoad.bound ? ' (generator-bound)' : ''}; wrk ${wrk.rps.toFixed(0)} req/s, generator CPU ${pct(wrk.cpuShare)}, target CPU ${pct(wrk.targetCpu)}; ratio ${(suite.rps / wrk.rps).toFixed(2)}`);
+  }
+  const suiteRps = median(results.map((r) => r.suite.rps));
+  const wrkRps = median(results.map((r) => r.wrk.rps));
+  console.log(`  median suite: ${suiteRps.toFixed(0)} req/s; median wrk: ${wrkRps.toFixed(0)} req/s; median ratio suite/wrk: ${median(results.map((r) => r.ratio)).toFixed(2)} (target at least 0.90)`);
 
   // 2. Peak memory of the suite during a long profile (closed loop, the default mix).
-  const soak = await runSuite(target.url, { ...builtinProfiles.soak, name: undefined, durationSec: soakSeconds, thresholds: [] }, mkdtempSync(join(tmpdir(), 'pc-bench-soak-')));
-  console.log(`peak memory of the suite during a ${soakSeconds} s profile (8 connections, default mix, ${soak.load.overall.requests} requests): ${soak.peakMb} MiB RSS`);
+  if (soakSeconds > 0) {
+    const soak = await runSuite(target.url, { ...builtinProfiles.soak, name: undefined, durationSec: soakSeconds, thresholds: [] }, mkdtempSync(join(tmpdir(), 'pc-bench-soak-')));
+    console.log(`peak memory of the suite during a ${soakSeconds} s profile (8 connections, default mix, ${soak.load.overall.requests} requests): ${soak.peakMb} MiB RSS`);
+  }
 } finally {
   await target.close();
 }

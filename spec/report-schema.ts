@@ -136,7 +136,7 @@ export const reportSchema = {
         id: { type: 'string', pattern: '^LOAD-' },
         expression: { type: 'string' },
         operation: { enum: ['listPets', 'createPet', 'getPet', 'all'] },
-        metric: { enum: ['p50', 'p90', 'p95', 'p97_5', 'p99', 'p99_9', 'max', 'mean', 'errorRate', 'throughput', 'drift'] },
+        metric: { enum: ['p50', 'p90', 'p95', 'p97_5', 'p99', 'p99_9', 'max', 'mean', 'errorRate', 'throughput', 'drift', 'answered'] },
         comparator: { enum: ['<', '<=', '>', '>='] },
         limit: { type: 'number' },
         measured: { type: 'number' },
@@ -153,7 +153,7 @@ export const reportSchema = {
         profile: { type: 'string' },
         kind: { enum: ['closed', 'rate', 'ramp'] },
         description: { type: 'string' },
-        generator: { enum: ['autocannon', 'paced-undici'] },
+        generator: { enum: ['undici', 'autocannon', 'paced-undici'] },
         startedAt: { type: 'string', format: 'date-time' },
         durationMs: { type: 'integer', minimum: 0 },
         settings: {
@@ -186,6 +186,12 @@ export const reportSchema = {
           required: ['due', 'sent', 'dropped', 'late'],
           additionalProperties: false,
           properties: { due: { type: 'integer' }, sent: { type: 'integer' }, dropped: { type: 'integer' }, late: { type: 'integer' } },
+        },
+        answered: {
+          type: 'object',
+          required: ['answered', 'due'],
+          additionalProperties: false,
+          properties: { answered: { type: 'integer', minimum: 0 }, due: { type: 'integer', minimum: 0 } },
         },
         thresholds: { type: 'array', items: { $ref: '#/$defs/threshold' } },
         generatorLoad: {

@@ -276,6 +276,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             prefix,
             seed: settings.seed,
             timeoutMs: settings.timeoutMs,
+            ...(options.ca ? { ca: options.ca } : {}),
+            insecure: settings.insecure,
             store,
             recorder,
             checks,

@@ -199,7 +199,7 @@ export interface ConformanceResult {
 /** Operations a load profile exercises. */
 export type LoadOperation = 'listPets' | 'createPet' | 'getPet';
 
-/** Latency percentiles in milliseconds (µs resolution), named as autocannon names them. */
+/** Latency percentiles in milliseconds (µs resolution); `p97_5` is the 97.5th. */
 export interface LatencyFigures {
   p50: number;
   p90: number;
@@ -232,14 +232,15 @@ export interface ThresholdResult {
   /** As written: `p99 < 500ms`, `getPet.errorRate < 1%`. */
   expression: string;
   operation: LoadOperation | 'all';
-  metric: 'p50' | 'p90' | 'p95' | 'p97_5' | 'p99' | 'p99_9' | 'max' | 'mean' | 'errorRate' | 'throughput' | 'drift';
+  /** `answered`: the share of the requests due that got an answer, a threshold every profile has (`answered >= 90%`). */
+  metric: 'p50' | 'p90' | 'p95' | 'p97_5' | 'p99' | 'p99_9' | 'max' | 'mean' | 'errorRate' | 'throughput' | 'drift' | 'answered';
   comparator: '<' | '<=' | '>' | '>=';
   limit: number;
   measured: number;
   /** `ms`, `%`, `req/s` or `x`. */
   unit: string;
   outcome: 'pass' | 'fail' | 'inconclusive';
-  /** Why inconclusive (e.g. no request of that operation). */
+  /** Why inconclusive (e.g. no request of that operation), why not measured, or how many requests were answered. */
   reason?: string;
 }
 
@@ -248,8 +249,12 @@ export interface LoadResult {
   profile: string;
   kind: 'closed' | 'rate' | 'ramp';
   description: string;
-  /** Tool that generated the load: autocannon (closed loop) or the suite's own paced sender (fixed rate). */
-  generator: 'autocannon' | 'paced-undici';
+  /**
+   * What generated the load: `undici`, the suite's own sender (one undici
+   * client per connection), for every kind. Reports of earlier versions say
+   * `autocannon` (closed loop, ramp) or `paced-undici` (fixed rate).
+   */
+  generator: 'undici' | 'autocannon' | 'paced-undici';
   startedAt: string;
   durationMs: number;
   settings: { connections: number; durationSec: number; maxRequests: number; rate?: number; stages?: number[]; stageSec?: number; mix: Record<LoadOperation, number> };
@@ -259,13 +264,20 @@ export interface LoadResult {
   timeline: { second: number; requests: number; errors: number; p50: number; p99: number }[];
   /** Fixed-rate profiles: sends that were due but not made (all connections busy), and sends made late. */
   schedule?: { due: number; sent: number; dropped: number; late: number };
+  /**
+   * Requests answered (any status) of those due: sent (closed loop, ramp) or
+   * due by the schedule (fixed rate). Below 90%, the `answered` threshold fails.
+   * Absent from reports of earlier versions.
+   */
+  answered?: { answered: number; due: number };
   thresholds: ThresholdResult[];
   /** The load generator's own load: CPU share of one core, event-loop delay; `bound` when it, not the target, was the limit. */
   generatorLoad: { cpuShare: number; eventLoopDelayP99Ms: number; bound: boolean };
   /**
-   * Responses checked with the functional validators during the profile;
-   * `undecodable`: sampled bodies holding U+FFFD, which autocannon's decoding can
-   * produce itself, so they were not judged.
+   * Responses checked with the functional validators during the profile.
+   * `undecodable`: sampled bodies that were not judged because the generator
+   * could have garbled them (autocannon, in earlier versions, decoded bodies
+   * chunk by chunk); the suite's own sender keeps the bytes, so it is 0.
    */
   conformance: { sampled: number; undecodable: number; failedRules: string[] };
   /** Stress: the stage where a threshold first broke. */

@@ -1,9 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
+import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import type { LoadProfile } from '../suites/load/profiles.js';
+import { buildMix } from '../suites/load/mix.js';
+import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
+import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
+import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
 
@@ -32,7 +40,11 @@ describe('load profiles', () => {
     expect(smoke!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
       ['LOAD-SMOKE-ALL-ERRORRATE', 'pass'],
       ['LOAD-SMOKE-ALL-P99', 'pass'],
+      ['LOAD-SMOKE-ALL-ANSWERED', 'pass'],
     ]);
+    expect(smoke!.generator).toBe('undici');
+    expect(smoke!.answered!.due).toBe(smoke!.overall.requests + smoke!.overall.errors.timeouts + smoke!.overall.errors.socketErrors);
+    expect(smoke!.answered!.answered).toBe(smoke!.overall.requests);
     expect(smoke!.conformance.sampled).toBeGreaterThan(50);
     expect(smoke!.conformance.failedRules).toEqual([]);
     expect(smoke!.timeline.length).toBeGreaterThanOrEqual(2);
@@ -87,7 +99,7 @@ describe('load profiles', () => {
     );
     const [run] = result.load;
     expect(stalls).toBeGreaterThan(20);
-    expect(run!.generator).toBe('paced-undici');
+    expect(run!.generator).toBe('undici');
     expect(run!.overall.latencyMs.p99).toBeGreaterThan(700);
     expect(run!.overall.latencyMs.max).toBeGreaterThan(800);
     expect(run!.thresholds[0]!.outcome).toBe('fail');
@@ -168,5 +180,338 @@ describe('load profiles', () => {
     const [run] = result.load;
     expect(run!.overall.errors.timeouts).toBeGreaterThan(0);
     expect(run!.thresholds[0]!.outcome).toBe('fail');
+  });
+});
+
+/** A request as the raw front server read it. */
+interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** What the front server does with a request once the load phase has started. */
+type LoadBehaviour = (socket: Socket, request: RawRequest, answer: () => Promise<Buffer>, n: number) => void | Promise<void>;
+
+/**
+ * A raw `net` server in front of the reference: it reads each HTTP/1.1 request
+ * itself and answers it with the reference's answer (Content-Length framed),
+ * until the load phase has started (its set-up created its 20 animals). From
+ * then on `behaviour` decides what each request gets: a hostile target that is
+ * conformant at rest, so the load phase runs. `n` counts the load-phase requests.
+ */
+async function front(behaviour: LoadBehaviour): Promise<{ url: string; loadRequests: () => number; close: () => Promise<void> }> {
+  const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
+  const upstream = new Pool(new URL(reference.url).origin, { connections: 16 });
+  let setupAnimals = 0;
+  let load = 0;
+  const answerOf = async (request: RawRequest): Promise<Buffer> => {
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length', 'keep-alive'].includes(name)));
+    const response = await upstream.request({ method: request.method as 'GET', path: request.path, headers, body: request.body.length > 0 ? request.body : null });
+    const body = Buffer.from(await response.body.arrayBuffer());
+    let head = `HTTP/1.1 ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? 'Status'}\r\n`;
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name) || value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${v}\r\n`;
+    }
+    return Buffer.concat([Buffer.from(`${head}content-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  };
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    let buffer = Buffer.alloc(0);
+    let busy = Promise.resolve();
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const [line = '', ...fields] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers: Record<string, string> = {};
+        for (const field of fields) {
+          const colon = field.indexOf(':');
+          headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
+        }
+        const length = Number(headers['content-length'] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        const [method = 'GET', path = '/'] = line.split(' ');
+        const request: RawRequest = { method, path, headers, body: buffer.subarray(end + 4, end + 4 + length) };
+        buffer = buffer.subarray(end + 4 + length);
+        // One request at a time per connection, in order, as HTTP/1.1 requires.
+        busy = busy.then(async () => {
+          if (socket.destroyed) return;
+          if (setupAnimals >= LOAD_SETUP_ANIMALS) return behaviour(socket, request, () => answerOf(request), ++load);
+          const answer = await answerOf(request);
+          if (/"name":"[^"]*load \d+"/.test(request.body.toString())) setupAnimals++;
+          if (!socket.destroyed) socket.write(answer);
+        });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    loadRequests: () => load,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await upstream.destroy();
+      await reference.close();
+    },
+  };
+}
+
+/** Runs the CLI against `url` with a small closed-loop profile; returns the exit code, the output and the report. */
+async function cliLoad(url: string, timeoutMs = 1000): Promise<{ code: number | null; stdout: string; report: ConformanceResult }> {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 5%', 'p99 < 1000ms'] } } }));
+  const ran = await runCli(['--base-url', url, '--load', 'tiny', '--num-runs', '5', '--timeout', String(timeoutMs), '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 90_000 });
+  return { code: ran.code, stdout: ran.stdout, report: JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult };
+}
+
+describe('load phase: only what was measured counts', () => {
+  const cases: [string, LoadBehaviour][] = [
+    ['accepts the load connections and never answers', () => {}],
+    ['answers bytes that are not HTTP', (socket) => void socket.end('SSH-2.0-OpenSSH_9.2\r\n\u0000\u0001garbage\r\n\r\n')],
+    ['answers HTTP/1.0 without a length and never ends the body', (socket) => void socket.write('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n[')],
+  ];
+  for (const [what, behaviour] of cases) {
+    it(`a target that ${what} fails the load phase (exit 3), never "within thresholds"`, async () => {
+      const target = await front(behaviour);
+      try {
+        const { code, stdout, report } = await cliLoad(target.url);
+        expect(target.loadRequests()).toBeGreaterThan(0);
+        expect(code).toBe(3);
+        const [load] = report.load;
+        expect(report.summary.verdict).toBe('conformant');
+        expect(report.summary.thresholds).toBe('fail');
+        expect(load!.overall.requests).toBe(0);
+        expect(load!.answered).toEqual({ answered: 0, due: load!.overall.errors.timeouts + load!.overall.errors.socketErrors });
+        expect(load!.answered!.due).toBeGreaterThan(0);
+        const answered = load!.thresholds.find((t) => t.metric === 'answered')!;
+        expect(answered).toMatchObject({ id: 'LOAD-TINY-ALL-ANSWERED', outcome: 'fail', measured: 0, reason: `only 0 of ${load!.answered!.due} requests answered` });
+        // Nothing answered: no threshold on all requests holds, latency included.
+        expect(load!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
+          ['LOAD-TINY-ALL-ERRORRATE', 'fail'],
+          ['LOAD-TINY-ALL-P99', 'fail'],
+          ['LOAD-TINY-ALL-ANSWERED', 'fail'],
+        ]);
+        expect(load!.thresholds[1]!.reason).toMatch(/^not measured: no request was answered/);
+        expect(stdout).toMatch(/✗ LOAD-TINY-ALL-ANSWERED: answered >= 90%, measured 0% \(only 0 of \d+ requests answered\)/);
+        expect(stdout).not.toMatch(/within/);
+      } finally {
+        await target.close();
+      }
+    }, 120_000);
+  }
+
+  it('a target that answers HTTP/1.0 without a length and closes: each answer ends with the connection and is measured', async () => {
+    const target = await front(async (socket, _request, answer) => {
+      const [head = '', ...rest] = (await answer()).toString('latin1').split('\r\n\r\n');
+      const fields = head.split('\r\n').slice(1).filter((f) => !/^content-length:/i.test(f));
+      socket.end(Buffer.from(`HTTP/1.0 ${head.split(' ').slice(1).join(' ').split('\r\n')[0]}\r\n${fields.join('\r\n')}\r\n\r\n${rest.join('\r\n\r\n')}`, 'latin1'));
+    });
+    try {
+      const { code, report } = await cliLoad(target.url);
+      const [load] = report.load;
+      expect(load!.overall.requests).toBeGreaterThan(20);
+      expect(load!.answered!.answered).toBe(load!.overall.requests);
+      expect(load!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
+        ['LOAD-TINY-ALL-ERRORRATE', 'pass'],
+        ['LOAD-TINY-ALL-P99', 'pass'],
+        ['LOAD-TINY-ALL-ANSWERED', 'pass'],
+      ]);
+      expect(load!.overall.latencyMs.p99).toBeGreaterThan(0);
+      expect(load!.conformance.sampled).toBeGreaterThan(5);
+      expect(load!.conformance.failedRules).toEqual([]);
+      expect(code).toBe(0);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+});
+
+describe('load phase: every answer stays with its request', () => {
+  const judgedUnderLoad = (result: ConformanceResult) => result.rules.flatMap((r) => r.checks.filter((c) => c.id.startsWith('load.')).flatMap((c) => c.findings.map((f) => `${r.id}: ${f.message}`)));
+
+  it('103 Early Hints before every answer: skipped, every request answered, no failure invented', async () => {
+    const target = await front(async (socket, _request, answer) => {
+      const body = await answer();
+      socket.write('HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload; as=style\r\n\r\n');
+      socket.write(body);
+    });
+    try {
+      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'hints', loadProfiles: { hints: profile({ name: 'hints', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 1%'] }) } });
+      const [load] = result.load;
+      expect(target.loadRequests()).toBeGreaterThan(100);
+      expect(load!.overall.errors).toEqual({ non2xx: 0, timeouts: 0, socketErrors: 0 });
+      expect(load!.answered!.answered).toBe(load!.answered!.due);
+      expect(load!.conformance.sampled).toBeGreaterThan(20);
+      expect(judgedUnderLoad(result)).toEqual([]);
+      expect(load!.conformance.failedRules).toEqual([]);
+      expect(result.summary.verdict).toBe('conformant');
+      expect(result.summary.thresholds).toBe('pass');
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  it('an unsolicited 100 Continue before every answer: undici refuses it as a bad response; nothing shifts, no conformance failure', async () => {
+    const target = await front(async (socket, _request, answer) => {
+      const body = await answer();
+      socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+      socket.write(body);
+    });
+    try {
+      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'continue', loadProfiles: { continue: profile({ name: 'continue', kind: 'closed', connections: 4, durationSec: 1 }) } });
+      const [load] = result.load;
+      expect(target.loadRequests()).toBeGreaterThan(0);
+      expect(judgedUnderLoad(result)).toEqual([]);
+      expect(load!.conformance.failedRules).toEqual([]);
+      // Whatever undici makes of it, an answer is never paired with another request: every request is answered or counted as failed.
+      expect(load!.answered!.due).toBe(load!.overall.requests + load!.overall.errors.timeouts + load!.overall.errors.socketErrors);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  it('2% of load requests have their connection reset: counted as socket errors, the rest answered, no failure invented', async () => {
+    const target = await front(async (socket, _request, answer, n) => {
+      if (n % 50 === 0) return void socket.resetAndDestroy();
+      const body = await answer();
+      if (!socket.destroyed) socket.write(body);
+    });
+    try {
+      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'resets', loadProfiles: { resets: profile({ name: 'resets', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 5%'] }) } });
+      const [load] = result.load;
+      expect(target.loadRequests()).toBeGreaterThan(500);
+      expect(load!.overall.errors.socketErrors).toBeGreaterThan(0);
+      expect(load!.overall.errors.socketErrors).toBeLessThanOrEqual(Math.ceil(target.loadRequests() / 50));
+      expect(load!.overall.errors.non2xx).toBe(0);
+      expect(load!.overall.errors.timeouts).toBe(0);
+      expect(load!.conformance.sampled).toBeGreaterThan(20);
+      expect(judgedUnderLoad(result)).toEqual([]);
+      expect(load!.conformance.failedRules).toEqual([]);
+      expect(result.summary.verdict).toBe('conformant');
+      expect(load!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
+        ['LOAD-RESETS-ALL-ERRORRATE', 'pass'],
+        ['LOAD-RESETS-ALL-ANSWERED', 'pass'],
+      ]);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+});
+
+describe('load phase over https: TLS verified as in the functional phase', () => {
+  const dir = tempDir();
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  const tiny = { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 1%'] };
+
+  it('with --ca the load phase is answered (exit 0); the report says the certificate was verified', async () => {
+    await withServer({ tls }, async (url) => {
+      const work = tempDir();
+      writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny } }));
+      const ran = await runCli(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')], { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const report = JSON.parse(readFileSync(join(work, 'r', 'report.json'), 'utf8')) as ConformanceResult;
+      expect(ran.code).toBe(0);
+      expect(report.options).toMatchObject({ insecure: false, customCa: true });
+      const [load] = report.load;
+      expect(load!.overall.requests).toBeGreaterThan(20);
+      expect(load!.overall.errors.socketErrors).toBe(0);
+      expect(load!.answered!.answered).toBe(load!.answered!.due);
+    });
+  }, 60_000);
+
+  it('the load sender refuses a certificate nobody vouches for: socket errors, not one request reaches the target; --insecure alone accepts it', async () => {
+    let handled = 0;
+    const counting = (inner: Handler): Handler => (request) => {
+      handled++;
+      return inner(request);
+    };
+    await withServer({ tls, wrap: counting }, async (url) => {
+      const p = profile({ name: 'tls', kind: 'closed', connections: 2, durationSec: 1, thresholds: ['errorRate < 1%'] });
+      const deps = { baseUrl: url, authorization: `Bearer ${DISTINCTIVE_KEY}`, requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-tls ', seed: 1, authProbeShare: 0 }), timeoutMs: 2000, sample: () => false, judge: () => {}, emit: () => {} };
+      const refused = await runProfile(p, validateProfile(p), deps);
+      expect(handled).toBe(0);
+      expect(refused.overall.requests).toBe(0);
+      expect(refused.overall.errors.socketErrors).toBeGreaterThan(0);
+      expect(refused.answered).toEqual({ answered: 0, due: refused.overall.errors.socketErrors });
+      expect(refused.thresholds.every((t) => t.outcome === 'fail')).toBe(true);
+
+      const trusted = await runProfile(p, validateProfile(p), { ...deps, ca: tls.cert });
+      expect(trusted.overall.requests).toBeGreaterThan(20);
+      expect(trusted.overall.errors.socketErrors).toBe(0);
+      const insecure = await runProfile(p, validateProfile(p), { ...deps, insecure: true });
+      expect(insecure.overall.requests).toBeGreaterThan(20);
+      expect(handled).toBe(trusted.overall.requests + insecure.overall.requests);
+    });
+  }, 60_000);
+});
+
+describe('load phase deadlines', () => {
+  it('a body dripping in slower than the deadline times out: the whole exchange has the deadline, from when the request was written', async () => {
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n[');
+        const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')), 100);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const p = profile({ name: 'drip', kind: 'closed', connections: 2, durationSec: 1, thresholds: [] });
+      const started = performance.now();
+      const result = await runProfile(p, [], { baseUrl: url, authorization: 'Bearer x', requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-drip ', seed: 1, authProbeShare: 0 }), timeoutMs: 500, sample: () => false, judge: () => {}, emit: () => {} });
+      // Two rounds of 500 ms deadlines fit in the profile's second; the second round ends on its deadline, after the profile.
+      expect(performance.now() - started).toBeLessThan(2500);
+      expect(result.overall.requests).toBe(0);
+      expect(result.overall.errors.timeouts).toBeGreaterThanOrEqual(4);
+      expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
+  });
+});
+
+describe('thresholds are met only when measured', () => {
+  const figures = (requests: number, timeouts = 0, latencyMs = 5) => ({
+    requests,
+    throughput: requests,
+    latencyMs: { p50: requests ? latencyMs : 0, p90: 0, p95: 0, p97_5: 0, p99: requests ? latencyMs : 0, p99_9: 0, max: 0, mean: 0 },
+    errors: { non2xx: 0, timeouts, socketErrors: 0 },
+    errorRate: requests + timeouts === 0 ? 0 : timeouts / (requests + timeouts),
+    distribution: [],
+  });
+  const p = profile({ name: 'm', kind: 'closed', thresholds: ['p99 < 100ms', 'getPet.p99 < 100ms', 'createPet.p99 < 100ms', 'createPet.errorRate < 50%', 'throughput < 1000000/s', 'drift < 2x'] });
+
+  it('an operation with no request is inconclusive; one with requests but no answer, an all-threshold with nothing answered, a drift never measured fail', () => {
+    const answered = evaluate('m', validateProfile(p), { overall: figures(10, 3), operations: { listPets: figures(10), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
+    expect(answered.map((t) => [t.expression, t.outcome])).toEqual([
+      ['p99 < 100ms', 'pass'],
+      ['getPet.p99 < 100ms', 'inconclusive'],
+      ['createPet.p99 < 100ms', 'fail'],
+      ['createPet.errorRate < 50%', 'fail'],
+      ['throughput < 1000000/s', 'pass'],
+      ['drift < 2x', 'fail'],
+    ]);
+    expect(answered[1]!.reason).toBe('no getPet request was sent');
+    expect(answered[2]!.reason).toBe('not measured: no createPet request was answered (3 sent: 3 timeouts, 0 socket errors)');
+    const nothing = evaluate('m', validateProfile(p), { overall: figures(0, 3), operations: { listPets: figures(0), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
+    expect(nothing.find((t) => t.expression === 'throughput < 1000000/s')).toMatchObject({ outcome: 'fail', reason: 'not measured: no request was answered (3 sent: 3 timeouts, 0 socket errors)' });
+  });
+
+  it('answered >= 90% of the requests due', () => {
+    expect(answeredThreshold('m', 90, 100)).toMatchObject({ id: 'LOAD-M-ALL-ANSWERED', outcome: 'pass', measured: 90, reason: '90 of 100 requests answered' });
+    expect(answeredThreshold('m', 899, 1000)).toMatchObject({ outcome: 'fail', measured: 89.9, reason: 'only 899 of 1000 requests answered' });
+    expect(answeredThreshold('m', 0, 0)).toMatchObject({ outcome: 'fail', reason: 'no request was due' });
   });
 });

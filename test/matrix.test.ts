@@ -48,7 +48,7 @@ function smokeLoad(expression = 'p99 < 1000ms'): LoadResult {
     profile: 'smoke',
     kind: 'closed',
     description: 'test',
-    generator: 'autocannon',
+    generator: 'undici',
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 3000,
     settings: { connections: 4, durationSec: 3, maxRequests: 1000, mix: { listPets: 1, getPet: 1, createPet: 1 } },

@@ -1,93 +1,120 @@
 /**
- * Closed-loop load with autocannon: `connections` clients, each sending its
- * next request when the last is answered. autocannon's own latency histogram
- * has 1 ms resolution, so latency is taken from each response (µs) into our
- * HDR histograms. No rate is set, so autocannon applies no coordinated-omission
- * correction (it would invent samples assuming a 1 ms interval; with no rate it
- * refuses `ignoreCoordinatedOmission`, having nothing to ignore).
+ * Closed-loop load on the suite's own sender (sender.ts): `connections`
+ * virtual users, each bound to one connection, each sending its next request
+ * as soon as its last one is answered (or failed). Latency is measured per
+ * response, in µs, from when the request was handed to its connection. No
+ * rate, so no coordinated-omission correction: this is what a closed loop
+ * measures.
+ *
+ * When the duration is up or the request cap is reached, no new request is
+ * sent; the requests still open are waited for until their own deadline, and
+ * one that gets no answer by then counts as a timeout (never dropped).
  */
-import autocannon from 'autocannon';
-import { requestPath } from '../../core/http.js';
 import type { MixRequest } from './mix.js';
+import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, type Prepared, prepare, type Sampled } from './sender.js';
 
-/** What the runner hands back for each response. */
-export interface Observed {
-  request: MixRequest;
-  status: number;
-  headers: Record<string, string>;
-  /** The body as text (autocannon decodes it); only kept when `sample` asked for it. */
-  body: string | undefined;
-  latencyUs: number;
+export type { LoadRun, Observed } from './sender.js';
+
+/** A virtual user whose connection failed waits this long before its next request, doubling up to {@link MAX_BACKOFF_MS} while it keeps failing. */
+const FIRST_BACKOFF_MS = 1;
+const MAX_BACKOFF_MS = 250;
+
+/** What the virtual users of a run share. */
+interface Loop {
+  run: LoadRun;
+  prepared: Prepared[];
+  next: number;
+  sent: number;
+  stopping: boolean;
+  stoppedEarly: string | undefined;
+  active: number;
+  crash: unknown;
+  finish: () => void;
 }
 
-/** What both load runners take: the closed loop (here) and the paced fixed rate (paced.ts). */
-export interface LoadRun {
-  /** Absolute base URL (`http://127.0.0.1:8080/v1`). */
-  baseUrl: string;
-  /** The mix, cycled through. */
-  requests: readonly MixRequest[];
-  /** Authorization header value for requests that are not auth probes. */
-  authorization: string;
-  /** Connections (closed loop); most requests in flight (fixed rate). */
-  connections: number;
-  durationSec: number;
-  maxRequests: number;
-  /** Whether the body of this response is wanted (bodies are kept only then). */
-  sample: (request: MixRequest) => boolean;
-  onResponse: (observed: Observed) => void;
-  onFailure: (kind: 'timeouts' | 'socketErrors') => void;
-  /** Once a second. */
-  onTick?: (elapsedSec: number) => void;
+/** One virtual user: sends on its lane, and on each outcome sends again until the profile ends. */
+class VirtualUser implements LaneUser {
+  readonly #loop: Loop;
+  readonly #lane: Lane;
+  #request: MixRequest | undefined;
+  #at = 0;
+  #backoff = 0;
+  readonly #go = () => this.go();
+
+  constructor(loop: Loop, lane: Lane) {
+    this.#loop = loop;
+    this.#lane = lane;
+    lane.user = this;
+  }
+
+  go(): void {
+    const loop = this.#loop;
+    if (loop.stopping || loop.sent >= loop.run.maxRequests || loop.crash) {
+      if (!loop.stopping && !loop.crash && !loop.stoppedEarly) loop.stoppedEarly = 'the request cap was reached';
+      if (--loop.active === 0) loop.finish();
+      return;
+    }
+    const item = loop.prepared[loop.next]!;
+    loop.next = loop.next + 1 === loop.prepared.length ? 0 : loop.next + 1;
+    loop.sent++;
+    this.#request = item.request;
+    this.#at = performance.now();
+    this.#lane.send(item, loop.run.sample(item.request));
+  }
+
+  answered(status: number, sampled: Sampled | undefined): void {
+    this.#backoff = 0;
+    try {
+      this.#loop.run.onResponse(this.#request!, status, (performance.now() - this.#at) * 1000, sampled);
+    } catch (error) {
+      // Never thrown into undici's parser: the run ends and rejects with it.
+      this.#loop.crash ??= error;
+    }
+    this.go();
+  }
+
+  failed(kind: FailureKind): void {
+    try {
+      this.#loop.run.onFailure(kind, this.#request!);
+    } catch (error) {
+      this.#loop.crash ??= error;
+    }
+    if (kind === 'socketErrors') {
+      this.#backoff = this.#backoff === 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, this.#backoff * 2);
+      setTimeout(this.#go, this.#backoff);
+    } else {
+      this.go();
+    }
+  }
 }
 
-export interface ClosedRun extends LoadRun {
-  /** Deadline of one request in whole seconds (autocannon takes no fraction), at least 1. */
-  timeoutSec: number;
-}
-
-/** Runs one closed-loop stage; resolves when the duration or the request cap is reached. */
-export function runClosed(run: ClosedRun): Promise<{ durationMs: number; stoppedEarly?: string }> {
-  const url = new URL(run.baseUrl);
-  let current: { request: MixRequest; status: number; headers: Record<string, string>; body: string | undefined } | undefined;
-  const requests = run.requests.map((request) => ({
-    method: request.method,
-    path: requestPath(url, request.path),
-    headers: {
-      ...(request.authProbe ? {} : { authorization: run.authorization }),
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: request.body }),
-    // Called with the body just before autocannon's 'response' event for the same response.
-    onResponse: (status: number, body: string, _context: unknown, headers: Record<string, string>) => {
-      current = { request, status, headers, body: run.sample(request) ? body : undefined };
-    },
-  }));
+/** Runs one closed-loop stage; resolves when the duration or the request cap is reached and every request sent has ended. */
+export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: number; stoppedEarly?: string }> {
+  const lanes = new Lanes(run, run.connections);
+  const started = performance.now();
   return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let stoppedEarly: string | undefined;
     const ticker = setInterval(() => run.onTick?.(Math.round((performance.now() - started) / 1000)), 1000);
     ticker.unref();
-    const instance = autocannon(
-      {
-        url: url.origin,
-        connections: run.connections,
-        duration: run.durationSec,
-        maxOverallRequests: run.maxRequests,
-        timeout: run.timeoutSec,
-        requests: requests as unknown as autocannon.Request[],
-      },
-      (error) => {
+    const loop: Loop = {
+      run,
+      prepared: prepare(run),
+      next: 0,
+      sent: 0,
+      stopping: false,
+      stoppedEarly: undefined,
+      active: lanes.all.length,
+      crash: undefined,
+      finish: () => {
         clearInterval(ticker);
-        if (error) reject(error);
-        else resolve({ durationMs: performance.now() - started, ...(stoppedEarly ? { stoppedEarly } : {}) });
+        clearTimeout(ending);
+        const durationMs = performance.now() - started;
+        const { sent, stoppedEarly, crash } = loop;
+        // Closed on the next turn: the last answer may still be inside undici's parser.
+        setImmediate(() => void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}) })), reject));
       },
-    );
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      const seen = current;
-      current = undefined;
-      if (!seen) return;
-      run.onResponse({ request: seen.request, status: statusCode, headers: seen.headers, body: seen.body, latencyUs: responseTime * 1000 });
-    });
-    instance.on('reqError', (error: Error) => run.onFailure(error.message === 'request timed out' ? 'timeouts' : 'socketErrors'));
+    };
+    const ending = setTimeout(() => (loop.stopping = true), run.durationSec * 1000);
+    const users = lanes.all.map((lane) => new VirtualUser(loop, lane));
+    for (const user of users) user.go();
   });
 }

@@ -1,8 +1,9 @@
 /**
  * Load profiles as data: a union on `kind`, thresholds written as expressions
  * (`p99 < 500ms`, `getPet.errorRate < 1%`, `throughput > 50/s`) and parsed once.
- * Metric names are autocannon's (p50, p97_5, p99…) plus p95, errorRate,
- * throughput and drift.
+ * Metrics: latency percentiles (p50, p90, p95, p97_5, p99, p99_9), max and
+ * mean, errorRate, throughput and drift; every profile also gets `answered >= 90%`
+ * (run.ts), which is not written here.
  */
 import { UsageError } from '../../core/errors.js';
 import type { LoadOperation, ThresholdResult } from '../model.js';
@@ -22,7 +23,7 @@ interface ProfileBase {
   authProbeShare?: number;
 }
 
-/** Closed loop: `connections` clients each send a request as soon as the previous one is answered (autocannon). */
+/** Closed loop: `connections` virtual users, one connection each, each sending a request as soon as its previous one is answered. */
 export interface ClosedProfile extends ProfileBase {
   kind: 'closed';
   connections: number;

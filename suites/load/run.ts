@@ -5,20 +5,28 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../model.js';
-import { runClosed, type Observed } from './closed.js';
+import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
 import { type LoadProfile, meets, type Threshold, thresholdId } from './profiles.js';
+import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
 /** The generator counts as the limit when it used this share of a core or more. */
 export const GENERATOR_BOUND_CPU = 0.85;
+/** A profile is within its thresholds only when at least this share of the requests due were answered. */
+export const MIN_ANSWERED = 0.9;
 
 export interface LoadRunDeps {
   baseUrl: string;
   authorization: string;
   requests: readonly MixRequest[];
+  /** Deadline of one request, ms, from when it is written to its connection. */
   timeoutMs: number;
+  /** Extra CA certificates (PEM) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (only when asked for). */
+  insecure?: boolean;
   /** Whether this response's body should be kept and judged. */
   sample: (request: MixRequest) => boolean;
   /** A response the conformance-under-load check looks at. */
@@ -41,14 +49,28 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     deps.emit({ type: 'load-tick', profile: profile.name, elapsedSec, durationSec, requests: stats.overall.requests, throughput: Math.round(stats.overall.requests / seconds), p99Ms: last?.p99 ?? 0 });
   };
   const record = (into: LoadStats[]) => ({
-    onResponse: (observed: Observed) => {
-      const ok = observed.request.authProbe ? observed.status === 401 : observed.status >= 200 && observed.status < 300;
-      for (const s of into) s.record(observed.request.operation, observed.latencyUs, ok);
-      if (observed.body !== undefined) deps.judge(observed);
+    onResponse: (request: MixRequest, status: number, latencyUs: number, sampled: Sampled | undefined) => {
+      const ok = request.authProbe ? status === 401 : status >= 200 && status < 300;
+      for (const s of into) s.record(request.operation, latencyUs, ok);
+      if (sampled) deps.judge({ request, status, latencyUs, ...sampled });
     },
-    onFailure: (kind: 'timeouts' | 'socketErrors') => {
-      for (const s of into) s.failure(kind);
+    onFailure: (kind: FailureKind, request: MixRequest) => {
+      for (const s of into) s.failure(kind, 1, request.operation);
     },
+  });
+  const common = (connections: number, durationSec: number, maxRequests: number, into: LoadStats[]): LoadRun => ({
+    baseUrl: deps.baseUrl,
+    requests: deps.requests,
+    authorization: deps.authorization,
+    connections,
+    durationSec,
+    maxRequests,
+    timeoutMs: deps.timeoutMs,
+    ...(deps.ca ? { ca: deps.ca } : {}),
+    ...(deps.insecure ? { insecure: true } : {}),
+    sample: deps.sample,
+    ...record(into),
+    onTick: tick,
   });
   deps.emit({ type: 'load-start', profile: profile.name, durationSec });
 
@@ -57,24 +79,30 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   let stoppedEarly: string | undefined;
   let remaining = profile.maxRequests;
   let held: ThresholdResult[] | undefined;
+  /** Requests due: sent (closed loop, ramp) or due by the schedule (fixed rate). */
+  let due = 0;
+  const perStage = thresholds.filter((t) => t.metric !== 'drift');
   if (profile.kind === 'closed') {
-    const run = await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections: profile.connections, durationSec: profile.durationSec, maxRequests: profile.maxRequests, timeoutSec: Math.max(1, Math.ceil(deps.timeoutMs / 1000)), sample: deps.sample, ...record([stats]), onTick: tick });
+    const run = await runClosed(common(profile.connections, profile.durationSec, profile.maxRequests, [stats]));
+    due = run.sent;
     stoppedEarly = run.stoppedEarly;
   } else if (profile.kind === 'rate') {
-    const run = await runPaced({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, rate: profile.rate, connections: profile.connections, durationSec: profile.durationSec, maxRequests: profile.maxRequests, timeoutMs: deps.timeoutMs, sample: deps.sample, ...record([stats]), onTick: tick });
+    const run = await runPaced({ ...common(profile.connections, profile.durationSec, profile.maxRequests, [stats]), rate: profile.rate });
     schedule = run.schedule;
+    due = run.schedule.due;
   } else {
     for (const [index, connections] of profile.stages.entries()) {
       const stage = new LoadStats();
       const stageStarted = performance.now();
-      await runClosed({ baseUrl: deps.baseUrl, requests: deps.requests, authorization: deps.authorization, connections, durationSec: profile.stageSec, maxRequests: Math.max(connections, remaining), timeoutSec: Math.max(1, Math.ceil(deps.timeoutMs / 1000)), sample: deps.sample, ...record([stats, stage]), onTick: tick });
+      const run = await runClosed(common(connections, profile.stageSec, Math.max(connections, remaining), [stats, stage]));
+      due += run.sent;
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
-      remaining -= figures.overall.requests;
-      const evaluated = evaluate(profile.name, thresholds, figures, undefined);
+      remaining -= run.sent;
+      const evaluated = [...evaluate(profile.name, perStage, figures, undefined), answeredThreshold(profile.name, figures.overall.requests, run.sent)];
       const broken = evaluated.filter((t) => t.outcome === 'fail');
-      if (broken.length === 0) held = evaluated.map((t) => ({ ...t, reason: `measured at ${connections} connections, the last stage that held` }));
+      if (broken.length === 0) held = evaluated.map((t) => ({ ...t, reason: `${t.reason ? `${t.reason}; ` : ''}measured at ${connections} connections, the last stage that held` }));
       if (broken.length > 0) {
-        brokeAt = { stage: index + 1, connections, thresholds: broken.map((t) => `${t.expression} (measured ${t.measured}${t.unit})`) };
+        brokeAt = { stage: index + 1, connections, thresholds: broken.map((t) => `${t.expression} (measured ${t.measured}${t.unit}${t.reason ? `: ${t.reason}` : ''})`) };
         if (index < profile.stages.length - 1) stoppedEarly = `a threshold broke at ${connections} connections`;
         break;
       }
@@ -93,13 +121,17 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const timeline = stats.timeline;
   const drift = profile.thresholds.some((t) => t.includes('drift')) ? measureDrift(timeline) : undefined;
   // A stress profile looks for where it breaks: its thresholds are judged on the last stage that held (failing when none did).
-  const judged = profile.kind === 'ramp' && brokeAt && held ? held : evaluate(profile.name, thresholds, figures, drift);
+  const answered = { answered: figures.overall.requests, due };
+  const judged =
+    profile.kind === 'ramp' && brokeAt && held
+      ? [...held.filter((t) => t.metric !== 'answered'), ...evaluate(profile.name, thresholds.filter((t) => t.metric === 'drift'), figures, drift), ...held.filter((t) => t.metric === 'answered')]
+      : [...evaluate(profile.name, thresholds, figures, drift), answeredThreshold(profile.name, answered.answered, answered.due)];
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,
     kind: profile.kind,
     description: profile.description,
-    generator: profile.kind === 'rate' ? 'paced-undici' : 'autocannon',
+    generator: 'undici',
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(durationMs),
     settings: {
@@ -114,6 +146,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     operations: figures.operations,
     timeline,
     ...(schedule ? { schedule } : {}),
+    answered,
     thresholds: judged,
     generatorLoad: { cpuShare: Math.round(cpuShare * 100) / 100, eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100, bound: cpuShare >= GENERATOR_BOUND_CPU },
     ...(brokeAt ? { brokeAt } : {}),
@@ -122,19 +155,45 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   };
 }
 
-/** Evaluates thresholds against figures. A threshold on an operation that got no request is inconclusive. */
+/**
+ * Evaluates thresholds against figures. A threshold is met only when it was
+ * measured: one that cannot be computed fails (a latency with no response, an
+ * `all` threshold with nothing answered, a drift over too short a run), except
+ * a threshold on an operation that got no request at all, which is inconclusive.
+ */
 export function evaluate(profile: string, thresholds: readonly Threshold[], figures: { overall: LoadFigures; operations: Record<LoadOperation, LoadFigures> }, drift: LoadResult['drift']): ThresholdResult[] {
   return thresholds.map((t): ThresholdResult => {
     const base = { id: thresholdId(profile, t), expression: t.expression, operation: t.operation, metric: t.metric, comparator: t.comparator, limit: t.limit, unit: t.unit };
     const f = t.operation === 'all' ? figures.overall : figures.operations[t.operation];
     if (t.metric === 'drift') {
-      if (!drift) return { ...base, measured: 0, outcome: 'inconclusive', reason: 'the run was too short to compare its first and last tenth' };
+      if (!drift) return { ...base, measured: 0, outcome: 'fail', reason: 'not measured: the run was too short to compare its first and last tenth (20 seconds of timeline at least)' };
       return { ...base, measured: drift.p99Ratio, outcome: meets(t, drift.p99Ratio) ? 'pass' : 'fail' };
     }
-    if (f.requests + f.errors.timeouts + f.errors.socketErrors === 0) return { ...base, measured: 0, outcome: 'inconclusive', reason: `no ${t.operation === 'all' ? '' : `${t.operation} `}request was answered` };
-    const measured = t.metric === 'errorRate' ? Math.round(f.errorRate * 10000) / 100 : t.metric === 'throughput' ? f.throughput : f.latencyMs[t.metric];
+    const sent = f.requests + f.errors.timeouts + f.errors.socketErrors;
+    const which = t.operation === 'all' ? '' : `${t.operation} `;
+    if (t.operation !== 'all' && sent === 0) return { ...base, measured: 0, outcome: 'inconclusive', reason: `no ${which}request was sent` };
+    const latency = t.metric !== 'errorRate' && t.metric !== 'throughput';
+    if (f.requests === 0 && (latency || t.operation === 'all')) {
+      return { ...base, measured: 0, outcome: 'fail', reason: `not measured: no ${which}request was answered (${sent} sent: ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)` };
+    }
+    const measured = t.metric === 'errorRate' ? Math.round(f.errorRate * 10000) / 100 : t.metric === 'throughput' ? f.throughput : f.latencyMs[t.metric as keyof LoadFigures['latencyMs']];
     return { ...base, measured, outcome: meets(t, measured) ? 'pass' : 'fail' };
   });
+}
+
+/** The threshold every profile has: at least {@link MIN_ANSWERED} of the requests due were answered (any status). */
+export function answeredThreshold(profile: string, answered: number, due: number): ThresholdResult {
+  const threshold: Threshold = { expression: `answered >= ${MIN_ANSWERED * 100}%`, operation: 'all', metric: 'answered', comparator: '>=', limit: MIN_ANSWERED * 100, unit: '%' };
+  const share = due === 0 ? 0 : answered / due;
+  const held = due > 0 && answered >= MIN_ANSWERED * due;
+  return {
+    id: thresholdId(profile, threshold),
+    ...threshold,
+    // Rounded down, so a share just under the limit never reads as the limit.
+    measured: Math.floor(share * 10000) / 100,
+    outcome: held ? 'pass' : 'fail',
+    reason: held ? `${answered} of ${due} requests answered` : due === 0 ? 'no request was due' : `only ${answered} of ${due} requests answered`,
+  };
 }
 
 /** Soak: the median p99 and the error rate of the last tenth of the run against the first. */

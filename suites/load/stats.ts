@@ -1,7 +1,7 @@
 /**
  * Latency and error accounting for a load profile: an HDR histogram at
- * microsecond resolution per operation and overall (autocannon's own has 1 ms
- * resolution), per-second figures for charts and drift.
+ * microsecond resolution per operation and overall, per-second figures for
+ * charts and drift.
  */
 import * as hdr from 'hdr-histogram-js';
 import type { LatencyFigures, LoadFigures, LoadOperation } from '../model.js';

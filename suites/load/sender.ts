@@ -1,0 +1,290 @@
+/**
+ * The suite's own load sender, on undici: one {@link Lane} per connection, an
+ * undici `Client` of its own with `pipelining: 1`, so at most one request is on
+ * a connection at a time and each response is paired with its request by
+ * construction (the dispatch handler that receives it is the request's own).
+ * Both runners use it: the closed loop (closed.ts), where each lane sends its
+ * next request as soon as its last one is answered, and the fixed rate
+ * (paced.ts), where a due request takes an idle lane.
+ *
+ * Deadlines start when a request is written to its connection (undici calls
+ * `onConnect` then), not when it is queued: undici's headersTimeout and
+ * bodyTimeout guard each wait, and a sweep over the lanes enforces the whole
+ * deadline (a body dripping in slowly resets bodyTimeout at every chunk).
+ * TLS is verified unless `insecure` was asked for, with the extra `ca`, the
+ * same `connect` options as core/http.ts's HttpClient.
+ *
+ * The hot path allocates little: requests are prepared once (path, headers,
+ * body bytes), response headers are parsed and body chunks kept only for the
+ * responses that are sampled; the rest are read and dropped. Interim 1xx
+ * answers are skipped (RFC 9110 §15.2): undici parses 103 and the like and
+ * passes them to `onHeaders`, where they are ignored. (undici itself refuses
+ * an unsolicited `100 Continue` as a bad response: that request fails as a
+ * socket error and its connection is closed, so no answer shifts.)
+ */
+import { Client } from 'undici';
+import type { Dispatcher } from 'undici';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
+import type { MixRequest } from './mix.js';
+import { requestPath } from '../../core/http.js';
+
+/** A response the conformance-under-load check judges: a sampled response with its request. */
+export interface Observed extends Sampled {
+  request: MixRequest;
+  status: number;
+  latencyUs: number;
+}
+
+/** Why a request got no response. */
+export type FailureKind = 'timeouts' | 'socketErrors';
+
+/** What is kept of a sampled response besides its status. */
+export interface Sampled {
+  /** Header names in lower case; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** The body bytes as received, at most 1 MiB. */
+  body: Uint8Array;
+  /** The body was longer than what was kept. */
+  truncated: boolean;
+}
+
+/** What both load runners take: the closed loop (closed.ts) and the paced fixed rate (paced.ts). */
+export interface LoadRun {
+  /** Absolute base URL (`http://127.0.0.1:8080/v1`). */
+  baseUrl: string;
+  /** The mix, cycled through. */
+  requests: readonly MixRequest[];
+  /** Authorization header value for requests that are not auth probes. */
+  authorization: string;
+  /** Connections (closed loop); most requests in flight (fixed rate). */
+  connections: number;
+  durationSec: number;
+  maxRequests: number;
+  /** Deadline of one request, ms, from when it is written to its connection. */
+  timeoutMs: number;
+  /** Extra CA certificates (PEM) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (only when asked for). */
+  insecure?: boolean;
+  /** Whether this request's response is wanted (headers and body are kept only then). */
+  sample: (request: MixRequest) => boolean;
+  /** A response, any status; `sampled` when `sample` wanted it. */
+  onResponse: (request: MixRequest, status: number, latencyUs: number, sampled: Sampled | undefined) => void;
+  onFailure: (kind: FailureKind, request: MixRequest) => void;
+  /** Once a second. */
+  onTick?: (elapsedSec: number) => void;
+}
+
+/** A request of the mix, prepared once: undici's dispatch options are reused for every send of it. */
+export interface Prepared {
+  request: MixRequest;
+  options: Dispatcher.DispatchOptions;
+}
+
+/** Prepares the mix for sending below `baseUrl`'s path. */
+export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization'>): Prepared[] {
+  const base = new URL(run.baseUrl);
+  return run.requests.map((request) => ({
+    request,
+    options: {
+      method: request.method,
+      path: requestPath(base, request.path),
+      // As few headers as a client needs (each costs the target too): the key, and the body's type.
+      headers: {
+        ...(request.authProbe ? {} : { authorization: run.authorization }),
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: request.body === undefined ? null : Buffer.from(request.body),
+    },
+  }));
+}
+
+/** Is told how each request on its lane ended: a response (any status), or a failure. */
+export interface LaneUser {
+  answered(status: number, sampled: Sampled | undefined): void;
+  failed(kind: FailureKind): void;
+}
+
+/** The deadline of a request ran out (the sweep's abort reason). */
+class DeadlineError extends Error {
+  readonly code = 'PC_LOAD_DEADLINE';
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'PC_LOAD_DEADLINE']);
+
+/** Which failure an undici error is. */
+export function failureOf(error: unknown): FailureKind {
+  return TIMEOUT_CODES.has((error as { code?: string } | undefined)?.code ?? '') ? 'timeouts' : 'socketErrors';
+}
+
+/**
+ * One request on a lane: undici's dispatch handler for it. (undici's older
+ * handler interface: raw headers, no controller object and no parsed header
+ * object per response, so the hot path allocates least.)
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  /** When undici wrote the request to the connection (0 until then). */
+  writtenAt = 0;
+  #abort: ((error?: Error) => void) | undefined;
+  #status = 0;
+  #raw: Buffer[] | undefined;
+  #chunks: Buffer[] | undefined;
+  #size = 0;
+  #truncated = false;
+  #ended = false;
+
+  readonly #lane: Lane;
+  readonly #wanted: boolean;
+
+  constructor(lane: Lane, wanted: boolean) {
+    this.#lane = lane;
+    this.#wanted = wanted;
+    if (wanted) this.#chunks = [];
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.#abort = abort;
+    this.writtenAt = performance.now();
+  }
+
+  onHeaders(statusCode: number, headers: Buffer[]): boolean {
+    // Interim answers (100, 103…): the final answer follows.
+    if (statusCode < 200) return true;
+    this.#status = statusCode;
+    if (this.#wanted) this.#raw = headers;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    const chunks = this.#chunks;
+    if (chunks && !this.#truncated) {
+      const room = DEFAULT_MAX_BODY_BYTES - this.#size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        this.#size += room;
+        this.#truncated = true;
+      } else {
+        chunks.push(chunk);
+        this.#size += chunk.length;
+      }
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const chunks = this.#chunks;
+    const sampled = chunks ? { headers: this.#raw ? headersOf(this.#raw) : {}, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size), truncated: this.#truncated } : undefined;
+    this.#lane.answered(this, this.#status, sampled);
+  }
+
+  onError(error: Error): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#lane.failed(this, failureOf(error));
+  }
+
+  /** Aborts the request when its deadline ran out: it ends as a timeout. */
+  expire(): void {
+    if (!this.#ended) this.#abort?.(new DeadlineError('the deadline ran out'));
+  }
+}
+
+/** Raw header pairs as one lower-cased record; repeated headers joined with `, `. */
+function headersOf(raw: Buffer[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('latin1');
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** Options every lane of a run shares. */
+export interface LaneOptions {
+  origin: string;
+  timeoutMs: number;
+  ca?: string;
+  insecure?: boolean;
+}
+
+/** One connection, one request at a time; `user` is told how each ended. */
+export class Lane {
+  readonly #client: Client;
+  #current: Exchange | undefined;
+  user: LaneUser | undefined;
+
+  constructor(options: LaneOptions) {
+    this.#client = new Client(options.origin, {
+      pipelining: 1,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.insecure ? { rejectUnauthorized: false } : {}),
+      },
+    });
+  }
+
+  /**
+   * Sends `prepared`; `user` is told once how it ended (never synchronously
+   * from within this call). Keeps headers and body only when `wanted`.
+   */
+  send(prepared: Prepared, wanted: boolean): void {
+    const exchange = new Exchange(this, wanted);
+    this.#current = exchange;
+    this.#client.dispatch(prepared.options, exchange);
+  }
+
+  /** Called by the exchange when its answer is complete. (Inside undici's parser: the next send on this lane is written after it returns.) */
+  answered(exchange: Exchange, status: number, sampled: Sampled | undefined): void {
+    if (exchange !== this.#current) return;
+    this.#current = undefined;
+    this.user!.answered(status, sampled);
+  }
+
+  /** Called by the exchange when it failed. */
+  failed(exchange: Exchange, kind: FailureKind): void {
+    if (exchange !== this.#current) return;
+    this.#current = undefined;
+    // A failure can be reported from inside dispatch(): hand it over on the next turn, never recursively.
+    const user = this.user!;
+    setImmediate(() => user.failed(kind));
+  }
+
+  /** Aborts the request on this lane if it was written more than `timeoutMs` before `now`. */
+  sweep(now: number, timeoutMs: number): void {
+    const exchange = this.#current;
+    if (exchange && exchange.writtenAt > 0 && now - exchange.writtenAt >= timeoutMs) exchange.expire();
+  }
+
+  async close(): Promise<void> {
+    await this.#client.destroy();
+  }
+}
+
+/** Lanes of a run with the sweep that enforces each request's whole deadline. */
+export class Lanes {
+  readonly all: Lane[] = [];
+  readonly #options: LaneOptions;
+  readonly #sweep: NodeJS.Timeout;
+
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'ca' | 'insecure'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.ca ? { ca: run.ca } : {}), ...(run.insecure ? { insecure: true } : {}) };
+    for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
+    const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
+    this.#sweep = setInterval(() => {
+      const now = performance.now();
+      for (const lane of this.all) lane.sweep(now, run.timeoutMs);
+    }, every);
+    this.#sweep.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    await Promise.all(this.all.map((lane) => lane.close()));
+  }
+}
