@@ -332,6 +332,24 @@ describe('load phase: only what was measured counts', () => {
       await target.close();
     }
   }, 120_000);
+
+  it('certify refuses a certificate to a target that never answers the load profile, and verify agrees', async () => {
+    const target = await front(() => {});
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir, 'product.json'), JSON.stringify({ name: 'Silent Store', version: '1.0.0', contact: 'ops@silent.example' }));
+      const bundle = join(dir, 'silent.tar.gz');
+      const ran = await runCli(['certify', '--base-url', target.url, '--product', join(dir, 'product.json'), '--out', bundle, '--timeout', '1000'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 120_000 });
+      expect(ran.code, ran.stdout + ran.stderr).not.toBe(0);
+      expect(ran.stdout).toMatch(/NOT CERTIFIED: Silent Store 1\.0\.0/);
+      expect(ran.stdout).toMatch(/load threshold\(s\) breached or not measured: .*only 0 of \d+ requests answered/);
+      const verified = await runCli(['verify', bundle]);
+      expect(verified.code, verified.stdout).toBe(0);
+      expect(verified.stdout).toMatch(/the bundle's decision: NOT CERTIFIED$/m);
+    } finally {
+      await target.close();
+    }
+  });
 });
 
 describe('load phase: every answer stays with its request', () => {
