@@ -9,6 +9,7 @@ import { rules, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
+import { pool } from './helpers.js';
 
 const SEED = 20_241_205;
 const NUM_RUNS = 20;
@@ -49,24 +50,6 @@ function outcomes(result: ConformanceResult): Verdict {
   return { failed: withOutcome('fail'), errored: withOutcome('error'), evidence, observed: [...new Set(result.observations.map((o) => o.gap))] };
 }
 
-/** Runs `jobs` with at most `limit` in flight; each promise settles on its own. */
-function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[] {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const release = () => {
-    running--;
-    queue.shift()?.();
-  };
-  return jobs.map(async (job) => {
-    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await job();
-    } finally {
-      release();
-    }
-  });
-}
 
 const verdicts = new Map<string, Promise<Verdict>>();
 const verdictOf = (mutant: Mutant): Promise<Verdict> => verdicts.get(mutant.name)!;

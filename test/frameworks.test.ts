@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
+import { pool } from './helpers.js';
 
 interface Variant {
   framework: 'express' | 'fastify' | 'fastapi';
@@ -89,21 +90,6 @@ async function judge(v: Variant): Promise<ConformanceResult> {
   }
 }
 
-/** Runs `jobs` at most `limit` at a time; each promise settles on its own. */
-function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[] {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  return jobs.map(async (job) => {
-    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await job();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  });
-}
 
 const runnable = VARIANTS.filter((v) => !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true'));
 const results = new Map<Variant, Promise<ConformanceResult>>();

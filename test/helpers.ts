@@ -81,3 +81,22 @@ export function watch(page: Page): { requests: string[]; dialogs: string[]; erro
   });
   return seen;
 }
+
+/** Runs `jobs` with at most `limit` in flight; each promise settles on its own. */
+export function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[] {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  return jobs.map(async (job) => {
+    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await job();
+    } finally {
+      release();
+    }
+  });
+}
