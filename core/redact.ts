@@ -43,7 +43,7 @@ export const KEY_ENV = 'PETSTORE_API_KEY';
  * letter-case-swapped variant was never sent): a placeholder without letters
  * either, so the recomputation sends exactly the recorded requests.
  */
-export const LETTERLESS_STAND_IN = '<0000000000>';
+export const LETTERLESS_STAND_IN = '<0#1!2-3=4+5*6>';
 
 /** Shortest key the suite takes: a shorter one would occur in ordinary text everywhere. */
 export const MIN_KEY_LENGTH = 4;
@@ -123,11 +123,45 @@ interface Compiled {
   hex: Needle[];
   minCore: number;
   minHex: number;
+  /** Every {@link FRAGMENT}-character piece of a secret, and their rolling hashes. */
+  windows: Set<string>;
+  windowHashes: Set<number>;
   /** Longest encoded form of a secret, in characters (an over-estimate). */
   maxForm: number;
 }
 
 const BASE64_LABEL = `<base64 holding ${KEY_PLACEHOLDER}>`;
+const FRAGMENT_LABEL = `<part of ${KEY_PLACEHOLDER}>`;
+
+/** Characters of a secret that make a fragment worth hiding: any piece this long is replaced, wherever it is. */
+export const FRAGMENT = 8;
+const HASH_BASE = 0x01000193;
+const HASH_POW = (() => {
+  let p = 1;
+  for (let k = 1; k < FRAGMENT; k++) p = Math.imul(p, HASH_BASE);
+  return p;
+})();
+
+function windowHash(text: string, at: number): number {
+  let h = 0;
+  for (let k = 0; k < FRAGMENT; k++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(at + k)) | 0;
+  return h;
+}
+
+/**
+ * Pieces of a secret ({@link FRAGMENT} characters or more) anywhere in `v`: a
+ * key cut short, or mangled past some point (a client that keeps 7 bits of
+ * each header byte), still shows no part of itself. A rolling hash, one pass.
+ */
+function fragmentRuns(v: string, compiled: Compiled, hit: (start: number, end: number) => void): void {
+  if (compiled.windows.size === 0 || v.length < FRAGMENT) return;
+  let h = windowHash(v, 0);
+  for (let i = 0; ; i++) {
+    if (compiled.windowHashes.has(h) && compiled.windows.has(v.slice(i, i + FRAGMENT))) hit(i, i + FRAGMENT);
+    if (i + FRAGMENT >= v.length) break;
+    h = (Math.imul((h - Math.imul(v.charCodeAt(i), HASH_POW)) | 0, HASH_BASE) + v.charCodeAt(i + FRAGMENT)) | 0;
+  }
+}
 
 /** Excerpt modes, by their letter (core/excerpt.ts). */
 type Mode = 't' | 'q' | 'j' | 'u' | 'd';
@@ -148,6 +182,8 @@ function codePointList(text: string, max: number, more: boolean): string {
 export class Redactor {
   #secrets: Secret[] = [];
   #compiled: Compiled | undefined;
+  /** Labels of base64 runs already seen (an echoing target repeats them). */
+  readonly #labels = new Map<string, string>();
 
   /** Registers a secret and the label that replaces it. Empty strings are ignored. */
   add(value: string, label: string): this {
@@ -155,6 +191,7 @@ export class Redactor {
       this.#secrets.push({ value, label });
       this.#secrets.sort((a, b) => b.value.length - a.value.length);
       this.#compiled = undefined;
+      this.#labels.clear();
     }
     return this;
   }
@@ -302,14 +339,19 @@ export class Redactor {
     if (this.#secrets.length === 0 || text.length === 0) return [];
     const compiled = this.#compile();
     const found: Span[] = [];
+    // The text as it is, with one layer of escapes decoded (JSON, HTML, `\x`, JSON Pointer), with one layer of
+    // percent-encoding decoded, and with one of each in either order: a key holding a literal "%41" still shows
+    // in a JSON-escaped echo, and a percent-encoded JSON escape is found too.
     const views: View[] = [{ text }];
-    if (mayBeEncoded(text)) {
-      const once = decodeView(text);
-      views.push(once);
-      if (mayBeEncoded(once.text)) {
-        const twice = decodeView(once.text);
-        views.push({ text: twice.text, start: compose(once, twice.start!, 'start'), end: compose(once, twice.end!, 'end') });
-      }
+    const escaped = mayBeEscaped(text) ? decodeView(text, 'escapes') : undefined;
+    const percent = mayBePercent(text) ? decodeView(text, 'percent') : undefined;
+    if (escaped) {
+      views.push(escaped);
+      if (mayBePercent(escaped.text)) views.push(within(escaped, decodeView(escaped.text, 'percent')));
+    }
+    if (percent) {
+      views.push(percent);
+      if (mayBeEscaped(percent.text)) views.push(within(percent, decodeView(percent.text, 'escapes')));
     }
     for (const view of views) {
       const from = (j: number) => (view.start ? view.start[j]! : j);
@@ -318,6 +360,7 @@ export class Redactor {
       for (const needle of compiled.plain) {
         for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
       }
+      fragmentRuns(v, compiled, (s, e) => found.push({ start: from(s), end: to(e), label: FRAGMENT_LABEL }));
       if (compiled.cores.length > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
       if (compiled.hex.length > 0) hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
     }
@@ -355,6 +398,15 @@ export class Redactor {
 
   /** `<base64 of conformance:<API_KEY>>` when the run decodes to short printable text; otherwise a generic label. */
   #base64Label(run: string): string {
+    const known = this.#labels.get(run);
+    if (known !== undefined) return known;
+    const label = this.#computeBase64Label(run);
+    if (this.#labels.size > 1024) this.#labels.clear();
+    this.#labels.set(run, label);
+    return label;
+  }
+
+  #computeBase64Label(run: string): string {
     const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     let decoded: string;
     try {
@@ -389,6 +441,8 @@ export class Redactor {
       }
     }
     const coreList = [...cores].filter((c) => c.length >= 4).map((text) => ({ text }));
+    const windows = new Set<string>();
+    for (const { text } of plain) for (let i = 0; i + FRAGMENT <= text.length; i++) windows.add(text.slice(i, i + FRAGMENT));
     const longest = Math.max(...plain.map((p) => p.text.length), ...coreList.map((c) => c.text.length), ...hex.map((h) => h.text.length));
     this.#compiled = {
       plain: plain.sort((a, b) => b.text.length - a.text.length),
@@ -396,6 +450,8 @@ export class Redactor {
       hex,
       minCore: Math.min(...coreList.map((c) => c.text.length), Number.MAX_SAFE_INTEGER),
       minHex: Math.min(...hex.map((h) => h.text.length)),
+      windows,
+      windowHashes: new Set([...windows].map((w) => windowHash(w, 0))),
       // An escaped character takes at most ~12 characters, and a second layer of escaping at most ~3 per character.
       maxForm: longest * 40 + 256,
     };
@@ -453,20 +509,25 @@ function hexRuns(v: string, minHex: number, needles: readonly Needle[], hit: (st
   }
 }
 
-/** Whether a text holds anything {@link decodeView} would decode. */
-function mayBeEncoded(text: string): boolean {
-  return /[\\%&~]/.test(text);
+/** Whether a text holds anything {@link decodeView} would decode as an escape. */
+function mayBeEscaped(text: string): boolean {
+  return /[\\&~]/.test(text);
+}
+
+/** Whether a text holds a percent sequence. */
+function mayBePercent(text: string): boolean {
+  return /%[0-9a-fA-F]{2}/.test(text);
 }
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
 /**
- * One layer of escapes decoded, for searching: JSON and `\x` escapes, percent
- * sequences (UTF-8 where they form it, else Latin-1), HTML character
- * references, JSON Pointer escapes. Every decoded unit keeps the span of the
- * original characters that encoded it.
+ * One layer decoded, for searching: `escapes` (JSON and `\x` escapes, HTML
+ * character references, JSON Pointer escapes) or `percent` (sequences decoded
+ * as UTF-8 where they form it, else as Latin-1). Every decoded unit keeps the
+ * span of the original characters that encoded it.
  */
-function decodeView(text: string): View {
+function decodeView(text: string, layer: 'escapes' | 'percent'): View {
   const n = text.length;
   const units: number[] = [];
   const starts: number[] = [];
@@ -491,7 +552,30 @@ function decodeView(text: string): View {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c && i + 1 < n) {
+    if (layer === 'percent') {
+      if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
+        const bytes: number[] = [];
+        let j = i;
+        while (j + 2 < n && text.charCodeAt(j) === 0x25 && hexAt(j + 1, 2) !== undefined) {
+          bytes.push(hexAt(j + 1, 2)!);
+          j += 3;
+        }
+        let k = 0;
+        while (k < bytes.length) {
+          const len = utf8Length(bytes, k);
+          if (len > 1) {
+            const cp = Buffer.from(bytes.slice(k, k + len)).toString('utf8').codePointAt(0)!;
+            emitCodePoint(cp, i + 3 * k, i + 3 * (k + len));
+            k += len;
+          } else {
+            emit(bytes[k]!, i + 3 * k, i + 3 * k + 3);
+            k++;
+          }
+        }
+        i = j;
+        continue;
+      }
+    } else if (c === 0x5c && i + 1 < n) {
       const d = text[i + 1]!;
       if (d === 'u' || d === 'U') {
         const unit = hexAt(i + 2, 4);
@@ -515,27 +599,6 @@ function decodeView(text: string): View {
           continue;
         }
       }
-    } else if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
-      const bytes: number[] = [];
-      let j = i;
-      while (j + 2 < n && text.charCodeAt(j) === 0x25 && hexAt(j + 1, 2) !== undefined) {
-        bytes.push(hexAt(j + 1, 2)!);
-        j += 3;
-      }
-      let k = 0;
-      while (k < bytes.length) {
-        const len = utf8Length(bytes, k);
-        if (len > 1) {
-          const cp = Buffer.from(bytes.slice(k, k + len)).toString('utf8').codePointAt(0)!;
-          emitCodePoint(cp, i + 3 * k, i + 3 * (k + len));
-          k += len;
-        } else {
-          emit(bytes[k]!, i + 3 * k, i + 3 * k + 3);
-          k++;
-        }
-      }
-      i = j;
-      continue;
     } else if (c === 0x26) {
       const m = /^&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
       if (m) {
@@ -573,11 +636,15 @@ function utf8Length(bytes: readonly number[], k: number): number {
   return len;
 }
 
-/** Offsets of a view of a view, in the original. */
-function compose(outer: View, inner: Int32Array, which: 'start' | 'end'): Int32Array {
-  const out = new Int32Array(inner.length);
-  for (let j = 0; j < inner.length; j++) out[j] = which === 'start' ? outer.start![inner[j]!]! : outer.end![inner[j]! - 1]!;
-  return out;
+/** A view of a view, its offsets in the original. */
+function within(outer: View, inner: View): View {
+  const start = new Int32Array(inner.text.length);
+  const end = new Int32Array(inner.text.length);
+  for (let j = 0; j < inner.text.length; j++) {
+    start[j] = outer.start![inner.start![j]!]!;
+    end[j] = outer.end![inner.end![j]! - 1]!;
+  }
+  return { text: inner.text, start, end };
 }
 
 /** Redacted text as a JSON string literal. */
@@ -617,16 +684,23 @@ export function joinRedacted(parts: readonly Redacted[], separator = ''): Redact
 
 /**
  * The key and the near-miss keys the auth checks send, with the label that
- * stands for each: the key itself, the key without its last character, and
- * the key with its letter case swapped. Every encoded form of these (base64 of
- * `conformance:<key>`, percent-encoded…) is found by the scanner.
+ * stands for each: the key itself, the key without its last character, the
+ * key with its letter case swapped; and the key in lower and in upper case (an
+ * echo in a header name comes back in lower case). Every encoded form of these
+ * (base64 of `conformance:<key>`, percent-encoded…) is found by the scanner.
+ * The labels do not depend on the key, and a form two of them share keeps the
+ * earlier label, so the placeholder itself gets the same labels.
  */
 export function keyDerivatives(key: string): [value: string, label: string][] {
   if (!key) return [];
   const out: [string, string][] = [[key, KEY_PLACEHOLDER]];
-  if (key.length > 1) out.push([key.slice(0, -1), `<${KEY_PLACEHOLDER} without its last character>`]);
-  const swapped = swapCase(key);
-  if (swapped !== key) out.push([swapped, `<${KEY_PLACEHOLDER} with its letter case swapped>`]);
+  const add = (value: string, label: string) => {
+    if (value.length > 0 && !out.some(([v]) => v === value)) out.push([value, label]);
+  };
+  if (key.length > 1) add(key.slice(0, -1), `<${KEY_PLACEHOLDER} without its last character>`);
+  add(swapCase(key), `<${KEY_PLACEHOLDER} with its letter case swapped>`);
+  add(key.toLowerCase(), `<${KEY_PLACEHOLDER} in lower case>`);
+  add(key.toUpperCase(), `<${KEY_PLACEHOLDER} in upper case>`);
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { checkApiKey, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
+import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import type { AuthKind } from './check.js';
@@ -30,7 +30,7 @@ export const SUITE_VOCABULARY: readonly string[] = [
   'user-agent accept content-type authorization',
   'Bearer Basic Token conformance:',
   ' load ',
-  `${KEY_PLACEHOLDER} <base64 of conformance:${KEY_PLACEHOLDER}> <base64 holding ${KEY_PLACEHOLDER}> <hex of ${KEY_PLACEHOLDER}> <${KEY_PLACEHOLDER} without its last character> <${KEY_PLACEHOLDER} with its letter case swapped>`,
+  `${KEY_PLACEHOLDER} <base64 of conformance:${KEY_PLACEHOLDER}> <base64 holding ${KEY_PLACEHOLDER}> <hex of ${KEY_PLACEHOLDER}> <${KEY_PLACEHOLDER} without its last character> <${KEY_PLACEHOLDER} with its letter case swapped> <${KEY_PLACEHOLDER} in lower case> <${KEY_PLACEHOLDER} in upper case> <part of ${KEY_PLACEHOLDER}>`,
 ];
 
 /**
@@ -43,9 +43,12 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
   if (typeof key !== 'string' || key.length === 0) throw new UsageError('an API key is required: pass --api-key or set PETSTORE_API_KEY');
   if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
   checkApiKey(key);
+  // The key, or any piece of it as long as a fragment the redactor hides (core/redact.ts FRAGMENT).
   const lower = key.toLowerCase();
-  if (SUITE_VOCABULARY.some((words) => words.toLowerCase().includes(lower))) {
-    throw new UsageError('the API key is a word, or part of a word, that the suite sends or reads in every run (a path, a field, a status, a header); it could not be kept out of the requests and reports: use a real key');
+  const pieces = lower.length <= FRAGMENT ? [lower] : Array.from({ length: lower.length - FRAGMENT + 1 }, (_, i) => lower.slice(i, i + FRAGMENT));
+  const vocabulary = SUITE_VOCABULARY.join('\n').toLowerCase();
+  if (pieces.some((piece) => vocabulary.includes(piece))) {
+    throw new UsageError('the API key is, or holds, a word the suite sends or reads in every run (a path, a field, a status, a header); it could not be kept out of the requests and reports: use a real key');
   }
   if (redactorFor(key).leaks(baseUrl)) throw new UsageError('--base-url holds the API key; pass the key with --api-key only');
 }
