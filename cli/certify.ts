@@ -17,7 +17,7 @@ import { arch, platform, release } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
-import { redactorFor } from '../core/redact.js';
+import { checkApiKey, MIN_KEY_LENGTH, redactorFor, redactorForAll } from '../core/redact.js';
 import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { renderHtml } from '../reports/html.js';
@@ -46,8 +46,8 @@ export const certifyOptions: Record<string, Options> = {
   ...Object.fromEntries(REFUSED.map((flag) => [flag, { hidden: true } satisfies Options])),
 };
 
-/** Keys shorter than this are not searched for in the bundle's files (they would be found in any text). */
-const MIN_CHECKED_KEY = 8;
+/** Keys shorter than this are not searched for in the bundle's files: they may be ordinary words of the reports' own text. */
+const MIN_CHECKED_KEY = Math.max(8, MIN_KEY_LENGTH);
 
 /** The fixed settings, in words, for messages. */
 export const CERTIFICATION_SETTINGS = `every rule, seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs per property, load profile ${CERTIFICATION.load}, not strict, no waivers, no config file`;
@@ -55,6 +55,7 @@ export const CERTIFICATION_SETTINGS = `every rule, seed ${CERTIFICATION.seed}, $
 /** Runs `certify` with parsed arguments; returns the exit code. Never throws. */
 export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
+  const secrets = redactorForAll([typeof args['api-key'] === 'string' ? args['api-key'] : undefined, io.env.PETSTORE_API_KEY]);
   try {
     const refused = REFUSED.filter((flag) => args[flag] !== undefined);
     if (refused.length > 0) throw new UsageError(`certify runs with fixed settings (${CERTIFICATION_SETTINGS}): ${refused.map((f) => `--${f}`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not accepted`);
@@ -68,6 +69,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     if (!baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL)');
     const apiKey = text('api-key') ?? (io.env.PETSTORE_API_KEY || undefined);
     if (!apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
+    checkApiKey(apiKey);
     const productPath = text('product');
     if (!productPath) throw new UsageError('--product is required: a product.json with the name, version and contact of what is certified');
     const outPath = text('out');
@@ -77,7 +79,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     const product = await readProduct(resolve(cwd, productPath), productPath);
     const redactor = redactorFor(apiKey);
     // Belt and braces against a key that got where it must not be; a short key would be found in any text.
-    const holdsKey = (content: string) => apiKey.length >= MIN_CHECKED_KEY && content.includes(apiKey);
+    const holdsKey = (content: string) => apiKey.length >= MIN_CHECKED_KEY && redactor.leaks(content);
     if (holdsKey(JSON.stringify(product))) throw new UsageError(`--product ${productPath}: it holds the API key; a product description must not`);
     const out = resolve(cwd, outPath);
     const outDir = await stat(dirname(out)).catch(() => undefined);
@@ -154,8 +156,8 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     return decision.certified ? 0 : 1;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`petstore-conformance: error: ${pcError.message.split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}\n`);
-    if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${pcError.message.split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);
+    if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }
 }

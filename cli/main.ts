@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
+import { checkApiKey, redactorForAll } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { startReference } from '../reference/server.js';
 import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
@@ -42,8 +43,12 @@ const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
   let exitCode: number = EXIT.conformant;
+  // Every key the command line or the environment holds: no line this command prints may show one.
+  const prepared = prepareArgv(argv);
+  const secrets = redactorForAll([...prepared.keys, io.env.PETSTORE_API_KEY]);
   try {
-    const cli = yargs([...argv])
+    if (prepared.keys.length > 1) throw new UsageError('--api-key is given more than once');
+    const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
       .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
       .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options(runOptions), async (args) => {
@@ -94,16 +99,61 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw error ?? new UsageError(message ?? 'invalid arguments');
+        throw error ?? new UsageError(withoutValues(message ?? 'invalid arguments', prepared.args));
       });
     await cli.parseAsync();
     return exitCode;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`petstore-conformance: error: ${pcError.message}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}\n`);
-    if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${pcError.message.split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}`)}\n`);
+    if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }
+}
+
+/** A long option as written on a command line: `--name` or `--name=…`. */
+const LONG_FLAG = /^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=|$)/;
+
+/**
+ * The arguments with every `--api-key <value>` written as `--api-key=<value>`,
+ * so a key that begins with "-" is taken as the value (yargs would read
+ * `-Xq7…` as short flags and echo them), and the keys found.
+ */
+export function prepareArgv(argv: readonly string[]): { args: string[]; keys: string[] } {
+  const args: string[] = [];
+  const keys: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '--api-key' && i + 1 < argv.length && !LONG_FLAG.test(argv[i + 1]!)) {
+      keys.push(argv[i + 1]!);
+      args.push(`--api-key=${argv[++i]!}`);
+    } else {
+      if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+      args.push(arg);
+    }
+  }
+  return { args, keys };
+}
+
+/**
+ * A yargs message with no argument value in it: "Unknown arguments" keeps only
+ * what was written as an option name (`--name`), and counts the rest, which may
+ * be a key given to a mistyped option.
+ */
+export function withoutValues(message: string, args: readonly string[]): string {
+  const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
+  if (!unknown) return message;
+  const written = new Set(args.filter((a) => LONG_FLAG.test(a)).map((a) => a.slice(2).split('=')[0]!));
+  const names = unknown[1]!.split(', ');
+  const shown = names.filter((n) => written.has(n));
+  const camel = new Set(shown.map((n) => n.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase())));
+  const hidden = names.filter((n) => !written.has(n) && !camel.has(n)).length;
+  const parts = [...shown.map((n) => `--${n}`), ...(hidden > 0 ? [`${hidden} other argument(s), not shown (one may be a key)`] : [])];
+  return `unknown option${parts.length === 1 && hidden === 0 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
 function defaultIo(): Io {
@@ -140,6 +190,7 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
   const apiKey = (args['api-key'] as string | undefined) ?? (env.PETSTORE_API_KEY || undefined);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
+  if (apiKey !== undefined) checkApiKey(apiKey);
   return {
     baseUrl,
     apiKey,

@@ -4,19 +4,33 @@
  * answer as the run did, so a developer can check a fix, or compare staging
  * with production. Exit codes: 0 it passes now, 1 it still fails, 2 usage error
  * or no answer, 4 answered but the answer cannot be judged alone.
+ *
+ * A report.json is a file anyone may have edited, so the key is handled as if
+ * it were hostile:
+ * - the request goes to the origin `--base-url` names or, without it, to the
+ *   report's recorded target, which is printed before anything is sent;
+ * - a case whose path would leave that origin, or that carries a header the
+ *   suite never sends (`Host`, `Forwarded`…), is refused;
+ * - the key goes into the Authorization header only, and only where the case
+ *   holds exactly one of the forms the suite sends (`Bearer <API_KEY>`, the
+ *   auth checks' near misses); a placeholder anywhere else is refused.
  */
+import { RedactionBoundary } from '../core/boundary.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
-import { KEY_ENV, KEY_PLACEHOLDER, redactorFor, unredact } from '../core/redact.js';
+import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
-import type { Finding } from '../suites/model.js';
+import type { Finding, ReplayCase } from '../suites/model.js';
 import { rejudge } from '../suites/replay.js';
 import type { Io } from './main.js';
 import { readReport } from './report-file.js';
 
 export const REPLAY_EXIT = { passes: 0, fails: 1, error: 2, notJudged: 4 } as const;
+
+/** The request headers the suite sends; a case carrying any other is refused. */
+const SENT_HEADERS = new Set(['authorization', 'content-type', 'accept', 'user-agent']);
 
 export interface ReplayOptions {
   baseUrl?: string;
@@ -33,13 +47,18 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const base = parseBaseUrl(options.baseUrl ?? result.target);
   const target = targetOf(base);
   const { request, judge } = finding.case;
-  const needsKey = Object.values(request.headers).some((v) => v.includes(KEY_PLACEHOLDER));
-  if (needsKey && !options.apiKey) throw new UsageError(`this request carries the key: pass --api-key or set ${KEY_ENV}`);
-  const key = options.apiKey ?? '';
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = key ? unredact(value, key) : value;
+  checkCase(request, caseId);
 
-  const client = new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs });
+  const key = options.apiKey ?? '';
+  if (key) checkApiKey(key);
+  const headers = withKey(request.headers, key, caseId);
+  const needsKey = headers.authorization !== request.headers.authorization;
+  const redactor = redactorFor(key);
+  const evidence = new EvidenceFactory(redactor);
+
+  // Where the request goes is said before it goes.
+  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (${options.baseUrl ? 'from --base-url' : `the report's recorded target; --base-url sends it elsewhere`})${needsKey ? ', the key in its Authorization header' : ''}`)}\n`);
+  const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs }), redactor);
   let x: SentExchange;
   try {
     const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }) });
@@ -49,13 +68,12 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   }
   if (!x.response) throw x.error!;
 
-  const evidence = new EvidenceFactory(redactorFor(key), key);
   const sameTarget = target === result.target;
   const again = rejudge(judge, x, sameTarget);
   const lines = [
     `case ${caseId} · ${finding.rule} · ${finding.check}`,
     `recorded: ${finding.message}`,
-    `sent:     ${x.request.method} ${evidence.redact(x.request.url)}${sameTarget ? '' : ` (recorded against ${result.target}; what the run knew of that store is not applied here)`}`,
+    `sent:     ${x.request.method} ${evidence.redact(x.request.url)}${sameTarget ? '' : ` (recorded against ${evidence.redact(result.target)}; what the run knew of that store is not applied here)`}`,
     `answer:   ${evidence.redact(describeResponse(x))}`,
   ];
   let code: number;
@@ -66,12 +84,52 @@ export async function replayCommand(reportPath: string, caseId: string, options:
     lines.push('verdict:  still fails', ...again.messages.map((m) => `  ${evidence.redact(m)}`));
     code = REPLAY_EXIT.fails;
   } else {
-    lines.push(`verdict:  not judged: ${again.messages.join('; ')}`);
+    lines.push(`verdict:  not judged: ${evidence.redact(again.messages.join('; '))}`);
     code = REPLAY_EXIT.notJudged;
   }
   lines.push(`reproduce: ${evidence.curl(x)}`);
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${evidence.redact(lines.join('\n'))}\n`);
   return code;
+}
+
+/**
+ * Refuses a case that could send anything anywhere but a path under the chosen
+ * origin: a path that is not origin-relative, a header the suite never sends,
+ * the key's placeholder outside Authorization.
+ */
+function checkCase(request: ReplayCase['request'], caseId: string): void {
+  const refuse = (why: string): never => {
+    throw new UsageError(`case ${caseId}: ${why}; nothing was sent`);
+  };
+  const path = String(request.path);
+  if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f#]/.test(path)) refuse('its path is not a path under the base URL (it must start with one "/", and hold no "\\", "#", space or control character)');
+  if (path.includes('<') && path.includes('>')) refuse('its path holds a placeholder of the key; the suite never sends the key in a path');
+  for (const name of Object.keys(request.headers)) {
+    if (!SENT_HEADERS.has(name.toLowerCase())) refuse(`it carries a header the suite never sends (${JSON.stringify(name.slice(0, 40))}), which could name another host`);
+  }
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() !== 'authorization' && value.includes(KEY_PLACEHOLDER)) refuse(`its ${name} header holds a placeholder of the key; the suite sends the key in Authorization only`);
+  }
+  if (request.body !== undefined && Buffer.from(request.body, 'base64').toString('latin1').includes(KEY_PLACEHOLDER)) refuse('its body holds a placeholder of the key; the suite never sends the key in a body');
+}
+
+/**
+ * The case's headers with the key put back into Authorization, exactly where
+ * the recorded value is one of the forms the suite sends with a placeholder.
+ */
+function withKey(recorded: Record<string, string>, key: string, caseId: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(recorded)) {
+    if (name.toLowerCase() !== 'authorization' || !value.includes(KEY_PLACEHOLDER)) {
+      headers[name.toLowerCase() === 'authorization' ? 'authorization' : name] = value;
+      continue;
+    }
+    if (!key) throw new UsageError(`this request carries the key: pass --api-key or set ${KEY_ENV}`);
+    const form = authorizationForms(key).find(([redacted]) => redacted === value);
+    if (!form) throw new UsageError(`case ${caseId}: its Authorization header is not one the suite sends; nothing was sent`);
+    headers.authorization = form[1];
+  }
+  return headers;
 }
 
 const AUTH_KINDS: readonly AuthKind[] = ['valid', 'none', 'invalid-token', 'empty-token', 'other-scheme', 'scheme-case'];

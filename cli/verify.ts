@@ -21,7 +21,8 @@ import { verify as verifySignature, type KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { asPcError, PcError } from '../core/errors.js';
-import { KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
+import { WITHHELD_DIGEST } from '../core/boundary.js';
+import { KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor } from '../core/redact.js';
 import { parseTranscript, TranscriptReplayer, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
@@ -247,12 +248,18 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
     found.problem(`verdicts: not recomputed: ${BUNDLE.transcript} ${oneLine((error as Error).message)}`);
     return;
   }
-  const replayer = new TranscriptReplayer(entries, { baseUrl: manifest.target, redactor: redactorFor(KEY_PLACEHOLDER) });
+  // The recomputation's key: the placeholder, or one without letters when the recorded key had none (its
+  // letter-case-swapped variant was never sent), so that it sends exactly the requests the run sent.
+  const swappedSent = entries.some((e) => Object.entries(e.request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && value.includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`)));
+  const standIn = swappedSent || entries.length === 0 ? KEY_PLACEHOLDER : LETTERLESS_STAND_IN;
+  // Requests the run did not send because they would have carried the key: the recomputation stops where the run did.
+  const withheld = new Set([...JSON.stringify(report.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
+  const replayer = new TranscriptReplayer(entries, { baseUrl: manifest.target, redactor: redactorFor(standIn), withheld });
   let replayed: ConformanceResult;
   try {
     replayed = await runConformance({
       baseUrl: manifest.target,
-      apiKey: KEY_PLACEHOLDER,
+      apiKey: standIn,
       seed: manifest.seed,
       numRuns: manifest.numRuns,
       namePrefix: manifest.namePrefix,

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   PC_ERR_NOT_AN_API: 2,
   PC_ERR_RATE_LIMITED: 2,
   PC_ERR_OUT_OF_TIME: 2,
+  PC_ERR_KEY_IN_REQUEST: 2,
   PC_ERR_INTERNAL: 2,
 } as const;
 

@@ -67,7 +67,7 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidBaseUrlError(`--base-url "${text}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
+    throw new InvalidBaseUrlError(`--base-url "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidBaseUrlError(`--base-url must use http or https, not ${url.protocol.slice(0, -1)}`);
@@ -76,6 +76,12 @@ export function parseBaseUrl(text: string): URL {
   if (url.search || url.hash) throw new InvalidBaseUrlError('--base-url must not have a query or fragment');
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
+}
+
+/** A URL as given, for messages: everything before its last "@" after the scheme (user and password) left out, at most 200 characters. */
+function withoutUserinfo(text: string): string {
+  const shown = text.replace(/^([^/?#@]*?\/\/)?.*@/s, (_match, scheme: string | undefined) => `${scheme ?? ''}…@`).replace(/[\u0000-\u001f\u007f]/g, '?');
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 
 /**

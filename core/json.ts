@@ -4,6 +4,7 @@
  * `JSON.parse` source-text access, hence lossless-json.
  */
 import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+import { excerpt } from './excerpt.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -114,13 +115,18 @@ export function toPlain(value: Json): unknown {
   return value;
 }
 
-/** A short, exact rendering of a JSON value for messages (numbers as written). */
+/**
+ * A short, exact rendering of a JSON value for messages (numbers as written),
+ * at most `max` characters. The value is put in whole, as an excerpt
+ * (core/excerpt.ts): it is redacted, written out and cut only when the message
+ * is redacted, so a key in it is never cut in two first.
+ */
 export function show(value: unknown, max = 200): string {
   let text: string;
   try {
     text = value === undefined ? 'undefined' : stringifyJson(value);
   } catch {
-    text = String(value);
+    return excerpt(String(value), max);
   }
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return excerpt(text, max, { mode: 'json' });
 }

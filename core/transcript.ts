@@ -5,10 +5,11 @@
  * the network (`verify` recomputes the verdicts with it).
  *
  * Bodies are stored as base64 of the redacted bytes: a body that is valid
- * UTF-8 is redacted as text; one that is not is kept byte for byte unless it
- * holds the key, in which case its lossy decoding is redacted and stored.
+ * UTF-8 is redacted as text; one that is not is read as Latin-1, byte for
+ * byte, redacted, and kept byte for byte where nothing was replaced.
  */
 import { createHash } from 'node:crypto';
+import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec, Transport } from './http.js';
 import type { Redactor } from './redact.js';
@@ -35,47 +36,27 @@ export interface TranscriptEntry {
 /** An exchange as the engine hands it to `onExchange`. */
 export type RecordedExchange = Exchange & { meta: { operation: string; auth: string; check: string } };
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const lossyUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-
-/** `bytes` with every secret of `redactor` replaced (see the module comment); the same bytes when there is none. */
-export function redactBytes(redactor: Redactor, bytes: Uint8Array): Uint8Array {
-  let text: string | undefined;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    text = undefined;
-  }
-  if (text !== undefined) {
-    const redacted = redactor.redact(text);
-    return redacted === text ? bytes : Buffer.from(redacted);
-  }
-  const lossy = lossyUtf8.decode(bytes);
-  return redactor.leaks(lossy) ? Buffer.from(redactor.redact(lossy)) : bytes;
-}
-
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
-function redactHeaders(redactor: Redactor, headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[redactor.redact(name)] = redactor.redact(value);
-  return out;
-}
-
-/** The transcript line of one exchange, redacted with `redactor`. */
+/**
+ * The transcript line of one exchange, redacted with `redactor`. The engine's
+ * exchanges were redacted at the boundary already (core/boundary.ts); this
+ * redacts again, which changes nothing there, so the transcript holds exactly
+ * what the run judged.
+ */
 export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor): TranscriptEntry {
-  const { request, response, error } = exchange;
+  const { request, response, error } = redactExchange(exchange, redactor);
   return {
     seq: exchange.seq,
     meta: { operation: exchange.meta.operation, auth: exchange.meta.auth, check: exchange.meta.check },
     request: {
       method: request.method,
-      url: redactor.redact(request.url),
-      headers: redactHeaders(redactor, request.headers),
-      ...(request.body === undefined ? {} : { body: base64(redactBytes(redactor, request.body)) }),
+      url: request.url,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: base64(request.body) }),
     },
-    ...(response ? { response: { status: response.status, headers: redactHeaders(redactor, response.headers), body: base64(redactBytes(redactor, response.body)), truncated: response.truncated } } : {}),
-    ...(error ? { error: { code: error.code as TransportErrorCode, message: redactor.redact(error.message) } } : {}),
+    ...(response ? { response: { status: response.status, headers: response.headers, body: base64(response.body), truncated: response.truncated } } : {}),
+    ...(error ? { error: { code: error.code as TransportErrorCode, message: error.message } } : {}),
     durationMs: Math.round(exchange.durationMs * 1000) / 1000,
   };
 }
@@ -146,6 +127,12 @@ export interface ReplayOptions {
    * its key, so `Bearer <API_KEY>` in both.
    */
   redactor: Redactor;
+  /**
+   * Digests of requests the run did not send because they would have carried
+   * the key (core/boundary.ts): the replay's same request throws the same
+   * error, so the recomputation crashes where the run did.
+   */
+  withheld?: ReadonlySet<string>;
 }
 
 /**
@@ -161,6 +148,7 @@ export class TranscriptReplayer implements Transport {
   readonly #used = new Set<number>();
   readonly #base: string;
   readonly #redactor: Redactor;
+  readonly #withheld: ReadonlySet<string>;
   #seq = 0;
   /** Requests no recorded exchange answered, in order. */
   readonly unmatched: UnmatchedRequest[] = [];
@@ -169,6 +157,7 @@ export class TranscriptReplayer implements Transport {
     this.#entries = [...entries].sort((a, b) => a.seq - b.seq);
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#redactor = options.redactor;
+    this.#withheld = options.withheld ?? new Set();
     for (const entry of this.#entries) {
       const url = entry.request.url;
       // A URL outside the base cannot be asked for: keyed so that nothing matches it.
@@ -190,6 +179,10 @@ export class TranscriptReplayer implements Transport {
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {
+    if (this.#withheld.size > 0) {
+      const digest = requestDigest(spec);
+      if (this.#withheld.has(digest)) throw new KeyInRequestError(digest);
+    }
     const seq = ++this.#seq;
     const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
@@ -197,7 +190,7 @@ export class TranscriptReplayer implements Transport {
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const path = this.#redactor.redact(spec.path);
     const authorization = this.#redactor.redact(header(headers, 'authorization'));
-    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : base64(redactBytes(this.#redactor, body)));
+    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : base64(this.#redactor.redactBytes(body)));
     const entry = this.#queues.get(key)?.shift();
     if (!entry) {
       this.unmatched.push({ seq, method: spec.method, path, authorization });

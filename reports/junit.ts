@@ -234,7 +234,7 @@ function failureText(rule: RuleResult): string {
 }
 
 function describeFinding(finding: Finding): string {
-  const lines = [finding.message];
+  const lines: string[] = [finding.message];
   for (const evidence of finding.evidence) lines.push(...describeEvidence(evidence));
   const ce = finding.counterexample;
   if (ce) lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
@@ -245,7 +245,7 @@ function describeFinding(finding: Finding): string {
 /** One exchange. Bodies are kept as sent (not indented), so what the server sent reads as it was. */
 function describeEvidence(evidence: Evidence): string[] {
   const { request, response } = evidence;
-  const lines = [`request #${evidence.seq}: ${request.method} ${request.url}`];
+  const lines: string[] = [`request #${evidence.seq}: ${request.method} ${request.url}`];
   if (request.body !== undefined) lines.push(`request body (${request.bodyBytes} bytes):`, request.body);
   if (response) {
     lines.push(`response: ${response.status} (${response.bodyBytes} bytes${response.truncated ? ', read up to the limit' : ''}, ${evidence.durationMs} ms)`);

@@ -4,8 +4,54 @@
  * (core/redact.ts), so none reaches a report.
  */
 import { createHash } from 'node:crypto';
-import { swapCase } from '../core/redact.js';
+import { UsageError } from '../core/errors.js';
+import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
+import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
+import { PET_STATUSES } from '../spec/openapi.js';
 import type { AuthKind } from './check.js';
+
+/**
+ * Words the suite sends or must read in every run: paths and query names, the
+ * fields of NewPet, Pet and Error, the statuses, the fixed invalid values and
+ * name suffixes, the headers it sends, the placeholders of the key. A key
+ * inside one of them (letter case aside) could not be kept out of the
+ * requests or the reports, so it is refused before anything is sent.
+ */
+export const SUITE_VOCABULARY: readonly string[] = [
+  '/pets?limit=&status=',
+  '/store/orders',
+  'name categoryId status id code message',
+  ...PET_STATUSES,
+  ...PLAUSIBLE_INVALID_STATUSES,
+  ...HOSTILE_NAME_SUFFIXES,
+  'unknown rejected first value true false null',
+  'petstore-conformance',
+  'application/json',
+  'user-agent accept content-type authorization',
+  'Bearer Basic Token conformance:',
+  ' load ',
+  `${KEY_PLACEHOLDER} <base64 of conformance:${KEY_PLACEHOLDER}> <base64 holding ${KEY_PLACEHOLDER}> <hex of ${KEY_PLACEHOLDER}> <${KEY_PLACEHOLDER} without its last character> <${KEY_PLACEHOLDER} with its letter case swapped> <${KEY_PLACEHOLDER} in lower case> <${KEY_PLACEHOLDER} in upper case> <part of ${KEY_PLACEHOLDER}>`,
+];
+
+/**
+ * Checks the key a run is given, before anything is sent, quoting nothing of
+ * it: its length and characters (core/redact.ts `checkApiKey`), that it is not
+ * part of the suite's own words ({@link SUITE_VOCABULARY}), and that the base
+ * URL does not carry it. The placeholders `verify` runs with pass.
+ */
+export function checkRunKey(key: unknown, baseUrl: string): void {
+  if (typeof key !== 'string' || key.length === 0) throw new UsageError('an API key is required: pass --api-key or set PETSTORE_API_KEY');
+  if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
+  checkApiKey(key);
+  // The key, or any piece of it as long as a fragment the redactor hides (core/redact.ts FRAGMENT).
+  const lower = key.toLowerCase();
+  const pieces = lower.length <= FRAGMENT ? [lower] : Array.from({ length: lower.length - FRAGMENT + 1 }, (_, i) => lower.slice(i, i + FRAGMENT));
+  const vocabulary = SUITE_VOCABULARY.join('\n').toLowerCase();
+  if (pieces.some((piece) => vocabulary.includes(piece))) {
+    throw new UsageError('the API key is, or holds, a word the suite sends or reads in every run (a path, a field, a status, a header); it could not be kept out of the requests and reports: use a real key');
+  }
+  if (redactorFor(key).leaks(baseUrl)) throw new UsageError('--base-url holds the API key; pass the key with --api-key only');
+}
 
 export interface AuthVariant {
   kind: AuthKind;

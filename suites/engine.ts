@@ -8,13 +8,14 @@ import fc from 'fast-check';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { show } from '../core/json.js';
+import { RedactionBoundary } from '../core/boundary.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Observer, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
-import { authVariants } from './credentials.js';
-import { EvidenceFactory } from './evidence.js';
+import { authVariants, checkRunKey } from './credentials.js';
+import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
 import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
 import { decideVerdict, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
@@ -140,16 +141,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
   const store = new StoreState();
-  const client: Transport = options.transport ?? new HttpClient({
+  // Everything the run sends and receives passes the redaction boundary (core/boundary.ts).
+  const client: Transport = options.transport ?? new RedactionBoundary(new HttpClient({
     baseUrl: options.baseUrl,
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     connections: DEFAULTS.concurrency,
     ...(options.ca ? { ca: options.ca } : {}),
     insecure: settings.insecure,
-  });
+  }), redactor);
   const variants = authVariants(options.apiKey, settings.seed);
-  const emit = options.onEvent ?? (() => {});
+  const emit = redactingEmitter(options.onEvent, evidence);
   const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
 
   const inspect = (x: SentExchange) => {
@@ -316,6 +318,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     load: loads,
     waivers,
   };
+  redactResult(result, evidence);
   emit({ type: 'run-end', result });
   return result;
 }
@@ -343,8 +346,7 @@ interface Resolved {
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
 function resolve(options: ConformanceOptions): Resolved {
   const url = parseBaseUrl(options.baseUrl);
-  if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) throw new UsageError('an API key is required: pass --api-key or set PETSTORE_API_KEY');
-  if (/[\r\n]/.test(options.apiKey)) throw new UsageError('the API key must not contain line breaks');
+  checkRunKey(options.apiKey, options.baseUrl);
   const ruleList = (name: string, ids: readonly string[] = []): RuleId[] => {
     const unknown = ids.filter((id) => !isRuleId(id));
     if (unknown.length > 0) throw new UsageError(`--${name}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);

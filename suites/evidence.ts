@@ -1,41 +1,62 @@
 /**
- * Turns exchanges into evidence: bounded excerpts, the key redacted (here, once,
- * so no reporter has to), and a curl command that sends the same bytes.
+ * Turns exchanges into evidence: the key redacted (here, once, so no reporter
+ * has to), then bounded excerpts, and a curl command that sends the same bytes.
+ *
+ * The order is always decode → redact the whole text → escape → cut: a body is
+ * decoded whole, redacted whole, and only then cut to {@link BODY_EXCERPT_CHARS};
+ * every field of {@link Evidence} is `Redacted`, which only the redactor makes.
  */
 import type { Exchange } from '../core/http.js';
-import { KEY_ENV, Redactor, swapCase } from '../core/redact.js';
-import type { Evidence } from './model.js';
+import { KEY_ENV, KEY_PLACEHOLDER, type Redacted, Redactor, suiteText, truncate } from '../core/redact.js';
+import type { ConformanceResult, Evidence, RunEvent } from './model.js';
 
 /** Characters of a body kept in evidence. */
 export const BODY_EXCERPT_CHARS = 4096;
 
 const lossyUtf8 = new TextDecoder('utf-8', { fatal: false });
 
+const SHELL_KEY = `\${${KEY_ENV}}`;
+/** The labels of the key's forms an Authorization header can hold, and the shell expression that makes each from $PETSTORE_API_KEY. */
+const SHELL_FORMS: readonly [label: string, expression: string][] = [
+  [`<base64 of conformance:${KEY_PLACEHOLDER}>`, `$(printf 'conformance:%s' "${SHELL_KEY}" | base64 -w0)`],
+  [`<base64 of ${KEY_PLACEHOLDER}>`, `$(printf '%s' "${SHELL_KEY}" | base64 -w0)`],
+  [`<${KEY_PLACEHOLDER} without its last character>`, `\${${KEY_ENV}%?}`],
+  [`<${KEY_PLACEHOLDER} with its letter case swapped>`, `\${${KEY_ENV}~~}`],
+  [KEY_PLACEHOLDER, SHELL_KEY],
+];
+
 /** Builds evidence for exchanges of one run. */
 export class EvidenceFactory {
   readonly #redactor: Redactor;
-  readonly #shell: Redactor;
 
   /**
    * @param redactor replaces the key and its variants with placeholders
-   * @param key the API key, to write curl commands that expand `$PETSTORE_API_KEY` instead
+   * @param _key the API key (curl commands expand `$PETSTORE_API_KEY` where its placeholders were)
    */
-  constructor(redactor: Redactor, key: string) {
+  constructor(redactor: Redactor, _key?: string) {
     this.#redactor = redactor;
-    this.#shell = new Redactor();
-    if (key) {
-      const v = `\${${KEY_ENV}}`;
-      this.#shell.add(key, v);
-      this.#shell.add(Buffer.from(`conformance:${key}`).toString('base64'), `$(printf 'conformance:%s' "${v}" | base64 -w0)`);
-      this.#shell.add(Buffer.from(key).toString('base64'), `$(printf '%s' "${v}" | base64 -w0)`);
-      if (key.length > 1) this.#shell.add(key.slice(0, -1), `\${${KEY_ENV}%?}`);
-      this.#shell.add(swapCase(key), `\${${KEY_ENV}~~}`);
-    }
   }
 
-  /** Redacts any text the suite writes. */
-  redact(text: string): string {
+  /** Redacts any text the suite writes (excerpts in it rendered: redacted whole, then escaped, then cut). */
+  redact(text: string): Redacted {
     return this.#redactor.redact(text);
+  }
+
+  /** The bytes of a body, redacted, as base64 (for a replay case). */
+  redactBody(bytes: Uint8Array): Redacted {
+    const redacted = this.#redactor.redactBytes(bytes);
+    return suiteText(Buffer.from(redacted.buffer, redacted.byteOffset, redacted.byteLength).toString('base64'));
+  }
+
+  /** Header names and values redacted; two names that redact alike are joined as HTTP joins repeated headers. */
+  headers(headers: Record<string, string>): Record<string, Redacted> {
+    const out: Record<string, Redacted> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const redactedName = this.redact(name);
+      const redactedValue = this.redact(value);
+      out[redactedName] = Object.hasOwn(out, redactedName) ? (`${out[redactedName]}, ${redactedValue}` as Redacted) : redactedValue;
+    }
+    return out;
   }
 
   of(exchange: Exchange): Evidence {
@@ -45,9 +66,9 @@ export class EvidenceFactory {
       request: {
         method: request.method,
         url: this.redact(request.url),
-        headers: this.#headers(request.headers),
+        headers: this.headers(request.headers),
         bodyBytes: request.body?.length ?? 0,
-        ...(request.body ? { body: this.#excerpt(request.body) } : {}),
+        ...(request.body ? { body: this.#excerpt(request.body, false) } : {}),
       },
       durationMs: Math.round(exchange.durationMs * 10) / 10,
       curl: this.curl(exchange),
@@ -55,8 +76,8 @@ export class EvidenceFactory {
     if (response) {
       evidence.response = {
         status: response.status,
-        headers: this.#headers(response.headers),
-        body: this.#excerpt(response.body),
+        headers: this.headers(response.headers),
+        body: this.#excerpt(response.body, response.truncated),
         bodyBytes: response.body.length,
         truncated: response.truncated,
       };
@@ -65,31 +86,47 @@ export class EvidenceFactory {
     return evidence;
   }
 
-  /** A bash command that sends the same request, key taken from $PETSTORE_API_KEY. */
-  curl(exchange: Exchange): string {
+  /**
+   * A bash command that sends the same request, the key taken from
+   * $PETSTORE_API_KEY: built from the redacted request, each placeholder of
+   * the key in a header turned into the shell expression that makes that form.
+   */
+  curl(exchange: Exchange): Redacted {
     const { request } = exchange;
-    const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
-    for (const [name, value] of Object.entries(request.headers)) {
+    const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(this.redact(request.url))];
+    for (const [name, value] of Object.entries(this.headers(request.headers))) {
       if (name === 'user-agent' || name === 'accept') continue;
-      const expanded = this.#shell.redact(value);
-      parts.push('-H', expanded === value ? shellQuote(`${name}: ${value}`) : `"${name}: ${expanded}"`);
+      parts.push('-H', shellHeader(name, value));
     }
-    if (request.body) parts.push('--data-binary', shellQuote(request.body));
-    // Belt and braces: nothing of the key may survive in a command either.
+    if (request.body) parts.push('--data-binary', shellQuote(this.#redactor.redactBytes(request.body)));
+    // Built from redacted parts; redacted once more all the same.
     return this.redact(parts.join(' '));
   }
 
-  #headers(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) out[name] = this.redact(value);
-    return out;
+  /** A body decoded whole, redacted whole, then cut to {@link BODY_EXCERPT_CHARS}. `truncated`: the body was cut at the read bound. */
+  #excerpt(bytes: Uint8Array, truncated: boolean): Redacted {
+    const redactedBytes = this.#redactor.redactBytes(bytes, { complete: !truncated });
+    const text = this.redact(lossyUtf8.decode(redactedBytes));
+    return text.length > BODY_EXCERPT_CHARS || truncated ? (`${truncate(text, BODY_EXCERPT_CHARS)} [${bytes.length} bytes in all]` as Redacted) : text;
   }
+}
 
-  #excerpt(bytes: Uint8Array): string {
-    const text = lossyUtf8.decode(bytes.subarray(0, BODY_EXCERPT_CHARS * 4));
-    const cut = text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}… [${bytes.length} bytes in all]` : text;
-    return this.redact(cut);
+/** `-H` and its argument: single quotes, or double quotes around the shell expressions that stand for the key's forms. */
+function shellHeader(name: string, value: string): string {
+  let expanded = '';
+  let plain = true;
+  for (let at = 0; at < value.length; ) {
+    const form = SHELL_FORMS.find(([label]) => value.startsWith(label, at));
+    if (form) {
+      expanded += form[1];
+      at += form[0].length;
+      plain = false;
+    } else {
+      expanded += value[at]!.replace(/["\\$`]/, (c) => `\\${c}`);
+      at++;
+    }
   }
+  return plain ? shellQuote(`${name}: ${value}`) : `"${name.replace(/["\\$`]/g, (c) => `\\${c}`)}: ${expanded}"`;
 }
 
 /**
@@ -108,4 +145,35 @@ export function shellQuote(value: string | Uint8Array): string {
     else out += `\\x${byte.toString(16).padStart(2, '0')}`;
   }
   return `${out}'`;
+}
+
+/**
+ * The engine's events with every text redacted (check errors and skip
+ * reasons can quote what the target sent): what an `onEvent` listener, the
+ * console reporter among them, is handed.
+ */
+export function redactingEmitter(listener: ((event: RunEvent) => void) | undefined, evidence: EvidenceFactory): (event: RunEvent) => void {
+  if (!listener) return () => {};
+  return (event) => listener(event.type === 'run-end' ? event : (redactStrings(event, evidence) as RunEvent));
+}
+
+/**
+ * Every string of a result redacted in place, once more: the fields the
+ * recorder builds are `Redacted` already (and stay as they are); this also
+ * covers what other parts write (abort and skip reasons, load results).
+ */
+export function redactResult(result: ConformanceResult, evidence: EvidenceFactory): void {
+  const { namePrefix } = result;
+  Object.assign(result, redactStrings(result, evidence), { namePrefix });
+}
+
+function redactStrings(value: unknown, evidence: EvidenceFactory): unknown {
+  if (typeof value === 'string') return evidence.redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, evidence));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[evidence.redact(k)] = redactStrings(v, evidence);
+    return out;
+  }
+  return value;
 }

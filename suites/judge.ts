@@ -3,6 +3,7 @@
  * calling check must declare them.
  */
 import { bodyJson } from '../core/http.js';
+import { excerpt } from '../core/excerpt.js';
 import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, show, stringifyJson } from '../core/json.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
@@ -27,19 +28,29 @@ export function expected(what: string, received: string): string {
   return `Expected ${what} / Received ${received}`;
 }
 
-/** One line describing what came back: status, media type, a body excerpt; or why nothing did. */
+/** Characters of a body an excerpt in a message carries at most (before it is redacted and cut to what is shown). */
+const EXCERPT_SOURCE_CHARS = 256 * 1024;
+
+const lossyUtf8 = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * One line describing what came back: status, media type, a body excerpt; or
+ * why nothing did. The body goes into the line whole, as an excerpt: it is
+ * redacted, quoted and cut (120 characters) only when the message is redacted.
+ */
 export function describeResponse(exchange: SentExchange): string {
   const { response, error } = exchange;
   if (!response) return `no response (${error?.message ?? 'unknown reason'})`;
   const type = response.headers['content-type'];
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
-  if (location !== undefined) return `${response.status} redirect to ${JSON.stringify(location.slice(0, 200))} (not followed: the suite talks only to the base URL)`;
-  const text = Buffer.from(response.body.subarray(0, 160)).toString('utf8');
-  const excerpt = JSON.stringify(text.length < 120 ? text : `${text.slice(0, 120)}…`);
+  if (location !== undefined) return `${response.status} redirect to ${excerpt(location, 200, { mode: 'quote' })} (not followed: the suite talks only to the base URL)`;
+  const decoded = lossyUtf8.decode(response.body.subarray(0, EXCERPT_SOURCE_CHARS * 3));
+  const whole = decoded.length <= EXCERPT_SOURCE_CHARS && response.body.length <= EXCERPT_SOURCE_CHARS * 3;
+  const quoted = excerpt(whole ? decoded : decoded.slice(0, EXCERPT_SOURCE_CHARS), 120, { mode: 'quote', complete: whole && !response.truncated });
   const body =
     response.body.length === 0 ? 'empty body'
-    : response.truncated ? `a body longer than ${response.body.length} bytes (not read to its end): ${excerpt}`
-    : `${response.body.length} bytes: ${excerpt}`;
+    : response.truncated ? `a body longer than ${response.body.length} bytes (not read to its end): ${quoted}`
+    : `${response.body.length} bytes: ${quoted}`;
   return `${response.status}${type ? ` (${type})` : ''}, ${body}`;
 }
 
@@ -102,17 +113,15 @@ export function showString(value: string): string {
 
 /** Code points as `U+0065 U+0301`, at most `max` of them. */
 export function codePoints(text: string, max = 8): string {
-  const all = [...text].map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
-  return all.length > max ? `${all.slice(0, max).join(' ')} …` : all.join(' ') || '(nothing)';
+  return excerpt(text, max, { mode: 'codepoints' });
 }
 
-/** Where two names part, in code points, so that names that look alike are told apart. */
+/**
+ * Where two names part, in code points, so that names that look alike are told
+ * apart. Both names go in whole: the difference is found once they are redacted.
+ */
 export function nameDifference(received: string, sent: string): string {
-  const a = [...received];
-  const b = [...sent];
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return `from code point ${i + 1}: received ${codePoints(a.slice(i).join(''))}, sent ${codePoints(b.slice(i).join(''))}`;
+  return excerpt(JSON.stringify([received, sent]), 8, { mode: 'difference' });
 }
 
 /**

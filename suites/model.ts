@@ -2,6 +2,7 @@
  * The result of a conformance run, as data. report.json is this, serialised;
  * `runConformance` returns it. Reporters read it and nothing else.
  */
+import type { Redacted } from '../core/redact.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
 
@@ -43,22 +44,27 @@ export interface WaiverResult extends Waiver {
   note: string;
 }
 
-/** One request and its response as shown in reports: bounded, the key redacted. */
+/**
+ * One request and its response as shown in reports: the key redacted, then
+ * bounded. Every text field is {@link Redacted}: only a `Redactor` makes one,
+ * so raw text cannot get here (suites/evidence.ts builds it).
+ */
 export interface Evidence {
   seq: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyBytes: number };
-  response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number; truncated: boolean };
+  /** Header names are redacted as well as values. */
+  request: { method: string; url: Redacted; headers: Record<string, Redacted>; body?: Redacted; bodyBytes: number };
+  response?: { status: number; headers: Record<string, Redacted>; body: Redacted; bodyBytes: number; truncated: boolean };
   /** Why there was no response (timeout, reset…). */
-  transportError?: string;
+  transportError?: Redacted;
   durationMs: number;
   /** A copy-pasteable command that sends the same request; the key comes from $PETSTORE_API_KEY. */
-  curl: string;
+  curl: Redacted;
 }
 
 /** A property-based check's failing input, shrunk. */
 export interface Counterexample {
-  /** The shrunk input, as JSON text (int64 exact). */
-  input: string;
+  /** The shrunk input, as JSON text (int64 exact), redacted. */
+  input: Redacted;
   seed: number;
   /** fast-check's replay path. */
   path: string;
@@ -89,11 +95,11 @@ export interface ReplayCase {
   request: {
     method: string;
     /** Relative to the base URL, query included. */
-    path: string;
-    /** With the key redacted (`<API_KEY>`…); replay puts it back from --api-key. */
-    headers: Record<string, string>;
-    /** The exact body bytes, base64. */
-    body?: string;
+    path: Redacted;
+    /** With the key redacted (`<API_KEY>`…); replay puts the key back from --api-key into Authorization only. */
+    headers: Record<string, Redacted>;
+    /** The exact body bytes (which never hold the key), base64. */
+    body?: Redacted;
   };
   /** How the request authenticated (`valid`, `none`, `invalid-token`…), so the answer is judged as it was in the run. */
   auth?: string;
@@ -106,14 +112,14 @@ export interface Finding {
   check: string;
   operation: OperationId;
   outcome: 'fail' | 'inconclusive';
-  /** "Expected … / Received …". */
-  message: string;
+  /** "Expected … / Received …", redacted, then cut. */
+  message: Redacted;
   evidence: Evidence[];
   counterexample?: Counterexample;
   /** Findings with the same key are the same problem; only the first few are kept. */
-  key: string;
+  key: Redacted;
   /** Command that re-runs this rule with the same seed. */
-  replay: string;
+  replay: Redacted;
   /** For failures: the request to send again with `petstore-conformance replay`. */
   case?: ReplayCase;
 }
@@ -130,7 +136,7 @@ export interface CheckResult {
   /** Kept findings (bounded); `failed + inconclusive` counts them all. */
   findings: Finding[];
   /** Why the check was skipped or errored. */
-  reason?: string;
+  reason?: Redacted;
 }
 
 export interface RuleResult {
@@ -148,7 +154,7 @@ export interface Observation {
   gap: GapId;
   operation: OperationId;
   /** One line: what was sent and what came back. */
-  summary: string;
+  summary: Redacted;
   /** How many requests showed the same thing. */
   count: number;
   evidence?: Evidence;

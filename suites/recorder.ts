@@ -7,7 +7,11 @@ import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
+import { type Redacted, suiteText } from '../core/redact.js';
 import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from './model.js';
+
+/** A counterexample as the engine hands it over: its input not redacted yet. */
+export type RawCounterexample = Omit<Counterexample, 'input'> & { input: string };
 
 /** Findings kept per rule and check; the rest are only counted. */
 export const MAX_FINDINGS_PER_CHECK = 5;
@@ -20,8 +24,8 @@ interface Tally {
   inconclusive: number;
   findings: Finding[];
   keys: Set<string>;
-  error?: string;
-  skipped?: string;
+  error?: Redacted;
+  skipped?: Redacted;
 }
 
 /** A failure or inconclusive assertion not yet recorded (properties hold them until shrinking ends). */
@@ -68,7 +72,7 @@ export class Recorder {
   }
 
   /** Records a finding for `check`, with an optional counterexample. */
-  record(check: CheckDefinition, operation: OperationId, pending: PendingFinding, counterexample?: Counterexample): void {
+  record(check: CheckDefinition, operation: OperationId, pending: PendingFinding, counterexample?: RawCounterexample): void {
     if (!this.#guard(check, pending.rule)) return;
     const tally = this.#tally(pending.rule, check.id);
     if (pending.outcome === 'fail') tally.failed++;
@@ -85,7 +89,7 @@ export class Recorder {
       evidence: pending.exchanges.map((x) => this.#evidence.of(x)),
       ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
       key: this.#evidence.redact(pending.key),
-      replay: this.#replay(this.#rerunRules(pending)),
+      replay: this.#evidence.redact(this.#replay(this.#rerunRules(pending))),
       ...(pending.outcome === 'fail' ? this.#case(check, pending) : {}),
     });
   }
@@ -106,13 +110,12 @@ export class Recorder {
     const x = pending.exchanges.at(-1);
     if (!x || !x.request.url.startsWith(this.#target)) return {};
     const judge: Judgement = check.kind === 'response' ? { kind: 'response', check: check.id } : check.kind === 'load' && check.inspect ? { kind: 'response', check: check.id.replace(/^load\.[^.]+\./, '') } : (pending.judge ?? { kind: 'none', why: 'judging this answer needed what the run knew of the store' });
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(x.request.headers)) headers[name] = this.#evidence.redact(value);
+    const headers = this.#evidence.headers(x.request.headers);
     const id = `c-${createHash('sha256').update(`${pending.rule}|${check.id}|${pending.key}|${x.seq}`).digest('hex').slice(0, 8)}`;
     return {
       case: {
         id,
-        request: { method: x.request.method, path: x.request.url.slice(this.#target.length), headers, ...(x.request.body ? { body: Buffer.from(x.request.body).toString('base64') } : {}) },
+        request: { method: x.request.method, path: this.#evidence.redact(x.request.url.slice(this.#target.length)), headers, ...(x.request.body ? { body: this.#evidence.redactBody(x.request.body) } : {}) },
         auth: x.meta.auth,
         judge,
       },
@@ -160,7 +163,7 @@ export class Recorder {
 
   /** Marks a check as not run, with why. */
   checkSkipped(check: CheckDefinition, reason: string): void {
-    for (const rule of check.rules) this.#tally(rule, check.id).skipped = reason;
+    for (const rule of check.rules) this.#tally(rule, check.id).skipped = this.#evidence.redact(reason);
   }
 
   /** Per-rule results in catalog order, and observations in gap-catalog order. */
@@ -186,18 +189,18 @@ export class Recorder {
   #checkResult(rule: RuleId, check: CheckDefinition): CheckResult {
     const tally = this.#tallies.get(`${rule}\u0000${check.id}`);
     const base = { id: check.id, kind: check.kind, title: check.title };
-    if (!this.#selected(rule)) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'not selected by --only/--skip' };
-    if (!tally) return { ...base, outcome: 'inconclusive', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: 'no request this check judges was made' };
+    if (!this.#selected(rule)) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: suiteText('not selected by --only/--skip') };
+    if (!tally) return { ...base, outcome: 'inconclusive', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: suiteText('no request this check judges was made') };
     if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: tally.skipped };
     const { passed, failed, inconclusive, findings } = tally;
     let outcome: Outcome;
-    let reason: string | undefined;
+    let reason: Redacted | undefined;
     if (failed > 0) outcome = 'fail';
     else if (tally.error) [outcome, reason] = ['error', tally.error];
     else if (passed > 0) outcome = 'pass';
     else if (tally.skipped) [outcome, reason] = ['skip', tally.skipped];
     else if (inconclusive > 0) outcome = 'inconclusive';
-    else [outcome, reason] = ['inconclusive', 'no request this check judges was made'];
+    else [outcome, reason] = ['inconclusive', suiteText('no request this check judges was made')];
     if (!reason && tally.skipped && outcome !== 'fail') reason = tally.skipped;
     return { ...base, outcome, passed, failed, inconclusive, findings, ...(reason ? { reason } : {}) };
   }

@@ -200,7 +200,7 @@ describe('certify', () => {
   ])('an invalid product.json (%j) is refused before anything runs: exit 2, one line naming the key', async (product, message) => {
     const file = path(`product-${sha256(JSON.stringify(product)).slice(0, 8)}.json`);
     writeFileSync(file, JSON.stringify(product));
-    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--product', file, '--out', path('never.tar.gz')]);
+    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', file, '--out', path('never.tar.gz')]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
@@ -215,7 +215,7 @@ describe('certify', () => {
     [['--strict'], '--strict'],
     [['--waivers', 'waivers.json'], '--waivers'],
   ])('%j is refused: certification settings are fixed (exit 2, one line)', async (flags, flag) => {
-    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
+    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toContain(`certify runs with fixed settings (every rule, seed 20301205, 40 runs per property, load profile smoke`);

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
+import { suiteText } from '../core/redact.js';
 import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
 import type { RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
@@ -199,9 +200,10 @@ describe('renderHtml with hostile strings', () => {
   const CONTROLS = 'a\u0000b\u0007c\u001b[31md\re\u2028f\u2029g\u202eh\ud800i\udfffj\u0085k\tl';
   /** How the page must show CONTROLS: each invisible or reordering character as a visible \uXXXX, tab kept. */
   const CONTROLS_SHOWN = 'a\\u0000b\\u0007c\\u001b[31md\\u000de\\u2028f\\u2029g\\u202eh\\ud800i\\udfffj\\u0085k\tl';
-  const H = `${PAYLOAD} ${CONTROLS}`;
+  // Hand-made evidence stands for text a redactor already went through.
+  const H = suiteText(`${PAYLOAD} ${CONTROLS}`);
   const H_SHOWN = `${PAYLOAD} ${CONTROLS_SHOWN}`;
-  const BIG = 'x<'.repeat(512 * 1024);
+  const BIG = suiteText('x<'.repeat(512 * 1024));
 
   const hostile = (): ConformanceResult => ({
     tool: { name: 'petstore-conformance', version: H as '1.0.0' },
@@ -247,7 +249,7 @@ describe('renderHtml with hostile strings', () => {
                 check: H,
                 operation: 'listPets',
                 outcome: 'fail',
-                message: `Expected ${H} / Received ${H}`,
+                message: suiteText(`Expected ${H} / Received ${H}`),
                 key: H,
                 replay: H,
                 counterexample: { input: H, seed: 1, path: H, numRuns: 1, numShrinks: 1 },
@@ -255,7 +257,7 @@ describe('renderHtml with hostile strings', () => {
                   {
                     seq: 1,
                     request: { method: H, url: H, headers: { [H]: H }, body: H, bodyBytes: 1 },
-                    response: { status: 200, headers: { [H]: H, 'x-big': BIG }, body: `${H}${BIG}`, bodyBytes: BIG.length, truncated: true },
+                    response: { status: 200, headers: { [H]: H, 'x-big': BIG }, body: suiteText(`${H}${BIG}`), bodyBytes: BIG.length, truncated: true },
                     durationMs: 1,
                     curl: H,
                   },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
+import { suiteText } from '../core/redact.js';
 import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter, renderJunit } from '../reports/junit.js';
 import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
@@ -318,24 +319,26 @@ function withOutcomes(base: ConformanceResult, outcomes: Record<string, Outcome>
     const check: CheckResult = { ...rule.checks[0]!, outcome, passed: 0, failed: 0, inconclusive: 0, findings: [] };
     if (outcome === 'fail') Object.assign(check, { failed: 1, findings: [finding(rule.id, check.id, 'fail', 'Expected something / Received something else', [evidence('{}')])] });
     if (outcome === 'inconclusive') Object.assign(check, { inconclusive: 1, findings: [finding(rule.id, check.id, 'inconclusive', 'Expected a full page / Received 3 of 7; inconclusive, the store changed')] });
-    if (outcome === 'error') check.reason = 'check crashed: TypeError: boom';
-    if (outcome === 'skip') check.reason = 'not selected by --only/--skip';
+    if (outcome === 'error') check.reason = suiteText('check crashed: TypeError: boom');
+    if (outcome === 'skip') check.reason = suiteText('not selected by --only/--skip');
     return { ...rule, outcome, checks: [check] };
   });
   return { ...base, rules: rulesOut };
 }
 
 function finding(rule: string, check: string, outcome: Finding['outcome'], message: string, evidence: Evidence[] = []): Finding {
-  return { rule: rule as Finding['rule'], check, operation: 'listPets', outcome, message, evidence, key: `${rule}:${message}`, replay: `npx petstore-conformance --base-url http://127.0.0.1:1/v1 --api-key "$PETSTORE_API_KEY" --seed 1 --only ${rule}` };
+  return { rule: rule as Finding['rule'], check, operation: 'listPets', outcome, message: suiteText(message), evidence, key: suiteText(`${rule}:${message}`), replay: suiteText(`npx petstore-conformance --base-url http://127.0.0.1:1/v1 --api-key "$PETSTORE_API_KEY" --seed 1 --only ${rule}`) };
 }
 
 function evidence(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, curl = "curl -sS -i -X GET 'http://127.0.0.1:1/v1/pets'"): Evidence {
+  // Hand-made evidence stands for text a redactor already went through.
+  const redacted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, suiteText(v)]));
   return {
     seq: 1,
-    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: 'Bearer <API_KEY>' }, bodyBytes: 0 },
-    response: { status: 200, headers, body, bodyBytes: Buffer.byteLength(body), truncated: false },
+    request: { method: 'GET', url: suiteText('http://127.0.0.1:1/v1/pets'), headers: redacted({ authorization: 'Bearer <API_KEY>' }), bodyBytes: 0 },
+    response: { status: 200, headers: redacted(headers), body: suiteText(body), bodyBytes: Buffer.byteLength(body), truncated: false },
     durationMs: 1.5,
-    curl,
+    curl: suiteText(curl),
   };
 }
 
@@ -367,13 +370,13 @@ function hostileResult(): ConformanceResult {
   const byId = (id: string) => result.rules.find((r) => r.id === id)!;
   const headers = Object.fromEntries(HOSTILE.map((h, i) => [`x-hostile-${i}-${h}`, h]));
   byId('PET-SCHEMA').checks[0]!.findings = [
-    { ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [{ ...evidence(all, headers, `curl $'${all}'`), transportError: all, request: { method: 'POST', url: `http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`, headers: {}, body: all, bodyBytes: 9 } }]), counterexample: { input: all, seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 }, replay: all },
+    { ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [{ ...evidence(all, headers, `curl $'${all}'`), transportError: suiteText(all), request: { method: 'POST', url: suiteText(`http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`), headers: {}, body: suiteText(all), bodyBytes: 9 } }]), counterexample: { input: suiteText(all), seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 }, replay: suiteText(all) },
   ];
   // Megabytes: ASCII in a MUST failure, multi-byte with controls in a SHOULD warning.
   byId('LIST-RESPONSE').checks[0]!.findings = [finding('LIST-RESPONSE', 'listPets.check', 'fail', 'Expected an array / Received megabytes', [evidence('A'.repeat(3 * 1024 * 1024))])];
   byId('AUTH-CHALLENGE').checks[0]!.findings = [finding('AUTH-CHALLENGE', 'auth.check', 'fail', 'Expected a challenge / Received megabytes', [evidence(`é\u0001😀\ud800`.repeat(512 * 1024))])];
   byId('LIST-PAGE-FULL').checks[0]!.findings = [finding('LIST-PAGE-FULL', 'listPets.check', 'inconclusive', all)];
-  byId('LIST-PAGE-FULL').checks[0]!.reason = all;
-  byId('GET-RESPONSE').checks[0]!.reason = all;
+  byId('LIST-PAGE-FULL').checks[0]!.reason = suiteText(all);
+  byId('GET-RESPONSE').checks[0]!.reason = suiteText(all);
   return result;
 }

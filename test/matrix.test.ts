@@ -16,6 +16,7 @@ import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { reportErrors, runCli, tempDir, watch } from './helpers.js';
+import { suiteText } from '../core/redact.js';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -296,7 +297,7 @@ describe('matrix.html in a browser', () => {
     hostile.seed = 7;
     const rule = hostile.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!;
     const check = rule.checks.find((c) => c.outcome === 'fail')!;
-    check.findings[0]!.message = HOSTILE;
+    check.findings[0]!.message = suiteText(HOSTILE);
     hostile.load = [smokeLoad(`p99 < 1000ms ${HOSTILE}`)];
     expect(reportErrors(hostile)).toEqual([]);
     const dir = join(root, 'hostile');

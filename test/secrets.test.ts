@@ -1,35 +1,264 @@
+/**
+ * The API key never appears, whole or in part, in any encoding, in anything a
+ * run, a certification or a replay writes. Targets echo the key back in every
+ * form a server may use (plain; JSON-escaped as JSON, PHP and `\uXXXX` write
+ * it; percent-encoded in either case, as UTF-8 or Latin-1; base64 and
+ * base64url of the key, of `Bearer <key>`, of `conformance:<key>` and of
+ * `user:<key>`; hex in either case), in header values, in header names and in
+ * bodies, repeated so that a form straddles every cut the reports make (4096
+ * characters of a body, 120 of a message's excerpt, 160 of a shown value).
+ * Everything written is then searched for any 8-character window of the key in
+ * every decoded form (test/leaks.ts).
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
-import { swapCase } from '../core/redact.js';
+import { MAX_KEY_LENGTH } from '../core/redact.js';
 import type { Handler } from '../reference/handler.js';
-import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from './helpers.js';
+import { startReference } from '../reference/server.js';
+import { renderAnnotations, renderStepSummary } from '../reports/github.js';
+import { renderHtml } from '../reports/html.js';
+import { renderJson } from '../reports/json.js';
+import { renderJunit } from '../reports/junit.js';
+import { renderSummary } from '../reports/console.js';
+import { runConformance } from '../suites/engine.js';
+import type { ConformanceResult, RunEvent } from '../suites/model.js';
+import { runCli, tempDir } from './helpers.js';
+import { expectNoLeak, findLeak } from './leaks.js';
 
-/** Echoes every request's headers and body back, in a header and in the body of errors, and breaks the Error shape so evidence is recorded. */
-const echo = (inner: Handler): Handler => async (request) => {
-  const answer = await inner(request);
-  const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
-  const header = Buffer.from(echoed).toString('latin1').replace(/[^\x20-\x7e]/g, '?');
-  return { ...answer, headers: { ...answer.headers, 'x-echo': header }, body: answer.status >= 400 ? { echoed } : answer.body };
+/** `"`, `\`, `/`, `+`, `=`, Latin-1 letters, a literal `%41` and a `~`: every escaping has something to do. */
+const HOSTILE_KEY = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
+/** A key a header name can carry as it is (it comes back in lower case); no English in it, so it is searched for in any case. */
+const TOKEN_KEY = 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3';
+
+const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
+const b64url = (text: string) => Buffer.from(text).toString('base64url');
+const hex = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('hex');
+const u4 = (ch: string, upper: boolean) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
+const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+
+/** Every form a server may echo the key in, as the raw characters it sends. */
+const FORMS: Record<string, (key: string) => string> = {
+  plain: (k) => k,
+  json: (k) => jsonInner(k),
+  'json-php': (k) => jsonInner(k).replace(/\//g, '\\/'),
+  'json-unicode-lower': (k) => [...k].map((c) => u4(c, false)).join(''),
+  'json-unicode-upper': (k) => [...k].map((c) => u4(c, true)).join(''),
+  'json-mixed': (k) => [...k].map((c, i) => (i % 2 === 0 ? u4(c, i % 4 === 0) : jsonInner(c).replace(/\//g, '\\/'))).join(''),
+  percent: (k) => encodeURIComponent(k),
+  'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  'percent-all': (k) => pctAll(k),
+  'percent-latin1': (k) => pctAll(k, 'latin1'),
+  base64: (k) => b64(k),
+  'base64-latin1': (k) => b64(k, 'latin1'),
+  'base64-bearer': (k) => b64(`Bearer ${k}`),
+  'base64-basic': (k) => b64(`conformance:${k}`),
+  'base64-user': (k) => b64(`user:${k}`),
+  'base64-bearer-php': (k) => b64(`Bearer ${k}`).replace(/\//g, '\\/'),
+  base64url: (k) => b64url(`x${k}`),
+  'base64url-bearer': (k) => b64url(`Bearer ${k}`),
+  hex: (k) => hex(k),
+  'hex-upper': (k) => hex(k).toUpperCase(),
+  'hex-latin1': (k) => hex(k, 'latin1'),
 };
 
-const SECRETS = [DISTINCTIVE_KEY, DISTINCTIVE_KEY.slice(0, -1), swapCase(DISTINCTIVE_KEY), Buffer.from(`conformance:${DISTINCTIVE_KEY}`).toString('base64'), Buffer.from(DISTINCTIVE_KEY).toString('base64')];
+/** A header name carrying `form`, when a header name can (HTTP tokens only; it comes back in lower case). */
+const headerName = (form: string): string | undefined => (/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(form) ? `x-n-${form}` : undefined);
+
+/**
+ * A target that echoes the key back: every answer carries `form` in a header
+ * value, in a header name where an HTTP token can hold it, and with `request`
+ * the request's headers, JSON-escaped;
+ * every error answer (a refused key answered 400 instead of 401) is a broken
+ * Error body holding `form` repeated over 4400 characters, at a phase that
+ * moves with each answer, so that every cut (an excerpt of 120 characters, a
+ * shown value of 160, a body of 4096) falls inside one.
+ * `form` may change per answer (`pick`).
+ */
+function echoing(key: string, pick: (n: number) => string, options: { headers?: boolean; request?: boolean } = {}): (inner: Handler) => Handler {
+  let n = 0;
+  return (inner) => async (request) => {
+    const answer = await inner(request);
+    const i = n++;
+    const form = FORMS[pick(i)]!(key);
+    const headers: Record<string, string> = { ...answer.headers };
+    if (options.headers !== false) {
+      if (options.request) headers['x-echo'] = JSON.stringify(request.headers);
+      headers['x-form'] = form;
+      const name = headerName(form);
+      if (name) headers[name] = '1';
+    }
+    if (answer.status < 400) return { ...answer, headers };
+    const status = answer.status === 401 && request.headers.authorization !== undefined ? 400 : answer.status;
+    const message = `${'.'.repeat(i % 13)}${`${form}|`.repeat(Math.ceil(4400 / (form.length + 1)))}`;
+    return { status, headers: { ...headers, 'content-type': 'application/json' }, body: `{"code":"echo","message":"${message}","status":"${status}","auth":${JSON.stringify(request.headers.authorization ?? null)}}` };
+  };
+}
+
+/** Everything the reporters write from a result, and the run's events. */
+function written(result: ConformanceResult, events: RunEvent[]): Record<string, string> {
+  return {
+    'report.json': renderJson(result),
+    'junit.xml': renderJunit(result),
+    'report.html': renderHtml(result),
+    annotations: renderAnnotations(result),
+    'step summary': renderStepSummary(result),
+    console: renderSummary(result, [], false),
+    events: JSON.stringify(events.filter((e) => e.type !== 'run-end')),
+  };
+}
+
+/** The files of a bundle, extracted with tar. */
+async function unpack(bundle: string): Promise<Record<string, string>> {
+  const to = tempDir();
+  await tar.x({ file: bundle, cwd: to });
+  return Object.fromEntries(readdirSync(to).map((name) => [name, readFileSync(join(to, name), 'latin1')]));
+}
 
 describe('the API key', () => {
-  it('appears in no report, no console line and no GitHub output, against a target that echoes it back', async () => {
-    await withServer({ wrap: echo }, async (url) => {
+  describe.each([
+    ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
+    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'base64-bearer', 'hex-upper']],
+  ])('%s', (_name, key, forms) => {
+    it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
+      const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
+      try {
+        const events: RunEvent[] = [];
+        // The rules whose checks meet error answers: refused keys, missing keys, unknown ids (and the setup phase, which always runs).
+        const result = await runConformance({ baseUrl: server.url, apiKey: key, seed: 11, numRuns: 2, only: ['ERROR-SCHEMA', 'AUTH-REQUIRED', 'AUTH-INVALID-KEY', 'AUTH-SCHEME', 'GET-NOT-FOUND'], onEvent: (e) => events.push(e) });
+        const texts = written(result, events);
+        // The echo reached the reports: findings quote cut excerpts of it, and evidence shows its headers.
+        expect(result.summary.verdict).toBe('non-conformant');
+        const messages = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.map((f) => f.message)));
+        expect(messages.some((m) => m.includes('…'))).toBe(true);
+        expect(texts['report.json']).toMatch(/<API_KEY>|<base64 (?:of|holding)|<hex of/);
+        expectNoLeak(texts, [key]);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  it('a header name carrying the key is redacted like a value', async () => {
+    const forms = ['plain', 'hex', 'percent-all', 'base64url'];
+    const server = await startReference({ apiKey: TOKEN_KEY, wrap: echoing(TOKEN_KEY, (n) => forms[n % forms.length]!) });
+    try {
+      const result = await runConformance({ baseUrl: server.url, apiKey: TOKEN_KEY, seed: 3, numRuns: 2 });
+      const names = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => f.evidence.flatMap((e) => Object.keys(e.response?.headers ?? {})))));
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.some((n) => n.includes('<API_KEY> in lower case>'))).toBe(true);
+      expect(names.some((n) => n.includes('<hex of <API_KEY>>'))).toBe(true);
+      expectNoLeak({ names: names.join('\n') }, [TOKEN_KEY]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it(`the CLI, certify, verify and replay, against a target echoing every form in turn: no file, no line of output`, async () => {
+    const forms = Object.keys(FORMS);
+    const server = await startReference({ apiKey: HOSTILE_KEY, wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }) });
+    const certifyTarget = await startReference({ apiKey: HOSTILE_KEY, wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }) });
+    try {
       const dir = tempDir();
       const summary = join(dir, 'step-summary.md');
-      const ran = await runCli(['--base-url', url, '--num-runs', '10', '--load', 'smoke', '--report-dir', join(dir, 'reports')], {
-        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
-      });
+      const env = { PETSTORE_API_KEY: HOSTILE_KEY, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+      const ran = await runCli(['--base-url', server.url, '--num-runs', '5', '--load', 'smoke', '--json', '--report-dir', join(dir, 'reports')], { env });
       expect(ran.code).toBe(1);
-      const files = readdirSync(join(dir, 'reports'));
-      expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
-      const written = [...files.map((f) => readFileSync(join(dir, 'reports', f), 'utf8')), readFileSync(summary, 'utf8'), ran.stdout, ran.stderr];
-      // The echo did carry the key back: the redaction placeholder is there instead.
-      expect(written.join('\n')).toContain('<API_KEY>');
-      for (const text of written) for (const secret of SECRETS) expect(text.includes(secret), secret).toBe(false);
-    });
+      const reports = readdirSync(join(dir, 'reports')).sort();
+      expect(reports).toEqual(['junit.xml', 'report.html', 'report.json']);
+      const texts: Record<string, string> = { stdout: ran.stdout, stderr: ran.stderr, 'step summary': readFileSync(summary, 'utf8') };
+      for (const file of reports) texts[file] = readFileSync(join(dir, 'reports', file), 'utf8');
+      expect(texts['report.json']).toContain('<API_KEY>');
+      expectNoLeak(texts, [HOSTILE_KEY]);
+
+      // Replay of a recorded failure, against the same target.
+      const report = JSON.parse(texts['report.json']!) as ConformanceResult;
+      const cases = report.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))));
+      expect(cases.length).toBeGreaterThan(0);
+      for (const id of cases.slice(0, 3)) {
+        const replayed = await runCli(['replay', join(dir, 'reports', 'report.json'), id], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
+        expect(replayed.stdout).toMatch(/^sending case /);
+        expectNoLeak({ [`replay ${id}`]: replayed.stdout + replayed.stderr }, [HOSTILE_KEY]);
+      }
+      // Certification: every file of the bundle, and verify's output.
+      const bundle = join(dir, 'echo.tar.gz');
+      const product = join(dir, 'product.json');
+      await import('node:fs/promises').then((fs) => fs.writeFile(product, JSON.stringify({ name: 'Echo', version: '1.0.0', contact: 'echo@example.invalid' })));
+      const certified = await runCli(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
+      expect(certified.code, certified.stderr).toBe(1);
+      const files = await unpack(bundle);
+      expect(Object.keys(files).sort()).toEqual(['junit.xml', 'manifest.json', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
+      // Bodies in the transcript are base64: decoded, they hold the placeholder where the key was.
+      const bodies = files['transcript.jsonl']!.trimEnd().split('\n').map((line) => JSON.parse(line) as { response?: { body: string } }).map((e) => Buffer.from(e.response?.body ?? '', 'base64').toString('utf8'));
+      expect(bodies.some((b) => b.includes('<API_KEY>'))).toBe(true);
+      const verified = await runCli(['verify', bundle]);
+      expect(verified.code, verified.stdout).toBe(0);
+      expectNoLeak({ ...files, 'transcript bodies': bodies.join('\n'), 'certify output': certified.stdout + certified.stderr, 'verify output': verified.stdout + verified.stderr }, [HOSTILE_KEY]);
+    } finally {
+      await Promise.all([server.close(), certifyTarget.close()]);
+    }
+  });
+
+  it(`a key of ${MAX_KEY_LENGTH} characters is redacted in every form without a pattern built from it; a longer one is refused in one line that shows none of it`, async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_."\\é';
+    let long = '';
+    for (let i = 0; long.length < MAX_KEY_LENGTH; i++) long += alphabet[(i * 7919 + (i >> 3)) % alphabet.length];
+    // Forms of a 4096-character key do not fit in headers (16 KiB): it is echoed in bodies only.
+    const forms = ['plain', 'json-php', 'percent', 'base64-bearer', 'hex'];
+    const server = await startReference({ apiKey: long, wrap: echoing(long, (n) => forms[n % forms.length]!, { headers: false }) });
+    try {
+      const started = Date.now();
+      const result = await runConformance({ baseUrl: server.url, apiKey: long, seed: 5, numRuns: 2, only: ['ERROR-SCHEMA', 'AUTH-INVALID-KEY'] });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(result.summary.abort).toBeUndefined();
+      const report = renderJson(result);
+      expect(report).toContain('<API_KEY>');
+      expectNoLeak({ 'report.json': report }, [long]);
+    } finally {
+      await server.close();
+    }
+    for (const length of [MAX_KEY_LENGTH + 1, 24_562, 100_000]) {
+      const key = long.repeat(Math.ceil(length / long.length)).slice(0, length);
+      const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', key]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ran.stderr).toContain(`the API key is ${length} characters long; at most ${MAX_KEY_LENGTH} are supported`);
+      expect(findLeak(ran.stdout + ran.stderr, key)).toBeUndefined();
+    }
+  });
+});
+
+describe('arguments', () => {
+  const DASH_KEY = '-Xq7Secr3tK3y';
+
+  it.each([
+    [['--api-key', DASH_KEY]],
+    [[`--api-key=${DASH_KEY}`]],
+  ])('%j: a key that begins with "-" is the value of --api-key', async (flag) => {
+    const server = await startReference({ apiKey: DASH_KEY });
+    try {
+      const ran = await runCli(['--base-url', server.url, ...flag, '--only', 'AUTH-VALID-KEY', '--num-runs', '1', '--reporter', 'console'], { env: { PETSTORE_API_KEY: '' } });
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(findLeak(ran.stdout + ran.stderr, DASH_KEY)).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', DASH_KEY], /unknown options: --api-kye, \d+ other argument\(s\), not shown/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', 'Zz9SecretWord-77'], /unknown options?: --api-kye/],
+    [['--base-url', 'http://127.0.0.1:9/v1', 'Zz9SecretWord-77'], /unknown options?: 1 other argument\(s\), not shown/],
+    [['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/],
+    [['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /is not an absolute URL/],
+    [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/],
+  ])('%j: one line, exit 2, no secret in it', async (args, message) => {
+    const ran = await runCli(args, { env: { PETSTORE_API_KEY: '' } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(message);
+    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
   });
 });

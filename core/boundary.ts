@@ -1,0 +1,94 @@
+/**
+ * The redaction boundary around a transport. Every exchange the engine sends
+ * passes through it, both ways:
+ *
+ * - out: a request whose path, headers (Authorization aside) or body would carry
+ *   the key, in any form the redactor knows, is not sent at all: it throws
+ *   {@link KeyInRequestError}, naming the request by its digest only. The suite
+ *   never puts the key anywhere but Authorization, so only a coincidence of a
+ *   short key with generated data gets here; redaction then never has to
+ *   rewrite what the suite sent, and a recorded run replays request for request.
+ * - in: the exchange is redacted before anything judges or records it: header
+ *   names and values, the URL, the response body (the tail of a body cut at the
+ *   read bound dropped where a key may have been cut in two), the error message.
+ *   A run and `verify`'s recomputation from the transcript therefore judge the
+ *   very same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { PcError, TransportError } from './errors.js';
+import type { Exchange, RequestSpec, Transport } from './http.js';
+import type { Redactor } from './redact.js';
+
+/** The digest that names a request in messages: sha256 of its method, path and body. */
+export function requestDigest(spec: Pick<RequestSpec, 'method' | 'path' | 'body'>): string {
+  const body = spec.body === undefined ? '' : Buffer.from(typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body).toString('base64');
+  return `sha256:${createHash('sha256').update(JSON.stringify([spec.method, spec.path, body])).digest('hex')}`;
+}
+
+/** Finds digests of withheld requests in text (a check's reason in report.json). */
+export const WITHHELD_DIGEST = /it would have carried the API key \(request (sha256:[0-9a-f]{64})\)/g;
+
+/** A request the suite generated that would have carried the key; it was not sent. */
+export class KeyInRequestError extends PcError {
+  constructor(readonly digest: string) {
+    super('PC_ERR_KEY_IN_REQUEST', `a request the suite generated was not sent: it would have carried the API key (request ${digest}); the key is short enough to occur in generated data, use a longer one`);
+    this.name = 'KeyInRequestError';
+  }
+}
+
+/** True when the request carries a secret of `redactor` outside its Authorization header. */
+export function requestLeaks(spec: RequestSpec, redactor: Redactor): boolean {
+  if (redactor.leaks(spec.path)) return true;
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (redactor.leaks(name)) return true;
+    if (name.toLowerCase() !== 'authorization' && redactor.leaks(value)) return true;
+  }
+  if (spec.body === undefined) return false;
+  const bytes = typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body;
+  return redactor.redactBytes(bytes) !== bytes;
+}
+
+/** Header names and values redacted; names that redact alike joined as HTTP joins repeated headers. */
+export function redactHeaders(redactor: Redactor, headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const n = redactor.redact(name);
+    const v = redactor.redact(value);
+    out[n] = Object.hasOwn(out, n) ? `${out[n]}, ${v}` : v;
+  }
+  return out;
+}
+
+/** `exchange` with everything it received and the credentials it sent redacted (see the module comment). */
+export function redactExchange(exchange: Exchange, redactor: Redactor): Exchange {
+  const { request, response, error } = exchange;
+  const out: Exchange = {
+    seq: exchange.seq,
+    request: { method: request.method, url: redactor.redact(request.url), headers: redactHeaders(redactor, request.headers), ...(request.body === undefined ? {} : { body: redactor.redactBytes(request.body) }) },
+    durationMs: exchange.durationMs,
+  };
+  if (response) out.response = { status: response.status, headers: redactHeaders(redactor, response.headers), body: redactor.redactBytes(response.body, { complete: !response.truncated }), truncated: response.truncated };
+  if (error) out.error = new TransportError(error.code as ConstructorParameters<typeof TransportError>[0], redactor.redact(error.message));
+  return out;
+}
+
+/** A transport behind the redaction boundary (see the module comment). */
+export class RedactionBoundary implements Transport {
+  constructor(
+    readonly inner: Transport,
+    readonly redactor: Redactor,
+  ) {}
+
+  get requestsSent(): number {
+    return this.inner.requestsSent;
+  }
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    if (requestLeaks(spec, this.redactor)) throw new KeyInRequestError(requestDigest(spec));
+    return redactExchange(await this.inner.send(spec), this.redactor);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
