@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,10 +9,11 @@ import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter
 import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, Outcome, RuleResult } from '../suites/model.js';
-import { DISTINCTIVE_KEY, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';
 
 const XSD = new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
-const XMLLINT = '/usr/bin/xmllint';
+/** xmllint (Debian libxml2-utils), a prerequisite the README lists: found on PATH. */
+let XMLLINT: string;
 const XUNIT_VIEWER = join(dirname(createRequire(import.meta.url).resolve('xunit-viewer/package.json')), 'bin', 'xunit-viewer.js');
 
 interface Ran {
@@ -127,9 +128,7 @@ describe('junit.xml', () => {
   let passing: ConformanceResult;
 
   beforeAll(async () => {
-    // xmllint comes from the system (Debian libxml2-utils); allow a provisioning step to finish.
-    for (let waited = 0; !existsSync(XMLLINT) && waited < 120; waited++) await new Promise((r) => setTimeout(r, 1000));
-    if (!existsSync(XMLLINT)) throw new Error(`${XMLLINT} is missing: install libxml2-utils`);
+    XMLLINT = requireProgram('xmllint', 'libxml2-utils');
     [failing, failingStrict] = await withServer({ wrap: broken }, async (url) => [await runAgainst(url, false), await runAgainst(url, true)]);
     passing = await withServer({}, (url) => runAgainst(url, false));
   }, 180_000);
