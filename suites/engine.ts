@@ -11,12 +11,12 @@ import { show } from '../core/json.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { isRuleId, type RuleId, rules } from '../spec/rules.js';
+import { isRuleId, type RuleId, rules, rules as catalog } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Observer, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory } from './evidence.js';
 import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
-import { decideVerdict, thresholdsOutcome } from './policy.js';
+import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
@@ -76,6 +76,12 @@ export interface ConformanceOptions {
   maxTimeMs?: number;
   /** The checks to run. Default: the built-in ones. */
   checks?: readonly CheckDefinition[];
+  /**
+   * Stop sending once this many rules fail (a failing MUST rule, or a SHOULD
+   * rule under `strict`): the check in flight is cut short, the rest is not
+   * run (load included), and the verdict is non-conformant. Default: no bound.
+   */
+  maxFailures?: number;
 }
 
 export const DEFAULTS = {
@@ -139,6 +145,25 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
   const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
+  // Set once the run must stop sending: the target stopped answering, the time bound passed, or --max-failures was reached.
+  const target: { lost?: TargetLost } = {};
+  // --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost).
+  const failing = new Set<RuleId>();
+  const noteFailure = (rule: RuleId) => {
+    const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
+    if (!selected(rule) || !failsRun({ outcome: 'fail', severity }, settings.strict)) return;
+    failing.add(rule);
+    if (settings.maxFailures !== undefined && failing.size >= settings.maxFailures) {
+      target.lost ??= new TargetLost(`stopped after ${failing.size} failing rule${failing.size === 1 ? '' : 's'} (--max-failures ${settings.maxFailures})`);
+    }
+  };
+  const counted = (asserter: Asserter): Asserter => ({
+    ...asserter,
+    fail: (rule, ...rest) => {
+      asserter.fail(rule, ...rest);
+      noteFailure(rule);
+    },
+  });
   const store = new StoreState();
   const client: Transport = options.transport ?? new HttpClient({
     baseUrl: options.baseUrl,
@@ -155,7 +180,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const inspect = (x: SentExchange) => {
     for (const check of responseChecks) {
       try {
-        check.inspect(x, { ...recorder.asserter(check, x.meta.operation), ...recorder.observer(check) });
+        check.inspect(x, { ...counted(recorder.asserter(check, x.meta.operation)), ...recorder.observer(check) });
       } catch (error) {
         recorder.checkError(check, `check crashed: ${(error as Error).message}`);
       }
@@ -167,7 +192,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}) });
   // After this many exchanges in a row without any response, the target is taken as gone.
   let silentInARow = 0;
-  const target: { lost?: TargetLost } = {};
   const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
     if (target.lost) throw target.lost;
     const { operation, auth = 'valid', authorization, headers, ...rest } = request;
@@ -182,6 +206,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
       x.meta = { operation, auth, check };
       options.onExchange?.(x);
+      emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
@@ -244,7 +269,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
           continue;
         }
-        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix } });
+        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
         let error: string | undefined;
         try {
           await check.run(ctx);
@@ -336,6 +361,7 @@ interface Resolved {
   maxWaitMs: number;
   rateLimit: number | undefined;
   maxTimeMs: number;
+  maxFailures: number | undefined;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -379,7 +405,22 @@ function resolve(options: ConformanceOptions): Resolved {
     maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
     rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
+    maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
   };
+}
+
+/**
+ * An exchange in one line for --verbose: sequence number, operation, method,
+ * URL, and the status with content type, size and time, or why there was no
+ * response; not yet redacted (the engine redacts it before emitting).
+ */
+export function exchangeLine(x: SentExchange): string {
+  const auth = x.meta.auth === 'valid' ? '' : ` [auth ${x.meta.auth}]`;
+  const sent = x.request.body ? ` (${x.request.body.byteLength} B)` : '';
+  const answer = x.response
+    ? `${x.response.status}${x.response.headers['content-type'] ? ` ${x.response.headers['content-type']}` : ''} ${x.response.body.byteLength}${x.response.truncated ? '+' : ''} B`
+    : `no response: ${x.error?.message ?? 'unknown'}`;
+  return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
 }
 
 /** A positive finite number, or a `UsageError` naming the option. */
@@ -476,6 +517,9 @@ export function checkSeed(runSeed: number, checkId: string): number {
 
 interface ContextDeps {
   recorder: Recorder;
+  /** The asserter with failures counted for --max-failures. */
+  counted: (asserter: Asserter) => Asserter;
+  noteFailure: (rule: RuleId) => void;
   store: StoreState;
   send: (check: string, request: SendOptions) => Promise<SentExchange>;
   variants: CheckContext['authVariants'];
@@ -484,7 +528,7 @@ interface ContextDeps {
 
 function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
   const { recorder, store, settings } = deps;
-  const asserter = recorder.asserter(check, check.operation);
+  const asserter = deps.counted(recorder.asserter(check, check.operation));
   // While a counterexample is replayed, what it sends is kept as evidence.
   let recording: SentExchange[] | undefined;
   const send = async (request: SendOptions) => {
@@ -547,6 +591,8 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       }
       const reproduced = new Set(replay.findings.filter((f) => f.outcome === 'fail').map((f) => f.rule));
       for (const finding of failing.findings) {
+        // Recorded as a failure below unless it did not reproduce and rested on what the suite inferred.
+        if (finding.outcome === 'fail' && (reproduced.has(finding.rule) || !STORE_INFERRED_RULES.includes(finding.rule))) deps.noteFailure(finding.rule);
         if (finding.outcome !== 'fail' || reproduced.has(finding.rule)) {
           recorder.record(check, check.operation, finding, counterexample);
           continue;
@@ -564,7 +610,11 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       }
       if (first && first !== failing) {
         const shrunkRules = new Set(failing.findings.map((f) => f.rule));
-        for (const finding of first.findings) if (!shrunkRules.has(finding.rule)) recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
+        for (const finding of first.findings) {
+          if (shrunkRules.has(finding.rule)) continue;
+          recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
+          if (finding.outcome === 'fail') deps.noteFailure(finding.rule);
+        }
       }
     },
   };

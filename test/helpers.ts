@@ -102,7 +102,7 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
   // (a preflight failure, a forgotten --report-dir) must never write into the repository or the caller's folder.
   const cwd = options.cwd ?? tempDir();
   // Subcommands (rules, serve, matrix, replay, certify, verify…) come first and take no --load; the run takes flags only.
-  const command = (args[0] !== undefined && !args[0].startsWith('-')) || args.includes('--help') || args.includes('--version');
+  const command = (args[0] !== undefined && !args[0].startsWith('-')) || ['--help', '--version', '-h', '-v', '--get-yargs-completions'].some((a) => args.includes(a));
   const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
   return new Promise((resolve, reject) => {
     const started = Date.now();
