@@ -177,13 +177,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const emit = options.onEvent ?? (() => {});
   const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
 
+  /** Time each check took, ms: active checks' runs, response checks' judging. */
+  const checkTime = new Map<string, number>();
+  const took = (check: string, since: number) => checkTime.set(check, (checkTime.get(check) ?? 0) + (performance.now() - since));
   const inspect = (x: SentExchange) => {
     for (const check of responseChecks) {
+      const started = performance.now();
       try {
         check.inspect(x, { ...counted(recorder.asserter(check, x.meta.operation)), ...recorder.observer(check) });
       } catch (error) {
         recorder.checkError(check, `check crashed: ${(error as Error).message}`);
       }
+      took(check.id, started);
     }
   };
 
@@ -271,6 +276,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         }
         const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
         let error: string | undefined;
+        const started = performance.now();
         try {
           await check.run(ctx);
         } catch (e) {
@@ -285,6 +291,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             recorder.checkError(check, error);
           }
         }
+        took(check.id, started);
         emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       }
     }
@@ -319,7 +326,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   const recorded = recorder.results();
   const { observations } = recorded;
-  const { rules, waivers } = applyWaivers(recorded.rules, options.waivers ?? [], options.now ?? new Date());
+  const timed = recorded.rules.map((rule) => ({ ...rule, checks: rule.checks.map((c) => (checkTime.has(c.id) ? { ...c, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : c)) }));
+  const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
   const finishedAt = new Date();
   const result: ConformanceResult = {
     tool: { name: 'petstore-conformance', version: TOOL_VERSION },

@@ -131,6 +131,12 @@ export interface CheckResult {
   findings: Finding[];
   /** Why the check was skipped or errored. */
   reason?: string;
+  /**
+   * Time the check took, ms: an active check's run (its requests included), a
+   * response check's judging of every response. A check that judges several
+   * rules took it for all of them (junit.xml splits it evenly).
+   */
+  durationMs?: number;
 }
 
 export interface RuleResult {
