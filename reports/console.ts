@@ -1,4 +1,5 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
+import { replayCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './index.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
@@ -63,7 +64,7 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: s
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
     lines.push(`    re-run: ${finding.replay}`);
-    if (finding.case && report) lines.push(`    replay: npx petstore-conformance replay ${report} ${finding.case.id}`);
+    if (finding.case && report) lines.push(`    replay: ${replayCommand(report, finding.case.id)}`);
   }
   return lines;
 }

@@ -177,6 +177,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const emit = options.onEvent ?? (() => {});
   const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
 
+  /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
+  const answers = new Map<string, Map<string, number>>();
+  const answered = (check: string, x: SentExchange) => {
+    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
+    for (const key of [check, RUN_ANSWERS]) {
+      const counts = answers.get(key) ?? new Map<string, number>();
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+      answers.set(key, counts);
+    }
+  };
   /** Time each check took, ms: active checks' runs, response checks' judging. */
   const checkTime = new Map<string, number>();
   const took = (check: string, since: number) => checkTime.set(check, (checkTime.get(check) ?? 0) + (performance.now() - since));
@@ -210,6 +220,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (target.lost) throw target.lost;
       x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
       x.meta = { operation, auth, check };
+      answered(check, x);
       options.onExchange?.(x);
       emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
@@ -326,7 +337,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   const recorded = recorder.results();
   const { observations } = recorded;
-  const timed = recorded.rules.map((rule) => ({ ...rule, checks: rule.checks.map((c) => (checkTime.has(c.id) ? { ...c, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : c)) }));
+  const timed = recorded.rules.map((rule) => ({
+    ...rule,
+    checks: rule.checks.map((c) => {
+      const told = c.reason === NOTHING_JUDGED ? { ...c, reason: unjudged(rule.id, c, answers) } : c;
+      return checkTime.has(c.id) ? { ...told, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : told;
+    }),
+  }));
   const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
   const finishedAt = new Date();
   const result: ConformanceResult = {
@@ -415,6 +432,35 @@ function resolve(options: ConformanceOptions): Resolved {
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
   };
+}
+
+/** The recorder's reason for a check that recorded nothing for a rule; the engine replaces it by what happened. */
+const NOTHING_JUDGED = 'no request this check judges was made';
+
+/** Key of the whole run's answers in the engine's tally. */
+const RUN_ANSWERS = '\u0000run';
+
+/** Answers by count, most frequent first: `503 ×40, 401 ×12, no response (PC_ERR_TIMEOUT) ×2`. */
+function tally(counts: ReadonlyMap<string, number> | undefined, most = 6): string {
+  const sorted = [...(counts ?? [])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const shown = sorted.slice(0, most).map(([label, n]) => `${label} ×${n}`);
+  return `${shown.join(', ')}${sorted.length > most ? `, ${sorted.length - most} other kinds` : ''}`;
+}
+
+/**
+ * Why a check judged nothing for a rule, in terms of what happened: what its
+ * own requests got (an active check), or what every response of the run was (a
+ * response check judges the responses other checks get).
+ */
+function unjudged(rule: RuleId, check: { id: string; kind: string }, answers: ReadonlyMap<string, ReadonlyMap<string, number>>): string {
+  const count = (counts: ReadonlyMap<string, number> | undefined) => [...(counts ?? new Map<string, number>()).values()].reduce((a, b) => a + b, 0);
+  if (check.kind === 'response') {
+    const run = answers.get(RUN_ANSWERS);
+    return count(run) === 0 ? `no response came back in the whole run, so there was nothing for this check to judge for ${rule}` : `none of the run's ${count(run)} answers was one this check judges for ${rule}: they were ${tally(run)}`;
+  }
+  const own = answers.get(check.id);
+  if (count(own) === 0) return `this check sent no request that could show ${rule} (what it needed from earlier phases was not there)`;
+  return `this check sent ${count(own)} request${count(own) === 1 ? '' : 's'}, answered ${tally(own)}: none of the answers was one it could judge ${rule} on`;
 }
 
 /**
