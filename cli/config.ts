@@ -20,6 +20,15 @@ import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 
+const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
+
+/** The file's load profiles as the engine takes them: named, described, every operation in the mix. */
+export function profilesOf(file: FileConfig): Record<string, LoadProfile> {
+  return Object.fromEntries(
+    Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
+  );
+}
+
 export const CONFIG_FILE = 'petstore-conformance.config.json';
 
 /** What the file may hold. */

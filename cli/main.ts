@@ -18,9 +18,8 @@ import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { rules } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
-import type { LoadProfile } from '../suites/load/profiles.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import { loadConfigFile } from './config.js';
+import { loadConfigFile, profilesOf } from './config.js';
 import { explainUnknown, useColor } from './conventions.js';
 import { startReferenceProcess } from './embedded.js';
 import { optionsFromEnv } from './env.js';
@@ -38,8 +37,6 @@ export interface Io {
 }
 
 export { EXIT };
-
-const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 
 /** The commands, for "did you mean". */
 const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'export-load', 'completion'];
@@ -187,9 +184,7 @@ function toConfig(flags: Record<string, unknown>, io: Io): CliConfig {
     verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
     maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
-    profiles: Object.fromEntries(
-      Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
-    ),
+    profiles: profilesOf(file),
   };
 }
 
