@@ -225,6 +225,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
       ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+      exchangeEvents: config.verbose,
       onEvent: (event) => {
         if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
       },

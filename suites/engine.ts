@@ -82,6 +82,12 @@ export interface ConformanceOptions {
    * run (load included), and the verdict is non-conformant. Default: no bound.
    */
   maxFailures?: number;
+  /**
+   * Emit an `exchange` event for every exchange of the functional phases (one
+   * line, redacted: a redaction per request, so off unless asked for; the CLI
+   * asks with --verbose). Default false.
+   */
+  exchangeEvents?: boolean;
 }
 
 export const DEFAULTS = {
@@ -222,7 +228,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       x.meta = { operation, auth, check };
       answered(check, x);
       options.onExchange?.(x);
-      emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
+      if (options.exchangeEvents) emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {

@@ -290,7 +290,7 @@ export type RunEvent =
   | { type: 'run-start'; target: string; seed: number; checks: number }
   | { type: 'phase-start'; phase: Phase; checks: number }
   | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string; skipped?: string }
-  /** An exchange of the functional phases as it completes: one line (`#12 GET …/pets?limit=1 → 200 …`), the key already redacted. */
+  /** With `exchangeEvents`: an exchange of the functional phases as it completes, one line (`#12 GET …/pets?limit=1 → 200 …`), the key already redacted. */
   | { type: 'exchange'; check: string; seq: number; line: string }
   | { type: 'load-start'; profile: string; durationSec: number }
   | { type: 'load-tick'; profile: string; elapsedSec: number; durationSec: number; requests: number; throughput: number; p99Ms: number }
