@@ -3,8 +3,10 @@
  * Animal Store Service interface.
  *
  * @example
- * import { runConformance } from 'petstore-conformance';
+ * import { runConformance, renderJunit, renderHtml } from 'petstore-conformance';
  * const result = await runConformance({ baseUrl: 'http://127.0.0.1:8080/v1', apiKey: process.env.PETSTORE_API_KEY! });
+ * await writeFile('junit.xml', renderJunit(result));
+ * await writeFile('report.html', renderHtml(result));
  * if (result.summary.verdict !== 'conformant') process.exitCode = 1;
  */
 export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, type ConformanceOptions, type RunEvent } from './suites/engine.js';
@@ -16,3 +18,14 @@ export { startReference, type RunningServer, type ServeOptions } from './referen
 export type { ApiRequest, ApiResponse, Handler, ReferenceOptions } from './reference/handler.js';
 export { PcError, type ErrorCode } from './core/errors.js';
 export { TOOL_VERSION } from './core/version.js';
+export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult } from './suites/model.js';
+export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './suites/policy.js';
+
+// Reporters: each pure writer takes a ConformanceResult and returns text; `reporters` are the CLI's file and console adapters.
+export { renderJson, JSON_REPORT_FILE } from './reports/json.js';
+export { renderJunit, JUNIT_REPORT_FILE, type JunitOptions } from './reports/junit.js';
+export { renderHtml, HTML_REPORT_FILE, type HtmlOptions } from './reports/html.js';
+export { renderSummary, renderVerdictLine } from './reports/console.js';
+export { renderAnnotations, renderStepSummary } from './reports/github.js';
+export { replayCommand } from './reports/commands.js';
+export { reporters, REPORTER_NAMES, type Reporter, type ReporterContext, type ReporterName } from './reports/index.js';

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     env: { NO_COLOR: '1' },
+    // Fails the run when a test wrote into the repository (tests write only inside temporary folders).
+    globalSetup: ['test/global-setup.ts'],
   },
 });

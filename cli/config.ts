@@ -1,16 +1,33 @@
 /**
- * The configuration file, `petstore-conformance.config.json` in the working
- * directory or the path given by `--config`. It holds what the flags hold, under
- * the same names in camelCase. Flags win over the file, the file over the
- * defaults. The API key is never read from it.
+ * The configuration file: `petstore-conformance.config.json`, looked for in the
+ * working directory and each folder above it up to the repository root (the
+ * folder holding `.git`), or the path given by `--config`. It holds what the
+ * flags hold, under the same names in camelCase. Flags win over the
+ * environment, the environment over the file, the file over the defaults. The
+ * API key is never read from it.
+ *
+ * String values may name environment variables, `${NAME}`, replaced before the
+ * file is validated (`$${` writes a literal `${`); an unset or empty variable is
+ * a usage error naming it. Relative paths in the file (reportDir, ca, waivers)
+ * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
+ * published as spec/config.schema.json for editors (`"$schema"`).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
+
+const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
+
+/** The file's load profiles as the engine takes them: named, described, every operation in the mix. */
+export function profilesOf(file: FileConfig): Record<string, LoadProfile> {
+  return Object.fromEntries(
+    Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
+  );
+}
 
 export const CONFIG_FILE = 'petstore-conformance.config.json';
 
@@ -32,75 +49,140 @@ export interface FileConfig {
   ca?: string;
   insecure?: boolean;
   waivers?: string;
+  maxFailures?: number;
   /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
   profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
 }
 
 const ruleIds = { type: 'array', items: { enum: rules.map((r) => r.id) } };
 
-const schema = {
+/** Where the published schema says it lives (npm run gen writes spec/config.schema.json). */
+export const CONFIG_SCHEMA_ID = 'https://petstore-conformance.invalid/spec/config.schema.json';
+
+/**
+ * JSON Schema (2020-12) of the config file: what the CLI validates the file
+ * against, and, with `npm run gen`, spec/config.schema.json (point `"$schema"`
+ * at it for completion and checking in an editor).
+ */
+export const configSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: CONFIG_SCHEMA_ID,
+  title: 'petstore-conformance.config.json',
+  description: 'Configuration of petstore-conformance. Holds what the flags hold, in camelCase; flags and PETSTORE_* environment variables win over it. Never the API key. String values may use ${NAME} for an environment variable.',
   type: 'object',
   additionalProperties: false,
   properties: {
-    $schema: { type: 'string' },
-    baseUrl: { type: 'string', minLength: 1 },
-    reportDir: { type: 'string', minLength: 1 },
-    seed: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
-    numRuns: { type: 'integer', minimum: 1, maximum: 10000 },
-    strict: { type: 'boolean' },
-    timeout: { type: 'integer', minimum: 1, maximum: 600000 },
-    maxWait: { type: 'integer', minimum: 0, maximum: 86400 },
-    rateLimit: { type: 'number', exclusiveMinimum: 0 },
-    maxTime: { type: 'integer', minimum: 1, maximum: 604800 },
-    load: { type: 'string' },
-    only: ruleIds,
-    skip: ruleIds,
-    reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
-    ca: { type: 'string', minLength: 1 },
-    insecure: { type: 'boolean' },
-    waivers: { type: 'string', minLength: 1 },
+    $schema: { type: 'string', description: 'This schema, for editors: e.g. ./node_modules/petstore-conformance/spec/config.schema.json' },
+    baseUrl: { type: 'string', minLength: 1, description: 'Base URL of the implementation, normally ending in /v1 (--base-url)' },
+    reportDir: { type: 'string', minLength: 1, description: 'Where the reports are written, relative to this file (--report-dir). Default ./petstore-conformance-report' },
+    seed: { type: 'integer', minimum: -2147483648, maximum: 2147483647, description: 'Seed of all generated data (--seed). Default: random, printed' },
+    numRuns: { type: 'integer', minimum: 1, maximum: 10000, description: 'Runs per property-based check (--num-runs). Default 40' },
+    strict: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' },
+    timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Deadline of one request, headers and body, in ms (--timeout). Default 10000' },
+    maxWait: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out 429 answers (--max-wait). Default 120' },
+    rateLimit: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
+    maxTime: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' },
+    maxFailures: { type: 'integer', minimum: 1, description: 'Stop sending once this many rules fail; the rest is not run (--max-failures)' },
+    load: { type: 'string', description: 'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke' },
+    only: { ...ruleIds, description: 'Run only these rule ids (--only)' },
+    skip: { ...ruleIds, description: 'Do not run these rule ids (--skip)' },
+    reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] }, description: 'Reports to write (--reporter). Default: all of them' },
+    ca: { type: 'string', minLength: 1, description: 'PEM file of a private CA to trust, relative to this file (--ca)' },
+    insecure: { type: 'boolean', description: 'Do not verify the TLS certificate (--insecure)' },
+    waivers: { type: 'string', minLength: 1, description: 'Waivers file, relative to this file (--waivers)' },
     profiles: {
       type: 'object',
+      description: 'Load profiles by name (they may replace a built-in one); --load picks one',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*$', not: { const: 'none' } },
       additionalProperties: {
         type: 'object',
         required: ['kind', 'maxRequests', 'mix', 'thresholds'],
         additionalProperties: false,
         properties: {
-          kind: { enum: ['closed', 'rate', 'ramp'] },
+          kind: { enum: ['closed', 'rate', 'ramp'], description: 'closed: connections for durationSec; rate: rate requests per second; ramp: stages of connections, stageSec each' },
           description: { type: 'string' },
           connections: { type: 'integer', minimum: 1 },
           durationSec: { type: 'number', exclusiveMinimum: 0 },
-          rate: { type: 'number', exclusiveMinimum: 0 },
-          stages: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
+          rate: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second (kind rate)' },
+          stages: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 }, description: 'Connections per stage (kind ramp)' },
           stageSec: { type: 'number', exclusiveMinimum: 0 },
-          maxRequests: { type: 'integer', minimum: 1 },
+          maxRequests: { type: 'integer', minimum: 1, description: 'Hard cap on requests' },
           mix: {
             type: 'object',
             additionalProperties: false,
+            description: 'Weights of the operations',
             properties: { listPets: { type: 'number', minimum: 0 }, createPet: { type: 'number', minimum: 0 }, getPet: { type: 'number', minimum: 0 } },
           },
-          thresholds: { type: 'array', items: { type: 'string' } },
-          authProbeShare: { type: 'number', minimum: 0, maximum: 0.5 },
+          thresholds: { type: 'array', items: { type: 'string' }, description: '[operation.]metric comparator value unit, e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s"' },
+          authProbeShare: { type: 'number', minimum: 0, maximum: 0.5, description: 'Share of requests sent without a key. Default 0.02' },
         },
       },
     },
   },
 } as const;
 
-const validate = newAjv({ allErrors: true }).compile<FileConfig>(schema);
+const validate = newAjv({ allErrors: true }).compile<FileConfig>(configSchema);
 
 /**
- * Reads the config file: `explicit` must exist; otherwise the default file is
- * read when present. Throws `UsageError` naming the file and the offending key.
+ * The config file that applies in `cwd`: the first `petstore-conformance.config.json`
+ * in `cwd` or a folder above it, up to the repository root (the first folder
+ * holding `.git`). Outside a repository only `cwd` itself is looked in, so a
+ * stray file in a home folder never configures a run.
  */
-export function loadConfigFile(explicit: string | undefined, cwd: string): { path?: string; config: FileConfig } {
-  const path = resolve(cwd, explicit ?? CONFIG_FILE);
+export function findConfigFile(cwd: string): string | undefined {
+  const start = resolve(cwd);
+  const inRepository = (() => {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, '.git'))) return true;
+      if (dirname(dir) === dir) return false;
+    }
+  })();
+  for (let dir = start; ; dir = dirname(dir)) {
+    const path = join(dir, CONFIG_FILE);
+    if (existsSync(path)) return path;
+    if (!inRepository || existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Keys whose values are paths: relative ones are taken relative to the file's folder. */
+const PATH_KEYS = ['reportDir', 'ca', 'waivers'] as const;
+
+/**
+ * Replaces `${NAME}` in every string value of `data` (nested ones too) with the
+ * environment variable; `$${` is a literal `${`. Throws `UsageError` naming the
+ * file, the key and the variable when it is unset or empty.
+ */
+export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string, key = ''): unknown {
+  if (typeof data === 'string') {
+    return data.replace(/\$(\$)?\{([^}]*)\}/g, (whole, escaped: string | undefined, name: string) => {
+      if (escaped) return whole.slice(1);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
+      const value = env[name];
+      if (value === undefined || value === '') throw new UsageError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
+      return value;
+    });
+  }
+  if (Array.isArray(data)) return data.map((item, i) => interpolate(item, env, path, key ? `${key}.${i}` : String(i)));
+  if (typeof data === 'object' && data !== null) {
+    // "$schema" is for editors: left as written.
+    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, k === '$schema' ? v : interpolate(v, env, path, key ? `${key}.${k}` : k)]));
+  }
+  return data;
+}
+
+/**
+ * Reads the config file: `explicit` (relative to `cwd`) must exist; otherwise
+ * the file {@link findConfigFile} finds is read, when there is one. Environment
+ * variables are interpolated, then the file is validated; paths in it come
+ * back absolute. Throws `UsageError` naming the file and the offending key.
+ */
+export function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): { path?: string; config: FileConfig } {
+  const path = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
+  if (path === undefined) return { config: {} };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {} };
     throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   let data: unknown;
@@ -109,14 +191,18 @@ export function loadConfigFile(explicit: string | undefined, cwd: string): { pat
   } catch (error) {
     throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+  // The key is refused before anything is interpolated: a file never holds it, not even as ${VARIABLE}.
   if (typeof data === 'object' && data !== null && ('apiKey' in data || 'api-key' in data)) {
     throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
+  data = interpolate(data, env, path);
   if (!validate(data)) {
     const error = validate.errors?.[0];
     const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');
     const message = error?.keyword === 'additionalProperties' ? 'is not a known key' : error?.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as string[]).slice(0, 8).join(', ')}${(error.params.allowedValues as string[]).length > 8 ? ', …' : ''}` : (error?.message ?? 'is invalid');
     throw new UsageError(`${path}: "${key || '(root)'}" ${message}`);
   }
-  return { path, config: data };
+  const config: FileConfig = { ...data };
+  for (const key of PATH_KEYS) if (config[key] !== undefined) config[key] = resolve(dirname(path), config[key]);
+  return { path, config };
 }

@@ -1,8 +1,9 @@
 /**
  * Files generated from the typed sources: spec/openapi.json,
- * spec/report.schema.json, spec/product.schema.json and RULES.md. `npm run
- * gen` writes them; a test fails when one is stale.
+ * spec/report.schema.json, spec/product.schema.json, spec/config.schema.json
+ * and RULES.md. `npm run gen` writes them; a test fails when one is stale.
  */
+import { configSchema } from './config.js';
 import { gaps } from '../spec/gaps.js';
 import { INTERFACE_VERSION, openapi } from '../spec/openapi.js';
 import { productSchema } from '../spec/product-schema.js';
@@ -16,6 +17,7 @@ export function generatedFiles(): Record<string, string> {
     'spec/openapi.json': `${JSON.stringify(openapi, null, 2)}\n`,
     'spec/report.schema.json': `${JSON.stringify(reportSchema, null, 2)}\n`,
     'spec/product.schema.json': `${JSON.stringify(productSchema, null, 2)}\n`,
+    'spec/config.schema.json': `${JSON.stringify(configSchema, null, 2)}\n`,
     'RULES.md': renderRulesMarkdown(),
   };
 }

@@ -19,10 +19,11 @@ import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { rules } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
-import type { LoadProfile } from '../suites/load/profiles.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import { loadConfigFile } from './config.js';
+import { loadConfigFile, profilesOf } from './config.js';
+import { explainUnknown, useColor } from './conventions.js';
 import { startReferenceProcess } from './embedded.js';
+import { optionsFromEnv } from './env.js';
 import { loadWaivers } from './waivers.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
@@ -38,7 +39,8 @@ export interface Io {
 
 export { EXIT };
 
-const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
+/** The commands, for "did you mean". */
+const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'export-load', 'completion'];
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
@@ -90,17 +92,32 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }).options((await import('./verify.js')).verifyOptions), async (args) => {
         exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, args['public-key'] === undefined ? {} : { publicKey: String(args['public-key']) }, io);
       })
+      .command('export-load', 'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)', async (y: Argv) => y.options((await import('./export-load.js')).exportLoadOptions), async (args) => {
+        exitCode = await (await import('./export-load.js')).exportLoadCommand(args as Record<string, unknown>, io);
+      })
+      .completion('completion', 'Print a bash/zsh completion script (petstore-conformance completion >> ~/.bashrc)', (current: string, args: { _: unknown[] }, fallback: (done: (error: Error | null, completions: string[] | undefined) => void) => void, done: (completions: string[]) => void) => {
+        // The run's flags live in the default command, which yargs does not offer: offer them when no command was typed.
+        if (current.startsWith('-') && args._.length <= 1) return done([...Object.keys(runOptions).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
+        fallback((_error, completions) => done((completions ?? []).filter((c) => c !== '$0')));
+      })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
       .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
+      .alias('v', 'version')
       .help()
+      .alias('h', 'help')
       .strict()
       .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw error ?? new UsageError(withoutValues(message ?? 'invalid arguments', prepared.args));
+        throw error ?? new UsageError(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(runOptions), COMMANDS));
       });
+    // yargs prints the script for `completion` and then, with exitProcess(false), goes on to run the default command.
+    if (argv[0] === 'completion' && argv.length === 1) {
+      cli.showCompletionScript();
+      return EXIT.conformant;
+    }
     await cli.parseAsync();
     return exitCode;
   } catch (error) {
@@ -174,9 +191,11 @@ function defaultIo(): Io {
  * URL may also come from the environment. Lists accept repeats and commas.
  * Validates before anything runs.
  */
-function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
+function toConfig(flags: Record<string, unknown>, io: Io): CliConfig {
   const { env } = io;
-  const file = loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd()).config;
+  // Flags win over PETSTORE_* variables (the base URL and the key keep their own handling below).
+  const args: Record<string, unknown> = { ...optionsFromEnv(env, runOptions, ['base-url', 'api-key']), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+  const file = loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env).config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
   const pick = <T>(flag: T | undefined, fromFile: T | undefined, fallback: T): T => flag ?? fromFile ?? fallback;
@@ -212,15 +231,19 @@ function toConfig(args: Record<string, unknown>, io: Io): CliConfig {
     ca: (args.ca as string | undefined) ?? file.ca,
     waivers: (args.waivers as string | undefined) ?? file.waivers,
     insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure),
-    profiles: Object.fromEntries(
-      Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
-    ),
+    quiet: pick(args.quiet as boolean | undefined, undefined, CLI_DEFAULTS.quiet),
+    verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
+    maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
+    dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
+    profiles: profilesOf(file),
   };
 }
 
 async function run(config: CliConfig, io: Io): Promise<number> {
+  if (config.quiet && config.verbose) throw new UsageError('--quiet and --verbose exclude each other');
+  if (config.dryRun) return (await import('./dry-run.js')).dryRun(config, io);
   const out = config.json ? io.stderr : io.stdout;
-  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env };
+  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
   const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
   const waivers = config.waivers ? loadWaivers(config.waivers) : undefined;
   let ca: string | undefined;
@@ -252,6 +275,8 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       insecure: config.insecure,
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
+      ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+      exchangeEvents: config.verbose,
       onEvent: (event) => {
         if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
       },
@@ -277,10 +302,6 @@ async function serve(port: number, host: string, apiKey: string | undefined, io:
   await (io.untilStopped?.() ?? new Promise<void>(() => {}));
   await server.close();
   return EXIT.conformant;
-}
-
-function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 /** The rule catalog as text, with the checks that verify each rule. */

@@ -36,6 +36,14 @@ export interface CliConfig {
   /** PEM file of a private CA to trust. */
   ca: string | undefined;
   insecure: boolean;
+  /** Print the verdict line only. */
+  quiet: boolean;
+  /** Print each exchange, one line, redacted. */
+  verbose: boolean;
+  /** Stop sending once this many rules fail (the rest "not run"), when given. */
+  maxFailures: number | undefined;
+  /** Print the plan and send nothing. */
+  dryRun: boolean;
   /** Load profiles of the config file (no flag: too rich for one). */
   profiles: Record<string, LoadProfile>;
 }
@@ -62,27 +70,40 @@ export const CLI_DEFAULTS = {
   json: false,
   embedded: false,
   insecure: false,
+  quiet: false,
+  verbose: false,
+  dryRun: false,
 };
+
+/** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
+export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+/** "(env PETSTORE_…)" for a flag's description. */
+const env = (flag: string): string => ` (env ${envVarOf(flag)})`;
 
 export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
   'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
-  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
-  seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' },
-  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
-  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
-  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
-  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
-  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' },
-  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },
-  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
-  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
-  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },
-  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
-  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
-  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
-  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' },
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
-  config: { type: 'string', describe: 'Config file [default: ./petstore-conformance.config.json when present]' },
+  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` + env('report-dir') },
+  seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' + env('seed') },
+  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` + env('num-runs') },
+  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' + env('strict') },
+  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` + env('timeout') },
+  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` + env('max-wait') },
+  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' + env('rate-limit') },
+  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` + env('max-time') },
+  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` + env('load') },
+  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' + env('only') },
+  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' + env('skip') },
+  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` + env('reporter') },
+  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' + env('json') },
+  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' + env('embedded') },
+  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' + env('waivers') },
+  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' + env('ca') },
+  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' + env('insecure') },
+  config: { type: 'string', describe: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]' + env('config') },
+  quiet: { type: 'boolean', alias: 'q', describe: 'Print the verdict line only (the reports are still written)' + env('quiet') },
+  verbose: { type: 'boolean', describe: 'Print each exchange as it completes, one line, the key redacted' + env('verbose') },
+  'max-failures': { type: 'number', describe: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant' + env('max-failures') },
+  'dry-run': { type: 'boolean', describe: 'Print the plan (phases, checks, about how many requests and animals) and send nothing' + env('dry-run') },
 };

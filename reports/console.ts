@@ -1,4 +1,5 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
+import { replayCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './index.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
@@ -7,16 +8,23 @@ const MAX_LISTED = 30;
 
 type Paint = (code: number, text: string) => string;
 
+const painter = (color: boolean): Paint => (color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text);
+
+/** The verdict line: `CONFORMANT: 24 of 24 MUST rules passed` (all `--quiet` prints). */
+export function renderVerdictLine(result: ConformanceResult, color: boolean): string {
+  const { summary } = result;
+  return `${painter(color)(summary.verdict === 'conformant' ? 32 : 31, summary.verdict.toUpperCase())}: ${summary.reason}`;
+}
+
 /** The end-of-run summary: verdict, counts, each failing rule with its first evidence and how to reproduce it. */
 export function renderSummary(result: ConformanceResult, written: readonly string[], color: boolean): string {
-  const paint: Paint = color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+  const paint = painter(color);
   const { summary } = result;
   const lines: string[] = [];
   lines.push(`${result.tool.name} ${result.tool.version} · Animal Store Service ${result.interfaceVersion}`);
   lines.push(`target ${result.target} · seed ${result.seed} · ${summary.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s`);
   lines.push('');
-  const verdict = summary.verdict.toUpperCase();
-  lines.push(`${paint(summary.verdict === 'conformant' ? 32 : 31, verdict)}: ${summary.reason}`);
+  lines.push(renderVerdictLine(result, color));
   const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
   const report = written.find((path) => path.endsWith('report.json'));
   for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict, report));
@@ -56,7 +64,7 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: s
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
     lines.push(`    re-run: ${finding.replay}`);
-    if (finding.case && report) lines.push(`    replay: npx petstore-conformance replay ${report} ${finding.case.id}`);
+    if (finding.case && report) lines.push(`    replay: ${replayCommand(report, finding.case.id)}`);
   }
   return lines;
 }
@@ -95,6 +103,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
  * checks finish; otherwise (pipes, CI) one plain line per phase. Then the summary.
  */
 export function consoleReporter(ctx: ReporterContext): Reporter {
+  const verbosity = ctx.verbosity ?? 'normal';
   let phase = { name: '', done: 0, total: 0 };
   const draw = (final: boolean) => {
     const text = `· ${phase.name} ${phase.done}/${phase.total} checks`;
@@ -105,7 +114,13 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
   };
   return {
     onEvent(event) {
+      if (verbosity === 'quiet') return;
       switch (event.type) {
+        case 'exchange':
+          if (verbosity !== 'verbose') break;
+          ctx.progress.write(`${ctx.interactive ? '\r\u001b[2K' : ''}  ${event.line}\n`);
+          if (ctx.interactive && phase.name) draw(false);
+          break;
         case 'run-start':
           ctx.progress.write(`testing ${event.target} (seed ${event.seed})\n`);
           break;
@@ -145,7 +160,7 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
       endPhase();
       // An aborted run is told in one line by the CLI; a summary would only repeat it.
       if (result.summary.abort) return [];
-      ctx.out.write(renderSummary(result, written, ctx.color));
+      ctx.out.write(verbosity === 'quiet' ? `${renderVerdictLine(result, ctx.color)}\n` : renderSummary(result, written, ctx.color));
       return [];
     },
   };

@@ -3,13 +3,17 @@ import { join } from 'node:path';
 import type { ConformanceResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
 
-/** A reporter that writes one file, `render(result)`, into the report directory and returns its path. */
-export function fileReporter(file: string, render: (result: ConformanceResult) => string): (ctx: ReporterContext) => Reporter {
+/**
+ * A reporter that writes one file, `render(result, written)`, into the report
+ * directory and returns its path; `written` holds the paths the reporters
+ * before it wrote (report.html names report.json in its replay commands).
+ */
+export function fileReporter(file: string, render: (result: ConformanceResult, written: readonly string[]) => string): (ctx: ReporterContext) => Reporter {
   return (ctx) => ({
-    async onRunEnd(result) {
+    async onRunEnd(result, written) {
       await mkdir(ctx.reportDir, { recursive: true });
       const path = join(ctx.reportDir, file);
-      await writeFile(path, render(result));
+      await writeFile(path, render(result, written));
       return [path];
     },
   });

@@ -1,10 +1,13 @@
 /**
- * GitHub Actions: workflow commands (`::error`, `::warning`) for failing rules
- * and warnings, and a Markdown summary appended to $GITHUB_STEP_SUMMARY. Does
- * nothing unless GITHUB_ACTIONS=true.
+ * GitHub Actions: workflow commands (`::error` for failing rules and breached
+ * load thresholds, `::warning` for SHOULD warnings, stale waivers and
+ * thresholds that could not be measured), and a Markdown summary appended to
+ * $GITHUB_STEP_SUMMARY: the verdict (its heading follows the exit code), the
+ * rules, and a table of the load profiles. Does nothing unless
+ * GITHUB_ACTIONS=true.
  */
 import { appendFile } from 'node:fs/promises';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/model.js';
 import type { Reporter, ReporterContext } from './index.js';
 import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome } from '../suites/policy.js';
 
@@ -32,7 +35,20 @@ export function renderAnnotations(result: ConformanceResult): string {
     const waiver = result.waivers.find((w) => w.rule === rule.id && w.status === 'applied');
     lines.push(`::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`);
   }
+  // A breached threshold fails the run (exit 3): an error. One that could not be measured is said as a warning.
+  for (const load of result.load) {
+    for (const t of load.thresholds.filter((x) => x.outcome !== 'pass')) {
+      const breached = t.outcome === 'fail';
+      lines.push(`::${breached ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${breached ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${measured(t)}`)}`);
+    }
+  }
   return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+/** What a threshold measured, in words: `measured 40 req/s`, or why nothing was. */
+function measured(t: ThresholdResult): string {
+  if (t.outcome === 'inconclusive') return `not measured${t.reason ? `: ${t.reason}` : ''}`;
+  return `measured ${t.measured}${t.unit === 'req/s' ? ' req/s' : t.unit === 'x' ? 'x' : ` ${t.unit}`}${t.reason ? ` (${t.reason})` : ''}`;
 }
 
 const SHOWN_ICON: Record<ShownOutcome, string> = { pass: '✅', fail: '❌', warning: '⚠️', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
@@ -65,7 +81,27 @@ export function renderStepSummary(result: ConformanceResult): string {
     const shown = shownOutcome(rule, summary.strict);
     lines.push(`| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)} | ${cell(rule.title)} |`);
   }
+  lines.push(...renderLoadTable(result.load, result.skippedPhases.find((p) => p.phase === 'load')?.reason));
   return `${lines.join('\n')}\n`;
+}
+
+const THRESHOLD_ICON: Record<ThresholdResult['outcome'], string> = { pass: '✅', fail: '❌', inconclusive: '❔' };
+
+const millis = (ms: number) => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms`;
+
+/** The load profiles as a Markdown table: one row per profile with its figures and every threshold. */
+export function renderLoadTable(loads: readonly LoadResult[], notRun?: string): string[] {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  if (loads.length === 0) return notRun && notRun !== 'load profile "none"' ? ['', '### Load', '', cell(notRun)] : [];
+  const lines = ['', '### Load', '', '| Profile | Requests | Throughput | p50 | p99 | Error rate | Thresholds |', '|---|---:|---:|---:|---:|---:|---|'];
+  for (const load of loads) {
+    const f = load.overall;
+    const shape = load.kind === 'rate' ? `rate ${load.settings.rate}/s` : load.kind === 'ramp' ? `ramp to ${Math.max(...(load.settings.stages ?? [load.settings.connections]))} connections` : `${load.settings.connections} connections`;
+    const thresholds = load.thresholds.map((t) => `${THRESHOLD_ICON[t.outcome]} \`${t.expression}\` (${measured(t)})`).join('<br>') || 'none';
+    const notes = [load.generatorLoad.bound ? 'generator-bound' : '', load.brokeAt ? `broke at ${load.brokeAt.connections} connections` : '', load.stoppedEarly ? `stopped early: ${load.stoppedEarly}` : ''].filter(Boolean);
+    lines.push(`| ${cell(load.profile)} (${load.kind}, ${shape}, ${(load.durationMs / 1000).toFixed(1)} s)${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${f.requests} | ${f.throughput.toFixed(1)}/s | ${millis(f.latencyMs.p50)} | ${millis(f.latencyMs.p99)} | ${(f.errorRate * 100).toFixed(2)}% | ${cell(thresholds)} |`);
+  }
+  return lines;
 }
 
 export function githubReporter(ctx: ReporterContext): Reporter {

@@ -22,6 +22,7 @@ import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
+import { replayCommand } from './commands.js';
 import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
 import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
@@ -96,8 +97,19 @@ const badge = (outcome: Shown): string => `<span class="badge o-${outcome}">${LA
 // ---------------------------------------------------------------------------
 // The page
 
+/** Options of {@link renderHtml}. */
+export interface HtmlOptions {
+  /**
+   * The report.json the replay commands name (as the console prints it:
+   * `petstore-conformance-report/report.json`). Default `report.json`, the
+   * file beside report.html.
+   */
+  reportJson?: string;
+}
+
 /** report.html's text: the whole result as one self-contained page. */
-export function renderHtml(result: ConformanceResult): string {
+export function renderHtml(result: ConformanceResult, options: HtmlOptions = {}): string {
+  const reportJson = options.reportJson ?? 'report.json';
   const strict = result.summary.strict;
   const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : 'Error';
   return `${pageHead(CSP, `${text(verdictWord)} · Animal Store Service ${text(result.interfaceVersion)} · ${text(result.target)}`)}
@@ -115,7 +127,7 @@ export function renderHtml(result: ConformanceResult): string {
 <main class="wrap">
 ${renderGlance(result, verdictWord, strict)}
 ${renderWaivers(result.waivers)}
-${renderRules(result, strict)}
+${renderRules(result, strict, reportJson)}
 ${renderLoad(result)}
 ${renderObservations(result.observations)}
 ${renderSkippedPhases(result.skippedPhases)}
@@ -227,7 +239,7 @@ ${SEVERITIES.map(row).join('\n')}
 // ---------------------------------------------------------------------------
 // Rules
 
-function renderRules(result: ConformanceResult, strict: boolean): string {
+function renderRules(result: ConformanceResult, strict: boolean, reportJson: string): string {
   const ordered = result.rules
     .map((rule, index) => ({ rule, index, as: shown(rule.outcome, rule.severity, strict) }))
     .sort((a, b) => SHOWN_ORDER.indexOf(a.as) - SHOWN_ORDER.indexOf(b.as) || a.index - b.index);
@@ -247,7 +259,7 @@ function renderRules(result: ConformanceResult, strict: boolean): string {
 </form>
 <div class="rule-list">
 <div class="rule-head" aria-hidden="true"><span>Outcome</span><span>Rule</span><span>Severity</span><span>Title</span><span>Section of the document</span></div>
-${ordered.map(({ rule, as }) => renderRule(rule, as, strict)).join('\n')}
+${ordered.map(({ rule, as }) => renderRule(rule, as, strict, reportJson)).join('\n')}
 <p id="no-match" class="no-match" hidden>No rule matches these filters.</p>
 </div>
 </section>`;
@@ -262,7 +274,7 @@ function openCases(rule: RuleResult): string {
   return open > 0 && rule.outcome !== 'inconclusive' ? `<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>` : '';
 }
 
-function renderRule(rule: RuleResult, as: Shown, strict: boolean): string {
+function renderRule(rule: RuleResult, as: Shown, strict: boolean, reportJson: string): string {
   const definition = definitionOf(rule.id);
   const search = [
     rule.id,
@@ -284,12 +296,12 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean): string {
 <summary>${badge(as)}${openCases(rule)}<span class="rid">${text(rule.id)}</span><span class="sev sev-${attr(rule.severity)}">${text(rule.severity)}</span><span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
 <div class="rule-body">
 ${statement}
-${rule.checks.map((check) => renderCheck(check, rule.severity, strict)).join('\n')}
+${rule.checks.map((check) => renderCheck(check, rule.severity, strict, reportJson)).join('\n')}
 </div>
 </details>`;
 }
 
-function renderCheck(check: CheckResult, severity: Severity, strict: boolean): string {
+function renderCheck(check: CheckResult, severity: Severity, strict: boolean, reportJson: string): string {
   const as = shown(check.outcome, severity, strict);
   const tally = [
     check.passed > 0 ? `${count(check.passed)} passed` : '',
@@ -304,17 +316,23 @@ function renderCheck(check: CheckResult, severity: Severity, strict: boolean): s
 <div class="check-head">${badge(as)}<code class="cid">${text(check.id)}</code><span class="ctitle">${text(check.title)}</span><span class="kind">${text(check.kind)}</span>${tally ? `<span class="tally">${tally}</span>` : ''}</div>
 ${check.reason ? `<p class="reason">${text(check.reason)}</p>` : ''}
 ${kept}
-${check.findings.map((finding, i) => renderFinding(finding, i === 0)).join('\n')}
+${check.findings.map((finding, i) => renderFinding(finding, i === 0, reportJson)).join('\n')}
 </div>`;
 }
 
-/** A finding: the message, the counterexample, every exchange with its curl command, and the re-run command. */
-function renderFinding(finding: Finding, open: boolean): string {
-  return `<details class="finding o-${finding.outcome === 'fail' ? 'fail' : 'inconclusive'}"${open ? ' open' : ''}>
-<summary>${renderMessage(finding.message)}</summary>
+/**
+ * A finding: the message and, for a failure, its case id; the counterexample,
+ * every exchange with its curl command, the replay command of the failing
+ * request (as the console prints it) and the re-run command.
+ */
+function renderFinding(finding: Finding, open: boolean, reportJson: string): string {
+  const caseId = finding.case?.id;
+  return `<details class="finding o-${finding.outcome === 'fail' ? 'fail' : 'inconclusive'}"${open ? ' open' : ''}${caseId ? ` data-case="${attr(caseId)}"` : ''}>
+<summary>${renderMessage(finding.message)}${caseId ? `<span class="case">case <code class="case-id">${text(caseId)}</code></span>` : ''}</summary>
 <div class="finding-body">
 ${finding.counterexample ? renderCounterexample(finding.counterexample) : ''}
 ${finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)).join('\n')}
+${caseId ? `<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; the key comes from --api-key or $PETSTORE_API_KEY)</p><pre class="replay-case">${text(replayCommand(reportJson, caseId))}</pre></div>` : ''}
 <div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(finding.replay)}</pre></div>
 </div>
 </details>`;
@@ -661,7 +679,7 @@ a{color:var(--inconclusive)}
 .seq{text-transform:none;font-weight:400;margin-left:6px}
 .sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px}
 @media (max-width:900px){.sides{grid-template-columns:1fr}}
-.http,.curl,.replay,.cx-input,.raw{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:8px 10px;max-height:26rem;overflow:auto}
+.http,.curl,.replay,.replay-case,.cx-input,.raw{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:8px 10px;max-height:26rem;overflow:auto}
 .http .line1{font-weight:700}
 .hn{color:var(--muted)}
 .status.s2{color:var(--pass)}
@@ -670,6 +688,7 @@ a{color:var(--inconclusive)}
 .status.s5,.transport{color:var(--fail)}
 .trunc{margin:3px 0 0;font-size:12px;color:var(--muted)}
 .cmd{margin:8px 0 0}
+.case{margin-left:.6em;font-size:12px;color:var(--muted);white-space:nowrap}
 .cx{margin:8px 0}
 .cx-meta{margin:3px 0 0;font-size:13px;color:var(--muted);overflow-wrap:anywhere}
 .no-match{padding:14px;color:var(--muted);margin:0}
@@ -736,4 +755,4 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 const CSP = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /** Writes report.html into the report directory. */
-export const htmlReporter = fileReporter(HTML_REPORT_FILE, renderHtml);
+export const htmlReporter = fileReporter(HTML_REPORT_FILE, (result, written) => renderHtml(result, { reportJson: written.find((path) => path.endsWith('report.json')) ?? 'report.json' }));

@@ -21,6 +21,11 @@ export interface ReporterContext {
   /** Progress may redraw one line (a TTY, not under CI); otherwise it is plain lines. */
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /**
+   * How much the console says: `quiet`, the verdict line only; `normal`
+   * (default), progress and the summary; `verbose`, also each exchange.
+   */
+  verbosity?: 'quiet' | 'normal' | 'verbose';
 }
 
 export interface Reporter {

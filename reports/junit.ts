@@ -5,7 +5,9 @@
  *
  * Mapping:
  * - One `<testsuite>` per rule group (in catalog group order), one `<testcase>`
- *   per rule: `classname` is the group, `name` is "<rule id> <title>".
+ *   per rule: `classname` is `petstore.<group>` (a package, so Jenkins groups
+ *   the rules by operation instead of filing them all under "(root)"), `name`
+ *   is "<rule id> <title>". Load thresholds: `petstore.load.<profile>`.
  * - `fail` → `<failure type="MUST|SHOULD" message="first finding">`, its text
  *   every failing check's findings with their evidence (request line, response
  *   status, headers and body excerpt, curl command), counterexample and re-run
@@ -14,8 +16,12 @@
  *   gives `skipped` no attributes, so the reason is its text).
  * - `error` (a check of the suite crashed) → `<error>` with the crash reasons.
  * - `pass` → an empty testcase.
- * - Each testsuite carries `<properties>`: tool.name, tool.version,
- *   interfaceVersion, target, seed, numRuns, strict, startedAt.
+ * - The run's `<properties>` (tool.name, tool.version, interfaceVersion,
+ *   target, seed, numRuns, strict, startedAt) are written once, on the first
+ *   testsuite: the schema allows none on testsuites.
+ * - Every testsuite has `timestamp` (when the run, or the load profile,
+ *   started: ISO 8601 in UTC without a zone, as Ant writes it) and `hostname`
+ *   (the machine the suite ran on).
  *
  * SHOULD warnings do not turn a test tab red unless the run was strict: when
  * `summary.strict` is false, a failing SHOULD rule is a passing testcase whose
@@ -25,9 +31,12 @@
  *
  * Counts: `tests`, `failures`, `errors`, `skipped` on each testsuite and
  * `tests`, `failures`, `errors` on testsuites (the schema has no `skipped`
- * there) count testcases. `time` is on testsuites only: the run's duration in
- * seconds. Checks share requests across rules, so no per-rule or per-group time
- * is measured, and none is invented.
+ * there) count testcases. Times, in seconds: on testsuites, the run's
+ * duration; on a rule's testcase, the time of the checks that judge it (an
+ * active check's run, its requests included; a response check's judging),
+ * each check's time split evenly between the rules it judges, so no time is
+ * counted twice; on a threshold's testcase, its profile's duration split
+ * evenly between its thresholds; on a testsuite, the sum of its testcases.
  *
  * Whatever a server sends, the XML is well-formed and its text reads back as
  * sent, except for characters XML 1.0 cannot carry (C0 controls other than
@@ -46,6 +55,7 @@
  * redacted before it reaches any reporter and the target holds no credentials;
  * nothing else is added here.
  */
+import { hostname as machineName } from 'node:os';
 import { create } from 'xmlbuilder2';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
@@ -71,9 +81,20 @@ type CaseKind = 'passed' | 'failure' | 'warning' | 'waived' | 'error' | 'skipped
 
 type XMLBuilder = ReturnType<typeof create>;
 
-/** junit.xml's text for a result. Pure: the same result gives the same XML. */
-export function renderJunit(result: ConformanceResult): string {
+/** The package of every classname: Jenkins shows `petstore` › `listPets` › rules. */
+export const CLASSNAME_PACKAGE = 'petstore';
+
+/** Options of {@link renderJunit}. */
+export interface JunitOptions {
+  /** The testsuites' `hostname`. Default: this machine's (os.hostname()). */
+  hostname?: string;
+}
+
+/** junit.xml's text for a result. Pure: the same result (and hostname) gives the same XML. */
+export function renderJunit(result: ConformanceResult, options: JunitOptions = {}): string {
+  const host = options.hostname ?? machineName();
   const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escapeChar });
+  const times = ruleTimes(result.rules);
   const groups = groupRules(result.rules);
   const cases = groups.map(([, rules]) => rules.map((rule) => ({ rule, kind: caseKind(rule, result.summary.strict) })));
   const all = cases.flat();
@@ -86,6 +107,14 @@ export function renderJunit(result: ConformanceResult): string {
     errors: String(kinds.filter((k) => k === 'error').length),
     time: seconds(result.durationMs),
   });
+  // The run's properties, once: on the first testsuite (the schema gives testsuites none).
+  let first = true;
+  const properties = (suite: XMLBuilder) => {
+    if (!first) return;
+    first = false;
+    const element = suite.ele('properties');
+    for (const [name, value] of runProperties(result)) element.ele('property', { name, value: attribute(value) });
+  };
   groups.forEach(([group], i) => {
     const groupCases = cases[i]!;
     const suite = root.ele('testsuite', {
@@ -94,24 +123,29 @@ export function renderJunit(result: ConformanceResult): string {
       failures: String(groupCases.filter((c) => c.kind === 'failure').length),
       errors: String(groupCases.filter((c) => c.kind === 'error').length),
       skipped: String(groupCases.filter((c) => c.kind === 'skipped').length),
+      time: seconds(groupCases.reduce((sum, c) => sum + (times.get(c.rule.id) ?? 0), 0)),
+      timestamp: antTimestamp(result.startedAt),
+      hostname: attribute(host),
     });
-    const properties = suite.ele('properties');
-    for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
-    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind);
+    properties(suite);
+    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind, times.get(rule.id) ?? 0);
   });
   if (thresholds.length > 0) {
     // One testcase per load threshold: a breach is a failure (it fails the run, exit 3).
+    const thresholdTime = (load: LoadResult) => load.durationMs / Math.max(1, load.thresholds.length);
     const suite = root.ele('testsuite', {
       name: 'load',
       tests: String(thresholds.length),
       failures: String(thresholds.filter((t) => t.kind === 'failure').length),
       errors: '0',
       skipped: String(thresholds.filter((t) => t.kind === 'skipped').length),
+      time: seconds(result.load.reduce((sum, load) => sum + (load.thresholds.length > 0 ? load.durationMs : 0), 0)),
+      timestamp: antTimestamp(result.load[0]?.startedAt ?? result.startedAt),
+      hostname: attribute(host),
     });
-    const properties = suite.ele('properties');
-    for (const [name, value] of runProperties(result)) properties.ele('property', { name, value: attribute(value) });
+    properties(suite);
     for (const { load, threshold, kind } of thresholds) {
-      const testcase = suite.ele('testcase', { name: ampersands(`${threshold.id} ${threshold.expression}`), classname: ampersands(`load.${load.profile}`) });
+      const testcase = suite.ele('testcase', { name: ampersands(`${threshold.id} ${threshold.expression}`), classname: ampersands(`${CLASSNAME_PACKAGE}.load.${load.profile}`), time: seconds(thresholdTime(load)) });
       const measured = `measured ${threshold.measured}${threshold.unit === 'req/s' ? ' req/s' : threshold.unit} against ${threshold.expression}${threshold.reason ? ` (${threshold.reason})` : ''}`;
       const figures = loadFigures(load);
       if (kind === 'skipped') testcase.ele('skipped').txt(block(threshold.reason ?? 'inconclusive'));
@@ -140,7 +174,7 @@ function loadFigures(load: LoadResult): string {
 }
 
 /** Writes junit.xml into the report directory. */
-export const junitReporter = fileReporter(JUNIT_REPORT_FILE, renderJunit);
+export const junitReporter = fileReporter(JUNIT_REPORT_FILE, (result) => renderJunit(result));
 
 /** Rules by group: catalog groups first in their order, then any group the catalog does not list yet. */
 function groupRules(rules: readonly RuleResult[]): [string, RuleResult[]][] {
@@ -184,8 +218,24 @@ function runProperties(result: ConformanceResult): [string, string][] {
   ];
 }
 
-function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind): void {
-  const testcase = suite.ele('testcase', { classname: attribute(rule.group), name: attribute(`${rule.id} ${rule.title}`) });
+/**
+ * Each rule's time, ms: the time of the checks that judge it, each check's
+ * time split evenly between the rules it judges in this result.
+ */
+function ruleTimes(rules: readonly RuleResult[]): Map<string, number> {
+  const sharedBy = new Map<string, number>();
+  for (const rule of rules) for (const check of rule.checks) sharedBy.set(check.id, (sharedBy.get(check.id) ?? 0) + 1);
+  return new Map(rules.map((rule) => [rule.id, rule.checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs!) : 0) / sharedBy.get(c.id)!, 0)]));
+}
+
+/** ISO 8601 without a zone, as Ant's JUnit task writes `timestamp` (`2025-01-01T12:00:00`); the time is UTC. */
+function antTimestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? attribute(iso) : date.toISOString().slice(0, 19);
+}
+
+function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number): void {
+  const testcase = suite.ele('testcase', { classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`), name: attribute(`${rule.id} ${rule.title}`), time: seconds(timeMs) });
   switch (kind) {
     case 'passed':
       return;

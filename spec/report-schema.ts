@@ -244,6 +244,7 @@ export const reportSchema = {
         inconclusive: { type: 'integer', minimum: 0 },
         findings: { type: 'array', items: { $ref: '#/$defs/finding' } },
         reason: { type: 'string' },
+        durationMs: { type: 'number', minimum: 0, description: "Time the check took (an active check's run, a response check's judging), shared by the rules it judges" },
       },
     },
     finding: {

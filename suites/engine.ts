@@ -12,12 +12,12 @@ import { RedactionBoundary } from '../core/boundary.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { isRuleId, type RuleId, rules } from '../spec/rules.js';
+import { isRuleId, type RuleId, rules, rules as catalog } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Observer, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants, checkRunKey } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
 import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
-import { decideVerdict, thresholdsOutcome } from './policy.js';
+import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
@@ -77,6 +77,18 @@ export interface ConformanceOptions {
   maxTimeMs?: number;
   /** The checks to run. Default: the built-in ones. */
   checks?: readonly CheckDefinition[];
+  /**
+   * Stop sending once this many rules fail (a failing MUST rule, or a SHOULD
+   * rule under `strict`): the check in flight is cut short, the rest is not
+   * run (load included), and the verdict is non-conformant. Default: no bound.
+   */
+  maxFailures?: number;
+  /**
+   * Emit an `exchange` event for every exchange of the functional phases (one
+   * line, redacted: a redaction per request, so off unless asked for; the CLI
+   * asks with --verbose). Default false.
+   */
+  exchangeEvents?: boolean;
 }
 
 export const DEFAULTS = {
@@ -140,6 +152,25 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
   const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
+  // Set once the run must stop sending: the target stopped answering, the time bound passed, or --max-failures was reached.
+  const target: { lost?: TargetLost } = {};
+  // --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost).
+  const failing = new Set<RuleId>();
+  const noteFailure = (rule: RuleId) => {
+    const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
+    if (!selected(rule) || !failsRun({ outcome: 'fail', severity }, settings.strict)) return;
+    failing.add(rule);
+    if (settings.maxFailures !== undefined && failing.size >= settings.maxFailures) {
+      target.lost ??= new TargetLost(`stopped after ${failing.size} failing rule${failing.size === 1 ? '' : 's'} (--max-failures ${settings.maxFailures})`);
+    }
+  };
+  const counted = (asserter: Asserter): Asserter => ({
+    ...asserter,
+    fail: (rule, ...rest) => {
+      asserter.fail(rule, ...rest);
+      noteFailure(rule);
+    },
+  });
   const store = new StoreState();
   // Everything the run sends and receives passes the redaction boundary (core/boundary.ts).
   const client: Transport = options.transport ?? new RedactionBoundary(new HttpClient({
@@ -154,13 +185,28 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const emit = redactingEmitter(options.onEvent, evidence);
   const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
 
+  /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
+  const answers = new Map<string, Map<string, number>>();
+  const answered = (check: string, x: SentExchange) => {
+    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
+    for (const key of [check, RUN_ANSWERS]) {
+      const counts = answers.get(key) ?? new Map<string, number>();
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+      answers.set(key, counts);
+    }
+  };
+  /** Time each check took, ms: active checks' runs, response checks' judging. */
+  const checkTime = new Map<string, number>();
+  const took = (check: string, since: number) => checkTime.set(check, (checkTime.get(check) ?? 0) + (performance.now() - since));
   const inspect = (x: SentExchange) => {
     for (const check of responseChecks) {
+      const started = performance.now();
       try {
-        check.inspect(x, { ...recorder.asserter(check, x.meta.operation), ...recorder.observer(check) });
+        check.inspect(x, { ...counted(recorder.asserter(check, x.meta.operation)), ...recorder.observer(check) });
       } catch (error) {
         recorder.checkError(check, `check crashed: ${(error as Error).message}`);
       }
+      took(check.id, started);
     }
   };
 
@@ -169,7 +215,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}) });
   // After this many exchanges in a row without any response, the target is taken as gone.
   let silentInARow = 0;
-  const target: { lost?: TargetLost } = {};
   const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
     if (target.lost) throw target.lost;
     const { operation, auth = 'valid', authorization, headers, ...rest } = request;
@@ -183,7 +228,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (target.lost) throw target.lost;
       x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
       x.meta = { operation, auth, check };
+      answered(check, x);
       options.onExchange?.(x);
+      if (options.exchangeEvents) emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
@@ -246,8 +293,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
           continue;
         }
-        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix } });
+        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
         let error: string | undefined;
+        const started = performance.now();
         try {
           await check.run(ctx);
         } catch (e) {
@@ -262,6 +310,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             recorder.checkError(check, error);
           }
         }
+        took(check.id, started);
         emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       }
     }
@@ -298,7 +347,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   const recorded = recorder.results();
   const { observations } = recorded;
-  const { rules, waivers } = applyWaivers(recorded.rules, options.waivers ?? [], options.now ?? new Date());
+  const timed = recorded.rules.map((rule) => ({
+    ...rule,
+    checks: rule.checks.map((c) => {
+      const told = c.reason === NOTHING_JUDGED ? { ...c, reason: evidence.redact(unjudged(rule.id, c, answers)) } : c;
+      return checkTime.has(c.id) ? { ...told, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : told;
+    }),
+  }));
+  const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
   const finishedAt = new Date();
   const result: ConformanceResult = {
     tool: { name: 'petstore-conformance', version: TOOL_VERSION },
@@ -341,6 +397,7 @@ interface Resolved {
   maxWaitMs: number;
   rateLimit: number | undefined;
   maxTimeMs: number;
+  maxFailures: number | undefined;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -383,7 +440,51 @@ function resolve(options: ConformanceOptions): Resolved {
     maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
     rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
+    maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
   };
+}
+
+/** The recorder's reason for a check that recorded nothing for a rule; the engine replaces it by what happened. */
+const NOTHING_JUDGED = 'no request this check judges was made';
+
+/** Key of the whole run's answers in the engine's tally. */
+const RUN_ANSWERS = '\u0000run';
+
+/** Answers by count, most frequent first: `503 ×40, 401 ×12, no response (PC_ERR_TIMEOUT) ×2`. */
+function tally(counts: ReadonlyMap<string, number> | undefined, most = 6): string {
+  const sorted = [...(counts ?? [])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const shown = sorted.slice(0, most).map(([label, n]) => `${label} ×${n}`);
+  return `${shown.join(', ')}${sorted.length > most ? `, ${sorted.length - most} other kinds` : ''}`;
+}
+
+/**
+ * Why a check judged nothing for a rule, in terms of what happened: what its
+ * own requests got (an active check), or what every response of the run was (a
+ * response check judges the responses other checks get).
+ */
+function unjudged(rule: RuleId, check: { id: string; kind: string }, answers: ReadonlyMap<string, ReadonlyMap<string, number>>): string {
+  const count = (counts: ReadonlyMap<string, number> | undefined) => [...(counts ?? new Map<string, number>()).values()].reduce((a, b) => a + b, 0);
+  if (check.kind === 'response') {
+    const run = answers.get(RUN_ANSWERS);
+    return count(run) === 0 ? `no response came back in the whole run, so there was nothing for this check to judge for ${rule}` : `none of the run's ${count(run)} answers was one this check judges for ${rule}: they were ${tally(run)}`;
+  }
+  const own = answers.get(check.id);
+  if (count(own) === 0) return `this check sent no request that could show ${rule} (what it needed from earlier phases was not there)`;
+  return `this check sent ${count(own)} request${count(own) === 1 ? '' : 's'}, answered ${tally(own)}: none of the answers was one it could judge ${rule} on`;
+}
+
+/**
+ * An exchange in one line for --verbose: sequence number, operation, method,
+ * URL, and the status with content type, size and time, or why there was no
+ * response; not yet redacted (the engine redacts it before emitting).
+ */
+export function exchangeLine(x: SentExchange): string {
+  const auth = x.meta.auth === 'valid' ? '' : ` [auth ${x.meta.auth}]`;
+  const sent = x.request.body ? ` (${x.request.body.byteLength} B)` : '';
+  const answer = x.response
+    ? `${x.response.status}${x.response.headers['content-type'] ? ` ${x.response.headers['content-type']}` : ''} ${x.response.body.byteLength}${x.response.truncated ? '+' : ''} B`
+    : `no response: ${x.error?.message ?? 'unknown'}`;
+  return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
 }
 
 /** A positive finite number, or a `UsageError` naming the option. */
@@ -480,6 +581,9 @@ export function checkSeed(runSeed: number, checkId: string): number {
 
 interface ContextDeps {
   recorder: Recorder;
+  /** The asserter with failures counted for --max-failures. */
+  counted: (asserter: Asserter) => Asserter;
+  noteFailure: (rule: RuleId) => void;
   store: StoreState;
   send: (check: string, request: SendOptions) => Promise<SentExchange>;
   variants: CheckContext['authVariants'];
@@ -488,7 +592,7 @@ interface ContextDeps {
 
 function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
   const { recorder, store, settings } = deps;
-  const asserter = recorder.asserter(check, check.operation);
+  const asserter = deps.counted(recorder.asserter(check, check.operation));
   // While a counterexample is replayed, what it sends is kept as evidence.
   let recording: SentExchange[] | undefined;
   const send = async (request: SendOptions) => {
@@ -551,6 +655,8 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       }
       const reproduced = new Set(replay.findings.filter((f) => f.outcome === 'fail').map((f) => f.rule));
       for (const finding of failing.findings) {
+        // Recorded as a failure below unless it did not reproduce and rested on what the suite inferred.
+        if (finding.outcome === 'fail' && (reproduced.has(finding.rule) || !STORE_INFERRED_RULES.includes(finding.rule))) deps.noteFailure(finding.rule);
         if (finding.outcome !== 'fail' || reproduced.has(finding.rule)) {
           recorder.record(check, check.operation, finding, counterexample);
           continue;
@@ -568,7 +674,11 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
       }
       if (first && first !== failing) {
         const shrunkRules = new Set(failing.findings.map((f) => f.rule));
-        for (const finding of first.findings) if (!shrunkRules.has(finding.rule)) recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
+        for (const finding of first.findings) {
+          if (shrunkRules.has(finding.rule)) continue;
+          recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
+          if (finding.outcome === 'fail') deps.noteFailure(finding.rule);
+        }
       }
     },
   };

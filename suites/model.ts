@@ -137,6 +137,12 @@ export interface CheckResult {
   findings: Finding[];
   /** Why the check was skipped or errored. */
   reason?: Redacted;
+  /**
+   * Time the check took, ms: an active check's run (its requests included), a
+   * response check's judging of every response. A check that judges several
+   * rules took it for all of them (junit.xml splits it evenly).
+   */
+  durationMs?: number;
 }
 
 export interface RuleResult {
@@ -302,6 +308,8 @@ export type RunEvent =
   | { type: 'run-start'; target: string; seed: number; checks: number }
   | { type: 'phase-start'; phase: Phase; checks: number }
   | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string; skipped?: string }
+  /** With `exchangeEvents`: an exchange of the functional phases as it completes, one line (`#12 GET …/pets?limit=1 → 200 …`), the key already redacted. */
+  | { type: 'exchange'; check: string; seq: number; line: string }
   | { type: 'load-start'; profile: string; durationSec: number }
   | { type: 'load-tick'; profile: string; elapsedSec: number; durationSec: number; requests: number; throughput: number; p99Ms: number }
   | { type: 'load-end'; profile: string; thresholdsFailed: number }

@@ -66,7 +66,7 @@ describe('petstore-conformance CLI', () => {
     [['--embedded', '--timeout', 'soon'], /--timeout must be an integer/],
     [['--embedded', '--load', 'hurricane'], /unknown profile "hurricane"/],
     [['--embedded', '--reporter', 'pdf'], /unknown reporter pdf/],
-    [['--no-such-flag'], /Unknown argument/],
+    [['--no-such-flag'], /unknown argument: --no-such-flag/],
   ])('%j is a usage error: exit 2, one line', async (args, message) => {
     const ran = await runCli(args, { env: { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' } });
     expect(ran.code).toBe(2);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
@@ -26,6 +26,66 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'pc-test-'));
 }
 
+/**
+ * Where tests keep what a person may want to look at afterwards (screenshots,
+ * rendered pages): `$PETSTORE_TEST_ARTIFACTS`, or a folder under the OS temp
+ * dir. Never inside the repository: tests write only to temporary folders.
+ */
+export function artifactsDir(): string {
+  const dir = process.env.PETSTORE_TEST_ARTIFACTS || join(tmpdir(), 'petstore-conformance-test-artifacts');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** True when `path` is an executable file. */
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An external program the tests use, as README.md's prerequisites list it:
+ * the path in `$<envVar>` when set, else the first of `names` on PATH, else the
+ * Debian path. Undefined when none is there.
+ */
+export function findProgram(names: readonly string[], options: { envVar?: string; debianPath?: string } = {}): string | undefined {
+  const fromEnv = options.envVar ? process.env[options.envVar] : undefined;
+  if (fromEnv) {
+    if (!executable(fromEnv)) throw new Error(`$${options.envVar} is ${fromEnv}, which is not an executable file`);
+    return fromEnv;
+  }
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const name of names) if (executable(join(dir, name))) return join(dir, name);
+  }
+  return options.debianPath && executable(options.debianPath) ? options.debianPath : undefined;
+}
+
+/**
+ * Chromium, for the tests that open reports in a browser: `$CHROMIUM_PATH`,
+ * then `chromium`, `chromium-browser`, `google-chrome` on PATH, then
+ * /usr/bin/chromium (Debian's package). When there is none, the browser tests
+ * are skipped with a loud message, except under CI=true, where they fail: the
+ * README lets only a developer's machine go without a browser.
+ */
+export function findChromium(file: string): string | undefined {
+  const path = findProgram(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], { envVar: 'CHROMIUM_PATH', debianPath: '/usr/bin/chromium' });
+  if (path) return path;
+  if (process.env.CI === 'true') throw new Error(`${file}: no Chromium found (set CHROMIUM_PATH, put chromium on PATH, or apt-get install chromium); under CI=true the browser tests may not be skipped`);
+  console.warn(`\n!!! ${file}: no Chromium found (CHROMIUM_PATH, PATH, /usr/bin/chromium); the browser tests are SKIPPED. Install it (apt-get install chromium) or set CHROMIUM_PATH.\n`);
+  return undefined;
+}
+
+/** A program the README lists as required: its path, or an error saying which package gives it. */
+export function requireProgram(name: string, debianPackage: string): string {
+  const path = findProgram([name], { debianPath: `/usr/bin/${name}` });
+  if (!path) throw new Error(`${name} is missing: install it (Debian: apt-get install ${debianPackage}); see README.md, Prerequisites`);
+  return path;
+}
+
 export interface Ran {
   code: number | null;
   stdout: string;
@@ -38,12 +98,15 @@ export interface Ran {
  * unless the arguments choose a profile or a command other than the run.
  */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
+  // In a fresh temporary folder unless told otherwise: a run that writes to the default ./petstore-conformance-report
+  // (a preflight failure, a forgotten --report-dir) must never write into the repository or the caller's folder.
+  const cwd = options.cwd ?? tempDir();
   // Subcommands (rules, serve, matrix, replay, certify, verify…) come first and take no --load; the run takes flags only.
-  const command = (args[0] !== undefined && !args[0].startsWith('-')) || args.includes('--help') || args.includes('--version');
+  const command = (args[0] !== undefined && !args[0].startsWith('-')) || ['--help', '--version', '-h', '-v', '--get-yargs-completions'].some((a) => args.includes(a));
   const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...withLoad], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...withLoad], { cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
@@ -9,9 +9,10 @@ import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
 import type { RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, Outcome } from '../suites/model.js';
-import { DISTINCTIVE_KEY, tempDir, withServer, watch } from './helpers.js';
+import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch } from './helpers.js';
 
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+/** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
+const CHROMIUM = findChromium('test/html.test.ts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
@@ -43,23 +44,26 @@ const visibleRules = (page: Page) => page.locator('details.rule:visible').evalua
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 30_000 });
+  if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
 });
 
 afterAll(async () => {
   await browser?.close();
 });
 
-describe('report.html of a failing run, in a browser', () => {
+describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
   let result: ConformanceResult;
   let url: string;
+  let reportJson: string;
 
   beforeAll(async () => {
     result = await withServer({ wrap: broken }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10 }));
     const reportDir = tempDir();
     const ctx = { reportDir, out: process.stdout, progress: process.stderr, color: false, interactive: false, env: {} };
-    const written = await htmlReporter(ctx).onRunEnd!(result, []);
+    // report.json written before it (as the CLI orders reporters): the replay commands name it.
+    const written = await htmlReporter(ctx).onRunEnd!(result, [join(reportDir, 'report.json')]);
     expect(written).toEqual([join(reportDir, HTML_REPORT_FILE)]);
+    reportJson = join(reportDir, 'report.json');
     url = pathToFileURL(written[0]!).href;
   });
 
@@ -103,6 +107,13 @@ describe('report.html of a failing run, in a browser', () => {
       expect(await status.textContent()).toBe('HTTP 200');
       expect(await rule.locator('.received').first().textContent()).toBe('Received 21');
       expect(await rule.locator('pre.replay').first().textContent()).toMatch(/--seed 7 .*--only LIST-LIMIT-DEFAULT/);
+      // Beside the failure: its case id and the replay command, as the console prints them.
+      const failure = result.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail')!;
+      expect(failure.case?.id).toMatch(/^c-[0-9a-f]{8}$/);
+      expect(await rule.locator('.case-id').first().textContent()).toBe(failure.case!.id);
+      const replay = rule.locator('pre.replay-case').first();
+      expect(await replay.isVisible()).toBe(true);
+      expect(await replay.textContent()).toBe(`npx petstore-conformance replay ${reportJson} ${failure.case!.id}`);
 
       // A property failure: its shrunk counterexample and re-run command.
       const echo = page.locator('#rule-CREATE-ECHO');
@@ -163,9 +174,9 @@ describe('report.html of a failing run, in a browser', () => {
       // No load data yet: no load section.
       expect(await page.locator('#load').count()).toBe(0);
 
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, 'html-report.png'), fullPage: true });
-      writeFileSync(join(ARTIFACTS, 'html-report.html'), readFileSync(new URL(url)));
+      const artifacts = artifactsDir();
+      await page.screenshot({ path: join(artifacts, 'html-report.png'), fullPage: true });
+      writeFileSync(join(artifacts, 'html-report.html'), readFileSync(new URL(url)));
 
       expect(seen.requests.length).toBeGreaterThan(0);
       expect(offline(seen.requests)).toEqual([]);
@@ -192,6 +203,36 @@ describe('report.html of a failing run, in a browser', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('report.html says what a reader needs without the console', () => {
+  it('every failure with a case has its case id and replay command beside it', async () => {
+    const result = await withServer({ wrap: broken }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 5 }));
+    const html = renderHtml(result, { reportJson: 'runs/my report/report.json' });
+    const cases = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).filter((f) => f.case).map((f) => f.case!.id);
+    expect(cases.length).toBeGreaterThan(2);
+    for (const id of new Set(cases)) {
+      expect(html).toContain(`<code class="case-id">${id}</code>`);
+      expect(html).toContain(`<pre class="replay-case">npx petstore-conformance replay &#39;runs/my report/report.json&#39; ${id}</pre>`);
+    }
+    expect(renderHtml(result)).toContain(`npx petstore-conformance replay report.json ${cases[0]}`);
+  });
+
+  it('a check that could not judge says what happened, not that no request was made', async () => {
+    // Every request but the preflight answered 503: many requests, none a check could judge.
+    const down: (inner: Handler) => Handler = (inner) => (request) =>
+      request.method === 'GET' && request.path === '/pets' && request.query.get('limit') === '1' ? inner(request) : { status: 503, headers: { 'content-type': 'application/json' }, body: { code: 'down', message: 'down', status: 503 } };
+    const result = await withServer({ wrap: down }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 3 }));
+    const reasons = result.rules.flatMap((r) => r.checks.map((c) => c.reason ?? ''));
+    expect(reasons.filter((r) => /no request this check judges was made/.test(r))).toEqual([]);
+    const schema = result.rules.find((r) => r.id === 'PET-SCHEMA')!.checks.find((c) => c.id === 'responses.pet-schema')!;
+    expect(schema.outcome).toBe('inconclusive');
+    expect(schema.reason).toMatch(/^none of the run's \d+ answers was one this check judges for PET-SCHEMA: they were 503 ×\d+/);
+    const limit = result.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!.checks.find((c) => c.id === 'listPets.default-limit')!;
+    expect(limit.reason).toBe('this check sent 1 request, answered 503 ×1: none of the answers was one it could judge LIST-LIMIT-DEFAULT on');
+    const html = renderHtml(result);
+    expect(html).toContain(`<p class="reason">${limit.reason}</p>`);
   });
 });
 
@@ -294,7 +335,7 @@ describe('renderHtml with hostile strings', () => {
     expect(html.length).toBeLessThan(8 * BIG.length);
   });
 
-  it('shows the hostile text literally in a browser, runs nothing injected and requests nothing', async () => {
+  it.skipIf(!CHROMIUM)('shows the hostile text literally in a browser, runs nothing injected and requests nothing', async () => {
     const dir = tempDir();
     const path = join(dir, HTML_REPORT_FILE);
     writeFileSync(path, renderHtml(hostile()));

@@ -1,6 +1,6 @@
 // Runs the conformance suite against an independent Python implementation of
 // the Animal Store interface (test/fixtures/independent/animal_store.py), written
-// from /work/shared/animal-store-interface.md alone.  Each variant switches on
+// from spec/animal-store-interface.md alone.  Each variant switches on
 // behaviour the document leaves open ("not shown"); a conformant verdict is
 // expected for every one, so any 'fail' or 'error' here is either a bug in the
 // fixture or a false alarm of the suite.

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
@@ -10,10 +10,12 @@ import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter
 import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, Outcome, RuleResult } from '../suites/model.js';
-import { DISTINCTIVE_KEY, withServer } from './helpers.js';
+import { smokeLoad } from './fixtures/load-result.js';
+import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';
 
 const XSD = new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
-const XMLLINT = '/usr/bin/xmllint';
+/** xmllint (Debian libxml2-utils), a prerequisite the README lists: found on PATH. */
+let XMLLINT: string;
 const XUNIT_VIEWER = join(dirname(createRequire(import.meta.url).resolve('xunit-viewer/package.json')), 'bin', 'xunit-viewer.js');
 
 interface Ran {
@@ -128,9 +130,7 @@ describe('junit.xml', () => {
   let passing: ConformanceResult;
 
   beforeAll(async () => {
-    // xmllint comes from the system (Debian libxml2-utils); allow a provisioning step to finish.
-    for (let waited = 0; !existsSync(XMLLINT) && waited < 120; waited++) await new Promise((r) => setTimeout(r, 1000));
-    if (!existsSync(XMLLINT)) throw new Error(`${XMLLINT} is missing: install libxml2-utils`);
+    XMLLINT = requireProgram('xmllint', 'libxml2-utils');
     [failing, failingStrict] = await withServer({ wrap: broken }, async (url) => [await runAgainst(url, false), await runAgainst(url, true)]);
     passing = await withServer({}, (url) => runAgainst(url, false));
   }, 180_000);
@@ -143,7 +143,7 @@ describe('junit.xml', () => {
     await expectValid(path);
 
     const rule = caseOf('LIST-LIMIT-DEFAULT');
-    expect(await xpath(path, `${rule}/@classname`)).toBe('listPets');
+    expect(await xpath(path, `${rule}/@classname`)).toBe('petstore.listPets');
     expect(await xpath(path, `${rule}/failure/@type`)).toBe('MUST');
     expect(await xpath(path, `${rule}/failure/@message`)).toBe('Expected at most 20 animals when limit is absent / Received 21');
     const text = await xpath(path, `${rule}/failure`);
@@ -155,14 +155,34 @@ describe('junit.xml', () => {
     expect(text).toMatch(/^reproduce: curl -sS -i -X GET '.*\/v1\/pets' -H "authorization: Bearer \$\{PETSTORE_API_KEY\}"$/m);
     expect(text).toMatch(/^re-run: npx petstore-conformance .*--seed 21 .*--only LIST-LIMIT-DEFAULT(,[A-Z,-]+)?$/m);
 
-    // The properties, on every testsuite.
+    // The run's properties, once, on the first testsuite.
     const suites = Number(await xpath(path, 'count(//testsuite)'));
     expect(suites).toBe(8);
-    expect(Number(await xpath(path, 'count(//testsuite/properties)'))).toBe(suites);
-    expect(await xpath(path, "//testsuite[@name='auth']/properties/property[@name='seed']/@value")).toBe('21');
-    expect(await xpath(path, "//testsuite[@name='auth']/properties/property[@name='target']/@value")).toBe(failing.target);
-    expect(await xpath(path, "//testsuite[@name='auth']/properties/property[@name='tool.version']/@value")).toBe(failing.tool.version);
-    expect(await xpath(path, "//testsuite[@name='auth']/properties/property[@name='interfaceVersion']/@value")).toBe('1.0.0');
+    expect(await xpath(path, 'count(//properties)')).toBe('1');
+    expect(await xpath(path, 'count(/testsuites/testsuite[1]/properties)')).toBe('1');
+    expect(await xpath(path, "//properties/property[@name='seed']/@value")).toBe('21');
+    expect(await xpath(path, "//properties/property[@name='target']/@value")).toBe(failing.target);
+    expect(await xpath(path, "//properties/property[@name='tool.version']/@value")).toBe(failing.tool.version);
+    expect(await xpath(path, "//properties/property[@name='interfaceVersion']/@value")).toBe('1.0.0');
+
+    // What every reader expects: a time on each testcase, a timestamp (ISO 8601 without zone, as Ant writes it) and a
+    // hostname on each testsuite, classnames with a package so Jenkins groups rules by operation.
+    expect(await xpath(path, 'count(//testcase[not(@time)] | //testsuite[not(@timestamp) or not(@hostname) or not(@time)])')).toBe('0');
+    expect(await xpath(path, "count(//testcase[not(starts-with(@classname, 'petstore.'))])")).toBe('0');
+    expect(await xpath(path, "count(//testcase[@classname='petstore.listPets'])")).toBe(String(failing.rules.filter((r) => r.group === 'listPets').length));
+    const timestamp = await xpath(path, '/testsuites/testsuite[1]/@timestamp');
+    expect(timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(timestamp).toBe(failing.startedAt.slice(0, 19));
+    expect(await xpath(path, "count(//testsuite[@hostname != '" + hostname() + "'])")).toBe('0');
+    const caseTimes = (await xpath(path, 'sum(//testcase/@time)')).trim();
+    const checkTime = failing.rules.flatMap((r) => r.checks).filter((c, i, all) => all.findIndex((o) => o.id === c.id) === i).reduce((sum, c) => sum + (c.durationMs ?? 0), 0);
+    expect(Number(caseTimes)).toBeGreaterThan(0);
+    expect(Math.abs(Number(caseTimes) - checkTime / 1000)).toBeLessThan(0.05);
+    expect(Number(await xpath(path, `${rule}/@time`))).toBeGreaterThan(0);
+    for (const name of ['listPets', 'auth']) {
+      const suiteTime = Number(await xpath(path, `//testsuite[@name='${name}']/@time`));
+      expect(Math.abs(suiteTime - Number(await xpath(path, `sum(//testsuite[@name='${name}']/testcase/@time)`)))).toBeLessThan(0.01);
+    }
 
     const xml = readFileSync(path, 'utf8');
     expect(xml).not.toContain(DISTINCTIVE_KEY);
@@ -215,7 +235,7 @@ describe('junit.xml', () => {
     expect(await xpath(strict, `${rule}/failure/@message`)).toBe('Expected Sunset: Thu, 05 Dec 2030 00:00:00 GMT / Received no Sunset header');
     expect(await xpath(strict, '/testsuites/@failures')).toBe('2');
     expect(await xpath(strict, "//testsuite[@name='deprecation']/@failures")).toBe('1');
-    expect(await xpath(strict, "//testsuite[@name='auth']/properties/property[@name='strict']/@value")).toBe('true');
+    expect(await xpath(strict, "//properties/property[@name='strict']/@value")).toBe('true');
     expect(await countMismatches(strict)).toBe('0');
     const viewer = await xunitViewer(strict);
     expect(viewer.console).toMatch(/✗ GET-SUNSET-HEADER /);
@@ -258,7 +278,7 @@ describe('junit.xml', () => {
     const failure = await xpath(path, `${caseOf('PET-SCHEMA')}/failure`);
     for (const text of HOSTILE) expect(failure).toContain(xmlSafe(text));
     expect(await xpath(path, `${caseOf('PET-SCHEMA')}/failure/@message`)).toBe(attributeSafe(HOSTILE.join(' ')));
-    expect(await xpath(path, "//testsuite[@name='resources']/properties/property[@name='target']/@value")).toBe(attributeSafe(result.target));
+    expect(await xpath(path, "//properties/property[@name='target']/@value")).toBe(attributeSafe(result.target));
     const reason = await xpath(path, `${caseOf('LIST-PAGE-FULL')}/skipped`);
     for (const text of HOSTILE) expect(reason).toContain(xmlSafe(text));
     const crash = await xpath(path, `${caseOf('GET-RESPONSE')}/error`);
@@ -276,6 +296,23 @@ describe('junit.xml', () => {
     const viewer = await xunitViewer(path);
     expect(viewer.console).toMatch(/✗ PET-SCHEMA /);
     expect(viewer.console).toMatch(/! GET-RESPONSE /);
+  });
+
+  it('load thresholds: a testsuite of their own, classname petstore.load.<profile>, the profile time split between them', async () => {
+    const load = smokeLoad();
+    const result: ConformanceResult = { ...passing, load: [load], summary: { ...passing.summary, thresholds: 'fail' } };
+    const path = tempFile(renderJunit(result, { hostname: 'ci-runner-7' }));
+    await expectValid(path);
+    expect(await countMismatches(path)).toBe('0');
+    const suite = "//testsuite[@name='load']";
+    expect(await xpath(path, `count(${suite}/testcase)`)).toBe('3');
+    expect(await xpath(path, `count(${suite}/testcase[@classname='petstore.load.smoke'])`)).toBe('3');
+    expect(await xpath(path, `${suite}/testcase[starts-with(@name, 'LOAD-SMOKE-ALL-P99 ')]/@time`)).toBe('1.000');
+    expect(await xpath(path, `${suite}/@time`)).toBe('3.000');
+    expect(await xpath(path, `${suite}/@timestamp`)).toBe('2026-01-02T03:04:05');
+    expect(await xpath(path, `count(//testsuite[@hostname='ci-runner-7'])`)).toBe(await xpath(path, 'count(//testsuite)'));
+    expect(await xpath(path, `${suite}/testcase[starts-with(@name, 'LOAD-SMOKE-ALL-THROUGHPUT ')]/failure/@message`)).toBe('measured 40 req/s against throughput > 50/s');
+    expect(await xpath(path, `count(${suite}/properties)`)).toBe('0');
   });
 
   it('junitReporter writes junit.xml into the report directory and returns its path', async () => {

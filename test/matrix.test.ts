@@ -15,10 +15,11 @@ import { badgeFor, cellOutcome, type MatrixColumn, renderMatrixMarkdown } from '
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { reportErrors, runCli, tempDir, watch } from './helpers.js';
+import { artifactsDir, findChromium, reportErrors, runCli, tempDir, watch } from './helpers.js';
 import { suiteText } from '../core/redact.js';
 
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+/** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
+const CHROMIUM = findChromium('test/matrix.test.ts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const HOSTILE = '</td><script>alert(1)</script><img src=x onerror=alert(2)> | **x** [y](javascript:alert(3))';
 /** A column name cannot hold "=" (`--label name=path`). */
@@ -222,11 +223,11 @@ function sink(into: string[]): NodeJS.WritableStream {
   return { write: (chunk: string) => into.push(chunk) > 0 } as unknown as NodeJS.WritableStream;
 }
 
-describe('matrix.html in a browser', () => {
+describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS, timeout: 30_000 });
   });
 
   afterAll(async () => {
@@ -268,14 +269,14 @@ describe('matrix.html in a browser', () => {
       // Colour and text: the failing cell is not coloured like a passing one.
       const background = (i: number) => page.locator('tr:has(th#LIST-LIMIT-DEFAULT) td.cell').nth(i).evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
       expect(await background(1)).not.toBe(await background(0));
-      await page.screenshot({ path: join(ARTIFACTS, 'matrix.png') });
+      await page.screenshot({ path: join(artifactsDir(), 'matrix.png') });
 
       // Sticky header row: scrolled down, the column headings stay at the top.
       await page.mouse.wheel(0, 900);
       await expect.poll(() => page.evaluate('window.scrollY')).toBeGreaterThan(500);
       expect(await page.locator('thead th.impl').first().evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBe(0);
       expect(await heads.nth(1).isVisible()).toBe(true);
-      await page.screenshot({ path: join(ARTIFACTS, 'matrix-scrolled.png') });
+      await page.screenshot({ path: join(artifactsDir(), 'matrix-scrolled.png') });
 
       // The filter box (the only script): typing hides the other rows.
       await page.evaluate('window.scrollTo(0, 0)');
@@ -333,7 +334,7 @@ describe('matrix.html in a browser', () => {
       expect(seen.dialogs).toEqual([]);
       expect(seen.errors).toEqual([]);
       expect(seen.requests.filter((url) => !/^(file|data|about):/.test(url))).toEqual([]);
-      await page.screenshot({ path: join(ARTIFACTS, 'matrix-hostile.png'), fullPage: true });
+      await page.screenshot({ path: join(artifactsDir(), 'matrix-hostile.png'), fullPage: true });
     } finally {
       await page.close();
     }

@@ -28,13 +28,14 @@ describe('the packed package', () => {
     expect(out).toMatch(/CONFORMANT/);
 
     writeFileSync(join(app, 'use.mjs'), `
-      import { runConformance, startReference } from 'petstore-conformance';
+      import { runConformance, startReference, renderJunit, renderHtml, renderJson, renderSummary } from 'petstore-conformance';
       const server = await startReference({ apiKey: 'k' });
       const result = await runConformance({ baseUrl: server.url, apiKey: 'k', seed: 1, numRuns: 3 });
       await server.close();
-      console.log(result.summary.verdict, result.rules.length);
+      const reports = [renderJunit(result).startsWith('<?xml'), renderHtml(result).includes('</html>'), JSON.parse(renderJson(result)).seed === 1, renderSummary(result, [], false).includes('CONFORMANT')];
+      console.log(result.summary.verdict, result.rules.length, reports.join(','));
     `);
-    expect(execFileSync('node', ['use.mjs'], { ...quiet, cwd: app }).trim()).toMatch(/^conformant \d+$/);
+    expect(execFileSync('node', ['use.mjs'], { ...quiet, cwd: app }).trim()).toMatch(/^conformant \d+ true,true,true,true$/);
 
     // Certification from the installed package: certify against a served reference, verify offline, compare in a matrix.
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');

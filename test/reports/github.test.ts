@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeData } from '../../reports/github.js';
+import { escapeData, renderAnnotations, renderStepSummary } from '../../reports/github.js';
+import { runConformance } from '../../suites/engine.js';
+import { exitCode } from '../../suites/policy.js';
+import { smokeLoad } from '../fixtures/load-result.js';
 import type { Handler } from '../../reference/handler.js';
 import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from '../helpers.js';
 
@@ -32,6 +35,27 @@ describe('GitHub Actions output', () => {
       expect(markdown).toMatch(/\| GET-SUNSET-HEADER \| SHOULD \| ⚠️ warning \|/);
       expect(ran.stdout + markdown).not.toContain(DISTINCTIVE_KEY);
     });
+  });
+
+  it('summarises the load profiles in a table and annotates each breached threshold (error) and each unmeasured one (warning)', async () => {
+    const run = await withServer({}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 2, only: ['LIST-LIMIT-DEFAULT'] }));
+    const result = { ...run, load: [smokeLoad()], summary: { ...run.summary, thresholds: 'fail' as const } };
+    expect(exitCode(result.summary)).toBe(3);
+    const markdown = renderStepSummary(result);
+    expect(markdown).toMatch(/^## petstore-conformance: ⚠️ conformant, load threshold breached \(exit 3\)/);
+    expect(markdown).toContain('### Load');
+    expect(markdown).toContain('| Profile | Requests | Throughput | p50 | p99 | Error rate | Thresholds |');
+    const row = markdown.split('\n').find((l) => l.startsWith('| smoke '))!;
+    expect(row).toBe('| smoke (closed, 4 connections, 3.0 s) | 120 | 40.0/s | 2.50 ms | 6.25 ms | 0.83% | ✅ `p99 < 1000ms` (measured 6.25 ms)<br>❌ `throughput > 50/s` (measured 40 req/s)<br>❔ `getPet.errorRate < 1%` (not measured: no getPet request was answered) |');
+    const annotations = renderAnnotations(result).split('\n').filter(Boolean);
+    expect(annotations).toContain('::error title=LOAD-SMOKE-ALL-THROUGHPUT load threshold breached::profile smoke: throughput > 50/s, measured 40 req/s');
+    // Workflow-command data escapes % as %25.
+    expect(annotations).toContain('::warning title=LOAD-SMOKE-GETPET-ERRORRATE load threshold not measured::profile smoke: getPet.errorRate < 1%25, not measured: no getPet request was answered');
+    expect(annotations.filter((a) => a.includes('LOAD-SMOKE-ALL-P99'))).toEqual([]);
+    // Without load, no table; a load phase that did not start says why.
+    expect(renderStepSummary(run)).not.toContain('### Load');
+    const refused = { ...run, skippedPhases: [{ phase: 'load', reason: 'load not started: the target does not authenticate' }] };
+    expect(renderStepSummary(refused)).toMatch(/### Load\n\nload not started: the target does not authenticate/);
   });
 
   it('writes nothing of the kind outside GitHub Actions', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generatedFiles } from '../../cli/generated.js';
@@ -6,6 +7,9 @@ import { openapi } from '../../spec/openapi.js';
 import { rules } from '../../spec/rules.js';
 import { ENGINE_GAPS } from '../../suites/engine.js';
 import { builtinChecks } from '../../suites/registry.js';
+
+/** The normative document, vendored into the repository (never read from outside it). */
+const INTERFACE_DOCUMENT = new URL('../../spec/animal-store-interface.md', import.meta.url);
 
 describe('rule catalog', () => {
   it('has unique rule ids in UPPER-KEBAB form', () => {
@@ -35,13 +39,18 @@ describe('rule catalog', () => {
   });
 
   it('traces every rule to a section of the document and a quoted statement', () => {
-    const document = readFileSync(new URL('../../../shared/animal-store-interface.md', import.meta.url), 'utf8');
+    const document = readFileSync(INTERFACE_DOCUMENT, 'utf8');
     const headings = ['Resources and their fields', 'Endpoints', 'Authentication', 'Errors', 'Limits', 'Versioning', 'States and transitions', 'What the service does'];
     for (const rule of rules) {
       expect(headings.some((h) => rule.section.includes(h)) || rule.section.includes('introduction'), rule.id).toBe(true);
       expect(rule.statement.length, rule.id).toBeGreaterThan(10);
     }
     for (const h of headings) expect(document).toContain(`## ${h}`);
+  });
+
+  it('reads the vendored interface document, unchanged since it was copied (spec/animal-store-interface.SOURCE.md)', () => {
+    const recorded = /sha256: `([0-9a-f]{64})`/.exec(readFileSync(new URL('../../spec/animal-store-interface.SOURCE.md', import.meta.url), 'utf8'))?.[1];
+    expect(createHash('sha256').update(readFileSync(INTERFACE_DOCUMENT)).digest('hex')).toBe(recorded);
   });
 
   it('keeps the generated files current (run npm run gen)', () => {

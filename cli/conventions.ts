@@ -1,0 +1,88 @@
+/**
+ * Command-line habits users bring from other tools: colour by the usual
+ * environment variables, "did you mean" for a mistyped flag or command.
+ * Pure functions; cli/main.ts applies them.
+ */
+
+/**
+ * Whether output to `stream` is coloured, by the usual rules
+ * (https://no-color.org, https://force-color.org, as supports-color reads them):
+ * `NO_COLOR` set and non-empty disables colour, whatever else is set;
+ * `FORCE_COLOR` `0` or `false` disables it, `1`, `2`, `3`, `true` or empty
+ * enables it even without a terminal; otherwise colour only on a TTY whose
+ * `TERM` is not `dumb`.
+ */
+export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '' || force === 'true') return true;
+    if (force === 'false') return false;
+    const level = Number.parseInt(force, 10);
+    if (Number.isInteger(level)) return level > 0;
+  }
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/** Edit distance (Damerau–Levenshtein, adjacent swaps count one) between two words. */
+export function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate closest to `word`, when it is close enough to be a typo: at
+ * most a third of the word's letters off (at least one), or `word` a prefix of
+ * exactly one candidate (`--base` for `--base-url`).
+ */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  const prefixed = candidates.filter((c) => lower.length >= 3 && c.startsWith(lower));
+  if (prefixed.length === 1) return prefixed[0];
+  let best: { candidate: string; d: number } | undefined;
+  for (const candidate of candidates) {
+    const d = distance(lower, candidate);
+    if (!best || d < best.d) best = { candidate, d };
+  }
+  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.candidate : undefined;
+}
+
+/**
+ * yargs' "Unknown argument(s): …" message, rewritten for people: each unknown
+ * word as it was typed (`--base-ur`, not also its camelCase twin `baseUr`),
+ * with a suggestion among the command's flags or the commands when one is
+ * close. Other messages are returned as they are.
+ */
+export function explainUnknown(message: string, argv: readonly string[], flags: readonly string[], commands: readonly string[]): string {
+  const match = /^Unknown arguments?: (.*)$/.exec(message);
+  if (!match) return message;
+  const words = match[1]!.split(', ');
+  // yargs lists a kebab-case flag twice (base-ur, baseUr): keep the spelling that was typed.
+  const typed = words.filter((w) => !words.some((other) => other !== w && camel(other) === w));
+  const parts = typed.map((word) => {
+    // yargs reads --no-x as x set to false: show and match what was typed.
+    const spelled = [`--${word}`, `--no-${word}`, `-${word}`].find((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)));
+    if (spelled) {
+      const near = suggest(spelled.replace(/^-+/, ''), flags) ?? suggest(word, flags);
+      return `${spelled}${near ? ` (did you mean --${near}?)` : ''}`;
+    }
+    // A word that is not a flag is shown only when it is a near miss of a command: anything else may be a key.
+    const near = suggest(word, commands);
+    return near ? `${word} (did you mean the command "${near}"?)` : undefined;
+  });
+  const shown = parts.filter((p): p is string => p !== undefined);
+  const hidden = parts.length - shown.length;
+  const all = [...shown, ...(hidden > 0 ? [`${hidden} other argument(s), not shown (one may be a key)`] : [])];
+  return `unknown ${parts.length === 1 ? 'argument' : 'arguments'}: ${all.join(', ')}`;
+}
+
+function camel(kebab: string): string {
+  return kebab.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,126 @@
+/**
+ * `--dry-run`: the plan of a run, and nothing sent to the target. Every option
+ * is validated as a run would validate it. How many requests each check sends
+ * and how many animals it creates is not declared anywhere: the plan rehearses
+ * the same run (seed, runs per property, selection) against the embedded
+ * reference implementation with an empty store, in this process, on loopback,
+ * and counts. Against a store that already holds animals the setup phase
+ * creates fewer (at least 16); against a target that fails, property checks
+ * shrink and send more.
+ */
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../core/errors.js';
+import { parseBaseUrl, targetOf } from '../core/http.js';
+import { startReference } from '../reference/server.js';
+import { rules } from '../spec/rules.js';
+import { runConformance } from '../suites/engine.js';
+import { builtinProfiles, type LoadProfile, validateProfile } from '../suites/load/profiles.js';
+import { EXIT } from '../suites/policy.js';
+import type { Io } from './main.js';
+import type { CliConfig } from './options.js';
+
+/** What the rehearsal counted for one check. */
+interface CheckPlan {
+  id: string;
+  title: string;
+  phase: string;
+  requests: number;
+  creates: number;
+  skipped?: string;
+}
+
+/** Prints the plan of `config`'s run to stdout; sends nothing to the target. Exit 0. */
+export async function dryRun(config: CliConfig, io: Io): Promise<number> {
+  const target = config.embedded ? 'the embedded reference implementation (started by the run)' : targetOf(parseBaseUrl(config.baseUrl ?? ''));
+  const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...config.profiles };
+  const profile = config.load === 'none' ? undefined : profiles[config.load];
+  if (config.load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${config.load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+  const thresholds = profile ? validateProfile({ ...profile, name: config.load }).map((t) => t.expression) : [];
+  const seed = config.seed ?? randomBytes(4).readInt32BE(0);
+
+  const rehearsalKey = `dry-run-${randomBytes(12).toString('hex')}`;
+  const reference = await startReference({ apiKey: rehearsalKey });
+  const checks = new Map<string, CheckPlan>();
+  let phase = 'preflight';
+  const planOf = (id: string, title = ''): CheckPlan => {
+    let plan = checks.get(id);
+    if (!plan) checks.set(id, (plan = { id, title, phase, requests: 0, creates: 0 }));
+    return plan;
+  };
+  let result;
+  try {
+    result = await runConformance({
+      baseUrl: reference.url,
+      apiKey: rehearsalKey,
+      seed,
+      numRuns: config.numRuns,
+      strict: config.strict,
+      timeoutMs: config.timeout,
+      only: config.only,
+      skip: config.skip,
+      load: 'none',
+      onEvent: (event) => {
+        if (event.type === 'phase-start') phase = event.phase;
+        if (event.type === 'check-end') {
+          const plan = planOf(event.check, event.title);
+          plan.title = event.title;
+          if (event.skipped) plan.skipped = event.skipped;
+        }
+      },
+      onExchange: (x) => {
+        const plan = planOf(x.meta.check);
+        plan.requests++;
+        if (x.request.method === 'POST' && x.response?.status === 201) plan.creates++;
+      },
+    });
+  } finally {
+    await reference.close();
+  }
+
+  const selected = result.rules.filter((r) => (config.only.length === 0 || config.only.includes(r.id)) && !config.skip.includes(r.id));
+  const must = selected.filter((r) => r.severity === 'MUST').length;
+  const lines = [
+    `Dry run: nothing is sent to ${target}.`,
+    '',
+    `target   ${target}`,
+    `seed     ${config.seed ?? `random (chosen when the run starts; this plan rehearsed seed ${seed})`} · ${config.numRuns} runs per property check · timeout ${config.timeout} ms${config.strict ? ' · strict' : ''}${config.maxFailures ? ` · stops after ${config.maxFailures} failing rules` : ''}${config.rateLimit ? ` · at most ${config.rateLimit} requests/s` : ''}`,
+    `rules    ${selected.length} of ${rules.length} (${must} MUST, ${selected.length - must} SHOULD)${config.only.length ? ` · only ${config.only.join(',')}` : ''}${config.skip.length ? ` · skip ${config.skip.join(',')}` : ''}`,
+    '',
+    'Phases, checks and requests (counted by rehearsing this run against the embedded reference implementation with an empty store; a store that already holds animals needs fewer in setup, a failing target more while properties shrink):',
+  ];
+  const byPhase = new Map<string, CheckPlan[]>();
+  for (const plan of checks.values()) byPhase.set(plan.phase, [...(byPhase.get(plan.phase) ?? []), plan]);
+  let requests = 0;
+  let creates = 0;
+  for (const [name, plans] of byPhase) {
+    const sent = plans.reduce((n, p) => n + p.requests, 0);
+    const created = plans.reduce((n, p) => n + p.creates, 0);
+    requests += sent;
+    creates += created;
+    const run = plans.filter((p) => !p.skipped).length;
+    lines.push(`  ${name.padEnd(12)} ${String(run).padStart(2)} check${run === 1 ? ' ' : 's'}  ~${String(sent).padStart(5)} requests  ~${String(created).padStart(4)} animals created`);
+    for (const plan of plans) {
+      if (plan.id === 'preflight') continue;
+      lines.push(`      ${plan.skipped ? '-' : '·'} ${plan.id.padEnd(40)} ${plan.skipped ? `not run (${plan.skipped})` : `~${plan.requests} requests${plan.creates ? `, ${plan.creates} animals` : ''}`}`);
+    }
+  }
+  lines.push(`  ${'total'.padEnd(12)}              ~${String(requests).padStart(5)} requests  ~${String(creates).padStart(4)} animals created (named "pctest-xxxx …"; the document has no delete)`);
+  lines.push('');
+  if (profile) {
+    const shape =
+      profile.kind === 'closed'
+        ? `closed loop, ${profile.connections} connections for ${profile.durationSec} s: as many requests as the target answers in that time`
+        : profile.kind === 'rate'
+          ? `fixed rate, ${profile.rate} requests/s for ${profile.durationSec} s: about ${Math.round(profile.rate * profile.durationSec)} requests`
+          : `ramp, ${profile.stages.join(', ')} connections, ${profile.stageSec} s each (${profile.stages.length * profile.stageSec} s at most), stopping at the first stage that breaks a threshold`;
+    const weights = profile.mix.listPets + profile.mix.getPet + profile.mix.createPet;
+    const share = weights > 0 ? Math.round((profile.mix.createPet / weights) * 100) : 0;
+    lines.push(`Load profile "${config.load}": ${shape}; at most ${profile.maxRequests} requests; it creates 20 animals first, then ${share}% of its requests create one.`);
+    lines.push(`  thresholds: ${thresholds.join(', ') || 'none'}`);
+  } else {
+    lines.push('Load: none.');
+  }
+  lines.push('', `Reports: ${config.reporter.join(', ')} → ${config.reportDir}`, '', 'Nothing was sent. Run the same command without --dry-run to test the target.');
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.conformant;
+}

@@ -1,0 +1,296 @@
+/**
+ * The habits users bring from other command-line tools: -h and -v, "did you
+ * mean", shell completion, FORCE_COLOR/NO_COLOR, -q and --verbose,
+ * --max-failures, --dry-run, PETSTORE_* variables for every option, and a
+ * config file found upward, with ${ENV} interpolation and a published schema.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findConfigFile, interpolate } from '../cli/config.js';
+import { explainUnknown, suggest, useColor } from '../cli/conventions.js';
+import { type Io, main } from '../cli/main.js';
+import { envVarOf, runOptions } from '../cli/options.js';
+import type { Handler } from '../reference/handler.js';
+import { newAjv } from '../spec/validate.js';
+import type { ConformanceResult } from '../suites/model.js';
+import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
+
+/** Runs main() in this process with the given environment and working directory; collects stdout and stderr. */
+async function inProcess(args: string[], env: Record<string, string> = {}, cwd = tempDir()): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) } as unknown as Io['stdout'],
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) } as unknown as Io['stderr'],
+    env: { NO_COLOR: '1', ...env },
+    cwd,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/** A reference broken three MUST ways: default limit 21, Error.status as a string, and no 401 without a key. */
+const broken: (inner: Handler) => Handler = (inner) => async (request) => {
+  const query = request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? new URLSearchParams([...request.query, ['limit', '21']]) : request.query;
+  const answer = await inner({ ...request, query });
+  if (answer.status >= 400) return { ...answer, body: { ...(answer.body as object), status: String(answer.status) } };
+  return answer;
+};
+
+describe('conventions', () => {
+  it('-h and -v are --help and --version', async () => {
+    const help = await runCli(['-h']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--base-url/);
+    expect(help.stdout).toMatch(/-q, --quiet/);
+    expect(help.stdout).toMatch(/env\s+PETSTORE_MAX_WAIT/);
+    const version = await runCli(['-v']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it.each([
+    [['--base-ur', 'http://x/v1'], /^petstore-conformance: error: unknown argument: --base-ur \(did you mean --base-url\?\)/],
+    [['--embedded', '--seeed', '3', '--strikt'], /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/],
+    [['rulez'], /unknown argument: rulez \(did you mean the command "rules"\?\)/],
+    [['--embedded', '--max-failure', '2'], /did you mean --max-failures\?/],
+  ])('%j suggests what was meant: exit 2, one line', async (args, message) => {
+    const ran = await runCli(args);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(message);
+  });
+
+  it('suggests only what is close', () => {
+    expect(suggest('base-ur', ['base-url', 'seed'])).toBe('base-url');
+    expect(suggest('tiemout', ['timeout', 'seed'])).toBe('timeout');
+    expect(suggest('frobnicate', ['timeout', 'seed'])).toBeUndefined();
+    expect(explainUnknown('Unknown arguments: base-ur, baseUr', ['--base-ur'], ['base-url'], [])).toBe('unknown argument: --base-ur (did you mean --base-url?)');
+    expect(explainUnknown('Not enough arguments', [], [], [])).toBe('Not enough arguments');
+  });
+
+  it('completion prints a shell script; the script asks the CLI, which offers the run flags and the commands', async () => {
+    const script = await runCli(['completion']);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toMatch(/^###-begin-petstore-conformance-completions-###/);
+    expect(script.stdout).toContain('--get-yargs-completions');
+    const flags = await runCli(['--get-yargs-completions', 'petstore-conformance', '--max-']);
+    expect(flags.stdout.trim().split('\n').sort()).toEqual(['--max-failures', '--max-time', '--max-wait']);
+    const commands = await runCli(['--get-yargs-completions', 'petstore-conformance', '']);
+    expect(commands.stdout).toMatch(/^rules$/m);
+    expect(commands.stdout).toMatch(/^export-load$/m);
+    expect(commands.stdout).not.toContain('$0');
+    const serve = await runCli(['--get-yargs-completions', 'petstore-conformance', 'serve', '--']);
+    expect(serve.stdout).toMatch(/^--port$/m);
+  });
+
+  it('colour: NO_COLOR wins when non-empty; FORCE_COLOR=0 disables, 1-3 enable without a TTY; otherwise a TTY that is not dumb', () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    expect(useColor(tty, {})).toBe(true);
+    expect(useColor(pipe, {})).toBe(false);
+    expect(useColor(tty, { TERM: 'dumb' })).toBe(false);
+    expect(useColor(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(useColor(pipe, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(false);
+    expect(useColor(tty, { NO_COLOR: '' })).toBe(true);
+    for (const level of ['1', '2', '3', 'true', '']) expect(useColor(pipe, { FORCE_COLOR: level }), level).toBe(true);
+    for (const level of ['0', 'false']) expect(useColor(tty, { FORCE_COLOR: level }), level).toBe(false);
+  });
+
+  it('FORCE_COLOR colours the verdict in a pipe; NO_COLOR set as well wins', async () => {
+    const forced = await runCli(['--embedded', '-q', '--num-runs', '3', '--reporter', 'console'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('\u001b[32mCONFORMANT\u001b[0m');
+    const both = await runCli(['--embedded', '-q', '--num-runs', '3', '--reporter', 'console'], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(both.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('-q prints the verdict line only; the reports are still written', async () => {
+    const dir = tempDir();
+    const ran = await runCli(['--embedded', '-q', '--num-runs', '3', '--report-dir', dir]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^CONFORMANT: 24 of 24 MUST rules passed\n$/);
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toHaveProperty('summary.verdict', 'conformant');
+  });
+
+  it('--verbose prints each exchange on one line, the key redacted', async () => {
+    await withServer({}, async (url) => {
+      const ran = await runCli(['--base-url', url, '--verbose', '--num-runs', '3', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(0);
+      const lines = ran.stderr.split('\n').filter((l) => /^ {2}#\d+ /.test(l));
+      const requests = Number(/(\d+) requests in/.exec(ran.stdout)?.[1]);
+      expect(lines.length).toBeGreaterThanOrEqual(requests);
+      expect(ran.stderr).toMatch(/^ {2}#1 preflight GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1 → 200 application\/json \d+ B in [\d.]+ ms$/m);
+      expect(ran.stderr).toMatch(/^ {2}#\d+ createPet\.[\w.-]+ POST .*\/v1\/pets \(\d+ B\) → 201 /m);
+      expect(ran.stderr).toMatch(/\[auth [\w-]+\] → 401 /);
+      expect(ran.stderr + ran.stdout).not.toContain(DISTINCTIVE_KEY);
+    });
+  });
+
+  it('--quiet and --verbose exclude each other', async () => {
+    const ran = await runCli(['--embedded', '-q', '--verbose']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/--quiet and --verbose exclude each other/);
+  });
+
+  it('--max-failures stops sending once that many rules fail: the rest is not run, the verdict non-conformant', async () => {
+    await withServer({ wrap: broken }, async (url) => {
+      const full = tempDir();
+      const all = await runCli(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', full, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(all.code).toBe(1);
+      const everything = JSON.parse(readFileSync(join(full, 'report.json'), 'utf8')) as ConformanceResult;
+      expect(everything.rules.filter((r) => r.outcome === 'fail').length).toBeGreaterThan(1);
+
+      const dir = tempDir();
+      const ran = await runCli(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', dir, '--max-failures', '1'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(1);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+      expect(reportErrors(report)).toEqual([]);
+      expect(report.summary.verdict).toBe('non-conformant');
+      expect(report.summary.reason).toMatch(/then stopped after 1 failing rule \(--max-failures 1\), and the rest was not run/);
+      expect(report.rules.filter((r) => r.outcome === 'fail')).toHaveLength(1);
+      const notRun = report.rules.filter((r) => r.outcome === 'skip');
+      expect(notRun.length).toBeGreaterThan(0);
+      expect(notRun[0]!.checks.some((c) => /stopped after 1 failing rule \(--max-failures 1\)/.test(c.reason ?? ''))).toBe(true);
+      expect(report.summary.requests).toBeLessThan(everything.summary.requests);
+      expect(report.skippedPhases.map((p) => p.phase)).toContain('auth');
+    });
+  });
+
+  it('--dry-run prints the plan and sends nothing to the target: exit 0', async () => {
+    let received = 0;
+    await withServer({ wrap: (inner) => (request) => ((received += 1), inner(request)) }, async (url) => {
+      const ran = await runCli(['--base-url', url, '--dry-run', '--seed', '9', '--num-runs', '5', '--load', 'smoke', '--only', 'LIST-LIMIT-DEFAULT,CREATE-RESPONSE'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toMatch(/^Dry run: nothing is sent to http:\/\/127\.0\.0\.1:\d+\/v1\./);
+      expect(ran.stdout).toMatch(/rules {4}2 of 32 \(2 MUST, 0 SHOULD\)/);
+      expect(ran.stdout).toMatch(/^ {2}setup +1 check +~ +\d+ requests +~ *\d+ animals created$/m);
+      expect(ran.stdout).toMatch(/^ {6}· listPets\.default-limit +~1 requests$/m);
+      expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not selected\)$/m);
+      expect(ran.stdout).toMatch(/^ {2}total +~ *\d+ requests +~ *\d+ animals created/m);
+      expect(ran.stdout).toMatch(/Load profile "smoke": closed loop, 4 connections for 3 s/);
+      expect(ran.stdout).toMatch(/thresholds: errorRate < 1%, p99 < 1000ms/);
+    });
+    expect(received).toBe(0);
+  });
+
+  it('--dry-run validates what a run validates', async () => {
+    const ran = await runCli(['--embedded', '--dry-run', '--load', 'hurricane']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/unknown profile "hurricane"/);
+  });
+});
+
+describe('PETSTORE_* variables: flags > environment > config file > defaults', () => {
+  it('names one variable per option of a run', () => {
+    expect(Object.keys(runOptions).map(envVarOf)).toEqual(expect.arrayContaining(['PETSTORE_BASE_URL', 'PETSTORE_API_KEY', 'PETSTORE_SEED', 'PETSTORE_LOAD', 'PETSTORE_REPORT_DIR', 'PETSTORE_STRICT', 'PETSTORE_MAX_FAILURES', 'PETSTORE_DRY_RUN', 'PETSTORE_QUIET']));
+    for (const [flag, option] of Object.entries(runOptions)) expect(String(option.describe), flag).toContain(`env ${envVarOf(flag)}`);
+  });
+
+  it('seed, runs, strict, load, only, report dir and reporters come from the environment, over the file and under the flags', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'petstore-conformance.config.json'), JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }));
+    const env = { PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
+    const ran = await inProcess(['--embedded', '--num-runs', '2'], env, cwd);
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(cwd, 'from-env', 'report.json'), 'utf8')) as ConformanceResult;
+    expect(report.seed).toBe(42);
+    expect(report.numRuns).toBe(2);
+    expect(report.summary.strict).toBe(true);
+    expect(report.options.load).toBe('none');
+    expect(report.options.only).toEqual(['LIST-LIMIT-DEFAULT', 'GET-SUNSET-HEADER']);
+  });
+
+  it('an unparsable variable is a one-line usage error naming it', async () => {
+    const ran = await inProcess(['--embedded'], { PETSTORE_STRICT: 'maybe' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/);
+    const seed = await inProcess(['--embedded'], { PETSTORE_SEED: 'soon' });
+    expect(seed.stderr).toMatch(/PETSTORE_SEED must be a number, got "soon"/);
+  });
+
+  it('PETSTORE_DRY_RUN and PETSTORE_MAX_FAILURES are options like the others', async () => {
+    const ran = await inProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^Dry run:/);
+    expect(ran.stdout).toContain('stops after 3 failing rules');
+  });
+});
+
+describe('the config file', () => {
+  /** A repository (a folder holding .git) with a config at its root and a nested working directory. */
+  function repository(config: unknown): { root: string; nested: string } {
+    const outer = tempDir();
+    const root = join(outer, 'repo');
+    const nested = join(root, 'packages', 'server');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(nested, { recursive: true });
+    writeFileSync(join(root, 'petstore-conformance.config.json'), JSON.stringify(config));
+    return { root, nested };
+  }
+
+  it('is found upward from the working directory to the repository root, and its paths are relative to it', async () => {
+    const { root, nested } = repository({ seed: 31, numRuns: 2, reportDir: 'reports/conformance', reporter: ['json'], only: ['LIST-LIMIT-DEFAULT'] });
+    expect(findConfigFile(nested)).toBe(join(root, 'petstore-conformance.config.json'));
+    const ran = await runCli(['--embedded'], { cwd: nested });
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(root, 'reports', 'conformance', 'report.json'), 'utf8')) as ConformanceResult;
+    expect(report.seed).toBe(31);
+  });
+
+  it('is not looked for above the repository root, nor above the working directory outside a repository', () => {
+    const outer = tempDir();
+    writeFileSync(join(outer, 'petstore-conformance.config.json'), '{}');
+    mkdirSync(join(outer, 'repo', '.git'), { recursive: true });
+    mkdirSync(join(outer, 'repo', 'sub'));
+    expect(findConfigFile(join(outer, 'repo', 'sub'))).toBeUndefined();
+    mkdirSync(join(outer, 'plain', 'sub'), { recursive: true });
+    writeFileSync(join(outer, 'plain', 'petstore-conformance.config.json'), '{}');
+    expect(findConfigFile(join(outer, 'plain', 'sub'))).toBeUndefined();
+    expect(findConfigFile(join(outer, 'plain'))).toBe(join(outer, 'plain', 'petstore-conformance.config.json'));
+  });
+
+  it('interpolates ${NAME} in string values; $${ is a literal ${', async () => {
+    const out = tempDir();
+    const { nested } = repository({ numRuns: 2, reportDir: '${PC_REPORTS}/run', reporter: ['json'], only: ['${PC_RULE}'] });
+    const ran = await runCli(['--embedded'], { cwd: nested, env: { PC_REPORTS: out, PC_RULE: 'LIST-LIMIT-DEFAULT' } });
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'run', 'report.json'), 'utf8')) as ConformanceResult;
+    expect(report.options.only).toEqual(['LIST-LIMIT-DEFAULT']);
+    expect(interpolate({ load: 'a $${NOT_A_VARIABLE} b', nested: ['${PC_X}'] }, { PC_X: 'x' }, 'file')).toEqual({ load: 'a ${NOT_A_VARIABLE} b', nested: ['x'] });
+  });
+
+  it('an unset variable is a one-line usage error naming it', async () => {
+    const { nested, root } = repository({ baseUrl: 'https://${PC_UNSET_HOST}/v1' });
+    const ran = await runCli(['--api-key', 'k'], { cwd: nested, env: { PC_UNSET_HOST: '' } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toBe(`petstore-conformance: error: ${join(root, 'petstore-conformance.config.json')}: "baseUrl" uses \${PC_UNSET_HOST}, but the environment variable PC_UNSET_HOST is not set (see --help)\n`);
+  });
+
+  it('never takes the key, not even through a variable', async () => {
+    const { nested } = repository({ apiKey: '${PETSTORE_API_KEY}' });
+    const ran = await runCli(['--embedded'], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/the API key is never read from a file/);
+    expect(ran.stderr).not.toContain(DISTINCTIVE_KEY);
+  });
+
+  it('has a published JSON Schema (spec/config.schema.json) that editors can point "$schema" at', () => {
+    const schema = JSON.parse(readFileSync(new URL('../spec/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { description?: string }> };
+    const validate = newAjv({ allErrors: true }).compile(schema);
+    const example = {
+      $schema: './node_modules/petstore-conformance/spec/config.schema.json',
+      baseUrl: '${STAGING_URL}',
+      load: 'release-gate',
+      maxFailures: 5,
+      profiles: { 'release-gate': { kind: 'closed', connections: 16, durationSec: 30, maxRequests: 1000000, mix: { listPets: 5, getPet: 4, createPet: 1 }, thresholds: ['p99 < 250ms'] } },
+    };
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ apiKey: 'x' })).toBe(false);
+    for (const [key, property] of Object.entries(schema.properties)) expect(property.description, key).toBeTruthy();
+  });
+});
