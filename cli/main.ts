@@ -148,11 +148,13 @@ export function withoutValues(message: string, args: readonly string[]): string 
   const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
   if (!unknown) return message;
   const written = new Set(args.filter((a) => LONG_FLAG.test(a)).map((a) => a.slice(2).split('=')[0]!));
+  // yargs reads `--no-name` as `--name` set to false.
+  const asWritten = (name: string) => (written.has(name) ? `--${name}` : written.has(`no-${name}`) ? `--no-${name}` : undefined);
   const names = unknown[1]!.split(', ');
-  const shown = names.filter((n) => written.has(n));
+  const shown = names.filter((n) => asWritten(n) !== undefined);
   const camel = new Set(shown.map((n) => n.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase())));
-  const hidden = names.filter((n) => !written.has(n) && !camel.has(n)).length;
-  const parts = [...shown.map((n) => `--${n}`), ...(hidden > 0 ? [`${hidden} other argument(s), not shown (one may be a key)`] : [])];
+  const hidden = names.filter((n) => asWritten(n) === undefined && !camel.has(n)).length;
+  const parts = [...shown.map((n) => asWritten(n)!), ...(hidden > 0 ? [`${hidden} other argument(s), not shown (one may be a key)`] : [])];
   return `unknown option${parts.length === 1 && hidden === 0 ? '' : 's'}: ${parts.join(', ')}`;
 }
 

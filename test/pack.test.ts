@@ -29,8 +29,8 @@ describe('the packed package', () => {
 
     writeFileSync(join(app, 'use.mjs'), `
       import { runConformance, startReference } from 'petstore-conformance';
-      const server = await startReference({ apiKey: 'k' });
-      const result = await runConformance({ baseUrl: server.url, apiKey: 'k', seed: 1, numRuns: 3 });
+      const server = await startReference({ apiKey: 'pack-key' });
+      const result = await runConformance({ baseUrl: server.url, apiKey: 'pack-key', seed: 1, numRuns: 3 });
       await server.close();
       console.log(result.summary.verdict, result.rules.length);
     `);
