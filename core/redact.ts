@@ -184,6 +184,14 @@ export class Redactor {
   #compiled: Compiled | undefined;
   /** Labels of base64 runs already seen (an echoing target repeats them). */
   readonly #labels = new Map<string, string>();
+  /** Whole texts replaced as a whole only (an Authorization value holding a near miss too short to look for anywhere). */
+  readonly #wholes = new Map<string, string>();
+
+  /** Registers a whole text (a header value) that is replaced only when it is all the text there is. */
+  addWhole(value: string, label: string): this {
+    if (value.length > 0) this.#wholes.set(value, label);
+    return this;
+  }
 
   /** Registers a secret and the label that replaces it. Empty strings are ignored. */
   add(value: string, label: string): this {
@@ -221,7 +229,7 @@ export class Redactor {
 
   /** True when `text` holds a registered secret in any form. */
   leaks(text: string): boolean {
-    return this.#spans(text, 0).length > 0;
+    return this.#wholes.has(text) || this.#spans(text, 0).length > 0;
   }
 
   /**
@@ -315,6 +323,8 @@ export class Redactor {
   }
 
   #replace(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
+    const whole = this.#wholes.get(text);
+    if (whole !== undefined) return { text: whole, changed: true };
     if (this.#secrets.length === 0) return { text, changed: false };
     const limit = complete ? text.length : cutFormStart(text);
     const spans = this.#spans(text, depth);
@@ -710,10 +720,19 @@ export function keyDerivatives(key: string): [value: string, label: string][] {
   return out;
 }
 
-/** A redactor for `key` and everything {@link keyDerivatives} derives from it. */
+/**
+ * A redactor for `key` and everything {@link keyDerivatives} derives from it.
+ * A near miss shorter than {@link MIN_KEY_LENGTH} (the key without its last
+ * character, for a key of 4) is not looked for everywhere, where it would be
+ * found in ordinary words: only the Authorization value the suite sends with it
+ * is replaced, as a whole.
+ */
 export function redactorFor(key: string): Redactor {
   const r = new Redactor();
-  for (const [value, label] of keyDerivatives(key)) r.add(value, label);
+  for (const [value, label] of keyDerivatives(key)) {
+    if (value === key || value.length >= MIN_KEY_LENGTH) r.add(value, label);
+    else r.addWhole(`Bearer ${value}`, `Bearer ${label}`);
+  }
   return r;
 }
 
@@ -724,7 +743,7 @@ export function redactorFor(key: string): Redactor {
  */
 export function redactorForAll(keys: readonly (string | undefined)[]): Redactor {
   const r = new Redactor();
-  for (const key of keys) if (key && key.length >= MIN_KEY_LENGTH) for (const [value, label] of keyDerivatives(key)) r.add(value, label);
+  for (const key of keys) if (key && key.length >= MIN_KEY_LENGTH) for (const [value, label] of keyDerivatives(key)) if (value.length >= MIN_KEY_LENGTH) r.add(value, label);
   return r;
 }
 
