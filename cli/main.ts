@@ -156,23 +156,6 @@ export function prepareArgv(argv: readonly string[]): { args: string[]; keys: st
   return { args, keys };
 }
 
-/**
- * A yargs message with no argument value in it: "Unknown arguments" keeps only
- * what was written as an option name (`--name`), and counts the rest, which may
- * be a key given to a mistyped option.
- */
-export function withoutValues(message: string, args: readonly string[]): string {
-  const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
-  if (!unknown) return message;
-  const written = new Set(args.filter((a) => LONG_FLAG.test(a)).map((a) => a.slice(2).split('=')[0]!));
-  const names = unknown[1]!.split(', ');
-  const shown = names.filter((n) => written.has(n));
-  const camel = new Set(shown.map((n) => n.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase())));
-  const hidden = names.filter((n) => !written.has(n) && !camel.has(n)).length;
-  const parts = [...shown.map((n) => `--${n}`), ...(hidden > 0 ? [`${hidden} other argument(s), not shown (one may be a key)`] : [])];
-  return `unknown option${parts.length === 1 && hidden === 0 ? '' : 's'}: ${parts.join(', ')}`;
-}
-
 function defaultIo(): Io {
   return {
     stdout: process.stdout,

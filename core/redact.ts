@@ -94,6 +94,8 @@ interface Secret {
 interface Needle {
   text: string;
   label: string;
+  /** Pieces of it count too ({@link FRAGMENT}): the key (and so its near misses), not its case-changed forms (ordinary words would match). */
+  fragments?: boolean;
 }
 
 /** A base64 core: characters that only the secret's bytes determine, at one alignment. */
@@ -126,8 +128,6 @@ interface Compiled {
   /** Every {@link FRAGMENT}-character piece of a secret, and their rolling hashes. */
   windows: Set<string>;
   windowHashes: Set<number>;
-  /** Longest encoded form of a secret, in characters (an over-estimate). */
-  maxForm: number;
 }
 
 const BASE64_LABEL = `<base64 holding ${KEY_PLACEHOLDER}>`;
@@ -184,6 +184,14 @@ export class Redactor {
   #compiled: Compiled | undefined;
   /** Labels of base64 runs already seen (an echoing target repeats them). */
   readonly #labels = new Map<string, string>();
+  /** Whole texts replaced as a whole only (an Authorization value holding a near miss too short to look for anywhere). */
+  readonly #wholes = new Map<string, string>();
+
+  /** Registers a whole text (a header value) that is replaced only when it is all the text there is. */
+  addWhole(value: string, label: string): this {
+    if (value.length > 0) this.#wholes.set(value, label);
+    return this;
+  }
 
   /** Registers a secret and the label that replaces it. Empty strings are ignored. */
   add(value: string, label: string): this {
@@ -196,17 +204,13 @@ export class Redactor {
     return this;
   }
 
-  /** Characters an encoded form of a secret may take at most: a text cut this far before its end holds whole forms only. */
-  get maxFormLength(): number {
-    return this.#compile().maxForm;
-  }
-
   /**
    * `text` with every registered secret replaced by its label, excerpts
    * ({@link excerpt}) rendered: each redacted whole, then escaped, then cut.
-   * `complete: false` says the text was cut from a longer one: whatever lies
-   * within {@link maxFormLength} of its end, where a form may have been cut in
-   * two, is dropped.
+   * `complete: false` says the text was cut from a longer one: an encoded run
+   * at its very end (base64, hex, percent or escaped characters, 8 or more),
+   * which may be a key's form cut in two, is dropped; a piece of a plain or
+   * escaped key is a fragment and replaced anyway.
    */
   redact(text: string, options: { complete?: boolean } = {}): Redacted {
     if (text.includes(EXCERPT_OPEN)) return this.#render(text);
@@ -225,7 +229,7 @@ export class Redactor {
 
   /** True when `text` holds a registered secret in any form. */
   leaks(text: string): boolean {
-    return this.#spans(text, 0).length > 0;
+    return this.#wholes.has(text) || this.#spans(text, 0).length > 0;
   }
 
   /**
@@ -319,8 +323,10 @@ export class Redactor {
   }
 
   #replace(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
+    const whole = this.#wholes.get(text);
+    if (whole !== undefined) return { text: whole, changed: true };
     if (this.#secrets.length === 0) return { text, changed: false };
-    const limit = complete ? text.length : Math.max(0, text.length - this.#compile().maxForm);
+    const limit = complete ? text.length : cutFormStart(text);
     const spans = this.#spans(text, depth);
     if (spans.length === 0 && limit === text.length) return { text, changed: false };
     let out = '';
@@ -425,11 +431,13 @@ export class Redactor {
     const cores = new Set<string>();
     const hex: Needle[] = [];
     for (const { value, label } of this.#secrets) {
-      plain.push({ text: value, label });
+      // Pieces of the key itself (its case-changed forms would find ordinary words: "DISTINCTIVE" swapped holds "distinct").
+      const folded = label.includes(' in lower case>') || label.includes(' in upper case>') || label.includes(' letter case swapped>');
+      plain.push({ text: value, label, fragments: !folded });
       const encodings = [Buffer.from(value, 'utf8')];
       if (/[^\u0000-\u007f]/.test(value)) {
         // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
-        plain.push({ text: encodings[0]!.toString('latin1'), label });
+        plain.push({ text: encodings[0]!.toString('latin1'), label, fragments: !folded });
         if (!/[^\u0000-\u00ff]/.test(value)) encodings.push(Buffer.from(value, 'latin1'));
       }
       for (const bytes of encodings) {
@@ -442,8 +450,7 @@ export class Redactor {
     }
     const coreList = [...cores].filter((c) => c.length >= 4).map((text) => ({ text }));
     const windows = new Set<string>();
-    for (const { text } of plain) for (let i = 0; i + FRAGMENT <= text.length; i++) windows.add(text.slice(i, i + FRAGMENT));
-    const longest = Math.max(...plain.map((p) => p.text.length), ...coreList.map((c) => c.text.length), ...hex.map((h) => h.text.length));
+    for (const { text, fragments } of plain) if (fragments) for (let i = 0; i + FRAGMENT <= text.length; i++) windows.add(text.slice(i, i + FRAGMENT));
     this.#compiled = {
       plain: plain.sort((a, b) => b.text.length - a.text.length),
       cores: coreList,
@@ -452,8 +459,6 @@ export class Redactor {
       minHex: Math.min(...hex.map((h) => h.text.length)),
       windows,
       windowHashes: new Set([...windows].map((w) => windowHash(w, 0))),
-      // An escaped character takes at most ~12 characters, and a second layer of escaping at most ~3 per character.
-      maxForm: longest * 40 + 256,
     };
     return this.#compiled;
   }
@@ -507,6 +512,17 @@ function hexRuns(v: string, minHex: number, needles: readonly Needle[], hit: (st
     }
     i = j;
   }
+}
+
+/**
+ * Where the encoded run a cut text ends with begins (base64, hex, percent or
+ * escaped characters, {@link FRAGMENT} or more): a form of a key cut in two
+ * cannot be recognised, so that run is dropped. The text's length when there is none.
+ */
+function cutFormStart(text: string): number {
+  let i = text.length;
+  while (i > 0 && /[A-Za-z0-9+/=_\-%\\]/.test(text[i - 1]!)) i--;
+  return text.length - i >= FRAGMENT ? i : text.length;
 }
 
 /** Whether a text holds anything {@link decodeView} would decode as an escape. */
@@ -704,10 +720,19 @@ export function keyDerivatives(key: string): [value: string, label: string][] {
   return out;
 }
 
-/** A redactor for `key` and everything {@link keyDerivatives} derives from it. */
+/**
+ * A redactor for `key` and everything {@link keyDerivatives} derives from it.
+ * A near miss shorter than {@link MIN_KEY_LENGTH} (the key without its last
+ * character, for a key of 4) is not looked for everywhere, where it would be
+ * found in ordinary words: only the Authorization value the suite sends with it
+ * is replaced, as a whole.
+ */
 export function redactorFor(key: string): Redactor {
   const r = new Redactor();
-  for (const [value, label] of keyDerivatives(key)) r.add(value, label);
+  for (const [value, label] of keyDerivatives(key)) {
+    if (value === key || value.length >= MIN_KEY_LENGTH) r.add(value, label);
+    else r.addWhole(`Bearer ${value}`, `Bearer ${label}`);
+  }
   return r;
 }
 
@@ -718,7 +743,7 @@ export function redactorFor(key: string): Redactor {
  */
 export function redactorForAll(keys: readonly (string | undefined)[]): Redactor {
   const r = new Redactor();
-  for (const key of keys) if (key && key.length >= MIN_KEY_LENGTH) for (const [value, label] of keyDerivatives(key)) r.add(value, label);
+  for (const key of keys) if (key && key.length >= MIN_KEY_LENGTH) for (const [value, label] of keyDerivatives(key)) if (value.length >= MIN_KEY_LENGTH) r.add(value, label);
   return r;
 }
 

@@ -11,7 +11,14 @@ import { gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
+import { WITHHELD_DIGEST } from '../core/boundary.js';
+import { KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
+import { renderTranscript, toTranscriptEntry, TranscriptReplayer, type TranscriptEntry } from '../core/transcript.js';
 import { startReference } from '../reference/server.js';
+import { defineCheck } from '../suites/check.js';
+import { runConformance } from '../suites/engine.js';
+import { builtinChecks } from '../suites/registry.js';
+import { createPet } from '../suites/requests.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { swapCase } from '../core/redact.js';
@@ -190,6 +197,74 @@ describe('certify', () => {
     expect(echoed.code).toBe(1);
     const ran = await verify(ECHO);
     expect(ran.code, ran.stdout).toBe(0);
+  });
+
+  it('a short key that ordinary words hold ("test", as "pctest-" does) is in no request the suite generates: nothing it sent was rewritten, and the untouched bundle verifies', async () => {
+    const key = 'test';
+    const reference = await startReference({ apiKey: key });
+    const bundle = path('short-key.tar.gz');
+    try {
+      const ran = await runCli(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', bundle], { env: { PETSTORE_API_KEY: key } });
+      expect(ran.code, ran.stderr).toBe(0);
+    } finally {
+      await reference.close();
+    }
+    const files = await unpack(bundle);
+    const manifest = json<{ namePrefix: string }>(files, 'manifest.json');
+    expect(manifest.namePrefix.toLowerCase()).not.toContain(key);
+    const entries = files.get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { request: { url: string; headers: Record<string, string>; body?: string } });
+    for (const { request } of entries) {
+      const sent = `${request.url}\n${Buffer.from(request.body ?? '', 'base64').toString('utf8')}`;
+      // What the suite generated holds neither the key nor a placeholder of it: redaction had nothing to rewrite.
+      expect(sent).not.toContain(key);
+      expect(sent).not.toContain('API_KEY');
+      expect(Object.keys(request.headers).join()).not.toContain('API_KEY');
+    }
+    // The auth checks' near misses are labelled as they are for any key, so verify's recomputation sends the same requests.
+    const authorizations = new Set(entries.map((e) => e.request.headers.authorization));
+    expect(authorizations).toContain('Bearer <<API_KEY> without its last character>');
+    expect(authorizations).toContain('Bearer <<API_KEY> with its letter case swapped>');
+    const ran = await verify(bundle);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed/);
+  });
+
+  it('a generated request that would carry the key is not sent: the check says so (naming the request by its digest only), and recomputing from the transcript stops at the same place', async () => {
+    const key = 'Kq4-Vb7Pm2wQ-Zx81w-Tn3';
+    // A check whose generated name happens to hold the key: the redaction boundary withholds the request.
+    const unlucky = defineCheck({ kind: 'example', id: 'test.unlucky-name', title: 'sends a name holding the key', phase: 'createPet', operation: 'createPet', rules: ['CREATE-RESPONSE'], async run(ctx) {
+      const x = await ctx.send(createPet({ name: `pctest ${key.slice(2, 12)}`, categoryId: 1 }));
+      if (x.response?.status === 201) ctx.pass('CREATE-RESPONSE');
+    } });
+    const reference = await startReference({ apiKey: key });
+    const transcript: TranscriptEntry[] = [];
+    const checks = [...builtinChecks, unlucky];
+    let recorded: ConformanceResult;
+    try {
+      recorded = await runConformance({ baseUrl: reference.url, apiKey: key, seed: 3, numRuns: 3, checks, onExchange: (x) => transcript.push(toTranscriptEntry(x, redactorFor(key))) });
+    } finally {
+      await reference.close();
+    }
+    const crashed = recorded.rules.flatMap((r) => r.checks).find((c) => c.id === 'test.unlucky-name')!;
+    expect(crashed.outcome).toBe('error');
+    expect(crashed.reason).toMatch(/a request the suite generated was not sent: it would have carried the API key \(request sha256:[0-9a-f]{64}\)/);
+    expect(JSON.stringify(recorded)).not.toContain(key.slice(2, 12));
+    expect(renderTranscript(transcript)).not.toContain(key.slice(2, 12));
+    // What verify does: the recorded exchanges answer, the withheld request throws again.
+    const withheld = new Set([...JSON.stringify(recorded.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
+    expect(withheld.size).toBe(1);
+    const replayer = new TranscriptReplayer(transcript, { baseUrl: recorded.target, redactor: redactorFor(KEY_PLACEHOLDER), withheld });
+    const again = await runConformance({ baseUrl: recorded.target, apiKey: KEY_PLACEHOLDER, seed: 3, numRuns: 3, namePrefix: recorded.namePrefix, checks, transport: replayer });
+    expect(replayer.unmatched).toEqual([]);
+    expect(again.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)])).toEqual(recorded.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)]));
+  });
+
+  it.each(['sold', 'categoryId', 'xx-application/json-yy'])('a key that is, or holds, a word the suite sends (%j) is refused before anything is sent (exit 2, one line, the key not in it)', async (key) => {
+    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', key, '--product', path('product.json'), '--out', path('never.tar.gz')]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends or reads in every run/);
+    expect(ran.stderr).not.toContain(key);
   });
 
   it.each([

@@ -56,8 +56,8 @@ describe('petstore-conformance CLI', () => {
   });
 
   it.each([
-    [['--base-url', 'staging.example/v1', '--api-key', 'k'], /not an absolute URL; write it with its scheme/],
-    [['--base-url', 'ftp://h/v1', '--api-key', 'k'], /must use http or https/],
+    [['--base-url', 'staging.example/v1', '--api-key', 'dummy-key'], /not an absolute URL; write it with its scheme/],
+    [['--base-url', 'ftp://h/v1', '--api-key', 'dummy-key'], /must use http or https/],
     [['--base-url', 'http://127.0.0.1:9/v1'], /--api-key is required/],
     [['--api-key', 'k'], /--base-url is required/],
     [['--embedded', '--base-url', 'http://x/v1'], /exclude each other/],
@@ -74,7 +74,7 @@ describe('petstore-conformance CLI', () => {
   });
 
   it('an unreachable target is exit 2 with one line, within 5 s', async () => {
-    const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k']);
+    const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key']);
     expect(ran.code).toBe(2);
     expectOneLineError(ran.stderr, /connection refused by 127\.0\.0\.1:9/);
     expect(ran.ms).toBeLessThan(5000);

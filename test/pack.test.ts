@@ -29,8 +29,8 @@ describe('the packed package', () => {
 
     writeFileSync(join(app, 'use.mjs'), `
       import { runConformance, startReference, renderJunit, renderHtml, renderJson, renderSummary } from 'petstore-conformance';
-      const server = await startReference({ apiKey: 'k' });
-      const result = await runConformance({ baseUrl: server.url, apiKey: 'k', seed: 1, numRuns: 3 });
+      const server = await startReference({ apiKey: 'pack-key' });
+      const result = await runConformance({ baseUrl: server.url, apiKey: 'pack-key', seed: 1, numRuns: 3 });
       await server.close();
       const reports = [renderJunit(result).startsWith('<?xml'), renderHtml(result).includes('</html>'), JSON.parse(renderJson(result)).seed === 1, renderSummary(result, [], false).includes('CONFORMANT')];
       console.log(result.summary.verdict, result.rules.length, reports.join(','));

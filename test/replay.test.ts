@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../reference/server.js';
@@ -63,6 +63,76 @@ describe('petstore-conformance replay', () => {
       expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('replay sends the key only to the origin it names, only in Authorization', () => {
+  /** A reference that records the headers of every request it is sent. */
+  async function recording(): Promise<{ server: RunningServer; seen: Record<string, string | undefined>[] }> {
+    const seen: Record<string, string | undefined>[] = [];
+    const server = await startReference({ apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (seen.push(request.headers), inner(request)) });
+    return { server, seen };
+  }
+
+  /** The report with the case of `id` edited by `edit` (and the report itself by `whole`), written beside it. */
+  function edited(report: string, id: string, edit: (c: NonNullable<Finding['case']>) => void, whole: (r: ConformanceResult) => void = () => {}): string {
+    const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
+    const finding = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).find((f) => f.case?.id === id)!;
+    edit(finding.case!);
+    whole(result);
+    const file = join(tempDir(), 'report.json');
+    writeFileSync(file, JSON.stringify(result));
+    return file;
+  }
+
+  it.each([
+    ['a Host header', (c: NonNullable<Finding['case']>) => void (c.request.headers.host = 'evil.example' as never), /carries a header the suite never sends \("host"\)/],
+    ['an X-Forwarded-Host header', (c: NonNullable<Finding['case']>) => void (c.request.headers['x-forwarded-host'] = 'evil.example' as never), /carries a header the suite never sends/],
+    ['the placeholder in another header', (c: NonNullable<Finding['case']>) => void (c.request.headers.accept = '<API_KEY>' as never), /its accept header holds a placeholder of the key/],
+    ['an Authorization the suite never sends', (c: NonNullable<Finding['case']>) => void (c.request.headers.authorization = 'Basic <API_KEY>' as never), /its Authorization header is not one the suite sends/],
+    ['a path that leaves the base URL', (c: NonNullable<Finding['case']>) => void (c.request.path = '//evil.example/pets' as never), /its path is not a path under the base URL/],
+    ['the placeholder in the path', (c: NonNullable<Finding['case']>) => void (c.request.path = '/pets?key=<API_KEY>' as never), /its path holds a placeholder of the key/],
+  ])('an edited case with %s is refused in one line, and nothing is sent', async (_name, edit, message) => {
+    const { server, report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
+    const other = await recording();
+    try {
+      const file = edited(report, finding.case!.id, edit);
+      const ran = await runCli(['replay', file, finding.case!.id, '--base-url', other.server.url], { env });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stderr + ran.stdout).not.toContain(CONTRACT_API_KEY);
+      expect(other.seen).toHaveLength(0);
+    } finally {
+      await Promise.all([server.close(), other.server.close()]);
+    }
+  });
+
+  it('without --base-url the recorded origin is printed before anything is sent and gets the request; with it, only the origin it names does; the key travels in Authorization only', async () => {
+    const { server, report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
+    const recorded = await recording();
+    const named = await recording();
+    try {
+      // A report whose target was edited to point elsewhere: replay says where it sends, then sends there.
+      const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
+      const toRecorded = await runCli(['replay', retargeted, finding.case!.id], { env });
+      expect(toRecorded.stdout.split('\n')[0]).toBe(`sending case ${finding.case!.id} to ${new URL(recorded.server.url).origin} (the report's recorded target; --base-url sends it elsewhere), the key in its Authorization header`);
+      expect(recorded.seen).toHaveLength(1);
+      expect(named.seen).toHaveLength(0);
+      // --base-url wins over the report's target, whatever it names.
+      const toNamed = await runCli(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], { env });
+      expect(toNamed.stdout.split('\n')[0]).toMatch(/ \(from --base-url\), the key in its Authorization header$/);
+      expect(recorded.seen).toHaveLength(1);
+      expect(named.seen).toHaveLength(1);
+      for (const headers of [...recorded.seen, ...named.seen]) {
+        expect(headers.authorization).toBe(`Bearer ${CONTRACT_API_KEY}`);
+        const others = Object.entries(headers).filter(([name]) => name !== 'authorization');
+        expect(JSON.stringify(others)).not.toContain(CONTRACT_API_KEY);
+      }
+      expect(toRecorded.stdout + toNamed.stdout + toRecorded.stderr + toNamed.stderr).not.toContain(CONTRACT_API_KEY);
+    } finally {
+      await Promise.all([server.close(), recorded.server.close(), named.server.close()]);
     }
   });
 });
