@@ -4,13 +4,13 @@
  * the same names in camelCase. Flags win over the file, the file over the
  * defaults. The API key is never read from it.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
+import { FILE_LIMITS, FileRefused, readBoundedFileSync } from './files.js';
 
 export const CONFIG_FILE = 'petstore-conformance.config.json';
 
@@ -31,6 +31,11 @@ export interface FileConfig {
   reporter?: string[];
   ca?: string;
   insecure?: boolean;
+  /** Client certificate and its key (PEM files), an HTTP proxy, extra headers (never secret ones: those only by flag). */
+  cert?: string;
+  certKey?: string;
+  proxy?: string;
+  headers?: Record<string, string>;
   waivers?: string;
   /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
   profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
@@ -58,6 +63,10 @@ const schema = {
     reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] } },
     ca: { type: 'string', minLength: 1 },
     insecure: { type: 'boolean' },
+    cert: { type: 'string', minLength: 1 },
+    certKey: { type: 'string', minLength: 1 },
+    proxy: { type: 'string', minLength: 1 },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
     waivers: { type: 'string', minLength: 1 },
     profiles: {
       type: 'object',
@@ -98,10 +107,10 @@ export function loadConfigFile(explicit: string | undefined, cwd: string): { pat
   const path = resolve(cwd, explicit ?? CONFIG_FILE);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFileSync(path, FILE_LIMITS.config, `cannot read the config file ${path}`).toString('utf8');
   } catch (error) {
-    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {} };
-    throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { config: {} };
+    throw error;
   }
   let data: unknown;
   try {

@@ -4,6 +4,7 @@
  * (DEFAULTS) and here for CLI-only keys; validation happens before defaults.
  */
 import type { Options } from 'yargs';
+import type { ConnectionFlags } from './connection.js';
 import { DEFAULTS } from '../suites/engine.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/index.js';
@@ -38,6 +39,8 @@ export interface CliConfig {
   insecure: boolean;
   /** Load profiles of the config file (no flag: too rich for one). */
   profiles: Record<string, LoadProfile>;
+  /** How to reach the target (flags of cli/connection.ts, with the config file's): read into one description before the run. */
+  connection: ConnectionFlags;
 }
 
 /** Kebab-case flag names of the config keys. */
@@ -64,7 +67,7 @@ export const CLI_DEFAULTS = {
   insecure: false,
 };
 
-export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K & string>]-?: Options } = {
+export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
   'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
   'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },

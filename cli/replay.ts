@@ -5,6 +5,7 @@
  * with production. Exit codes: 0 it passes now, 1 it still fails, 2 usage error
  * or no answer, 4 answered but the answer cannot be judged alone.
  */
+import { type ConnectOptions, redactSecrets, secretLabel } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
 import { KEY_ENV, KEY_PLACEHOLDER, redactorFor, unredact } from '../core/redact.js';
@@ -23,6 +24,8 @@ export interface ReplayOptions {
   apiKey?: string;
   timeoutMs: number;
   cwd: string;
+  /** How to reach the target (--ca, --insecure, --cert, --proxy, -H…): TLS is verified as asked now, whatever the run did. */
+  connection?: ConnectOptions;
 }
 
 /** Runs the replay; returns its exit code. Throws `PcError` for usage problems. */
@@ -39,7 +42,13 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = key ? unredact(value, key) : value;
 
-  const client = new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs });
+  // Headers given now (-H, --secret-header) replace the recorded ones of the same name; a recorded secret header that
+  // is not given again cannot be sent (only its label was recorded).
+  const given = options.connection?.headers ?? {};
+  for (const name of Object.keys(headers)) if (Object.hasOwn(given, name.toLowerCase())) delete headers[name];
+  const unresolved = Object.entries(headers).find(([name, value]) => value.includes(secretLabel(name)));
+  if (unresolved) throw new UsageError(`this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`);
+  const client = new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection });
   let x: SentExchange;
   try {
     const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }) });
@@ -49,7 +58,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   }
   if (!x.response) throw x.error!;
 
-  const evidence = new EvidenceFactory(redactorFor(key), key);
+  const evidence = new EvidenceFactory(redactSecrets(redactorFor(key), options.connection), key);
   const sameTarget = target === result.target;
   const again = rejudge(judge, x, sameTarget);
   const lines = [

@@ -99,7 +99,7 @@ const badge = (outcome: Shown): string => `<span class="badge o-${outcome}">${LA
 /** report.html's text: the whole result as one self-contained page. */
 export function renderHtml(result: ConformanceResult): string {
   const strict = result.summary.strict;
-  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : 'Error';
+  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : result.summary.verdict === 'interrupted' ? 'Interrupted' : 'Error';
   return `${pageHead(CSP, `${text(verdictWord)} · Animal Store Service ${text(result.interfaceVersion)} · ${text(result.target)}`)}
 <link rel="icon" href="data:,">
 <style>${STYLE}</style>
