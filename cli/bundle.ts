@@ -144,7 +144,7 @@ export async function readBundle(path: string, shown: string): Promise<BundleCon
     gunzip.on('error', (error: Error) => settle(new Error(`the gzip data is damaged: ${error.message}`)));
     gunzip.end(packed);
   });
-  if (failure && entries === 0) refuse(`not a .tar.gz (${failure.message.startsWith('the gzip') ? failure.message : `not a tar archive inside the gzip: ${failure.message.split('\n')[0]}`})`);
+  if (failure && entries === 0) refuse(failure.message.startsWith('the gzip') ? `not a .tar.gz (${failure.message})` : `not a tar archive inside the gzip (${failure.message.split('\n')[0]})`);
   if (failure) contents.oddities.push(`the archive is damaged after its first ${entries} entries (${failure.message.split('\n')[0]}); the rest was not read`);
   if (stopped) contents.oddities.push(`the archive holds ${stopped}`);
   if (entries === 0) refuse('not a tar archive inside the gzip (no entries)');

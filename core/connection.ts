@@ -15,8 +15,9 @@
  * broken server). Every connection the suite opens therefore passes through
  * {@link skipContinue}: a filter on the socket's readable side (after TLS, so
  * it sees the HTTP bytes) that drops complete `HTTP/1.x 100` header blocks
- * found where a response starts; the final response that follows reaches
- * undici untouched. Where a response starts is known without parsing bodies
+ * found where a response starts (other 1xx blocks there are passed on, and
+ * undici skips them as it always does); the final response that follows
+ * reaches undici untouched. Where a response starts is known without parsing bodies
  * because every dispatcher here runs one request at a time per connection
  * (`pipelining: 1`, which undici enforces by writing the next request only
  * after the previous response was complete): a response starts with the first
@@ -127,22 +128,25 @@ export function skipContinueOn(connect: buildConnector.connector): buildConnecto
 
 /** An interim block bigger than this is not held back: it is passed on, and undici judges it. */
 const MAX_INTERIM_BLOCK = 16 * 1024;
-/** Interim blocks dropped in one go, at most (each is at least 17 bytes, so this is a bound, not a limit). */
+/** Interim blocks looked at in one go, at most (each is at least 17 bytes, so this is a bound, not a limit). */
 const MAX_BLOCKS = 1024;
-const CONTINUE_LINE = /^HTTP\/1\.[01] 100[ \r]/;
-const PREFIX = 'HTTP/1.1 100 ';
+/** `HTTP/1.x 1dd` followed by a space or CR: an interim status line; each position's allowed characters. */
+const INTERIM_LINE: readonly RegExp[] = [/H/, /T/, /T/, /P/, /\//, /1/, /\./, /[01]/, / /, /1/, /\d/, /\d/, /[ \r]/];
 
-/** What the bytes at the start of a response are: a whole 100 block (its length), a final answer, or not yet known. */
-function startOf(data: Buffer): number | 'final' | 'more' {
-  const head = data.subarray(0, PREFIX.length).toString('latin1');
-  if (head.length < PREFIX.length) {
-    // Could this still become `HTTP/1.x 100 `?
-    const could = [...head].every((ch, i) => ch === PREFIX[i] || (i === 7 && ch === '0'));
-    return could ? 'more' : 'final';
-  }
-  if (!CONTINUE_LINE.test(head)) return 'final';
+/**
+ * What the bytes at the start of a response are: a whole interim block (its
+ * length, and whether it is a 100, which is dropped; other 1xx are passed on
+ * to undici, which skips them itself), a final answer, or not yet known.
+ * A `101 Switching Protocols` counts as final: undici judges it.
+ */
+function startOf(data: Buffer): { length: number; drop: boolean } | 'final' | 'more' {
+  const head = data.subarray(0, INTERIM_LINE.length).toString('latin1');
+  for (let i = 0; i < head.length; i++) if (!INTERIM_LINE[i]!.test(head[i]!)) return 'final';
+  if (head.length < INTERIM_LINE.length) return 'more';
+  const code = head.slice(9, 12);
+  if (code === '101') return 'final';
   const end = data.indexOf('\r\n\r\n', 0, 'latin1');
-  if (end >= 0) return end + 4;
+  if (end >= 0) return { length: end + 4, drop: code === '100' };
   return data.length > MAX_INTERIM_BLOCK ? 'final' : 'more';
 }
 
@@ -156,7 +160,7 @@ const filtered = new WeakSet<object>();
 export function skipContinue(socket: Duplex): void {
   if (filtered.has(socket)) return;
   filtered.add(socket);
-  /** The next byte received starts a response. */
+  /** The next byte received starts a response (or follows an interim answer). */
   let atStart = true;
   /** Bytes of a final answer were received since the last request was written. */
   let answered = false;
@@ -180,19 +184,26 @@ export function skipContinue(socket: Duplex): void {
     let data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk as Uint8Array);
     if (held) data = Buffer.concat([held, data]);
     held = undefined;
-    for (let blocks = 0; blocks < MAX_BLOCKS; blocks++) {
+    // Interim blocks other than 100 go on to undici as they are; 100 blocks are left out.
+    const passed: Buffer[] = [];
+    const pass = (rest: Buffer | undefined): boolean => {
+      if (rest) passed.push(rest);
+      return passed.length === 0 ? true : push(passed.length === 1 ? passed[0]! : Buffer.concat(passed));
+    };
+    for (let blocks = 0; blocks < MAX_BLOCKS && data.length > 0; blocks++) {
       const start = startOf(data);
       if (start === 'more') {
         held = data;
-        return true;
+        return pass(undefined);
       }
       if (start === 'final') break;
-      data = data.subarray(start);
-      if (data.length === 0) return true;
+      if (!start.drop) passed.push(data.subarray(0, start.length));
+      data = data.subarray(start.length);
     }
+    if (data.length === 0) return pass(undefined);
     atStart = false;
     answered = true;
-    return push(data);
+    return pass(data);
   };
 }
 

@@ -113,6 +113,8 @@ export class HttpClient implements Transport {
   readonly #signal: AbortSignal | undefined;
   readonly #route: Route = { proxied: undefined };
   readonly #proxy: string | undefined;
+  /** An https target and no client certificate given. */
+  readonly #mayWantCertificate: boolean;
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
@@ -133,6 +135,7 @@ export class HttpClient implements Transport {
     this.#signal = options.signal;
     const proxy = options.proxy;
     this.#proxy = proxy?.kind === 'url' ? shownProxy(proxy.url) : proxy?.kind === 'env' ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy) : undefined;
+    this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
     this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000 }, this.#route);
   }
 
@@ -193,6 +196,8 @@ export class HttpClient implements Transport {
       exchange.error = transportErrorFrom(error, url, this.#timeoutMs);
       // Through a proxy, a refused or broken connection may be the proxy's: say which way the request went.
       if (this.#route.proxied && this.#proxy) exchange.error.message += ` (through the proxy ${this.#proxy})`;
+      // A TLS server that wants a client certificate often just closes the connection when it gets none.
+      else if (this.#mayWantCertificate && exchange.error.code === 'PC_ERR_PROTOCOL' && exchange.error.message.endsWith('(UND_ERR_SOCKET)')) exchange.error.message += ' (if the server requires a client certificate: --cert and --cert-key)';
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);
