@@ -51,7 +51,7 @@ async function listen(server: Server): Promise<number> {
 }
 
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
-const tiny: Omit<LoadProfile, 'name'> = { kind: 'closed', description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };
+const tiny = { kind: 'closed' as const, description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };
 
 /**
  * A loopback HTTP proxy: CONNECT tunnels (to `route(host)`, default the host asked for) and plain forwarding. Counts
@@ -286,7 +286,7 @@ async function front(mode: 'continue' | 'gzip'): Promise<string> {
 describe('whole runs against targets that send 100 Continue or gzip-code their answers', () => {
   it.each(['continue', 'gzip'] as const)('%s: conformant, functional and load phases (the sampled load answers decoded too)', async (mode) => {
     const url = await front(mode);
-    const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 5, timeoutMs: 5000, load: 'tiny', loadProfiles: { tiny: { ...tiny, name: 'tiny' } } });
+    const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 5, timeoutMs: 5000, load: 'tiny', loadProfiles: { tiny: { ...tiny, name: 'tiny' } satisfies LoadProfile } });
     const failures = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.filter((f) => f.outcome === 'fail').map((f) => `${r.id}: ${f.message}`)));
     expect(failures).toEqual([]);
     expect(result.summary.verdict).toBe('conformant');
