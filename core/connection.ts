@@ -112,7 +112,7 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
   const proxyTls = { timeout: shape.timeoutMs, ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
   // The connection to the proxy answers CONNECT within the deadline too.
   const clientFactory = (url: URL, opts: object): Dispatcher => new Pool(url, { ...opts, headersTimeout: shape.timeoutMs, bodyTimeout: shape.timeoutMs });
-  const common = { factory, clientFactory, requestTls: tls, proxyTls, connect: { timeout: shape.timeoutMs, ...tls } };
+  const common = { factory, clientFactory, requestTls: { timeout: shape.timeoutMs, ...tls }, proxyTls, connect: { timeout: shape.timeoutMs, ...tls } };
   if (proxy.kind === 'url') return new ProxyAgent({ ...common, uri: proxy.url });
   return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
 }
@@ -278,15 +278,21 @@ export function headerProblem(name: string, value: string, flag: string): string
   return undefined;
 }
 
-/** Checks `options.headers` and `secretHeaders`: throws a one-line message (as `Error`) for the first problem. */
-export function checkConnectOptions(options: ConnectOptions | undefined): void {
-  const seen = new Set<string>();
+/**
+ * `options` checked, with header names in lower case: throws a one-line
+ * message (as `Error`) for the first problem (a refused header, one given
+ * twice, a secret header that is not sent, a certificate without its key).
+ */
+export function checkConnectOptions(options: ConnectOptions | undefined): ConnectOptions {
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options?.headers ?? {})) {
     const problem = headerProblem(name, value, 'header');
     if (problem) throw new Error(problem);
-    if (name !== name.toLowerCase() || seen.has(name)) throw new Error(`header ${name}: header names are given in lower case, once each`);
-    seen.add(name);
+    if (Object.hasOwn(headers, name.toLowerCase())) throw new Error(`header ${name}: given twice`);
+    headers[name.toLowerCase()] = value;
   }
-  for (const name of options?.secretHeaders ?? []) if (!seen.has(name)) throw new Error(`secret header ${name}: not among the headers sent`);
+  const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
+  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new Error(`secret header ${name}: not among the headers sent`);
   if (Boolean(options?.cert) !== Boolean(options?.key)) throw new Error('a client certificate needs its key, and a key its certificate (--cert and --cert-key together)');
+  return { ...options, ...(options?.headers ? { headers } : {}), ...(options?.secretHeaders ? { secretHeaders } : {}) };
 }

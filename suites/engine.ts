@@ -438,11 +438,10 @@ function resolve(options: ConformanceOptions): Resolved {
 function connectionOf(options: ConformanceOptions): ConnectOptions {
   const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
   try {
-    checkConnectOptions(connection);
+    return checkConnectOptions(connection);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return connection;
 }
 
 /** A positive finite number, or a `UsageError` naming the option. */

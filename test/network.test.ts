@@ -203,6 +203,33 @@ describe('extra headers: -H on every request of every phase, --secret-header red
   });
 });
 
+describe('certify connects like a run, and verify shows how it connected', () => {
+  it('through a proxy, with an extra and a secret header: certified, the secret in no file of the bundle, verify says proxy and header names', async () => {
+    const TOKEN = 'bundle-secret-Z81-DISTINCTIVE-4410';
+    const seen: (string | undefined)[] = [];
+    const target = await reference({ apiKey: DISTINCTIVE_KEY, wrap: (inner) => (request) => {
+      seen.push(request.headers['x-tenant-token']);
+      return inner(request);
+    } });
+    const p = await proxy(() => `127.0.0.1:${target.port}`);
+    const work = tempDir();
+    writeFileSync(join(work, 'product.json'), JSON.stringify({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }));
+    const bundle = join(work, 'acme.tar.gz');
+    const certify = await runCli(['certify', '--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '-H', 'X-Tenant: acme', '--secret-header', `X-Tenant-Token: ${TOKEN}`, '--product', join(work, 'product.json'), '--out', bundle], { env, timeoutMs: 120_000 });
+    expect(certify.code, certify.stderr).toBe(0);
+    expect(seen.length).toBeGreaterThan(300);
+    expect(seen.every((v) => v === TOKEN)).toBe(true);
+    const unpacked = join(work, 'unpacked');
+    execFileSync('mkdir', ['-p', unpacked]);
+    execFileSync('tar', ['-xzf', bundle, '-C', unpacked]);
+    for (const file of readdirSync(unpacked)) expect(readFileSync(join(unpacked, file), 'utf8')).not.toContain(TOKEN);
+    expect(readFileSync(join(unpacked, 'transcript.jsonl'), 'utf8')).toContain('"x-tenant-token":"<secret x-tenant-token>"');
+    const verify = await runCli(['verify', bundle], { timeoutMs: 120_000 });
+    expect(verify.code, verify.stdout).toBe(0);
+    expect(verify.stdout).toContain(`connection: plain http; proxy ${p.url} (--proxy); extra headers x-tenant, x-tenant-token (secret: x-tenant-token)`);
+  });
+});
+
 describe('client certificates (mTLS): --cert and --cert-key', () => {
   it('a target that requires one: tested with it (every phase), refused cleanly without it', async () => {
     const certs = certificates();
