@@ -111,14 +111,19 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
 
   const headers: Record<string, string> = {};
   const secretHeaders: string[] = [];
+  // The config file's headers first; a flag replaces one of the same name (flags win over the file), two flags clash.
+  const fromFile = new Set<string>();
   const add = (name: string, value: string, flag: string) => {
     const problem = headerProblem(name, value, flag);
     if (problem) throw new UsageError(problem);
     const lower = name.toLowerCase();
-    if (Object.hasOwn(headers, lower)) throw new UsageError(`${flag} ${name}: given twice`);
+    if (Object.hasOwn(headers, lower) && !fromFile.delete(lower)) throw new UsageError(`${flag} ${name}: given twice`);
     headers[lower] = value;
   };
-  for (const [name, value] of Object.entries(flags.fileHeaders ?? {})) add(name, value, 'config "headers":');
+  for (const [name, value] of Object.entries(flags.fileHeaders ?? {})) {
+    add(name, value, 'config "headers":');
+    fromFile.add(name.toLowerCase());
+  }
   for (const text of flags.header ?? []) add(...splitHeader(text, '--header'), '--header');
   for (const text of flags.secretHeader ?? []) {
     let name: string;

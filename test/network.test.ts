@@ -12,6 +12,7 @@ import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'undici';
+import { buildConnection } from '../cli/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { type RunningServer, startReference } from '../reference/server.js';
@@ -200,6 +201,18 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', ...args, '--report-dir', tempDir()], { env });
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+});
+
+describe('the connection description, built once from flags, config file and environment', () => {
+  it('flags win over the config file\'s headers; secret values from the environment; proxies as the environment says, not for --embedded', async () => {
+    const built = await buildConnection({ fileHeaders: { 'X-Tenant': 'from-file', 'X-Region': 'eu' }, header: ['x-tenant: from-flag'], secretHeader: ['X-Token'] }, { PETSTORE_SECRET_HEADER_X_TOKEN: 'token-value-1234', https_proxy: 'http://p.example:3128', HTTPS_PROXY: 'http://ignored.example:1', NO_PROXY: 'internal.example' }, tempDir());
+    expect(built.headers).toEqual({ 'x-tenant': 'from-flag', 'x-region': 'eu', 'x-token': 'token-value-1234' });
+    expect(built.secretHeaders).toEqual(['x-token']);
+    expect(built.proxy).toEqual({ kind: 'env', httpProxy: '', httpsProxy: 'http://p.example:3128/', noProxy: 'internal.example' });
+    expect((await buildConnection({}, { HTTP_PROXY: 'http://p.example:3128' }, tempDir(), { embedded: true })).proxy).toEqual({ kind: 'none' });
+    expect((await buildConnection({ proxy: 'http://q.example:8080' }, { HTTP_PROXY: 'http://p.example:3128' }, tempDir())).proxy).toEqual({ kind: 'url', url: 'http://q.example:8080/' });
+    await expect(buildConnection({ header: ['X-A: 1', 'x-a: 2'] }, {}, tempDir())).rejects.toThrow('--header x-a: given twice');
   });
 });
 
