@@ -97,7 +97,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
-      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)
+      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
       .help()
       .strict()
