@@ -17,6 +17,7 @@ export { openapi, INTERFACE_VERSION, PET_STATUSES, type PetStatus } from './spec
 export { startReference, type RunningServer, type ServeOptions } from './reference/server.js';
 export type { ApiRequest, ApiResponse, Handler, ReferenceOptions } from './reference/handler.js';
 export { PcError, type ErrorCode } from './core/errors.js';
+export type { ConnectOptions, ProxyChoice } from './core/connection.js';
 export { TOOL_VERSION } from './core/version.js';
 export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult } from './suites/model.js';
 export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './suites/policy.js';

@@ -7,12 +7,12 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { MAX_PRODUCT_BYTES, type Product, productSchema } from '../spec/product-schema.js';
 import { newAjv } from '../spec/validate.js';
+import { FILE_LIMITS, readBoundedFile } from './files.js';
 
 export { CERTIFICATION, certificationDecision } from '../suites/policy.js';
 
@@ -114,19 +114,15 @@ export async function readProduct(path: string, shown: string): Promise<Product>
   const refuse = (why: string): never => {
     throw new UsageError(`--product ${shown}: ${why}`);
   };
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => refuse(error.code === 'ENOENT' ? 'no such file' : `cannot read it (${error.code ?? error.message})`));
-  if (!info.isFile()) refuse('not a file');
-  if (info.size > MAX_PRODUCT_BYTES) refuse(`${info.size} bytes; a product description holds at most ${MAX_PRODUCT_BYTES}`);
-  const checked = checkProduct(await readFile(path, 'utf8'));
+  const bytes = await readBoundedFile(path, MAX_PRODUCT_BYTES, `--product ${shown}`);
+  const checked = checkProduct(bytes.toString('utf8'));
   if ('error' in checked) return refuse(checked.error);
   return checked.product;
 }
 
 /** An Ed25519 key from a PEM file (`shown`: its name as given); `UsageError` naming the flag when it is not one. */
 export async function readEd25519Key(path: string, shown: string, flag: '--sign-key' | '--public-key'): Promise<KeyObject> {
-  const pem = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${flag}: cannot read ${shown} (${error.code === 'ENOENT' ? 'no such file' : (error.code ?? error.message)})`);
-  });
+  const pem = (await readBoundedFile(path, FILE_LIMITS.key, `${flag} ${shown}`)).toString('utf8');
   let key: KeyObject;
   try {
     key = flag === '--sign-key' ? createPrivateKey(pem) : createPublicKey(pem);

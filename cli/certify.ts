@@ -12,11 +12,12 @@
  * same and says why), 2 usage error (nothing run, nothing written).
  */
 import { sign } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { arch, platform, release } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { redactSecrets } from '../core/connection.js';
 import { checkApiKey, MIN_KEY_LENGTH, redactorFor, redactorForAll } from '../core/redact.js';
 import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -28,6 +29,7 @@ import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS, runConformance } from '../suites/engine.js';
 import { writeBundle } from './bundle.js';
 import { BUNDLE, CERTIFICATION, certificationDecision, type Manifest, MANIFEST_FORMAT, readEd25519Key, readProduct, sha256, suiteHash } from './certification.js';
+import { buildConnection, connectionFlags, connectionOptions } from './connection.js';
 import type { Io } from './main.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
@@ -43,6 +45,7 @@ export const certifyOptions: Record<string, Options> = {
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]` },
   ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
   insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
+  ...connectionOptions,
   ...Object.fromEntries(REFUSED.map((flag) => [flag, { hidden: true } satisfies Options])),
 };
 
@@ -77,9 +80,11 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
 
     // Everything is checked before the run, so a mistake costs nothing.
     const product = await readProduct(resolve(cwd, productPath), productPath);
-    const redactor = redactorFor(apiKey);
-    // Belt and braces against a key that got where it must not be; a short key would be found in any text.
-    const holdsKey = (content: string) => apiKey.length >= MIN_CHECKED_KEY && redactor.leaks(content);
+    const connection = await buildConnection(connectionFlags(args), io.env, cwd);
+    const redactor = redactSecrets(redactorFor(apiKey), connection);
+    // Belt and braces against a key (or a secret header) that got where it must not be; a short key would be found in any text.
+    const secretHeaders = (connection.secretHeaders ?? []).map((name) => connection.headers?.[name] ?? '').filter((s) => s.length >= MIN_CHECKED_KEY);
+    const holdsKey = (content: string) => (apiKey.length >= MIN_CHECKED_KEY && redactor.leaks(content)) || secretHeaders.some((secret) => content.includes(secret));
     if (holdsKey(JSON.stringify(product))) throw new UsageError(`--product ${productPath}: it holds the API key; a product description must not`);
     const out = resolve(cwd, outPath);
     const outDir = await stat(dirname(out)).catch(() => undefined);
@@ -87,12 +92,6 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError(`--out ${outPath}: is a directory; give the bundle's file name`);
     const signPath = text('sign-key');
     const signKey = signPath ? await readEd25519Key(resolve(cwd, signPath), signPath, '--sign-key') : undefined;
-    const caPath = text('ca');
-    const ca = caPath
-      ? await readFile(resolve(cwd, caPath), 'utf8').catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`--ca: cannot read ${caPath}: ${error.code ?? error.message}`);
-        })
-      : undefined;
 
     const progress = reporters.console({ reportDir: '', out: io.stdout, progress: io.stderr, color: false, interactive: false, env: io.env });
     const transcript: TranscriptEntry[] = [];
@@ -104,8 +103,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
       load: CERTIFICATION.load,
       strict: false,
       ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout as number }),
-      ...(ca ? { ca } : {}),
-      insecure: args.insecure === true,
+      connection,
       // Redacted as it arrives: no exchange is kept with the key in it.
       onExchange: (exchange) => transcript.push(toTranscriptEntry(exchange, redactor)),
       onEvent: (event) => {

@@ -12,13 +12,14 @@
  * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
  * published as spec/config.schema.json for editors (`"$schema"`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
+import { FILE_LIMITS, FileRefused, readBoundedFileSync } from './files.js';
 
 const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 
@@ -48,6 +49,11 @@ export interface FileConfig {
   reporter?: string[];
   ca?: string;
   insecure?: boolean;
+  /** Client certificate and its key (PEM files), an HTTP proxy, extra headers (never secret ones: those only by flag). */
+  cert?: string;
+  certKey?: string;
+  proxy?: string;
+  headers?: Record<string, string>;
   waivers?: string;
   maxFailures?: number;
   /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
@@ -89,6 +95,10 @@ export const configSchema = {
     reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] }, description: 'Reports to write (--reporter). Default: all of them' },
     ca: { type: 'string', minLength: 1, description: 'PEM file of a private CA to trust, relative to this file (--ca)' },
     insecure: { type: 'boolean', description: 'Do not verify the TLS certificate (--insecure)' },
+    cert: { type: 'string', minLength: 1, description: 'PEM file of a client certificate for mTLS, relative to this file (--cert)' },
+    certKey: { type: 'string', minLength: 1, description: 'PEM file of the client certificate\'s key, relative to this file (--cert-key)' },
+    proxy: { type: 'string', minLength: 1, description: 'HTTP proxy every request goes through (--proxy)' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra headers on every request, by name (-H); never Authorization' },
     waivers: { type: 'string', minLength: 1, description: 'Waivers file, relative to this file (--waivers)' },
     profiles: {
       type: 'object',
@@ -145,7 +155,7 @@ export function findConfigFile(cwd: string): string | undefined {
 }
 
 /** Keys whose values are paths: relative ones are taken relative to the file's folder. */
-const PATH_KEYS = ['reportDir', 'ca', 'waivers'] as const;
+const PATH_KEYS = ['reportDir', 'ca', 'cert', 'certKey', 'waivers'] as const;
 
 /**
  * Replaces `${NAME}` in every string value of `data` (nested ones too) with the
@@ -181,9 +191,10 @@ export function loadConfigFile(explicit: string | undefined, cwd: string, env: N
   if (path === undefined) return { config: {} };
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFileSync(path, FILE_LIMITS.config, `cannot read the config file ${path}`).toString('utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { config: {} };
+    throw error;
   }
   let data: unknown;
   try {

@@ -3,16 +3,24 @@ import { join } from 'node:path';
 import { PcError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 
+/** Set in the child's environment: it stops when its stdin ends, i.e. when the parent is gone, however it went. */
+export const STOP_WITH_PARENT_ENV = 'PETSTORE_CONFORMANCE_STOP_WITH_PARENT';
+
 /**
  * The embedded reference in a child process (`serve --port 0`): the load
  * generator's CPU share and event loop are then its own, not shared with the
- * server it measures.
+ * server it measures. It never outlives the run: `close` stops it, `kill`
+ * kills it at once (a second Ctrl-C), and it stops by itself when the pipe to
+ * its stdin closes (the parent was killed).
  */
-export async function startReferenceProcess(apiKey: string): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+export async function startReferenceProcess(apiKey: string): Promise<{ url: string; pid: number; close(): Promise<void>; kill(): void }> {
   const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'petstore-conformance.js'), 'serve', '--port', '0'], {
-    env: { ...process.env, PETSTORE_API_KEY: apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PETSTORE_API_KEY: apiKey, [STOP_WITH_PARENT_ENV]: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Never written to; it closes when this process ends.
+  child.stdin.on('error', () => {});
+  child.stderr.resume();
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => fail('it did not start within 10 s'), 10_000);
@@ -36,10 +44,18 @@ export async function startReferenceProcess(apiKey: string): Promise<{ url: stri
   return {
     url,
     pid: child.pid!,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
     close: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // SIGTERM lets it close its connections; one that has not exited 5 s later is killed.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

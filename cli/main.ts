@@ -6,7 +6,6 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
 import { checkApiKey, redactorForAll } from '../core/redact.js';
@@ -21,9 +20,12 @@ import { builtinChecks } from '../suites/registry.js';
 import { runConformance } from '../suites/engine.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
 import { loadConfigFile, profilesOf } from './config.js';
+import { buildConnection, connectionFlags, connectionOptions, tlsOptions } from './connection.js';
 import { explainUnknown, useColor } from './conventions.js';
-import { startReferenceProcess } from './embedded.js';
+import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { optionsFromEnv } from './env.js';
+import { prepareOutputDir } from './files.js';
+import { type StopSignal, watchInterrupts } from './interrupt.js';
 import { loadWaivers } from './waivers.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
@@ -35,6 +37,10 @@ export interface Io {
   cwd?: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); used by `serve`. */
   untilStopped?: () => Promise<void>;
+  /** Calls `handler` at each SIGINT/SIGTERM while a run watches them (cli/interrupt.ts); returns how to stop watching. */
+  signals?: (handler: (signal: StopSignal) => void) => () => void;
+  /** Ends the process at once as `signal`'s default action would (a second Ctrl-C). */
+  raise?: (signal: StopSignal) => void;
 }
 
 export { EXIT };
@@ -53,7 +59,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
       .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
-      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options(runOptions), async (args) => {
+      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options({ ...runOptions, ...connectionOptions }), async (args) => {
         exitCode = await run(toConfig(args as Record<string, unknown>, io), io);
       })
       .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), (args) => {
@@ -81,10 +87,14 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
           'base-url': { type: 'string', describe: 'Send it to another implementation (default: the report\'s target)' },
           'api-key': { type: 'string', describe: 'The key, when the request carries it (env PETSTORE_API_KEY)' },
           timeout: { type: 'number', default: CLI_DEFAULTS.timeout, describe: 'Deadline of the request, ms' },
+          ...tlsOptions,
+          ...connectionOptions,
         }), async (args) => {
         const { replayCommand } = await import('./replay.js');
         const apiKey = (args['api-key'] as string | undefined) ?? (io.env.PETSTORE_API_KEY || undefined);
-        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: args.timeout as number, cwd: io.cwd ?? process.cwd() }, io);
+        const cwd = io.cwd ?? process.cwd();
+        const connection = await buildConnection(connectionFlags(args as Record<string, unknown>), io.env, cwd);
+        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: args.timeout as number, cwd, connection }, io);
       })
       .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => y.options((await import('./certify.js')).certifyOptions), async (args) => {
         exitCode = await (await import('./certify.js')).certifyCommand(args as Record<string, unknown>, io);
@@ -102,7 +112,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
       .example('$0 --embedded', 'Check the embedded reference implementation')
-      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached.\nInterface version ${INTERFACE_VERSION}.`)
+      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
       .alias('v', 'version')
       .help()
@@ -163,9 +173,32 @@ function defaultIo(): Io {
     env: process.env,
     untilStopped: () =>
       new Promise((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
+        // The embedded reference (cli/embedded.ts) stops with its parent: its stdin closes when the parent is gone.
+        const watchParent = process.env[STOP_WITH_PARENT_ENV] === '1';
+        const stop = () => {
+          if (watchParent) process.stdin.destroy();
+          resolve();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        if (watchParent) {
+          process.stdin.once('end', stop);
+          process.stdin.once('close', stop);
+          process.stdin.resume();
+        }
       }),
+    signals: (handler) => {
+      const onInt = () => handler('SIGINT');
+      const onTerm = () => handler('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+    // With no listener left, the signal's default action ends the process, as the shell expects (128 + its number).
+    raise: (signal) => void process.kill(process.pid, signal),
   };
 }
 
@@ -218,6 +251,7 @@ function toConfig(flags: Record<string, unknown>, io: Io): CliConfig {
     verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
     maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
+    connection: { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers },
     profiles: profilesOf(file),
   };
 }
@@ -226,21 +260,22 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   if (config.quiet && config.verbose) throw new UsageError('--quiet and --verbose exclude each other');
   if (config.dryRun) return (await import('./dry-run.js')).dryRun(config, io);
   const out = config.json ? io.stderr : io.stdout;
-  const ctx: ReporterContext = { reportDir: config.reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
-  const active: Reporter[] = config.reporter.map((name) => reporters[name](ctx));
+  const cwd = io.cwd ?? process.cwd();
+  // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
+  // cannot be read, a header that cannot be sent cost nothing.
+  const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
+  const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd) : config.reportDir;
+  const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
+  const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
   const waivers = config.waivers ? loadWaivers(config.waivers) : undefined;
-  let ca: string | undefined;
-  if (config.ca) {
-    try {
-      ca = readFileSync(config.ca, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--ca: cannot read ${config.ca}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
+  const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
-  const embedded = config.embedded ? await startReferenceProcess(apiKey) : undefined;
+  const interrupts = watchInterrupts(io);
+  let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
   try {
+    embedded = config.embedded ? await startReferenceProcess(apiKey) : undefined;
+    if (embedded) interrupts.onHardExit(embedded.kill);
     const result = await runConformance({
       baseUrl: embedded?.url ?? config.baseUrl ?? '',
       apiKey,
@@ -254,26 +289,43 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       load: config.load,
       only: config.only,
       skip: config.skip,
-      ...(ca ? { ca } : {}),
-      insecure: config.insecure,
+      connection,
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
       ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
       exchangeEvents: config.verbose,
+      signal: interrupts.signal,
       onEvent: (event) => {
-        if (event.type !== 'run-end') for (const reporter of active) reporter.onEvent?.(event);
+        if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
       },
     });
+    // Each report is written even when another cannot be; the console (last) still says the verdict.
     const written: string[] = [];
-    for (const reporter of active) written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
+    const unwritten: string[] = [];
+    for (const { name, reporter } of active) {
+      try {
+        written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
+      } catch (error) {
+        unwritten.push(`${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+      }
+    }
     if (config.json) io.stdout.write(renderJson(result));
+    if (result.summary.interrupted) {
+      if (unwritten.length > 0) io.stderr.write(`petstore-conformance: error: could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}\n`);
+      return exitCodeOf(result.summary);
+    }
     // The target could not be tested: the reports say so, and so does one line.
     if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
+    if (unwritten.length > 0) throw new PcError('PC_ERR_INTERNAL', `could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}; the verdict was ${result.summary.verdict}`);
     return exitCodeOf(result.summary);
   } finally {
+    interrupts.dispose();
     await embedded?.close();
   }
 }
+
+/** Reporters that write into the report directory. */
+const FILE_REPORTERS: readonly ReporterName[] = ['json', 'junit', 'html'];
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {
   if (!apiKey) throw new UsageError('serve needs --api-key (or PETSTORE_API_KEY): the key the server will accept');

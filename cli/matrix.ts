@@ -9,12 +9,13 @@
  * first that fails is refused with one line naming the file and its first
  * error.
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
 import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { prepareOutputDir } from './files.js';
 import type { Io } from './main.js';
 import { readReport, reportFile } from './report-file.js';
 
@@ -52,7 +53,8 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
     const cannotWrite = (path: string) => (error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot write ${path}: ${error.code ?? error.message}`);
     };
-    await mkdir(outDir, { recursive: true }).catch(cannotWrite(options.outDir));
+    // Checked and created one level at a time (Node 20's recursive mkdir never returns below /proc).
+    await prepareOutputDir(options.outDir, '--out-dir', cwd);
     const written: { path: string; note?: string }[] = [];
     const write = async (name: string, content: string, note?: string) => {
       const path = join(outDir, name);

@@ -4,6 +4,7 @@
  * (DEFAULTS) and here for CLI-only keys; validation happens before defaults.
  */
 import type { Options } from 'yargs';
+import type { ConnectionFlags } from './connection.js';
 import { DEFAULTS } from '../suites/engine.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/index.js';
@@ -46,6 +47,8 @@ export interface CliConfig {
   dryRun: boolean;
   /** Load profiles of the config file (no flag: too rich for one). */
   profiles: Record<string, LoadProfile>;
+  /** How to reach the target (flags of cli/connection.ts, with the config file's): read into one description before the run. */
+  connection: ConnectionFlags;
 }
 
 /** Kebab-case flag names of the config keys. */
@@ -81,7 +84,7 @@ export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase()
 /** "(env PETSTORE_…)" for a flag's description. */
 const env = (flag: string): string => ` (env ${envVarOf(flag)})`;
 
-export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles'> as Flag<K & string>]-?: Options } = {
+export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
   'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
   'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` + env('report-dir') },

@@ -16,6 +16,7 @@
  *   auth checks' near misses); a placeholder anywhere else is refused.
  */
 import { RedactionBoundary } from '../core/boundary.js';
+import { type ConnectOptions, redactSecrets, secretLabel } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
 import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
@@ -37,6 +38,8 @@ export interface ReplayOptions {
   apiKey?: string;
   timeoutMs: number;
   cwd: string;
+  /** How to reach the target (--ca, --insecure, --cert, --proxy, -H…): TLS is verified as asked now, whatever the run did. */
+  connection?: ConnectOptions;
 }
 
 /** Runs the replay; returns its exit code. Throws `PcError` for usage problems. */
@@ -53,12 +56,18 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (key) checkApiKey(key);
   const headers = withKey(request.headers, key, caseId);
   const needsKey = headers.authorization !== request.headers.authorization;
-  const redactor = redactorFor(key);
+  const redactor = redactSecrets(redactorFor(key), options.connection);
   const evidence = new EvidenceFactory(redactor);
+  // Headers given now (-H, --secret-header) replace the recorded ones of the same name; a recorded secret header that
+  // is not given again cannot be sent (only its label was recorded).
+  const given = options.connection?.headers ?? {};
+  for (const name of Object.keys(headers)) if (Object.hasOwn(given, name.toLowerCase())) delete headers[name];
+  const unresolved = Object.entries(headers).find(([name, value]) => value.includes(secretLabel(name)));
+  if (unresolved) throw new UsageError(`this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`);
 
   // Where the request goes is said before it goes.
   io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (${options.baseUrl ? 'from --base-url' : `the report's recorded target; --base-url sends it elsewhere`})${needsKey ? ', the key in its Authorization header' : ''}`)}\n`);
-  const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs }), redactor);
+  const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
   let x: SentExchange;
   try {
     const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }) });

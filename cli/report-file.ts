@@ -3,7 +3,7 @@
  * report directory, bounded in size, parsed, and validated against the report
  * schema; anything else is refused with one line naming the file.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
@@ -11,6 +11,7 @@ import { JSON_REPORT_FILE } from '../reports/json.js';
 import { reportSchema } from '../spec/report-schema.js';
 import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
+import { readBoundedFile } from './files.js';
 
 /** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
 export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
@@ -29,10 +30,7 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
   const refuse = (why: string): never => {
     throw new UsageError(`${path}: ${why}`);
   };
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => refuse(`cannot read ${file === resolve(cwd, path) ? 'it' : file} (${error.code ?? error.message})`));
-  if (!info.isFile()) refuse('not a file');
-  if (info.size > MAX_REPORT_BYTES) refuse(`${info.size} bytes, more than a report holds (${MAX_REPORT_BYTES}); not read`);
-  const content = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => refuse(`cannot read it (${error.code ?? error.message})`));
+  const content = (await readBoundedFile(file, MAX_REPORT_BYTES, file === resolve(cwd, path) ? path : `${path}: ${file}`)).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(content.replace(/^\ufeff/, ''));

@@ -63,11 +63,17 @@ export async function verifyCommand(bundlePath: string | undefined, options: { p
   try {
     if (!bundlePath) throw new PcError('PC_ERR_USAGE', 'verify needs the bundle: petstore-conformance verify bundle.tar.gz');
     const publicKey = options.publicKey ? await readEd25519Key(resolve(cwd, options.publicKey), options.publicKey, '--public-key') : undefined;
-    const { files, oddities } = await readBundle(resolve(cwd, bundlePath), bundlePath);
+    const { files, hashes, oddities } = await readBundle(resolve(cwd, bundlePath), bundlePath);
     const found = new Findings();
     const header: string[] = [`verifying ${oneLine(bundlePath)}`];
     for (const oddity of oddities) found.problem(oneLine(oddity));
-    const certified = await check(files, publicKey, found, header);
+    let certified = false;
+    try {
+      certified = await check(files, hashes, publicKey, found, header);
+    } catch (error) {
+      // Whatever a bundle holds, it is a problem of the bundle, said as one: never an internal error.
+      found.problem(`the bundle could not be checked to the end: ${oneLine((error as Error).message.split('\n')[0] ?? String(error))}`);
+    }
     const verdict = found.problems === 0 ? `VERIFIED: every file matches the manifest and every recomputed verdict matches report.json; the bundle's decision: ${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}` : `NOT VERIFIED: ${found.problems} problem(s) above`;
     io.stdout.write(`${[...header, '', ...found.lines, '', verdict].join('\n')}\n`);
     return found.problems === 0 ? 0 : 1;
@@ -80,7 +86,7 @@ export async function verifyCommand(bundlePath: string | undefined, options: { p
 }
 
 /** Runs every check into `found`; returns the manifest's decision (false when there is no readable manifest). */
-async function check(files: Map<string, Buffer>, publicKey: KeyObject | undefined, found: Findings, header: string[]): Promise<boolean> {
+async function check(files: Map<string, Buffer>, hashes: Map<string, string>, publicKey: KeyObject | undefined, found: Findings, header: string[]): Promise<boolean> {
   const manifestBytes = files.get(BUNDLE.manifest);
   if (!manifestBytes) {
     found.problem(`${BUNDLE.manifest} is missing: nothing in the bundle can be checked`);
@@ -93,7 +99,7 @@ async function check(files: Map<string, Buffer>, publicKey: KeyObject | undefine
     found.problem(`${BUNDLE.manifest}: ${manifest}; nothing else in the bundle can be checked`);
     return false;
   }
-  checkHashes(files, manifest, found);
+  checkHashes(files, hashes, manifest, found);
   checkSuite(manifest, found);
 
   const product = files.get(BUNDLE.product);
@@ -113,6 +119,7 @@ async function check(files: Map<string, Buffer>, publicKey: KeyObject | undefine
     found.problem('the verdicts cannot be recomputed without a readable report.json');
     return manifest.certified;
   }
+  header.push(`         ${connectionLine(report)}`);
   checkReportAgainstManifest(report, manifest, found);
   await recompute(report, manifest, files.get(BUNDLE.transcript), found);
   checkDecision(report, manifest, found);
@@ -140,16 +147,17 @@ function parseManifest(bytes: Buffer): Manifest | string {
   return m;
 }
 
-function checkHashes(files: Map<string, Buffer>, manifest: Manifest, found: Findings): void {
+function checkHashes(files: Map<string, Buffer>, hashes: Map<string, string>, manifest: Manifest, found: Findings): void {
   let matching = 0;
   for (const [name, expected] of Object.entries(manifest.files)) {
-    const content = files.get(name);
-    if (!content) found.problem(`${oneLine(name)}: missing from the bundle (the manifest lists it)`);
-    else if (sha256(content) !== expected) found.problem(`${oneLine(name)}: changed since the manifest was made (its sha256 is ${sha256(content).slice(0, 16)}…, the manifest says ${oneLine(expected.slice(0, 16))}…)`);
+    // Every file was hashed as it was read, the ones too large to keep included.
+    const actual = hashes.get(name) ?? (files.has(name) ? sha256(files.get(name)!) : undefined);
+    if (actual === undefined) found.problem(`${oneLine(name)}: missing from the bundle (the manifest lists it)`);
+    else if (actual !== expected) found.problem(`${oneLine(name)}: changed since the manifest was made (its sha256 is ${actual.slice(0, 16)}…, the manifest says ${oneLine(expected.slice(0, 16))}…)`);
     else matching++;
   }
   for (const name of HASHED_FILES) if (!Object.hasOwn(manifest.files, name)) found.problem(`${name}: the manifest has no hash for it`);
-  for (const name of files.keys()) {
+  for (const name of new Set([...files.keys(), ...hashes.keys()])) {
     if (name !== BUNDLE.manifest && name !== BUNDLE.signature && !Object.hasOwn(manifest.files, name)) found.problem(`${oneLine(name)}: extra file, not in the manifest`);
   }
   if (matching === Object.keys(manifest.files).length && matching > 0) found.ok(`files: all ${matching} match their sha256 in ${BUNDLE.manifest}`);
@@ -353,6 +361,17 @@ function checkDecision(report: ConformanceResult, manifest: Manifest, found: Fin
   } else {
     found.ok(`certificate: "${manifest.certified ? 'certified' : 'not certified'}" in ${BUNDLE.manifest} follows from ${BUNDLE.report}`);
   }
+}
+
+/** How the run reached its target, as report.json records it (TLS verification first: it is what a reader needs to know). */
+function connectionLine(report: ConformanceResult): string {
+  const { options } = report;
+  const parts = [options.insecure ? 'TLS NOT verified (--insecure)' : report.target.startsWith('https:') ? `TLS verified${options.customCa ? ' with a private CA (--ca)' : ''}` : 'plain http'];
+  const c = options.connection;
+  if (c?.clientCertificate) parts.push('client certificate presented');
+  if (c?.proxy) parts.push(`proxy ${c.proxy}`);
+  if (c && c.headers.length > 0) parts.push(`extra headers ${c.headers.join(', ')}${c.secretHeaders.length > 0 ? ` (secret: ${c.secretHeaders.join(', ')})` : ''}`);
+  return `connection: ${oneLine(parts.join('; '))}`;
 }
 
 /** One line, whatever the bundle holds: controls as `\uXXXX`. */

@@ -3,11 +3,11 @@
  * a rule (and optionally an operation), why, the tracking issue and the last day
  * it holds. The engine applies them (suites/engine.ts `applyWaivers`).
  */
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { Waiver } from '../suites/model.js';
+import { FILE_LIMITS, readBoundedFileSync } from './files.js';
 
 
 const waiver = {
@@ -35,12 +35,12 @@ const validate = ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
 export function loadWaivers(path: string): Waiver[] {
+  const text = readBoundedFileSync(path, FILE_LIMITS.waivers, `the waivers file ${path}`).toString('utf8');
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code ? `cannot read the waivers file ${path}: ${code}` : `${path} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (validate(data)) return Array.isArray(data) ? data : data.waivers;
   // The array branch says the most about a list of waivers; report its first complaint.

@@ -97,8 +97,10 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   ) {
     return new TransportError('PC_ERR_TIMEOUT', `no complete response from ${host} within ${timeoutMs} ms`, error);
   }
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')) {
-    return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}`, error);
+  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code))) {
+    // A server that wants a client certificate says so with a TLS alert.
+    const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code) ? ' (does the server require a client certificate? --cert and --cert-key)' : '';
+    return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}${hint}`, error);
   }
   if (code === 'HPE_INVALID_CONSTANT' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || (typeof code === 'string' && code.startsWith('HPE_'))) {
     return new TransportError('PC_ERR_PROTOCOL', `${host} broke the HTTP exchange (${code})`, error);
@@ -106,6 +108,9 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new TransportError('PC_ERR_PROTOCOL', `request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, error);
 }
+
+/** OpenSSL's certificate verification codes that do not say CERT (the rest do). */
+const OPENSSL_VERIFY_CODES = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_DECRYPT_CRL_SIGNATURE', 'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY', 'CRL_SIGNATURE_FAILURE', 'CRL_NOT_YET_VALID', 'CRL_HAS_EXPIRED', 'ERROR_IN_CRL_LAST_UPDATE_FIELD', 'ERROR_IN_CRL_NEXT_UPDATE_FIELD', 'OUT_OF_MEM', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'HOSTNAME_MISMATCH']);
 
 function errorCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

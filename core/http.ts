@@ -1,9 +1,13 @@
 /**
  * Every request the suite sends goes through {@link HttpClient}: one undici pool
  * bound to the base URL's origin (the suite talks to nothing else), a deadline
- * per request, bounded body reads, and no redirect following.
+ * per request, bounded body reads, and no redirect following. How it connects
+ * (TLS, client certificate, proxy, extra headers, interim answers) is
+ * core/connection.ts's; content codings are decoded by core/decode.ts.
  */
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './connection.js';
+import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
 import { type Json, decodeUtf8, parseJson } from './json.js';
 
@@ -26,6 +30,8 @@ export interface ResponseRecord {
   body: Uint8Array;
   /** True when the body was longer than the bound and the rest was not read. */
   truncated: boolean;
+  /** Set when the body came with a content coding: `body` is then the decoded bytes (core/decode.ts). */
+  decoding?: Decoding;
 }
 
 /** One request and what came back: a response, or the reason there was none. */
@@ -38,8 +44,8 @@ export interface Exchange {
   durationMs: number;
 }
 
-/** Options of {@link HttpClient}. */
-export interface HttpClientOptions {
+/** Options of {@link HttpClient}: where, how long, and how to connect ({@link ConnectOptions}). */
+export interface HttpClientOptions extends ConnectOptions {
   /** Absolute http(s) URL; request paths are appended to its path. */
   baseUrl: string;
   /** Deadline for one whole exchange, headers and body, in ms. */
@@ -50,10 +56,8 @@ export interface HttpClientOptions {
   connections?: number;
   /** Called with every finished exchange, in completion order. */
   onExchange?: (exchange: Exchange) => void;
-  /** Extra CA certificates (PEM) to trust for https targets. */
-  ca?: string;
-  /** Accept any TLS certificate. */
-  insecure?: boolean;
+  /** Aborts every request in flight, and each one sent after it (an interrupted run). */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -109,7 +113,14 @@ export interface Transport {
 /** HTTP client bound to one origin. Close it when done. */
 export class HttpClient implements Transport {
   readonly baseUrl: URL;
-  readonly #pool: Pool;
+  readonly #pool: Dispatcher;
+  readonly #origin: string;
+  readonly #extraHeaders: Readonly<Record<string, string>>;
+  readonly #signal: AbortSignal | undefined;
+  readonly #route: Route = { proxied: undefined };
+  readonly #proxy: string | undefined;
+  /** An https target and no client certificate given. */
+  readonly #mayWantCertificate: boolean;
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
@@ -125,17 +136,13 @@ export class HttpClient implements Transport {
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#onExchange = options.onExchange;
     this.#connections = options.connections ?? 8;
-    this.#pool = new Pool(this.baseUrl.origin, {
-      connections: this.#connections,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: {
-        timeout: options.timeoutMs,
-        ...(options.ca ? { ca: options.ca } : {}),
-        ...(options.insecure ? { rejectUnauthorized: false } : {}),
-      },
-      keepAliveTimeout: 4_000,
-    });
+    this.#origin = this.baseUrl.origin;
+    this.#extraHeaders = options.headers ?? {};
+    this.#signal = options.signal;
+    const proxy = options.proxy;
+    this.#proxy = proxy?.kind === 'url' ? shownProxy(proxy.url) : proxy?.kind === 'env' ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy) : undefined;
+    this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
+    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000 }, this.#route);
   }
 
   /** Requests sent so far. */
@@ -169,23 +176,34 @@ export class HttpClient implements Transport {
 
   async #send(spec: RequestSpec): Promise<Exchange> {
     const seq = ++this.#seq;
-    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
+    // The extra headers (-H) after the defaults, the request's own after them: a check's headers are what it tests.
+    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...this.#extraHeaders, ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const started = performance.now();
     try {
+      const deadline = AbortSignal.timeout(this.#timeoutMs);
       const response = await this.#pool.request({
+        origin: this.#origin,
         method: spec.method,
         path: requestPath(this.baseUrl, spec.path),
         headers,
         body: body === undefined ? null : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: this.#signal ? AbortSignal.any([deadline, this.#signal]) : deadline,
       });
       const { bytes, truncated } = await readBounded(response.body, this.#maxBodyBytes);
-      exchange.response = { status: response.statusCode, headers: flattenHeaders(response.headers), body: bytes, truncated };
+      const responseHeaders = flattenHeaders(response.headers);
+      const decoded = await decodeBody(bytes, responseHeaders['content-encoding'], this.#maxBodyBytes, truncated);
+      exchange.response = decoded
+        ? { status: response.statusCode, headers: responseHeaders, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding }
+        : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
       exchange.error = transportErrorFrom(error, url, this.#timeoutMs);
+      // Through a proxy, a refused or broken connection may be the proxy's: say which way the request went.
+      if (this.#route.proxied && this.#proxy) exchange.error.message += ` (through the proxy ${this.#proxy})`;
+      // A TLS server that wants a client certificate often just closes the connection when it gets none.
+      else if (this.#mayWantCertificate && exchange.error.code === 'PC_ERR_PROTOCOL' && exchange.error.message.endsWith('(UND_ERR_SOCKET)')) exchange.error.message += ' (if the server requires a client certificate: --cert and --cert-key)';
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);
@@ -239,6 +257,9 @@ export function bodyJson(response: ResponseRecord): BodyJson {
 }
 
 function parseBody(response: ResponseRecord): BodyJson {
+  const coded = response.decoding;
+  if (coded?.error) return { ok: false, reason: `a ${coded.coding}-coded body of ${coded.received} bytes that the suite could not decode (${coded.error})` };
+  if (coded?.cut) return { ok: false, reason: `a ${coded.coding}-coded body that decodes to more than ${response.body.length} bytes (decoding stopped there)` };
   if (response.truncated) return { ok: false, reason: `a body longer than ${response.body.length} bytes (not read to its end)` };
   if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
   const text = decodeUtf8(response.body);

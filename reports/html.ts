@@ -111,7 +111,7 @@ export interface HtmlOptions {
 export function renderHtml(result: ConformanceResult, options: HtmlOptions = {}): string {
   const reportJson = options.reportJson ?? 'report.json';
   const strict = result.summary.strict;
-  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : 'Error';
+  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : result.summary.verdict === 'interrupted' ? 'Interrupted' : 'Error';
   return `${pageHead(CSP, `${text(verdictWord)} · Animal Store Service ${text(result.interfaceVersion)} · ${text(result.target)}`)}
 <link rel="icon" href="data:,">
 <style>${STYLE}</style>

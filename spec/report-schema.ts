@@ -45,6 +45,18 @@ export const reportSchema = {
         strict: { type: 'boolean' },
         insecure: { type: 'boolean', description: 'TLS certificates were not verified' },
         customCa: { type: 'boolean', description: 'A private CA was trusted (--ca)' },
+        connection: {
+          type: 'object',
+          description: 'How the target was reached besides TLS verification; never a secret',
+          required: ['clientCertificate', 'headers', 'secretHeaders'],
+          additionalProperties: false,
+          properties: {
+            proxy: { type: 'string', description: 'The proxy (--proxy, or from the environment), without credentials' },
+            clientCertificate: { type: 'boolean', description: 'A client certificate was presented (--cert)' },
+            headers: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers sent (-H, --secret-header); never their values' },
+            secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Names of the headers whose values were redacted (--secret-header)' },
+          },
+        },
         timeoutMs: { type: 'integer' },
         only: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         skip: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
@@ -57,7 +69,8 @@ export const reportSchema = {
       required: ['verdict', 'reason', 'strict', 'counts', 'requests', 'checks', 'thresholds'],
       additionalProperties: false,
       properties: {
-        verdict: { enum: ['conformant', 'non-conformant', 'error'] },
+        verdict: { enum: ['conformant', 'non-conformant', 'error', 'interrupted'] },
+        interrupted: { enum: ['SIGINT', 'SIGTERM'], description: 'The signal that stopped the run (verdict interrupted)' },
         reason: { type: 'string' },
         strict: { type: 'boolean' },
         counts: { type: 'object', required: ['MUST', 'SHOULD'], additionalProperties: false, properties: { MUST: counts, SHOULD: counts } },

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
+import { checkConnectOptions, type ConnectOptions, connectionRecord, redactSecrets } from '../core/connection.js';
 import { HttpClient, parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { show } from '../core/json.js';
 import { RedactionBoundary } from '../core/boundary.js';
@@ -55,6 +56,10 @@ export interface ConformanceOptions {
   ca?: string;
   /** Accept any TLS certificate (recorded in the report). */
   insecure?: boolean;
+  /** The rest of how to reach the target (client certificate, proxy, extra headers), for every phase; `ca` and `insecure` above win over theirs. */
+  connection?: ConnectOptions;
+  /** Stops the run (SIGINT, SIGTERM): nothing more is sent, what ran is kept, the rest is "not run", the verdict `interrupted`. Its `reason` names the signal (`'SIGTERM'`; anything else counts as SIGINT). */
+  signal?: AbortSignal;
   /** Time budget of one property check, ms. */
   propertyTimeLimitMs?: number;
   /** Known, tracked deviations: a failure a waiver covers is `waived` (see {@link applyWaivers}). */
@@ -134,6 +139,13 @@ export const LOST_AFTER = 3;
 /** Thrown into checks once the target has stopped answering: what was measured stays, the rest is reported as not run. */
 class TargetLost extends Error {}
 
+/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM): what ran stays, the rest is reported as not run. */
+class Interrupted extends TargetLost {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(`interrupted by ${signal}`);
+  }
+}
+
 /** Names `--load` takes without a config file. */
 export const LOAD_PROFILES = PROFILE_NAMES;
 
@@ -146,7 +158,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const settings = resolve(options);
   const startedAt = new Date();
   const checks = [...(options.checks ?? builtinChecks), ...(settings.profile ? loadChecks(settings.profile.name, (options.checks ?? builtinChecks).filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
-  const redactor = redactorFor(options.apiKey);
+  const connection = settings.connection;
+  // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
+  const redactor = redactSecrets(redactorFor(options.apiKey), connection);
   const evidence = new EvidenceFactory(redactor, options.apiKey);
   const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
   const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
@@ -178,8 +192,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     connections: DEFAULTS.concurrency,
-    ...(options.ca ? { ca: options.ca } : {}),
-    insecure: settings.insecure,
+    ...connection,
+    ...(options.signal ? { signal: options.signal } : {}),
   }), redactor);
   const variants = authVariants(options.apiKey, settings.seed);
   const emit = redactingEmitter(options.onEvent, evidence);
@@ -212,7 +226,26 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   const cutShort: string[] = [];
-  const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}) });
+  // An interruption stops everything at once: pauses end early, requests in flight are aborted (HttpClient), and
+  // every check that asks to send next is cut short.
+  let interrupted: Interrupted | undefined;
+  const interrupt = () => {
+    interrupted ??= new Interrupted(options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    target.lost = interrupted;
+  };
+  if (options.signal?.aborted) interrupt();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      options.signal?.addEventListener('abort', done, { once: true });
+    });
+  const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}), sleep });
   // After this many exchanges in a row without any response, the target is taken as gone.
   let silentInARow = 0;
   const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
@@ -227,6 +260,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       await pacing.beforeSend();
       if (target.lost) throw target.lost;
       x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+      // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
+      if (interrupted) throw interrupted;
       x.meta = { operation, auth, check };
       answered(check, x);
       options.onExchange?.(x);
@@ -262,11 +297,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }, settings.maxTimeMs);
   bound.unref();
   let abort: Summary['abort'];
+
   try {
     abort = await preflight((request) => send('preflight', request)).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof PcError) return { code: error.code, message: error.message };
+        // Interrupted during the preflight: nothing was tested; every check is "not run" below.
+        if (error instanceof Interrupted) return undefined;
         throw error;
       },
     );
@@ -320,28 +358,36 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${refusal}`);
         skippedPhases.push({ phase: 'load', reason: `load not started: ${refusal}` });
       } else {
-        loads.push(
-          await runLoadProfile(settings.profile, settings.thresholds, {
-            baseUrl: settings.target,
-            apiKey: options.apiKey,
-            prefix,
-            seed: settings.seed,
-            timeoutMs: settings.timeoutMs,
-            ...(options.ca ? { ca: options.ca } : {}),
-            insecure: settings.insecure,
-            store,
-            recorder,
-            checks,
-            send,
-            emit,
-          }),
-        );
+        try {
+          loads.push(
+            await runLoadProfile(settings.profile, settings.thresholds, {
+              baseUrl: settings.target,
+              apiKey: options.apiKey,
+              prefix,
+              seed: settings.seed,
+              timeoutMs: settings.timeoutMs,
+              connection,
+              ...(options.signal ? { signal: options.signal } : {}),
+              store,
+              recorder,
+              checks,
+              send,
+              emit,
+            }),
+          );
+        } catch (error) {
+          // Interrupted (or the target lost) while the profile created its animals: the profile did not run.
+          if (!(error instanceof TargetLost)) throw error;
+          for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${error.message}`);
+          skippedPhases.push({ phase: 'load', reason: `load not run: ${error.message}` });
+        }
       }
     } else {
       skippedPhases.push({ phase: 'load', reason: 'load profile "none"' });
     }
   } finally {
     clearTimeout(bound);
+    options.signal?.removeEventListener('abort', interrupt);
     await client.close();
   }
 
@@ -365,9 +411,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: options.ca !== undefined },
+    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: connection.ca !== undefined, connection: connectionRecord(connection) },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads),
+    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads, interrupted?.signal),
     rules,
     observations,
     skippedPhases,
@@ -398,6 +444,8 @@ interface Resolved {
   rateLimit: number | undefined;
   maxTimeMs: number;
   maxFailures: number | undefined;
+  /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
+  connection: ConnectOptions;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -423,6 +471,7 @@ function resolve(options: ConformanceOptions): Resolved {
   const profile = load === 'none' ? undefined : profiles[load];
   if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
+  const connection = connectionOf(options);
   return {
     target: targetOf(url),
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
@@ -436,7 +485,8 @@ function resolve(options: ConformanceOptions): Resolved {
     thresholds,
     maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
-    insecure: options.insecure ?? false,
+    insecure: connection.insecure === true,
+    connection,
     maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
     rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
@@ -485,6 +535,16 @@ export function exchangeLine(x: SentExchange): string {
     ? `${x.response.status}${x.response.headers['content-type'] ? ` ${x.response.headers['content-type']}` : ''} ${x.response.body.byteLength}${x.response.truncated ? '+' : ''} B`
     : `no response: ${x.error?.message ?? 'unknown'}`;
   return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
+}
+
+/** The run's one connection description: `options.connection`, checked, with `ca` and `insecure` applied. */
+function connectionOf(options: ConformanceOptions): ConnectOptions {
+  const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
+  try {
+    return checkConnectOptions(connection);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** A positive finite number, or a `UsageError` naming the option. */
@@ -733,7 +793,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[]): Summary {
-  const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads });
-  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads) };
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {
+  const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}) });
+  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}) };
 }

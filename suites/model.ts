@@ -166,7 +166,8 @@ export interface Observation {
   evidence?: Evidence;
 }
 
-export type Verdict = 'conformant' | 'non-conformant' | 'error';
+/** `interrupted`: stopped by SIGINT or SIGTERM; what ran is reported, the rest is "not run" (exit 130 or 143). */
+export type Verdict = 'conformant' | 'non-conformant' | 'error' | 'interrupted';
 
 export interface Summary {
   verdict: Verdict;
@@ -181,6 +182,20 @@ export interface Summary {
   abort?: { code: string; message: string };
   /** Load thresholds: `none` when no profile ran. A breach alone exits 3. */
   thresholds: 'pass' | 'fail' | 'none';
+  /** The signal that stopped the run, when one did (verdict `interrupted`). */
+  interrupted?: 'SIGINT' | 'SIGTERM';
+}
+
+/** How the target was reached, besides TLS verification (core/connection.ts `connectionRecord`): never a secret. */
+export interface ConnectionRecord {
+  /** `--proxy <url>`, or the environment's proxies, credentials removed; absent when none. */
+  proxy?: string;
+  /** A client certificate was presented (--cert). */
+  clientCertificate: boolean;
+  /** Names of the extra headers sent (-H, --secret-header); values are not recorded. */
+  headers: string[];
+  /** Names of those whose values are secret (--secret-header). */
+  secretHeaders: string[];
 }
 
 export interface ConformanceResult {
@@ -194,7 +209,7 @@ export interface ConformanceResult {
   finishedAt: string;
   durationMs: number;
   /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca. */
-  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean };
+  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord };
   /** Name prefix of every animal the run created. */
   namePrefix: string;
   summary: Summary;

@@ -75,6 +75,8 @@ export interface VerdictInput {
   abort?: Summary['abort'];
   /** Why the run stopped before its end (target lost, time bound, interruption), when it did. */
   stopped?: string;
+  /** The signal that interrupted the run, when one did: the verdict is then `interrupted`, whatever ran. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
   loads: readonly LoadResult[];
 }
 
@@ -83,6 +85,9 @@ const listed = (ids: readonly string[]) => `${ids.slice(0, 6).join(', ')}${ids.l
 /**
  * The run's verdict and why, in one line.
  * - `non-conformant`: a rule that counts failed ({@link failsRun});
+ * - `interrupted`: SIGINT or SIGTERM stopped the run; the reason says what ran
+ *   and what it found so far (a partial run is never conformant, nor
+ *   non-conformant: it was not finished);
  * - `error`: the target could not be tested, the run stopped early, a check
  *   crashed, or no MUST rule could be decided at all (a run that tested nothing
  *   never reads as conformant);
@@ -90,8 +95,16 @@ const listed = (ids: readonly string[]) => `${ids.slice(0, 6).join(', ')}${ids.l
  */
 export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: string } {
   const { rules, strict, abort, stopped } = input;
-  if (abort) return { verdict: 'error', reason: abort.message };
   const ids = (pick: (r: RuleResult) => boolean) => rules.filter(pick).map((r) => r.id);
+  if (input.interrupted) {
+    const decided = rules.filter((r) => r.outcome !== 'skip').length;
+    const failed = ids((r) => failsRun(r, strict));
+    return {
+      verdict: 'interrupted',
+      reason: `interrupted by ${input.interrupted}: ${decided} of ${rules.length} rules decided before it, the rest not run${failed.length ? `; failing so far: ${listed(failed)}` : ''}${abort ? `; ${abort.message}` : ''}`,
+    };
+  }
+  if (abort) return { verdict: 'error', reason: abort.message };
   const failedMust = ids((r) => r.severity === 'MUST' && r.outcome === 'fail');
   const failedShould = ids((r) => r.severity === 'SHOULD' && r.outcome === 'fail');
   const errored = ids((r) => r.outcome === 'error');
@@ -134,10 +147,10 @@ function countWords(rules: readonly RuleResult[]): string {
 /**
  * The exit code of a finished run: the verdict's, except that a conformant run
  * whose load thresholds failed exits 3 (so CI can tell slow from wrong), and an
- * interrupted one exits 130 or 143.
+ * interrupted one exits 130 or 143 (130 when the signal is not recorded).
  */
-export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds'> & { interrupted?: 'SIGINT' | 'SIGTERM' }): number {
-  if (summary.interrupted) return summary.interrupted === 'SIGINT' ? EXIT.interruptedInt : EXIT.interruptedTerm;
+export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'interrupted'>): number {
+  if (summary.interrupted || summary.verdict === 'interrupted') return summary.interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
   if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
   return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
 }

@@ -95,6 +95,14 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
   return new Promise((resolve, reject) => {
     const ticker = setInterval(() => run.onTick?.(Math.round((performance.now() - started) / 1000)), 1000);
     ticker.unref();
+    let finished = false;
+    // Interrupted: nothing more is sent, and what is in flight is dropped uncounted (it would read as the target's failure).
+    const stop = () => {
+      loop.stopping = true;
+      loop.stoppedEarly ??= 'interrupted';
+      lanes.drop();
+      loop.finish();
+    };
     const loop: Loop = {
       run,
       prepared: prepare(run),
@@ -105,7 +113,10 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
       active: lanes.all.length,
       crash: undefined,
       finish: () => {
+        if (finished) return;
+        finished = true;
         clearInterval(ticker);
+        run.signal?.removeEventListener('abort', stop);
         clearTimeout(ending);
         const durationMs = performance.now() - started;
         const { sent, stoppedEarly, crash } = loop;
@@ -115,6 +126,8 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
     };
     const ending = setTimeout(() => (loop.stopping = true), run.durationSec * 1000);
     const users = lanes.all.map((lane) => new VirtualUser(loop, lane));
+    if (run.signal?.aborted) return stop();
+    run.signal?.addEventListener('abort', stop, { once: true });
     for (const user of users) user.go();
   });
 }

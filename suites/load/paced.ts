@@ -20,7 +20,7 @@ export interface PacedRun extends LoadRun {
 /** A send more than this late counts as late. */
 export const LATE_MS = 10;
 
-export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number } }> {
+export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number }; stoppedEarly?: string }> {
   const prepared = prepare(run);
   const lanes = new Lanes(run, run.connections);
   const total = Math.min(run.maxRequests, Math.floor(run.rate * run.durationSec));
@@ -32,6 +32,12 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
   let open = 0;
   let allEnded: (() => void) | undefined;
   let crash: unknown;
+  // Interrupted: nothing more is sent, and what is in flight is dropped uncounted.
+  const stop = () => {
+    lanes.drop();
+    allEnded?.();
+  };
+  run.signal?.addEventListener('abort', stop, { once: true });
 
   /** A connection's user: the request on it and when that was due; back to the idle ones when it ends. */
   class Slot implements LaneUser {
@@ -60,11 +66,12 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
   const idle: Slot[] = lanes.all.map((lane) => new Slot(lane));
 
   try {
-    for (let i = 0; i < total && !crash; i++) {
+    for (let i = 0; i < total && !crash && !run.signal?.aborted; i++) {
       const due = started + i * interval;
       const wait = due - performance.now();
       // setTimeout is coarse: sleep only when more than a millisecond ahead; requests already due go out together.
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (run.signal?.aborted) break;
       const slot = idle.pop();
       if (!slot) {
         schedule.dropped++;
@@ -78,11 +85,12 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
       open++;
       slot.lane.send(item, run.sample(item.request));
     }
-    if (open > 0) await new Promise<void>((resolve) => (allEnded = resolve));
+    if (open > 0 && !run.signal?.aborted) await new Promise<void>((resolve) => (allEnded = resolve));
   } finally {
     clearInterval(ticker);
+    run.signal?.removeEventListener('abort', stop);
     await lanes.close();
   }
   if (crash) throw crash as Error;
-  return { durationMs: performance.now() - started, schedule };
+  return { durationMs: performance.now() - started, schedule, ...(run.signal?.aborted ? { stoppedEarly: 'interrupted' } : {}) };
 }

@@ -4,6 +4,9 @@
  * the same validators as the functional phase. A rule that passes at rest but
  * fails under load is reported under the profile's own checks, with evidence.
  */
+import type { ConnectOptions } from '../../core/connection.js';
+import { decodeBody } from '../../core/decode.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
 import type { RuleId } from '../../spec/rules.js';
 import type { CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchange, StoreState } from '../check.js';
 import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList } from '../judge.js';
@@ -38,10 +41,10 @@ export interface LoadPhaseDeps {
   prefix: string;
   seed: number;
   timeoutMs: number;
-  /** Extra CA certificates (PEM) to trust for an https target: the load sender verifies TLS as the functional client does. */
-  ca?: string;
-  /** Accept any TLS certificate (only when asked for). */
-  insecure?: boolean;
+  /** How to connect: the same description as the functional client's (TLS, client certificate, proxy, extra headers). */
+  connection?: ConnectOptions;
+  /** Stops the profile (an interrupted run). */
+  signal?: AbortSignal;
   store: StoreState;
   recorder: Recorder;
   checks: readonly CheckDefinition[];
@@ -86,11 +89,24 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     const n = (counts[request.operation] = (counts[request.operation] ?? 0) + 1);
     return n % SAMPLE_EVERY === 1 && n / SAMPLE_EVERY < MAX_SAMPLES;
   };
+  // A sampled body with a content coding is decoded (asynchronously, within the same bound) before it is judged.
+  const decoding: Promise<void>[] = [];
   const judge = (observed: Observed) => {
     // Rate limiting and load shedding (429, 503, 504) are what thresholds measure, not a conformance question.
     if (observed.status === 429 || observed.status === 503 || observed.status === 504) return;
+    if (observed.headers['content-encoding'] !== undefined) {
+      decoding.push(
+        decodeBody(observed.body, observed.headers['content-encoding'], DEFAULT_MAX_BODY_BYTES, observed.truncated).then((decoded) =>
+          judgeNow(decoded ? { ...observed, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding } : observed),
+        ),
+      );
+      return;
+    }
+    judgeNow(observed);
+  };
+  const judgeNow = (observed: Observed) => {
     sampled++;
-    const x = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id);
+    const x = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id, deps.connection?.headers);
     // This runs inside the load generator's event handlers: a crash here is recorded, never thrown.
     for (const { check, asserter } of inspectors) {
       try {
@@ -111,12 +127,13 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     authorization: `Bearer ${deps.apiKey}`,
     requests,
     timeoutMs: deps.timeoutMs,
-    ...(deps.ca ? { ca: deps.ca } : {}),
-    ...(deps.insecure ? { insecure: true } : {}),
+    ...(deps.connection ? { connection: deps.connection } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
     sample,
     judge,
     emit: deps.emit,
   });
+  await Promise.all(decoding);
   return { ...result, conformance: { sampled, undecodable: 0, failedRules: [...failed].sort() } };
 }
 
@@ -139,16 +156,17 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
 }
 
 /** An exchange rebuilt from what the load generator saw, for the validators and the evidence. */
-function exchangeOf(observed: Observed, baseUrl: string, apiKey: string, seq: number, check: string): SentExchange {
+function exchangeOf(observed: Observed, baseUrl: string, apiKey: string, seq: number, check: string, extra: Readonly<Record<string, string>> = {}): SentExchange {
   const { request } = observed;
   const headers: Record<string, string> = {
+    ...extra,
     ...(request.authProbe ? {} : { authorization: `Bearer ${apiKey}` }),
     ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
   return {
     seq,
     request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
-    response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated },
+    response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated, ...(observed.decoding ? { decoding: observed.decoding } : {}) },
     durationMs: observed.latencyUs / 1000,
     meta: { operation: request.operation, auth: request.authProbe ? 'none' : 'valid', check },
   };

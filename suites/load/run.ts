@@ -4,6 +4,7 @@
  * stops by itself, also when the target stops answering (requests time out).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ConnectOptions } from '../../core/connection.js';
 import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../model.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
@@ -23,10 +24,10 @@ export interface LoadRunDeps {
   requests: readonly MixRequest[];
   /** Deadline of one request, ms, from when it is written to its connection. */
   timeoutMs: number;
-  /** Extra CA certificates (PEM) to trust for an https target. */
-  ca?: string;
-  /** Accept any TLS certificate (only when asked for). */
-  insecure?: boolean;
+  /** How to connect: the run's one description (core/connection.ts). */
+  connection?: ConnectOptions;
+  /** Stops the profile at once (an interrupted run): what was measured is kept, `stoppedEarly` says why. */
+  signal?: AbortSignal;
   /** Whether this response's body should be kept and judged. */
   sample: (request: MixRequest) => boolean;
   /** A response the conformance-under-load check looks at. */
@@ -66,8 +67,8 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     durationSec,
     maxRequests,
     timeoutMs: deps.timeoutMs,
-    ...(deps.ca ? { ca: deps.ca } : {}),
-    ...(deps.insecure ? { insecure: true } : {}),
+    ...(deps.connection ? { connection: deps.connection } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
     sample: deps.sample,
     ...record(into),
     onTick: tick,
@@ -90,12 +91,17 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     const run = await runPaced({ ...common(profile.connections, profile.durationSec, profile.maxRequests, [stats]), rate: profile.rate });
     schedule = run.schedule;
     due = run.schedule.due;
+    stoppedEarly = run.stoppedEarly;
   } else {
     for (const [index, connections] of profile.stages.entries()) {
       const stage = new LoadStats();
       const stageStarted = performance.now();
       const run = await runClosed(common(connections, profile.stageSec, Math.max(connections, remaining), [stats, stage]));
       due += run.sent;
+      if (deps.signal?.aborted) {
+        stoppedEarly = 'interrupted';
+        break;
+      }
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
       remaining -= run.sent;
       const evaluated = [...evaluate(profile.name, perStage, figures, undefined), answeredThreshold(profile.name, figures.overall.requests, run.sent)];

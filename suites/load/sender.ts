@@ -11,19 +11,21 @@
  * `onConnect` then), not when it is queued: undici's headersTimeout and
  * bodyTimeout guard each wait, and a sweep over the lanes enforces the whole
  * deadline (a body dripping in slowly resets bodyTimeout at every chunk).
- * TLS is verified unless `insecure` was asked for, with the extra `ca`, the
- * same `connect` options as core/http.ts's HttpClient.
+ * Each lane connects as core/connection.ts says, like the functional client:
+ * TLS verified unless `insecure` was asked for (with the extra `ca`), the
+ * client certificate, the proxy, the extra headers, interim answers skipped.
  *
  * The hot path allocates little: requests are prepared once (path, headers,
  * body bytes), response headers are parsed and body chunks kept only for the
  * responses that are sampled; the rest are read and dropped. Interim 1xx
  * answers are skipped (RFC 9110 §15.2): undici parses 103 and the like and
- * passes them to `onHeaders`, where they are ignored. (undici itself refuses
- * an unsolicited `100 Continue` as a bad response: that request fails as a
- * socket error and its connection is closed, so no answer shifts.)
+ * passes them to `onHeaders`, where they are ignored; an unsolicited
+ * `100 Continue`, which undici would refuse, never reaches it (the lane's
+ * connections filter it out, see core/connection.ts).
  */
-import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
+import { type ConnectOptions, openDispatcher } from '../../core/connection.js';
+import type { Decoding } from '../../core/decode.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
 import type { MixRequest } from './mix.js';
 import { requestPath } from '../../core/http.js';
@@ -46,6 +48,8 @@ export interface Sampled {
   body: Uint8Array;
   /** The body was longer than what was kept. */
   truncated: boolean;
+  /** Set once a coded body was decoded (core/decode.ts). */
+  decoding?: Decoding;
 }
 
 /** What both load runners take: the closed loop (closed.ts) and the paced fixed rate (paced.ts). */
@@ -62,10 +66,10 @@ export interface LoadRun {
   maxRequests: number;
   /** Deadline of one request, ms, from when it is written to its connection. */
   timeoutMs: number;
-  /** Extra CA certificates (PEM) to trust for an https target. */
-  ca?: string;
-  /** Accept any TLS certificate (only when asked for). */
-  insecure?: boolean;
+  /** How to connect (TLS, client certificate, proxy, extra headers): the run's one description. */
+  connection?: ConnectOptions;
+  /** Stops the run: no new request is sent, and those in flight are dropped uncounted (an interrupted run). */
+  signal?: AbortSignal;
   /** Whether this request's response is wanted (headers and body are kept only then). */
   sample: (request: MixRequest) => boolean;
   /** A response, any status; `sampled` when `sample` wanted it. */
@@ -82,15 +86,17 @@ export interface Prepared {
 }
 
 /** Prepares the mix for sending below `baseUrl`'s path. */
-export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization'>): Prepared[] {
+export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection'>): Prepared[] {
   const base = new URL(run.baseUrl);
   return run.requests.map((request) => ({
     request,
     options: {
+      origin: base.origin,
       method: request.method,
       path: requestPath(base, request.path),
-      // As few headers as a client needs (each costs the target too): the key, and the body's type.
+      // As few headers as a client needs (each costs the target too): the extra ones asked for (-H), the key, and the body's type.
       headers: {
+        ...run.connection?.headers,
         ...(request.authProbe ? {} : { authorization: run.authorization }),
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -206,27 +212,20 @@ function headersOf(raw: Buffer[]): Record<string, string> {
 export interface LaneOptions {
   origin: string;
   timeoutMs: number;
-  ca?: string;
-  insecure?: boolean;
+  connection?: ConnectOptions;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
 export class Lane {
-  readonly #client: Client;
+  readonly #client: Dispatcher;
   #current: Exchange | undefined;
+  /** Set when the run was stopped: whatever ends now is not reported. */
+  #dropped = false;
   user: LaneUser | undefined;
 
   constructor(options: LaneOptions) {
-    this.#client = new Client(options.origin, {
-      pipelining: 1,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: {
-        timeout: options.timeoutMs,
-        ...(options.ca ? { ca: options.ca } : {}),
-        ...(options.insecure ? { rejectUnauthorized: false } : {}),
-      },
-    });
+    // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
+    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1 });
   }
 
   /**
@@ -241,14 +240,14 @@ export class Lane {
 
   /** Called by the exchange when its answer is complete. (Inside undici's parser: the next send on this lane is written after it returns.) */
   answered(exchange: Exchange, status: number, sampled: Sampled | undefined): void {
-    if (exchange !== this.#current) return;
+    if (exchange !== this.#current || this.#dropped) return;
     this.#current = undefined;
     this.user!.answered(status, sampled);
   }
 
   /** Called by the exchange when it failed. */
   failed(exchange: Exchange, kind: FailureKind): void {
-    if (exchange !== this.#current) return;
+    if (exchange !== this.#current || this.#dropped) return;
     this.#current = undefined;
     // A failure can be reported from inside dispatch(): hand it over on the next turn, never recursively.
     const user = this.user!;
@@ -264,6 +263,13 @@ export class Lane {
   async close(): Promise<void> {
     await this.#client.destroy();
   }
+
+  /** Stops the lane at once: the request on it is aborted, and its end is not reported. */
+  drop(): void {
+    this.#dropped = true;
+    this.#current?.expire();
+    this.#current = undefined;
+  }
 }
 
 /** Lanes of a run with the sweep that enforces each request's whole deadline. */
@@ -272,8 +278,8 @@ export class Lanes {
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'ca' | 'insecure'>, count: number) {
-    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.ca ? { ca: run.ca } : {}), ...(run.insecure ? { insecure: true } : {}) };
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'connection'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.connection ? { connection: run.connection } : {}) };
     for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
@@ -286,5 +292,10 @@ export class Lanes {
   async close(): Promise<void> {
     clearInterval(this.#sweep);
     await Promise.all(this.all.map((lane) => lane.close()));
+  }
+
+  /** Stops every lane at once (an interrupted run): requests in flight are aborted and not counted. */
+  drop(): void {
+    for (const lane of this.all) lane.drop();
   }
 }

@@ -1,0 +1,173 @@
+/**
+ * The connection flags every command that talks to a target shares (the run,
+ * `replay`, `certify`): `--ca`, `--insecure`, `--cert`, `--cert-key`,
+ * `--proxy`, `-H/--header`, `--secret-header`, and the proxy environment
+ * variables. {@link buildConnection} turns them, once, into the one
+ * description (core/connection.ts) every sender of the command uses.
+ */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import type { Options } from 'yargs';
+import { type ConnectOptions, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
+import { UsageError } from '../core/errors.js';
+import { FILE_LIMITS, readBoundedFile } from './files.js';
+
+/** Secret header values shorter than this are refused: they would be "redacted" out of any text. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** `--secret-header Name` (no value) reads the value from this variable plus the name, upper case, `-` as `_`. */
+export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
+
+/** The flags beyond `--ca` and `--insecure` (which each command declares in its own table). */
+export const connectionOptions: Record<string, Options> = {
+  cert: { type: 'string', describe: 'PEM file of a client certificate to present to an https target (mTLS); needs --cert-key' },
+  'cert-key': { type: 'string', describe: 'PEM file of the client certificate\'s private key (unencrypted)' },
+  proxy: { type: 'string', describe: 'Send every request through this HTTP proxy (http://[user:pass@]host:port); without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply' },
+  header: { type: 'string', array: true, alias: 'H', describe: 'Extra header on every request, "Name: value" (repeatable; never Authorization)' },
+  'secret-header': { type: 'string', array: true, describe: `Like --header, but the value is a secret, redacted like the key: "Name: value", or "Name" to read it from ${SECRET_HEADER_ENV}<NAME>` },
+};
+
+/** `--ca` and `--insecure`, for commands that did not have them. */
+export const tlsOptions: Record<string, Options> = {
+  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
+  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
+};
+
+/** What the flags (and the config file, for the run) say, before any file is read. */
+export interface ConnectionFlags {
+  ca?: string | undefined;
+  insecure?: boolean | undefined;
+  cert?: string | undefined;
+  certKey?: string | undefined;
+  proxy?: string | undefined;
+  /** `Name: value` each. */
+  header?: string[] | undefined;
+  /** `Name: value` or `Name` each. */
+  secretHeader?: string[] | undefined;
+  /** Headers from the config file, by name. */
+  fileHeaders?: Record<string, string> | undefined;
+}
+
+/** The connection flags of parsed yargs arguments. */
+export function connectionFlags(args: Record<string, unknown>): ConnectionFlags {
+  const list = (value: unknown): string[] | undefined => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String));
+  const text = (name: string): string | undefined => {
+    const value = args[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} takes one value`);
+    return value;
+  };
+  return {
+    ca: text('ca'),
+    insecure: args.insecure === undefined ? undefined : args.insecure === true,
+    cert: text('cert'),
+    certKey: text('cert-key'),
+    proxy: text('proxy'),
+    header: list(args.header),
+    secretHeader: list(args['secret-header']),
+  };
+}
+
+/** Splits `Name: value`; throws a one-line `UsageError` naming `flag`. */
+function splitHeader(text: string, flag: string): [string, string] {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError(`${flag} ${JSON.stringify(text)}: write it as "Name: value"`);
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+}
+
+/**
+ * The one connection description of a command: reads the PEM files (bounded,
+ * regular files only), checks the certificate and key, parses the headers,
+ * and picks the proxy: `--proxy`, else the environment's (ignored for the
+ * embedded reference, which is on loopback). Throws one-line `UsageError`s.
+ */
+export async function buildConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv, cwd: string, options: { embedded?: boolean } = {}): Promise<ConnectOptions> {
+  const pem = async (path: string | undefined, flag: string): Promise<string | undefined> =>
+    path === undefined ? undefined : (await readBoundedFile(resolve(cwd, path), FILE_LIMITS.pem, `${flag} ${path}`)).toString('utf8');
+  const ca = await pem(flags.ca, '--ca');
+  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca ${flags.ca}: not a PEM certificate (no "-----BEGIN CERTIFICATE-----")`);
+  if ((flags.cert === undefined) !== (flags.certKey === undefined)) throw new UsageError(flags.cert === undefined ? '--cert-key needs --cert (the client certificate it belongs to)' : '--cert needs --cert-key (the certificate\'s private key)');
+  const cert = await pem(flags.cert, '--cert');
+  const key = await pem(flags.certKey, '--cert-key');
+  if (cert !== undefined && key !== undefined) {
+    try {
+      new X509Certificate(cert);
+    } catch {
+      throw new UsageError(`--cert ${flags.cert}: not a PEM certificate`);
+    }
+    try {
+      createPrivateKey(key);
+    } catch (error) {
+      const encrypted = /encrypted|passphrase/i.test((error as Error).message) || key.includes('ENCRYPTED');
+      throw new UsageError(`--cert-key ${flags.certKey}: ${encrypted ? 'an encrypted key; give it unencrypted (openssl pkey -in key.pem -out plain.pem)' : 'not a PEM private key'}`);
+    }
+    try {
+      createSecureContext({ cert, key });
+    } catch {
+      throw new UsageError(`--cert ${flags.cert} and --cert-key ${flags.certKey}: the key does not belong to the certificate`);
+    }
+  }
+
+  const headers: Record<string, string> = {};
+  const secretHeaders: string[] = [];
+  // The config file's headers first; a flag replaces one of the same name (flags win over the file), two flags clash.
+  const fromFile = new Set<string>();
+  const add = (name: string, value: string, flag: string) => {
+    const problem = headerProblem(name, value, flag);
+    if (problem) throw new UsageError(problem);
+    const lower = name.toLowerCase();
+    if (Object.hasOwn(headers, lower) && !fromFile.delete(lower)) throw new UsageError(`${flag} ${name}: given twice`);
+    headers[lower] = value;
+  };
+  for (const [name, value] of Object.entries(flags.fileHeaders ?? {})) {
+    add(name, value, 'config "headers":');
+    fromFile.add(name.toLowerCase());
+  }
+  for (const text of flags.header ?? []) add(...splitHeader(text, '--header'), '--header');
+  for (const text of flags.secretHeader ?? []) {
+    let name: string;
+    let value: string;
+    if (text.includes(':')) [name, value] = splitHeader(text, '--secret-header');
+    else {
+      name = text.trim();
+      const variable = `${SECRET_HEADER_ENV}${name.toUpperCase().replace(/-/g, '_')}`;
+      value = env[variable] ?? '';
+      if (!value) throw new UsageError(`--secret-header ${name}: set ${variable} to its value (or write "${name}: value")`);
+    }
+    if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`--secret-header ${name}: a secret value shorter than ${MIN_SECRET_LENGTH} characters cannot be redacted reliably`);
+    add(name, value, '--secret-header');
+    secretHeaders.push(name.toLowerCase());
+  }
+
+  return {
+    ...(ca === undefined ? {} : { ca }),
+    ...(flags.insecure ? { insecure: true } : {}),
+    ...(cert !== undefined && key !== undefined ? { cert, key } : {}),
+    proxy: proxyChoice(flags.proxy, env, options.embedded === true),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(secretHeaders.length > 0 ? { secretHeaders } : {}),
+  };
+}
+
+/** `--proxy`, else HTTP_PROXY/HTTPS_PROXY/NO_PROXY (lower case first, as curl and undici read them). */
+export function proxyChoice(flag: string | undefined, env: NodeJS.ProcessEnv, embedded: boolean): ProxyChoice {
+  if (flag !== undefined) return { kind: 'url', url: proxyUrl(flag, '--proxy') };
+  if (embedded) return { kind: 'none' };
+  const read = (name: string) => env[name.toLowerCase()] || env[name] || '';
+  const httpProxy = read('HTTP_PROXY');
+  const httpsProxy = read('HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return { kind: 'none' };
+  return { kind: 'env', httpProxy: httpProxy && proxyUrl(httpProxy, 'HTTP_PROXY'), httpsProxy: httpsProxy && proxyUrl(httpsProxy, 'HTTPS_PROXY'), noProxy: read('NO_PROXY') };
+}
+
+function proxyUrl(text: string, where: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${where} ${JSON.stringify(shownProxy(text) === '(not a URL)' ? text.replace(/\/\/[^@/]*@/, '//…@') : text)}: not a URL; write it as http://host:port`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where} ${shownProxy(text)}: the suite talks to HTTP(S) proxies only (http:// or https://), not ${url.protocol.slice(0, -1)}`);
+  return url.href;
+}

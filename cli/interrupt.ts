@@ -1,0 +1,49 @@
+/**
+ * SIGINT and SIGTERM during a run. The first stops the run: the engine sends
+ * nothing more and aborts what is in flight, the reports are written for what
+ * ran (verdict `interrupted`, the rest "not run"), the embedded reference is
+ * stopped, and the process exits 130 (SIGINT) or 143 (SIGTERM). A second
+ * signal exits at once: the embedded reference is killed and the signal is
+ * raised again with its default action (the shell sees 130 or 143).
+ */
+import type { Io } from './main.js';
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** What a run holds while it watches for signals. */
+export interface Interrupts {
+  /** Aborted by the first signal; its `reason` is the signal's name. */
+  readonly signal: AbortSignal;
+  /** `fn` runs (synchronously, best effort) before the process ends at a second signal. */
+  onHardExit(fn: () => void): void;
+  /** Stops watching: the signals' default actions apply again. */
+  dispose(): void;
+}
+
+/** Starts watching for SIGINT and SIGTERM through `io` (nothing is watched when `io` cannot). */
+export function watchInterrupts(io: Pick<Io, 'signals' | 'raise' | 'stderr'>): Interrupts {
+  const controller = new AbortController();
+  const hard: (() => void)[] = [];
+  let stopWatching: (() => void) | undefined;
+  const dispose = () => {
+    stopWatching?.();
+    stopWatching = undefined;
+  };
+  stopWatching = io.signals?.((name) => {
+    if (!controller.signal.aborted) {
+      io.stderr.write(`\npetstore-conformance: ${name}: stopping; the reports are written for what ran (${name} again to exit at once)\n`);
+      controller.abort(name);
+      return;
+    }
+    for (const fn of hard.splice(0)) {
+      try {
+        fn();
+      } catch {
+        // Exiting anyway.
+      }
+    }
+    dispose();
+    io.raise?.(name);
+  });
+  return { signal: controller.signal, onHardExit: (fn) => void hard.push(fn), dispose };
+}

@@ -1,0 +1,298 @@
+/**
+ * How the suite reaches its target, in one description every sender uses: the
+ * functional client (core/http.ts), the load lanes (suites/load/sender.ts),
+ * `replay` and `certify`. TLS is verified with the given CA unless `insecure`
+ * was asked for, a client certificate is presented when given (mTLS), a proxy
+ * is used as asked (an explicit URL, or HTTP_PROXY/HTTPS_PROXY/NO_PROXY with
+ * undici's EnvHttpProxyAgent semantics), and the extra headers go on every
+ * request. {@link openDispatcher} turns it into an undici dispatcher.
+ *
+ * **Interim answers.** RFC 9110 §15.2: "A client MUST be able to parse one or
+ * more 1xx responses received prior to a final response, even if the client
+ * does not expect one." undici parses and skips 1xx answers (103…) except
+ * `100 Continue`, which it refuses as a bad response (its HTTP/1.1 client
+ * never sends `Expect: 100-continue`, so it takes an unsolicited 100 for a
+ * broken server). Every connection the suite opens therefore passes through
+ * {@link skipContinue}: a filter on the socket's readable side (after TLS, so
+ * it sees the HTTP bytes) that drops complete `HTTP/1.x 100` header blocks
+ * found where a response starts (other 1xx blocks there are passed on, and
+ * undici skips them as it always does); the final response that follows
+ * reaches undici untouched. Where a response starts is known without parsing bodies
+ * because every dispatcher here runs one request at a time per connection
+ * (`pipelining: 1`, which undici enforces by writing the next request only
+ * after the previous response was complete): a response starts with the first
+ * byte received after a request was written; once bytes of a final answer
+ * were received, the next write starts the next exchange. A 100 block
+ * anywhere else (inside a body, after a complete answer) is not touched, and
+ * undici judges it as before. A block longer than 16 KiB is passed on as is.
+ */
+import type { Duplex } from 'node:stream';
+import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
+import type { Redactor } from './redact.js';
+
+/** Which proxy, if any, requests go through. */
+export type ProxyChoice =
+  /** Straight to the target. */
+  | { kind: 'none' }
+  /** Every request through this proxy (`--proxy`). */
+  | { kind: 'url'; url: string }
+  /** As the environment says (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; undici's EnvHttpProxyAgent semantics). Empty strings are unset. */
+  | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
+
+/** How to reach the target, besides its base URL and the deadline of a request. */
+export interface ConnectOptions {
+  /** Extra CA certificates (PEM) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (only when asked for). */
+  insecure?: boolean;
+  /** Client certificate (PEM) presented to an https target, with its private key (PEM). */
+  cert?: string;
+  key?: string;
+  /** Default: none. */
+  proxy?: ProxyChoice;
+  /** Sent with every request (names in lower case); a request's own headers win, and none of these is `authorization`. */
+  headers?: Readonly<Record<string, string>>;
+  /** Names (lower case) of the headers whose values are secrets: redacted like the key. */
+  secretHeaders?: readonly string[];
+}
+
+/** How long and how wide: the deadline of one request, and connections. */
+export interface DispatcherShape {
+  timeoutMs: number;
+  /** 1: one undici Client (a load lane); more: a Pool. */
+  connections: number;
+  keepAliveTimeout?: number;
+}
+
+/** The TLS options of the target's connections. */
+function tlsOptions(options: ConnectOptions): { ca?: string; cert?: string; key?: string; rejectUnauthorized?: boolean } {
+  return {
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.cert && options.key ? { cert: options.cert, key: options.key } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+/** Where the connections of a dispatcher went: straight, or through a proxy (known once one was opened). */
+export interface Route {
+  proxied: boolean | undefined;
+}
+
+/**
+ * An undici dispatcher for `origin` (the target's), shaped by `shape`, reaching
+ * it as `options` says. Every connection skips unsolicited `100 Continue`
+ * answers ({@link skipContinue}). Requests must name their `origin`.
+ */
+export function openDispatcher(origin: string, options: ConnectOptions, shape: DispatcherShape, route: Route = { proxied: undefined }): Dispatcher {
+  const tls = tlsOptions(options);
+  const direct = buildConnector({ timeout: shape.timeoutMs, ...tls });
+  const make = (o: string | URL, connect: buildConnector.connector): Dispatcher => {
+    const common = {
+      pipelining: 1,
+      headersTimeout: shape.timeoutMs,
+      bodyTimeout: shape.timeoutMs,
+      ...(shape.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: shape.keepAliveTimeout }),
+      connect: skipContinueOn(connect),
+    };
+    return shape.connections === 1 ? new Client(o, common) : new Pool(o, { ...common, connections: shape.connections });
+  };
+  const proxy = options.proxy ?? { kind: 'none' };
+  if (proxy.kind === 'none') {
+    route.proxied = false;
+    return make(origin, direct);
+  }
+  // undici's proxy agents open the tunnel (CONNECT, then TLS to the target with requestTls); the pools they make
+  // for the target are the suite's own, with the same shape and the same filter.
+  const factory = (o: string | URL, opts: object): Dispatcher => {
+    const connect = (opts as { connect?: unknown }).connect;
+    const tunnelled = typeof connect === 'function';
+    route.proxied = tunnelled;
+    return make(o, tunnelled ? (connect as buildConnector.connector) : direct);
+  };
+  const proxyTls = { timeout: shape.timeoutMs, ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  // The connection to the proxy answers CONNECT within the deadline too.
+  const clientFactory = (url: URL, opts: object): Dispatcher => new Pool(url, { ...opts, headersTimeout: shape.timeoutMs, bodyTimeout: shape.timeoutMs });
+  const common = { factory, clientFactory, requestTls: { timeout: shape.timeoutMs, ...tls }, proxyTls, connect: { timeout: shape.timeoutMs, ...tls } };
+  if (proxy.kind === 'url') return new ProxyAgent({ ...common, uri: proxy.url });
+  return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
+}
+
+/** `connect`, with {@link skipContinue} on every socket it opens. */
+export function skipContinueOn(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      if (args[0] === null) skipContinue(args[1]);
+      callback(...args);
+    });
+}
+
+/** An interim block bigger than this is not held back: it is passed on, and undici judges it. */
+const MAX_INTERIM_BLOCK = 16 * 1024;
+/** Interim blocks looked at in one go, at most (each is at least 17 bytes, so this is a bound, not a limit). */
+const MAX_BLOCKS = 1024;
+/** `HTTP/1.x 1dd` followed by a space or CR: an interim status line; each position's allowed characters. */
+const INTERIM_LINE: readonly RegExp[] = [/H/, /T/, /T/, /P/, /\//, /1/, /\./, /[01]/, / /, /1/, /\d/, /\d/, /[ \r]/];
+
+/**
+ * What the bytes at the start of a response are: a whole interim block (its
+ * length, and whether it is a 100, which is dropped; other 1xx are passed on
+ * to undici, which skips them itself), a final answer, or not yet known.
+ * A `101 Switching Protocols` counts as final: undici judges it.
+ */
+function startOf(data: Buffer): { length: number; drop: boolean } | 'final' | 'more' {
+  const head = data.subarray(0, INTERIM_LINE.length).toString('latin1');
+  for (let i = 0; i < head.length; i++) if (!INTERIM_LINE[i]!.test(head[i]!)) return 'final';
+  if (head.length < INTERIM_LINE.length) return 'more';
+  const code = head.slice(9, 12);
+  if (code === '101') return 'final';
+  const end = data.indexOf('\r\n\r\n', 0, 'latin1');
+  if (end >= 0) return { length: end + 4, drop: code === '100' };
+  return data.length > MAX_INTERIM_BLOCK ? 'final' : 'more';
+}
+
+const filtered = new WeakSet<object>();
+
+/**
+ * Drops unsolicited `HTTP/1.x 100` header blocks where a response starts on
+ * `socket` (see the module comment for why this is sound with one request at
+ * a time per connection). Installed once per socket, before undici reads it.
+ */
+export function skipContinue(socket: Duplex): void {
+  if (filtered.has(socket)) return;
+  filtered.add(socket);
+  /** The next byte received starts a response (or follows an interim answer). */
+  let atStart = true;
+  /** Bytes of a final answer were received since the last request was written. */
+  let answered = false;
+  let held: Buffer | undefined;
+  const push = socket.push.bind(socket);
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((...args: unknown[]) => {
+    if (answered) {
+      answered = false;
+      atStart = true;
+    }
+    return write(...args);
+  }) as typeof socket.write;
+  socket.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (chunk === null || chunk === undefined) {
+      if (held) push(held);
+      held = undefined;
+      return push(chunk as null);
+    }
+    if (!atStart) return push(chunk, encoding);
+    let data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk as Uint8Array);
+    if (held) data = Buffer.concat([held, data]);
+    held = undefined;
+    // Interim blocks other than 100 go on to undici as they are; 100 blocks are left out.
+    const passed: Buffer[] = [];
+    const pass = (rest: Buffer | undefined): boolean => {
+      if (rest) passed.push(rest);
+      return passed.length === 0 ? true : push(passed.length === 1 ? passed[0]! : Buffer.concat(passed));
+    };
+    for (let blocks = 0; blocks < MAX_BLOCKS && data.length > 0; blocks++) {
+      const start = startOf(data);
+      if (start === 'more') {
+        held = data;
+        return pass(undefined);
+      }
+      if (start === 'final') break;
+      if (!start.drop) passed.push(data.subarray(0, start.length));
+      data = data.subarray(start.length);
+    }
+    if (data.length === 0) return pass(undefined);
+    atStart = false;
+    answered = true;
+    return pass(data);
+  };
+}
+
+/** The label that stands for a secret header's value in evidence. */
+export function secretLabel(name: string): string {
+  return `<secret ${name.toLowerCase()}>`;
+}
+
+/** Registers the connection's secrets with `redactor` (the secret headers' values, a proxy password): they are redacted like the key. */
+export function redactSecrets(redactor: Redactor, options: ConnectOptions | undefined): Redactor {
+  const secrets: [string, string][] = (options?.secretHeaders ?? []).map((name) => [options?.headers?.[name] ?? '', secretLabel(name)]);
+  const proxy = options?.proxy;
+  for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
+    const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
+    if (password && password.length >= 4) secrets.push([password, '<proxy password>']);
+  }
+  for (const [value, label] of secrets) if (value) redactor.add(value, label);
+  return redactor;
+}
+
+/** A proxy URL without its credentials, for reports and messages. */
+export function shownProxy(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** What report.json records of a connection: never a secret. */
+export interface ConnectionRecord {
+  /** `--proxy <url>`, or the environment's proxies, credentials removed; absent when none. */
+  proxy?: string;
+  /** A client certificate was presented (--cert). */
+  clientCertificate: boolean;
+  /** Names of the extra headers sent (-H); values are not recorded. */
+  headers: string[];
+  /** Names of those whose values are secret (--secret-header). */
+  secretHeaders: string[];
+}
+
+/** What report.json records of `options`. */
+export function connectionRecord(options: ConnectOptions | undefined): ConnectionRecord {
+  const proxy = options?.proxy ?? { kind: 'none' };
+  const env = proxy.kind === 'env' ? [proxy.httpProxy && `HTTP_PROXY=${shownProxy(proxy.httpProxy)}`, proxy.httpsProxy && `HTTPS_PROXY=${shownProxy(proxy.httpsProxy)}`, proxy.noProxy && `NO_PROXY=${proxy.noProxy}`].filter(Boolean) : [];
+  return {
+    ...(proxy.kind === 'url' ? { proxy: `${shownProxy(proxy.url)} (--proxy)` } : proxy.kind === 'env' && env.length > 0 ? { proxy: `from the environment: ${env.join(', ')}` } : {}),
+    clientCertificate: Boolean(options?.cert),
+    headers: Object.keys(options?.headers ?? {}).sort(),
+    secretHeaders: [...(options?.secretHeaders ?? [])].sort(),
+  };
+}
+
+/** Headers the suite refuses to take from -H: the key's, the proxy's, and those that frame the exchange itself. */
+export const REFUSED_HEADERS = ['authorization', 'proxy-authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer'] as const;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The reason an extra header cannot be sent, in one line, or undefined when it
+ * can. `flag` names where it came from (`-H`, `--secret-header`).
+ */
+export function headerProblem(name: string, value: string, flag: string): string | undefined {
+  if (!TOKEN.test(name)) return `${flag} ${JSON.stringify(name)}: not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`;
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') return `${flag} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with --api-key, never as a header`;
+  if ((REFUSED_HEADERS as readonly string[]).includes(lower)) return `${flag} ${name}: the suite does not send this header from -H (${lower === 'proxy-authorization' ? 'put the proxy\'s credentials in the --proxy URL' : 'it frames the HTTP exchange itself'})`;
+  if (/[\r\n\0]/.test(value)) return `${flag} ${name}: the value holds a line break or NUL`;
+  return undefined;
+}
+
+/**
+ * `options` checked, with header names in lower case: throws a one-line
+ * message (as `Error`) for the first problem (a refused header, one given
+ * twice, a secret header that is not sent, a certificate without its key).
+ */
+export function checkConnectOptions(options: ConnectOptions | undefined): ConnectOptions {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options?.headers ?? {})) {
+    const problem = headerProblem(name, value, 'header');
+    if (problem) throw new Error(problem);
+    if (Object.hasOwn(headers, name.toLowerCase())) throw new Error(`header ${name}: given twice`);
+    headers[name.toLowerCase()] = value;
+  }
+  const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
+  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new Error(`secret header ${name}: not among the headers sent`);
+  if (Boolean(options?.cert) !== Boolean(options?.key)) throw new Error('a client certificate needs its key, and a key its certificate (--cert and --cert-key together)');
+  return { ...options, ...(options?.headers ? { headers } : {}), ...(options?.secretHeaders ? { secretHeaders } : {}) };
+}

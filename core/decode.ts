@@ -1,0 +1,110 @@
+/**
+ * Content codings (RFC 9110 §8.4): a response body sent with
+ * `Content-Encoding: gzip`, `x-gzip`, `deflate` or `br` (or a list of them, in
+ * the order applied) is decoded before it is judged, within the same bound as
+ * any body: decoding stops at the bound, and the body is then `truncated` with
+ * the reason said (a decompression bomb is cut there, never inflated).
+ *
+ * The suite sends no `Accept-Encoding` (no preference, RFC 9110 §12.5.3), so a
+ * target may still code its answers; node:zlib decodes them. A coding the
+ * suite does not know (`compress`, `zstd`…) leaves the body as received, and
+ * says so.
+ */
+import type { Transform } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+
+/** What decoding did, kept beside the response. */
+export interface Decoding {
+  /** The codings as the header listed them, lower case (`gzip`, `deflate, br`). */
+  coding: string;
+  /** Bytes received, before decoding. */
+  received: number;
+  /** Decoding stopped at the bound: the decoded body is longer than what is kept. */
+  cut: boolean;
+  /** Why the body could not be decoded (it is then kept as received). */
+  error?: string;
+}
+
+/** The codings the suite decodes. */
+export const DECODED_CODINGS = ['gzip', 'x-gzip', 'deflate', 'br'] as const;
+
+/** Codings in a `Content-Encoding` value, in the order they were applied; `identity` dropped. */
+export function codingsOf(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/** Codings stacked deeper than this are not decoded (no real server stacks more than two). */
+const MAX_CODINGS = 4;
+
+/**
+ * Decodes `body` as `contentEncoding` says, keeping at most `max` bytes.
+ * `receivedTruncated`: the body as received was already cut at the bound (its
+ * end is missing, so the decoder stops where the bytes do, without error).
+ * Returns undefined when there is no coding to undo.
+ */
+export async function decodeBody(body: Uint8Array, contentEncoding: string | undefined, max: number, receivedTruncated: boolean): Promise<{ body: Uint8Array; truncated: boolean; decoding: Decoding } | undefined> {
+  const codings = codingsOf(contentEncoding);
+  if (codings.length === 0) return undefined;
+  const coding = codings.join(', ');
+  const keep = (error: string) => ({ body, truncated: receivedTruncated, decoding: { coding, received: body.length, cut: false, error } });
+  const unknown = codings.find((c) => !(DECODED_CODINGS as readonly string[]).includes(c));
+  if (unknown) return keep(`the suite does not decode the ${unknown} coding`);
+  if (codings.length > MAX_CODINGS) return keep(`${codings.length} codings stacked; the suite decodes at most ${MAX_CODINGS}`);
+  let data: Uint8Array = body;
+  let cut = false;
+  for (const c of [...codings].reverse()) {
+    const step = await decodeOne(data, c, max, receivedTruncated || cut);
+    if (step.error) return keep(`${c}: ${step.error}`);
+    data = step.out;
+    cut = cut || step.cut;
+  }
+  return { body: data, truncated: receivedTruncated || cut, decoding: { coding, received: body.length, cut } };
+}
+
+function decoderFor(coding: string, first: Uint8Array, partial: boolean): Transform {
+  // A cut input ends mid-stream: flush what was decoded instead of failing on the missing end.
+  const flush = partial ? { finishFlush: constants.Z_SYNC_FLUSH } : {};
+  if (coding === 'br') return createBrotliDecompress(partial ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {});
+  if (coding === 'deflate') {
+    // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate: tell them apart by the zlib header.
+    const zlibHeader = first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
+    return zlibHeader ? createInflate(flush) : createInflateRaw(flush);
+  }
+  return createGunzip(flush);
+}
+
+/** One coding undone, keeping at most `max` bytes of output. */
+function decodeOne(input: Uint8Array, coding: string, max: number, partial: boolean): Promise<{ out: Uint8Array; cut: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const decoder = decoderFor(coding, input, partial);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: { cut: boolean; error?: string }) => {
+      if (done) return;
+      done = true;
+      resolve({ out: Buffer.concat(chunks, size), ...result });
+    };
+    decoder.on('data', (chunk: Buffer) => {
+      if (done) return;
+      const room = max - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size = max;
+        // The bound: nothing more is inflated.
+        decoder.destroy();
+        finish({ cut: true });
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    decoder.on('end', () => finish({ cut: false }));
+    decoder.on('error', (error: Error) => finish({ cut: false, error: error.message }));
+    decoder.end(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
+  });
+}

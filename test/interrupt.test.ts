@@ -1,0 +1,199 @@
+/**
+ * SIGINT and SIGTERM: the run stops sending, the reports are written for what
+ * ran (verdict `interrupted`, the rest "not run"), the embedded reference is
+ * stopped, the exit code is 130 or 143, promptly; a second signal exits at once.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { watchInterrupts } from '../cli/interrupt.js';
+import type { Handler } from '../reference/handler.js';
+import { runConformance } from '../suites/engine.js';
+import type { ConformanceResult } from '../suites/model.js';
+import { exitCode } from '../suites/policy.js';
+import { BIN, DISTINCTIVE_KEY, reportErrors, tempDir, withServer } from './helpers.js';
+
+/** Every answer 40 ms late: a run long enough to interrupt. */
+const slow = (inner: Handler): Handler => async (request) => {
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  return inner(request);
+};
+
+interface Spawned {
+  pid: number;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal that ended it) and when. */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  return {
+    pid: child.pid!,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    ended: new Promise((resolve) => {
+      child.on('close', (code, signal) => {
+        clearTimeout(killer);
+        resolve({ code, signal, at: Date.now() });
+      });
+    }),
+  };
+}
+
+/** Waits until `stderr` matches `pattern` (at most 30 s). */
+async function until(spawned: Spawned, pattern: RegExp): Promise<void> {
+  for (let i = 0; i < 600 && !pattern.test(spawned.stderr()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(spawned.stderr()).toMatch(pattern);
+}
+
+const portClosed = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+describe('interruption', () => {
+  it('the first signal aborts the run\'s signal; the second runs the hard-exit hooks and raises the signal again', () => {
+    let handler: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
+    const raised: string[] = [];
+    const killed: string[] = [];
+    let watching = false;
+    const stderr: string[] = [];
+    const interrupts = watchInterrupts({
+      signals: (h) => {
+        handler = h;
+        watching = true;
+        return () => (watching = false);
+      },
+      raise: (signal) => void raised.push(signal),
+      stderr: { write: (text: string) => stderr.push(text) } as unknown as NodeJS.WritableStream,
+    });
+    interrupts.onHardExit(() => void killed.push('embedded'));
+    expect(interrupts.signal.aborted).toBe(false);
+    handler!('SIGTERM');
+    expect(interrupts.signal.aborted).toBe(true);
+    expect(interrupts.signal.reason).toBe('SIGTERM');
+    expect(stderr.join('')).toMatch(/SIGTERM: stopping; the reports are written for what ran \(SIGTERM again to exit at once\)/);
+    expect(killed).toEqual([]);
+    handler!('SIGINT');
+    expect(killed).toEqual(['embedded']);
+    expect(raised).toEqual(['SIGINT']);
+    expect(watching).toBe(false);
+  });
+
+  it('in-process: an aborted run keeps what ran, the rest is not run, verdict interrupted, exit 143 for SIGTERM', async () => {
+    await withServer({ wrap: slow }, async (url) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort('SIGTERM'), 1500);
+      const started = Date.now();
+      const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, timeoutMs: 5000, load: 'smoke', signal: controller.signal });
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(result.summary.verdict).toBe('interrupted');
+      expect(result.summary.interrupted).toBe('SIGTERM');
+      expect(result.summary.reason).toMatch(/^interrupted by SIGTERM: \d+ of 32 rules decided before it, the rest not run/);
+      expect(exitCode(result.summary)).toBe(143);
+      const decided = result.rules.filter((r) => r.outcome !== 'skip');
+      const skipped = result.rules.filter((r) => r.outcome === 'skip');
+      expect(decided.length).toBeGreaterThan(0);
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(skipped.flatMap((r) => r.checks.map((c) => c.reason))).toContain('not run: interrupted by SIGTERM');
+      expect(result.load).toEqual([]);
+      expect(result.skippedPhases.map((p) => p.phase)).toContain('load');
+      expect(result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).filter((f) => f.outcome === 'fail')).toEqual([]);
+    });
+  });
+
+  it('in-process: interrupted during the load profile, the profile stops at once and what it measured is kept', async () => {
+    await withServer({}, async (url) => {
+      const controller = new AbortController();
+      const result = await runConformance({
+        baseUrl: url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 3,
+        numRuns: 5,
+        load: 'long',
+        loadProfiles: { long: { name: 'long', description: 'long', kind: 'closed', connections: 4, durationSec: 60, maxRequests: 10_000_000, mix: { listPets: 1, getPet: 1, createPet: 1 }, thresholds: ['errorRate < 1%'] } },
+        onEvent: (event) => {
+          if (event.type === 'load-start') setTimeout(() => controller.abort('SIGINT'), 1000);
+        },
+        signal: controller.signal,
+      });
+      expect(result.summary.verdict).toBe('interrupted');
+      const [load] = result.load;
+      expect(load!.stoppedEarly).toBe('interrupted');
+      expect(load!.durationMs).toBeLessThan(3000);
+      expect(load!.overall.requests).toBeGreaterThan(10);
+      // Requests in flight when it stopped are dropped, never counted as the target's failures.
+      expect(load!.overall.errors).toEqual({ non2xx: 0, timeouts: 0, socketErrors: 0 });
+      expect(exitCode(result.summary)).toBe(130);
+    });
+  });
+
+  it('CLI, SIGINT mid-run against a slow target: exit 130 promptly, every report written, verdict interrupted', async () => {
+    await withServer({ wrap: slow }, async (url) => {
+      const dir = tempDir();
+      const run = spawnCli(['--base-url', url, '--num-runs', '5', '--report-dir', dir], { PETSTORE_API_KEY: DISTINCTIVE_KEY });
+      await until(run, /· createPet/);
+      const sent = Date.now();
+      process.kill(run.pid, 'SIGINT');
+      const { code, at } = await run.ended;
+      expect(code).toBe(130);
+      expect(at - sent).toBeLessThan(5000);
+      for (const file of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, file))).toBe(true);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+      expect(reportErrors(report)).toEqual([]);
+      expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: 'SIGINT' });
+      expect(report.rules.some((r) => r.outcome === 'pass')).toBe(true);
+      expect(report.rules.filter((r) => r.outcome === 'skip').flatMap((r) => r.checks.map((c) => c.reason))).toContain('not run: interrupted by SIGINT');
+      expect(run.stdout()).toMatch(/INTERRUPTED: interrupted by SIGINT/);
+      expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Interrupted/);
+    });
+  });
+
+  it('CLI --embedded, SIGTERM during the load profile: exit 143, reports written, the embedded reference stopped (its port closed)', async () => {
+    const dir = tempDir();
+    const run = spawnCli(['--embedded', '--num-runs', '5', '--load', 'baseline', '--report-dir', dir]);
+    await until(run, /load profile "baseline"/);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sent = Date.now();
+    process.kill(run.pid, 'SIGTERM');
+    const { code, at } = await run.ended;
+    expect(code).toBe(143);
+    expect(at - sent).toBeLessThan(8000);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+    expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: 'SIGTERM' });
+    expect(report.load[0]!.stoppedEarly).toBe('interrupted');
+    expect(report.rules.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(20);
+    expect(await portClosed(Number(new URL(report.target).port))).toBe(true);
+  });
+
+  it('CLI --embedded, killed outright (SIGKILL): the embedded reference still stops by itself', async () => {
+    const dir = tempDir();
+    const run = spawnCli(['--embedded', '--num-runs', '5', '--load', 'baseline', '--report-dir', dir]);
+    await until(run, /testing http:\/\/127\.0\.0\.1:(\d+)/);
+    const port = Number(/testing http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderr())![1]);
+    expect(await portClosed(port)).toBe(false);
+    process.kill(run.pid, 'SIGKILL');
+    await run.ended;
+    let closed = false;
+    for (let i = 0; i < 100 && !closed; i++) {
+      closed = await portClosed(port);
+      if (!closed) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(closed).toBe(true);
+  });
+});
