@@ -170,7 +170,7 @@ export function renderK6(input: ExportInput): ExportedScript {
   const notes: string[] = [];
   if (profile.kind === 'closed') {
     scenarios = { [profile.name]: { executor: 'constant-vus', vus: profile.connections, duration: `${profile.durationSec}s` } };
-    notes.push('Closed loop: each virtual user sends its next request when the previous one is answered, as the suite's own load sender does.');
+    notes.push('Closed loop: each virtual user sends its next request when the previous one is answered, as the suite\'s own load sender does.');
   } else if (profile.kind === 'rate') {
     scenarios = { [profile.name]: { executor: 'constant-arrival-rate', rate: profile.rate, timeUnit: '1s', duration: `${profile.durationSec}s`, preAllocatedVUs: profile.connections, maxVUs: profile.connections } };
     notes.push(
