@@ -121,7 +121,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw error ?? new UsageError(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(runOptions), COMMANDS));
+        throw error ?? new UsageError(invalidValues(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(runOptions), COMMANDS)));
       });
     // yargs prints the script for `completion` and then, with exitProcess(false), goes on to run the default command.
     if (argv[0] === 'completion' && argv.length === 1) {
@@ -348,4 +348,10 @@ export function renderRules(): string {
   }
   lines.push('', `Gaps (never failed; observed): ${gaps.map((g) => g.id).join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** yargs' "Invalid values" message in one line, naming the flag and its choices but not the value given (it may be a key). */
+function invalidValues(message: string): string {
+  const m = /^Invalid values?:\s*\n?\s*Argument: ([\w-]+), Given: .*?, Choices: (.*)$/m.exec(message);
+  return m ? `invalid value for --${m[1]} (choices: ${m[2]})` : message;
 }

@@ -701,8 +701,8 @@ export function joinRedacted(parts: readonly Redacted[], separator = ''): Redact
 /**
  * The key and the near-miss keys the auth checks send, with the label that
  * stands for each: the key itself, the key without its last character, the
- * key with its letter case swapped; and the key in lower and in upper case (an
- * echo in a header name comes back in lower case). Every encoded form of these
+ * key with its letter case swapped; and the key with its ASCII letters in lower
+ * and in upper case (an echo in a header name comes back so). Every encoded form of these
  * (base64 of `conformance:<key>`, percent-encoded…) is found by the scanner.
  * The labels do not depend on the key, and a form two of them share keeps the
  * earlier label, so the placeholder itself gets the same labels.
@@ -715,8 +715,9 @@ export function keyDerivatives(key: string): [value: string, label: string][] {
   };
   if (key.length > 1) add(key.slice(0, -1), `<${KEY_PLACEHOLDER} without its last character>`);
   add(swapCase(key), `<${KEY_PLACEHOLDER} with its letter case swapped>`);
-  add(key.toLowerCase(), `<${KEY_PLACEHOLDER} in lower case>`);
-  add(key.toUpperCase(), `<${KEY_PLACEHOLDER} in upper case>`);
+  // ASCII letters only, as HTTP folds a header name.
+  add(key.replace(/[A-Z]+/g, (m) => m.toLowerCase()), `<${KEY_PLACEHOLDER} in lower case>`);
+  add(key.replace(/[a-z]+/g, (m) => m.toUpperCase()), `<${KEY_PLACEHOLDER} in upper case>`);
   return out;
 }
 

@@ -368,6 +368,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
               timeoutMs: settings.timeoutMs,
               connection,
               ...(options.signal ? { signal: options.signal } : {}),
+              redactor,
               store,
               recorder,
               checks,

@@ -163,16 +163,22 @@ export function redactingEmitter(listener: ((event: RunEvent) => void) | undefin
  * covers what other parts write (abort and skip reasons, load results).
  */
 export function redactResult(result: ConformanceResult, evidence: EvidenceFactory): void {
-  const { namePrefix } = result;
-  Object.assign(result, redactStrings(result, evidence), { namePrefix });
+  Object.assign(result, redactStrings(result, evidence));
 }
 
-function redactStrings(value: unknown, evidence: EvidenceFactory): unknown {
-  if (typeof value === 'string') return evidence.redact(value);
-  if (Array.isArray(value)) return value.map((v) => redactStrings(v, evidence));
+/**
+ * Fields that hold the suite's own identifiers (rule, check and gap ids,
+ * outcomes, the name prefix…), chosen or checked against the key already, and
+ * compared by `verify`: left as they are.
+ */
+const IDENTIFIERS = new Set(['id', 'rule', 'check', 'gap', 'operation', 'outcome', 'severity', 'group', 'kind', 'phase', 'verdict', 'namePrefix', 'code', 'thresholds', 'status', 'generator', 'metric', 'comparator', 'unit', 'only', 'skip', 'failedRules']);
+
+function redactStrings(value: unknown, evidence: EvidenceFactory, name?: string): unknown {
+  if (typeof value === 'string') return name !== undefined && IDENTIFIERS.has(name) ? value : evidence.redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, evidence, name));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[evidence.redact(k)] = redactStrings(v, evidence);
+    for (const [k, v] of Object.entries(value)) out[evidence.redact(k)] = redactStrings(v, evidence, k);
     return out;
   }
   return value;

@@ -248,9 +248,9 @@ describe('arguments', () => {
   });
 
   it.each([
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', DASH_KEY], /unknown options: --api-kye, \d+ other argument\(s\), not shown/],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', 'Zz9SecretWord-77'], /unknown options?: --api-kye/],
-    [['--base-url', 'http://127.0.0.1:9/v1', 'Zz9SecretWord-77'], /unknown options?: 1 other argument\(s\), not shown/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', DASH_KEY], /unknown arguments: --api-kye \(did you mean --api-key\?\), \d+ other argument\(s\), not shown/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', 'Zz9SecretWord-77'], /unknown arguments?: --api-kye/],
+    [['--base-url', 'http://127.0.0.1:9/v1', 'Zz9SecretWord-77'], /unknown arguments?: 1 other argument\(s\), not shown/],
     [['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/],
     [['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /is not an absolute URL/],
     [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/],

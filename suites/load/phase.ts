@@ -16,6 +16,8 @@ import { buildMix, type MixRequest } from './mix.js';
 import type { LoadProfile, Threshold } from './profiles.js';
 import { runProfile } from './run.js';
 import type { Observed } from './sender.js';
+import { redactExchange } from '../../core/boundary.js';
+import type { Redactor } from '../../core/redact.js';
 
 /** Animals each profile creates before it starts, for getPet to ask for. */
 export const LOAD_SETUP_ANIMALS = 20;
@@ -45,6 +47,8 @@ export interface LoadPhaseDeps {
   connection?: ConnectOptions;
   /** Stops the profile (an interrupted run). */
   signal?: AbortSignal;
+  /** The run's redactor: sampled answers cross the same redaction boundary as the functional phases' before they are judged. */
+  redactor: Redactor;
   store: StoreState;
   recorder: Recorder;
   checks: readonly CheckDefinition[];
@@ -106,7 +110,8 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   };
   const judgeNow = (observed: Observed) => {
     sampled++;
-    const x = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id, deps.connection?.headers);
+    const raw = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id, deps.connection?.headers);
+    const x: SentExchange = { ...redactExchange(raw, deps.redactor), meta: raw.meta };
     // This runs inside the load generator's event handlers: a crash here is recorded, never thrown.
     for (const { check, asserter } of inspectors) {
       try {
