@@ -715,7 +715,9 @@ export function keyDerivatives(key: string): [value: string, label: string][] {
   };
   if (key.length > 1) add(key.slice(0, -1), `<${KEY_PLACEHOLDER} without its last character>`);
   add(swapCase(key), `<${KEY_PLACEHOLDER} with its letter case swapped>`);
-  // ASCII letters only, as HTTP folds a header name.
+  // Every letter, as a server may fold the key; and ASCII letters only, as HTTP folds a header name.
+  add(key.toLowerCase(), `<${KEY_PLACEHOLDER} in lower case>`);
+  add(key.toUpperCase(), `<${KEY_PLACEHOLDER} in upper case>`);
   add(key.replace(/[A-Z]+/g, (m) => m.toLowerCase()), `<${KEY_PLACEHOLDER} in lower case>`);
   add(key.replace(/[a-z]+/g, (m) => m.toUpperCase()), `<${KEY_PLACEHOLDER} in upper case>`);
   return out;
