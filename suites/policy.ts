@@ -80,7 +80,8 @@ export interface VerdictInput {
   loads: readonly LoadResult[];
 }
 
-const listed = (ids: readonly string[]) => `${ids.slice(0, 6).join(', ')}${ids.length > 6 ? ` and ${ids.length - 6} more` : ''}`;
+/** Ids in a reason: the first `most`, and how many more. */
+const listed = (ids: readonly string[], most = 6) => `${ids.slice(0, most).join(', ')}${ids.length > most ? ` and ${ids.length - most} more` : ''}`;
 
 /**
  * The run's verdict and why, in one line.
@@ -175,7 +176,7 @@ export const CERTIFICATION = {
  */
 export function certificationDecision(result: ConformanceResult): { certified: boolean; reasons: string[] } {
   const reasons: string[] = [];
-  const list = (ids: readonly string[]) => `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ` and ${ids.length - 8} more` : ''}`;
+  const list = (ids: readonly string[]) => listed(ids, 8);
   const settings = result.seed === CERTIFICATION.seed && result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
   if (!settings) reasons.push(`not run with the certification settings (seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
   if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
