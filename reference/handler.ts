@@ -54,9 +54,10 @@ export interface ReferenceOptions {
   /**
    * Legitimate choices where the document says "not shown", for contract
    * fixtures: a back-office job moving `from` animals to `to` `afterMs` after
-   * creation ("Transitions: not shown").
+   * creation, or all of them at once after every `everyRequests` requests
+   * ("Transitions: not shown").
    */
-  transition?: { from: PetStatus; to: PetStatus; afterMs: number };
+  transition?: { from: PetStatus; to: PetStatus } & ({ afterMs: number } | { everyRequests: number });
   /** Names holding C0 controls or U+007F are refused with a 400 Error (no repertoire is stated). */
   printableNamesOnly?: boolean;
   /** Only these categoryIds have a category record; others get a 400 Error ("Fields of the category record … not shown"). */
@@ -87,7 +88,7 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     const stored = { id: nextId++, ...pet };
     store.set(stored.id, stored);
     const move = options.transition;
-    if (move && stored.status === move.from) {
+    if (move && 'afterMs' in move && stored.status === move.from) {
       setTimeout(() => {
         if (stored.status === move.from) stored.status = move.to;
       }, move.afterMs).unref();
@@ -193,7 +194,16 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     return json(200, petBody(pet), signal);
   };
 
+  let served = 0;
+  /** The batch job of `transition.everyRequests`: runs before every n-th request is answered. */
+  const batchMove = () => {
+    const move = options.transition;
+    if (!move || !('everyRequests' in move) || ++served % move.everyRequests !== 0) return;
+    for (const pet of store.values()) if (pet.status === move.from) pet.status = move.to;
+  };
+
   const handler: Handler = (request) => {
+    batchMove();
     const denied = authenticate(request.headers.authorization);
     if (denied) return denied;
     const slowDown = limited();

@@ -136,9 +136,13 @@ export class StoreState {
     for (const id of ids) this.ids.add(id);
   }
 
-  /** Animals the suite created whose status, when last read, was `status`. */
+  /**
+   * Animals the suite created whose status, when last read, was `status`: one
+   * per id (a target that gave one id twice holds one animal under it, the
+   * later one: CREATE-ID-UNIQUE's business, not a page's).
+   */
   createdWithStatus(status: string): CreatedPet[] {
-    return this.created.filter((c) => this.#status.get(c.pet.id) === status);
+    return this.created.filter((c) => this.#byId.get(c.pet.id) === c && this.#status.get(c.pet.id) === status);
   }
 }
 
