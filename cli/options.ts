@@ -22,6 +22,8 @@ export interface CliConfig {
   maxWait: number;
   /** The suite's own requests per second at most, when given. */
   rateLimit: number | undefined;
+  /** Requests in flight at most in the functional phases. */
+  concurrency: number | undefined;
   /** Seconds the whole run may take, when given. */
   maxTime: number | undefined;
   load: string;
@@ -93,6 +95,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' + env('strict') },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` + env('timeout') },
   'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` + env('max-wait') },
+  concurrency: { type: 'number', describe: 'Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: 32]' + env('concurrency') },
   'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' + env('rate-limit') },
   'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` + env('max-time') },
   load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` + env('load') },

@@ -11,6 +11,7 @@ import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { AuthVariants } from './credentials.js';
+import { comparePlace, place } from './schedule.js';
 import type { Judgement, OperationId, Phase } from './model.js';
 
 export type { Phase } from './model.js';
@@ -88,20 +89,31 @@ export interface PetView {
  */
 export class StoreState {
   readonly ids = new Set<bigint>();
-  readonly #created: CreatedPet[] = [];
+  /** Created animals with the plan position of the code that created them, in order of creation. */
+  readonly #made: { pet: CreatedPet; at: readonly [number, number] }[] = [];
+  #inPlanOrder: CreatedPet[] | undefined;
   readonly #byId = new Map<bigint, CreatedPet>();
   /** The status each created animal was last read with (transitions are not shown: it may move). */
   readonly #status = new Map<bigint, string | undefined>();
   /** categoryIds the target accepted (a 201 echoed them), in the order learnt. */
   readonly #categories: bigint[] = [];
 
-  /** Animals the suite created, in order of creation. */
+  /**
+   * Animals the suite created, in plan order (the check, then the property
+   * case, that created them; then order of creation): the same whichever
+   * concurrent answer came back first.
+   */
   get created(): readonly CreatedPet[] {
-    return this.#created;
+    this.#inPlanOrder ??= this.#made
+      .map((m, i) => ({ ...m, i }))
+      .sort((a, b) => comparePlace(a.at, b.at) || a.i - b.i)
+      .map((m) => m.pet);
+    return this.#inPlanOrder;
   }
 
   addCreated(pet: CreatedPet): void {
-    this.#created.push(pet);
+    this.#made.push({ pet, at: place() });
+    this.#inPlanOrder = undefined;
     this.#byId.set(pet.pet.id, pet);
     this.#status.set(pet.pet.id, pet.pet.status);
     this.noteCategory(pet.pet.categoryId);

@@ -4,26 +4,26 @@
  * imports a reporter or the CLI.
  */
 import { randomBytes } from 'node:crypto';
-import fc from 'fast-check';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { checkConnectOptions, type ConnectOptions, connectionRecord, redactSecrets } from '../core/connection.js';
 import { HttpClient, parseBaseUrl, targetOf, type Transport } from '../core/http.js';
-import { show } from '../core/json.js';
 import { RedactionBoundary } from '../core/boundary.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { isRuleId, type RuleId, rules, rules as catalog } from '../spec/rules.js';
-import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Observer, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants, checkRunKey } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
-import type { ConformanceResult, Judgement, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
 import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
 
 export type { RunEvent } from './model.js';
-import { type PendingFinding, Recorder } from './recorder.js';
+import { Recorder } from './recorder.js';
+import { runProperty } from './property.js';
+import { inCheck, mapBounded } from './schedule.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
 import { PacingGate, retryAfterMs } from './pacing.js';
@@ -94,6 +94,12 @@ export interface ConformanceOptions {
    * asks with --verbose). Default false.
    */
   exchangeEvents?: boolean;
+  /**
+   * Requests in flight at most, on as many connections (functional phases).
+   * Checks of a phase and the cases of a property run concurrently up to it;
+   * 1 sends one request at a time. Outcomes do not depend on it. Default 32.
+   */
+  concurrency?: number;
 }
 
 export const DEFAULTS = {
@@ -104,7 +110,7 @@ export const DEFAULTS = {
   load: 'none',
   maxBodyBytes: 1024 * 1024,
   propertyTimeLimitMs: 60_000,
-  concurrency: 8,
+  concurrency: 32,
   maxWaitMs: 120_000,
   maxTimeMs: 30 * 60_000,
 } as const;
@@ -125,13 +131,7 @@ class RateLimited extends PcError {
   }
 }
 
-/**
- * Rules whose judgement rests on what the suite inferred about the store (how
- * many matching animals it holds), not on the exchange alone: a failure of
- * theirs that does not reproduce is inconclusive. Every other failure that was
- * observed stays a failure, even when it does not reproduce.
- */
-export const STORE_INFERRED_RULES: readonly RuleId[] = ['LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'];
+export { STORE_INFERRED_RULES } from './property.js';
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
@@ -191,7 +191,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     baseUrl: options.baseUrl,
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
-    connections: DEFAULTS.concurrency,
+    connections: settings.concurrency,
     ...connection,
     ...(options.signal ? { signal: options.signal } : {}),
   }), redactor);
@@ -319,38 +319,45 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         continue;
       }
       emit({ type: 'phase-start', phase, checks: active.length });
-      for (const check of active) {
-        if (target.lost) {
-          recorder.checkSkipped(check, `not run: ${target.lost.message}`);
-          emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
-          continue;
-        }
-        const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
-        if (!runs) {
-          recorder.checkSkipped(check, 'not selected by --only/--skip');
-          emit({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
-          continue;
-        }
-        const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
-        let error: string | undefined;
-        const started = performance.now();
-        try {
-          await check.run(ctx);
-        } catch (e) {
-          if (e instanceof TargetLost) {
-            recorder.checkSkipped(check, `cut short: ${e.message}`);
-          } else if (e instanceof RateLimited) {
-            cutShort.push(check.id);
-            const asserter = recorder.asserter(check, check.operation);
-            for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
-          } else {
-            error = `check crashed: ${(e as Error).message}`;
-            recorder.checkError(check, error);
+      // The checks of a phase run concurrently; their end events are emitted in plan order.
+      const ended: (RunEvent | undefined)[] = active.map(() => undefined);
+      let emitted = 0;
+      const end = (i: number, event: RunEvent) => {
+        ended[i] = event;
+        while (emitted < ended.length && ended[emitted]) emit(ended[emitted++]!);
+      };
+      await mapBounded(active, active.length, (check, i) =>
+        inCheck(checks.indexOf(check) + 1, async () => {
+          if (target.lost) {
+            recorder.checkSkipped(check, `not run: ${target.lost.message}`);
+            return end(i, { type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
           }
-        }
-        took(check.id, started);
-        emit({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
-      }
+          const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
+          if (!runs) {
+            recorder.checkSkipped(check, 'not selected by --only/--skip');
+            return end(i, { type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
+          }
+          const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
+          let error: string | undefined;
+          const started = performance.now();
+          try {
+            await check.run(ctx);
+          } catch (e) {
+            if (e instanceof TargetLost) {
+              recorder.checkSkipped(check, `cut short: ${e.message}`);
+            } else if (e instanceof RateLimited) {
+              cutShort.push(check.id);
+              const asserter = recorder.asserter(check, check.operation);
+              for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
+            } else {
+              error = `check crashed: ${(e as Error).message}`;
+              recorder.checkError(check, error);
+            }
+          }
+          took(check.id, started);
+          end(i, { type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
+        }),
+      );
     }
     if (settings.profile) {
       const refusal = abort?.message ?? target.lost?.message ?? refuseLoad(recorder.results().rules);
@@ -445,6 +452,7 @@ interface Resolved {
   rateLimit: number | undefined;
   maxTimeMs: number;
   maxFailures: number | undefined;
+  concurrency: number;
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
 }
@@ -492,6 +500,7 @@ function resolve(options: ConformanceOptions): Resolved {
     rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
+    concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
   };
 }
 
@@ -669,129 +678,29 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
     store,
     authVariants: deps.variants,
     send,
-    sendAll: (requests) => mapBounded(requests, DEFAULTS.concurrency, send),
-    parallel: (items, fn) => mapBounded(items, DEFAULTS.concurrency, fn),
-    async property(arbitrary, body, options) {
-      let failing: { value: unknown; findings: PendingFinding[] } | undefined;
-      let first: typeof failing;
-      let crash: unknown;
-      const property = fc.asyncProperty(arbitrary, async (value) => {
-        if (crash !== undefined) return true;
-        const collected = new Collector(observer);
-        try {
-          await body(value, collected);
-        } catch (error) {
-          if (fc.PreconditionFailure.isFailure(error)) throw error;
-          crash = error;
-          return true;
-        }
-        if (collected.findings.some((f) => f.outcome === 'fail')) {
-          failing = { value, findings: collected.findings };
-          first ??= failing;
-          return false;
-        }
-        // Runs after the first failure are shrinking attempts: not counted.
-        if (!first) collected.flush(asserter);
-        return true;
-      });
-      const details = await fc.check(property, {
-        seed: checkSeed(settings.seed, check.id),
-        numRuns: settings.numRuns,
-        interruptAfterTimeLimit: settings.propertyTimeLimitMs,
-        markInterruptAsFailure: false,
-        ...(options?.examples ? { examples: options.examples.map((e) => [e] as [typeof e]) } : {}),
-      });
-      if (crash !== undefined) throw crash;
-      if (!details.failed || !failing) return;
-      const counterexample = { input: show(failing.value, 4000), seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks };
-      // Replay the counterexample before reporting it. A failure that does not reproduce was still observed: when its
-      // judgement rests on the exchange alone it stays a failure, labelled intermittent; only a judgement that rests on
-      // what the suite inferred about the store may turn inconclusive.
-      const replay = new Collector(observer);
-      recording = replay.exchanges;
-      try {
-        await body(failing.value as never, replay);
-      } finally {
-        recording = undefined;
-      }
-      const reproduced = new Set(replay.findings.filter((f) => f.outcome === 'fail').map((f) => f.rule));
-      for (const finding of failing.findings) {
-        // Recorded as a failure below unless it did not reproduce and rested on what the suite inferred.
-        if (finding.outcome === 'fail' && (reproduced.has(finding.rule) || !STORE_INFERRED_RULES.includes(finding.rule))) deps.noteFailure(finding.rule);
-        if (finding.outcome !== 'fail' || reproduced.has(finding.rule)) {
-          recorder.record(check, check.operation, finding, counterexample);
-          continue;
-        }
-        const again = replay.exchanges.filter((x) => !finding.exchanges.includes(x));
-        const inferred = STORE_INFERRED_RULES.includes(finding.rule);
-        recorder.record(
+    sendAll: (requests) => mapBounded(requests, settings.concurrency, send),
+    parallel: (items, fn) => mapBounded(items, settings.concurrency, (item) => fn(item)),
+    property: (arbitrary, body, options) =>
+      runProperty(
+        { arbitrary, body, ...(options?.examples ? { examples: options.examples } : {}), seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, timeLimitMs: settings.propertyTimeLimitMs, concurrency: settings.concurrency },
+        {
           check,
-          check.operation,
-          inferred
-            ? { ...finding, outcome: 'inconclusive', message: `Not reproduced: ${finding.message}; the same input passed when replayed, and the judgement rested on what the suite inferred about the store`, exchanges: [...finding.exchanges, ...again], key: `not reproduced ${finding.key}` }
-            : { ...finding, message: `Intermittent: ${finding.message}; the same input passed when replayed, but the failing answer was observed`, exchanges: [...finding.exchanges, ...again], key: `intermittent ${finding.key}` },
-          counterexample,
-        );
-      }
-      if (first && first !== failing) {
-        const shrunkRules = new Set(failing.findings.map((f) => f.rule));
-        for (const finding of first.findings) {
-          if (shrunkRules.has(finding.rule)) continue;
-          recorder.record(check, check.operation, finding, { ...counterexample, input: show(first.value, 4000) });
-          if (finding.outcome === 'fail') deps.noteFailure(finding.rule);
-        }
-      }
-    },
+          operation: check.operation,
+          asserter,
+          observer,
+          record: (finding, counterexample) => recorder.record(check, check.operation, finding, counterexample),
+          noteFailure: deps.noteFailure,
+          async recording(into, during) {
+            recording = into;
+            try {
+              return await during();
+            } finally {
+              recording = undefined;
+            }
+          },
+        },
+      ),
   };
-}
-
-/** Collects one property run's assertions until it is known whether the run failed; observations go straight through. */
-class Collector implements Asserter, Observer {
-  readonly findings: PendingFinding[] = [];
-  readonly observe: Observer['observe'];
-  constructor(observer: Observer) {
-    this.observe = observer.observe;
-  }
-  /** Exchanges sent during a replay. */
-  readonly exchanges: SentExchange[] = [];
-  readonly #passes: RuleId[] = [];
-  pass(rule: RuleId): void {
-    this.#passes.push(rule);
-  }
-  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void {
-    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? message, ...(judge ? { judge } : {}) });
-  }
-  inconclusive(rule: RuleId, message: string, exchanges: readonly SentExchange[] = []): void {
-    this.findings.push({ rule, outcome: 'inconclusive', message, exchanges, key: message });
-  }
-  flush(into: Asserter): void {
-    for (const rule of this.#passes) into.pass(rule);
-    for (const f of this.findings) into.inconclusive(f.rule, f.message, f.exchanges);
-  }
-}
-
-/**
- * Maps with at most `limit` calls in flight; results in input order. When one
- * call throws, no further item is started, the calls in flight are awaited,
- * and the first error is thrown: nothing keeps sending behind a check that ended.
- */
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (next < items.length && !failure) {
-      const i = next++;
-      try {
-        results[i] = await fn(items[i]!);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure) throw failure.error;
-  return results;
 }
 
 function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {

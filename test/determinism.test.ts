@@ -5,6 +5,8 @@ import type { ConformanceResult } from '../suites/model.js';
 import { DISTINCTIVE_KEY, withServer } from './helpers.js';
 
 const outcomes = (r: ConformanceResult) => r.rules.map((rule) => `${rule.id}=${rule.outcome}`);
+/** Each check's tally per rule, in report order: what the report says, without the ids the target chose. */
+const tallies = (r: ConformanceResult) => r.rules.flatMap((rule) => rule.checks.map((c) => `${rule.id} ${c.id} ${c.outcome} ${c.passed}/${c.failed}/${c.inconclusive}`));
 
 /** Names lose their last code unit when longer than 20 code units: caught only by some generated names. */
 const truncating = (inner: Handler): Handler => async (request) => {
@@ -28,6 +30,17 @@ describe('determinism', () => {
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
     if (wrap) expect(runs[0]).toContain('CREATE-ECHO=fail');
+  });
+
+  it.each([
+    ['the reference', undefined],
+    ['a mutant that breaks only on some generated data', truncating],
+  ])('one request at a time (--concurrency 1) gives the outcomes and tallies of the default concurrency, against %s', async (_label, wrap) => {
+    const run = (concurrency?: number) => withServer(wrap ? { wrap } : {}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 2024, numRuns: 20, ...(concurrency ? { concurrency } : {}) }));
+    const [byDefault, oneAtATime] = [await run(), await run(1)];
+    expect(outcomes(oneAtATime)).toEqual(outcomes(byDefault));
+    expect(tallies(oneAtATime)).toEqual(tallies(byDefault));
+    expect(oneAtATime.summary.requests).toBe(byDefault.summary.requests);
   });
 });
 

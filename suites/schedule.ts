@@ -1,0 +1,59 @@
+/**
+ * Scheduling: bounded concurrency, and the plan position of the work in
+ * flight. Checks of a phase and the cases of a property run concurrently;
+ * what they leave behind (the animals they created) is kept in plan order, so
+ * a report does not depend on which answer came back first.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Maps with at most `limit` calls in flight; results in input order. When one
+ * call throws, no further item is started, the calls in flight are awaited,
+ * and the first error is thrown: nothing keeps sending behind a check that ended.
+ */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (next < items.length && !failure) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i]!, i);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  if (failure) throw failure.error;
+  return results;
+}
+
+/** Where in the plan the running code is: the check's position, and the property case's. */
+interface Slot {
+  check: number;
+  case: number;
+}
+
+const slot = new AsyncLocalStorage<Slot>();
+
+/** Runs `fn` as the check at plan position `check`. */
+export function inCheck<R>(check: number, fn: () => Promise<R>): Promise<R> {
+  return slot.run({ check, case: 0 }, fn);
+}
+
+/** Runs `fn` as property case `index` of the current check. */
+export function inCase<R>(index: number, fn: () => Promise<R>): Promise<R> {
+  return slot.run({ check: slot.getStore()?.check ?? 0, case: index + 1 }, fn);
+}
+
+/** The plan position of the running code, comparable with {@link comparePlace}. */
+export function place(): readonly [number, number] {
+  const here = slot.getStore();
+  return here ? [here.check, here.case] : [0, 0];
+}
+
+export function comparePlace(a: readonly [number, number], b: readonly [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
