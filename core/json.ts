@@ -50,6 +50,9 @@ export function stringifyJson(value: unknown): string {
 
 const NUMBER_SYNTAX = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
+/** An integer written without fraction, exponent or leading zeros, short enough to materialise. */
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d{0,39})$/;
+
 /** Integers this large cannot be int64; past it we stop computing the exact value. */
 const MAX_DIGITS = 40;
 
@@ -61,6 +64,8 @@ const MAX_DIGITS = 40;
  */
 export function exactInteger(value: LosslessNumber | string): bigint | 'huge' | undefined {
   const raw = typeof value === 'string' ? value : value.value;
+  // Plain integers (nearly every number a target writes) need no more than this.
+  if (PLAIN_INTEGER.test(raw)) return BigInt(raw);
   const match = NUMBER_SYNTAX.exec(raw);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;

@@ -130,6 +130,10 @@ interface Compiled {
   windowHashes: Set<number>;
 }
 
+/** Texts up to this long are remembered once redacted, up to this many. */
+const SEEN_MAX_LENGTH = 256;
+const SEEN_MAX_ENTRIES = 4096;
+
 const BASE64_LABEL = `<base64 holding ${KEY_PLACEHOLDER}>`;
 const FRAGMENT_LABEL = `<part of ${KEY_PLACEHOLDER}>`;
 
@@ -186,10 +190,13 @@ export class Redactor {
   readonly #labels = new Map<string, string>();
   /** Whole texts replaced as a whole only (an Authorization value holding a near miss too short to look for anywhere). */
   readonly #wholes = new Map<string, string>();
+  /** Short complete texts already redacted: header names and values repeat from one exchange to the next. */
+  readonly #seen = new Map<string, { text: string; changed: boolean }>();
 
   /** Registers a whole text (a header value) that is replaced only when it is all the text there is. */
   addWhole(value: string, label: string): this {
     if (value.length > 0) this.#wholes.set(value, label);
+    this.#seen.clear();
     return this;
   }
 
@@ -200,6 +207,7 @@ export class Redactor {
       this.#secrets.sort((a, b) => b.value.length - a.value.length);
       this.#compiled = undefined;
       this.#labels.clear();
+      this.#seen.clear();
     }
     return this;
   }
@@ -323,6 +331,18 @@ export class Redactor {
   }
 
   #replace(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
+    const cacheable = complete && depth === 0 && text.length <= SEEN_MAX_LENGTH;
+    const seen = cacheable ? this.#seen.get(text) : undefined;
+    if (seen) return seen;
+    const out = this.#replaceNow(text, complete, depth);
+    if (cacheable) {
+      if (this.#seen.size >= SEEN_MAX_ENTRIES) this.#seen.clear();
+      this.#seen.set(text, out);
+    }
+    return out;
+  }
+
+  #replaceNow(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
     const whole = this.#wholes.get(text);
     if (whole !== undefined) return { text: whole, changed: true };
     if (this.#secrets.length === 0) return { text, changed: false };

@@ -57,7 +57,7 @@ export function validateSchema(name: SchemaName, value: Json): SchemaViolation[]
       violations.push({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) });
     }
   }
-  walkInt64(schemas[name], value, '', violations);
+  walkInt64(schemas[name], value, [], violations);
   return violations;
 }
 
@@ -75,24 +75,26 @@ function resolve(node: SchemaNode): SchemaNode {
   return current;
 }
 
-function walkInt64(node: SchemaNode, value: Json, path: string, out: SchemaViolation[]): void {
+/** `path` holds the pointer's segments, joined only for a violation. */
+function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out: SchemaViolation[]): void {
   const schema = resolve(node);
   if (schema.format === 'int64' && isLosslessNumber(value)) {
     const n = exactInteger(value);
+    const pointer = () => path.map((segment) => `/${typeof segment === 'number' ? segment : escapePointer(segment)}`).join('') || '/';
     if (typeof n === 'bigint' && (n < INT64_MIN || n > INT64_MAX)) {
-      out.push({ path: path || '/', message: `must be an int64 (between ${INT64_MIN} and ${INT64_MAX}), got ${value.value}` });
+      out.push({ path: pointer(), message: `must be an int64 (between ${INT64_MIN} and ${INT64_MAX}), got ${value.value}` });
     } else if (n === 'huge') {
-      out.push({ path: path || '/', message: `must be an int64, got ${show(value, 60)}` });
+      out.push({ path: pointer(), message: `must be an int64, got ${show(value, 60)}` });
     }
     return;
   }
   if (schema.properties && isJsonObject(value)) {
     for (const [key, child] of Object.entries(schema.properties)) {
-      if (key in value) walkInt64(child, value[key] as Json, `${path}/${escapePointer(key)}`, out);
+      if (key in value) walkInt64(child, value[key] as Json, [...path, key], out);
     }
   }
   if (schema.items && Array.isArray(value)) {
-    value.forEach((item, i) => walkInt64(schema.items as SchemaNode, item, `${path}/${i}`, out));
+    value.forEach((item, i) => walkInt64(schema.items as SchemaNode, item, [...path, i], out));
   }
 }
 

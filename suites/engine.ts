@@ -23,10 +23,11 @@ import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, valid
 export type { RunEvent } from './model.js';
 import { Recorder } from './recorder.js';
 import { runProperty } from './property.js';
-import { inCheck, mapBounded } from './schedule.js';
+import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
 import { PacingGate, retryAfterMs } from './pacing.js';
+import { SilenceWatch } from './silence.js';
 
 /** Options of {@link runConformance}. Defaults are in {@link DEFAULTS}. */
 export interface ConformanceOptions {
@@ -118,6 +119,21 @@ export const DEFAULTS = {
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
 export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
 
+/**
+ * What each phase reads, so waits for: listPets judges pages against the
+ * animals setup created (and createPet, which adds more, waits for it, so no
+ * page is judged against a store still growing); getPet reads back what
+ * createPet created. storeOrders and auth need only setup's first animal.
+ */
+export const PHASE_AFTER: Readonly<Record<Phase, readonly Phase[]>> = {
+  setup: [],
+  listPets: ['setup'],
+  createPet: ['listPets'],
+  getPet: ['createPet'],
+  storeOrders: ['setup'],
+  auth: ['setup'],
+};
+
 /** Gaps the engine itself observes, outside any check. */
 export const ENGINE_GAPS = ['GAP-RATE-LIMITS'] as const;
 
@@ -132,6 +148,9 @@ class RateLimited extends PcError {
 }
 
 export { STORE_INFERRED_RULES } from './property.js';
+
+/** The check name of the preflight's request. */
+const PREFLIGHT = 'preflight';
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
@@ -232,9 +251,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const interrupt = () => {
     interrupted ??= new Interrupted(options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     target.lost = interrupted;
+    silence.stop(interrupted);
   };
-  if (options.signal?.aborted) interrupt();
-  options.signal?.addEventListener('abort', interrupt, { once: true });
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -246,8 +264,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       options.signal?.addEventListener('abort', done, { once: true });
     });
   const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}), sleep });
-  // After this many exchanges in a row without any response, the target is taken as gone.
-  let silentInARow = 0;
+  // A request without response is judged only once the target is known to be alive (see suites/silence.ts).
+  let inFlight = 0;
+  const silence = new SilenceWatch({
+    lostAfter: LOST_AFTER,
+    inFlight: () => inFlight,
+    onLost: (why) => (target.lost ??= new TargetLost(`the target stopped answering (${why})`)),
+    probe: async () => {
+      const { operation: _operation, ...probe } = listPets({ limit: 1 });
+      let why: string | undefined;
+      try {
+        await pacing.beforeSend();
+        const x = await client.send({ ...probe, headers: { authorization: `Bearer ${options.apiKey}` } });
+        why = x.response ? undefined : (x.error?.message ?? 'no response');
+      } catch (error) {
+        why = (error as Error).message;
+      }
+      silence.probed(why);
+    },
+  });
+  if (options.signal?.aborted) interrupt();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
   const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
     if (target.lost) throw target.lost;
     const { operation, auth = 'valid', authorization, headers, ...rest } = request;
@@ -259,7 +296,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (let attempt = 0; ; attempt++) {
       await pacing.beforeSend();
       if (target.lost) throw target.lost;
-      x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+      inFlight++;
+      try {
+        x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+      } finally {
+        inFlight--;
+      }
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (interrupted) throw interrupted;
       x.meta = { operation, auth, check };
@@ -283,8 +325,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
       recorder.observe('GAP-RATE-LIMITS', operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
-    silentInARow = x.response ? 0 : silentInARow + 1;
-    if (silentInARow >= LOST_AFTER && !target.lost) target.lost = new TargetLost(`the target stopped answering (${x.error?.message ?? 'no response'}, ${LOST_AFTER} requests in a row)`);
+    // The preflight decides alone: a target that does not answer it is not tested at all.
+    if (check !== PREFLIGHT) await silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
     return x;
   };
   const skippedPhases: ConformanceResult['skippedPhases'] = [];
@@ -299,7 +341,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   let abort: Summary['abort'];
 
   try {
-    abort = await preflight((request) => send('preflight', request)).then(
+    abort = await preflight((request) => send(PREFLIGHT, request)).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof PcError) return { code: error.code, message: error.message };
@@ -309,33 +351,34 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       },
     );
     if (abort) for (const check of responseChecks) recorder.checkSkipped(check, `not run: ${abort.message}`);
-    for (const phase of PHASES) {
-      const active = checks.filter((c): c is ActiveCheck => (c.kind === 'example' || c.kind === 'property') && c.phase === phase);
-      if (active.length === 0) continue;
+    // The active checks in plan order; their events are emitted in that order whatever ends first.
+    const plan = checks.filter((c): c is ActiveCheck => c.kind === 'example' || c.kind === 'property');
+    const events = new InPlanOrder<RunEvent>(plan.length, emit);
+    await runPhases(PHASES, PHASE_AFTER, async (phase) => {
+      const active = plan.filter((c) => c.phase === phase);
+      if (active.length === 0) return;
       const stop = abort ?? target.lost;
       if (stop) {
-        for (const check of active) recorder.checkSkipped(check, `not run: ${stop.message}`);
+        for (const check of active) {
+          recorder.checkSkipped(check, `not run: ${stop.message}`);
+          events.settle(plan.indexOf(check), []);
+        }
         skippedPhases.push({ phase, reason: stop.message });
-        continue;
+        return;
       }
-      emit({ type: 'phase-start', phase, checks: active.length });
-      // The checks of a phase run concurrently; their end events are emitted in plan order.
-      const ended: (RunEvent | undefined)[] = active.map(() => undefined);
-      let emitted = 0;
-      const end = (i: number, event: RunEvent) => {
-        ended[i] = event;
-        while (emitted < ended.length && ended[emitted]) emit(ended[emitted++]!);
-      };
-      await mapBounded(active, active.length, (check, i) =>
-        inCheck(checks.indexOf(check) + 1, async () => {
+      const phaseStart: RunEvent = { type: 'phase-start', phase, checks: active.length };
+      await mapBounded(active, active.length, (check, i) => {
+        const slot = plan.indexOf(check);
+        const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
+        return inCheck(checks.indexOf(check) + 1, async () => {
           if (target.lost) {
             recorder.checkSkipped(check, `not run: ${target.lost.message}`);
-            return end(i, { type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
+            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
           }
           const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
           if (!runs) {
             recorder.checkSkipped(check, 'not selected by --only/--skip');
-            return end(i, { type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
+            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
           }
           const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
           let error: string | undefined;
@@ -355,10 +398,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             }
           }
           took(check.id, started);
-          end(i, { type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
-        }),
-      );
-    }
+          end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
+        });
+      });
+    });
+    skippedPhases.sort((a, b) => PHASES.indexOf(a.phase as Phase) - PHASES.indexOf(b.phase as Phase));
     if (settings.profile) {
       const refusal = abort?.message ?? target.lost?.message ?? refuseLoad(recorder.results().rules);
       if (refusal) {

@@ -55,7 +55,9 @@ interface Failing {
 }
 
 export async function runProperty<T>(run: PropertyRun<T>, sink: PropertySink): Promise<void> {
-  const values: T[] = [...(run.examples ?? []), ...fc.sample(run.arbitrary, { seed: run.seed, numRuns: run.numRuns })];
+  // As fast-check counts them: the examples first, within numRuns, then generated values.
+  const examples = (run.examples ?? []).slice(0, run.numRuns);
+  const values: T[] = [...examples, ...(run.numRuns > examples.length ? fc.sample(run.arbitrary, { seed: run.seed, numRuns: run.numRuns - examples.length }) : [])];
   const deadline = performance.now() + run.timeLimitMs;
   const cases = await mapBounded(values, run.concurrency, async (value, index) => {
     if (performance.now() > deadline) return undefined;

@@ -57,3 +57,44 @@ export function place(): readonly [number, number] {
 export function comparePlace(a: readonly [number, number], b: readonly [number, number]): number {
   return a[0] - b[0] || a[1] - b[1];
 }
+
+/**
+ * Runs each phase once every phase it comes after has ended; phases with
+ * nothing between them run concurrently. Resolves when all have ended.
+ */
+export async function runPhases<P extends string>(phases: readonly P[], after: Readonly<Record<P, readonly P[]>>, run: (phase: P) => Promise<void>): Promise<void> {
+  const ended = new Map<P, Promise<void>>();
+  const start = (phase: P): Promise<void> => {
+    let done = ended.get(phase);
+    if (!done) {
+      done = Promise.all(after[phase].map(start)).then(() => run(phase));
+      ended.set(phase, done);
+    }
+    return done;
+  };
+  await Promise.all(phases.map(start));
+}
+
+/**
+ * Emits what concurrent work produces in plan order: slot i's events go out
+ * once every slot before it has settled.
+ */
+export class InPlanOrder<E> {
+  readonly #slots: (readonly E[] | undefined)[];
+  #next = 0;
+
+  constructor(
+    slots: number,
+    readonly emit: (event: E) => void,
+  ) {
+    this.#slots = new Array<readonly E[] | undefined>(slots);
+  }
+
+  settle(slot: number, events: readonly E[]): void {
+    this.#slots[slot] = events;
+    while (this.#next < this.#slots.length && this.#slots[this.#next]) {
+      for (const event of this.#slots[this.#next]!) this.emit(event);
+      this.#slots[this.#next++] = [];
+    }
+  }
+}

@@ -150,12 +150,15 @@ describe('conventions', () => {
       expect(reportErrors(report)).toEqual([]);
       expect(report.summary.verdict).toBe('non-conformant');
       expect(report.summary.reason).toMatch(/then stopped after 1 failing rule \(--max-failures 1\), and the rest was not run/);
-      expect(report.rules.filter((r) => r.outcome === 'fail')).toHaveLength(1);
+      // Answers to requests already in flight are still judged, so a few more rules may fail than the bound.
+      const failed = report.rules.filter((r) => r.outcome === 'fail').length;
+      expect(failed).toBeGreaterThanOrEqual(1);
+      expect(failed).toBeLessThanOrEqual(everything.rules.filter((r) => r.outcome === 'fail').length);
       const notRun = report.rules.filter((r) => r.outcome === 'skip');
       expect(notRun.length).toBeGreaterThan(0);
       expect(notRun[0]!.checks.some((c) => /stopped after 1 failing rule \(--max-failures 1\)/.test(c.reason ?? ''))).toBe(true);
       expect(report.summary.requests).toBeLessThan(everything.summary.requests);
-      expect(report.skippedPhases.map((p) => p.phase)).toContain('auth');
+      expect(report.skippedPhases.map((p) => p.phase)).toContain('getPet');
     });
   });
 

@@ -159,17 +159,29 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
     const { report } = await hostile(server.url, 2, /ERROR: the target stopped answering/, false);
     const byId = Object.fromEntries(report.rules.map((r) => [r.id, r]));
     expect(byId['CREATE-ECHO']!.outcome).toBe('pass');
-    expect(byId['AUTH-REQUIRED']!.outcome).toBe('skip');
-    expect(byId['AUTH-REQUIRED']!.checks[0]!.reason).toMatch(/not run: the target stopped answering/);
+    // getPet comes after createPet, which comes after listPets, during which the target stopped.
+    expect(byId['GET-NOT-FOUND']!.outcome).toBe('skip');
+    expect(byId['GET-NOT-FOUND']!.checks[0]!.reason).toMatch(/not run: the target stopped answering/);
+  });
+
+  it('leaves one request unanswered and answers the rest: that request fails its rule, the run goes on', async () => {
+    // Only the authenticated GET /store/orders hangs: one request of the run.
+    const ordersHang = (inner: Handler): Handler => (request) => (request.path === '/store/orders' && request.headers.authorization === `Bearer ${DISTINCTIVE_KEY}` ? new Promise(() => {}) : inner(request));
+    const result = await withServer({ wrap: ordersHang }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, timeoutMs: 1000 }));
+    expect(result.summary.verdict).toBe('non-conformant');
+    expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual(['ORDERS-EXISTS']);
+    expect(result.rules.find((r) => r.id === 'ORDERS-EXISTS')!.checks[0]!.findings[0]!.message).toMatch(/no response/);
+    expect(result.skippedPhases.map((p) => p.phase)).toEqual(['load']);
   });
 
   it('in-process: the result of a target that stops keeps its measurements', async () => {
     let served = 0;
     const tiring = (inner: Handler): Handler => (request) => (++served > 150 ? new Promise(() => {}) : inner(request));
-    const result = await withServer({ wrap: tiring }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 10, timeoutMs: 500 }));
+    const result = await withServer({ wrap: tiring }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 10, timeoutMs: 2000 }));
+    expect(result.summary.verdict).toBe('error');
     expect(result.summary.reason).toMatch(/stopped answering/);
     expect(result.rules.find((r) => r.id === 'CREATE-RESPONSE')!.checks.find((c) => c.id === 'store.seed')!.passed).toBeGreaterThan(90);
-    expect(result.skippedPhases.map((p) => p.phase)).toContain('auth');
+    expect(result.skippedPhases.map((p) => p.phase)).toContain('getPet');
   });
 });
 

@@ -22,8 +22,8 @@ function profile(overrides: Partial<LoadProfile> & Pick<LoadProfile, 'kind'>): L
   return { name: 'test', description: 'a test profile', connections: 4, durationSec: 2, maxRequests: 100_000, mix: MIX, thresholds: [], ...overrides } as LoadProfile;
 }
 
-async function load(wrap: ((inner: Handler) => Handler) | undefined, p: LoadProfile, timeoutMs = 5000): Promise<ConformanceResult> {
-  return withServer(wrap ? { wrap } : {}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs, load: p.name, loadProfiles: { [p.name]: p } }));
+async function load(wrap: ((inner: Handler) => Handler) | undefined, p: LoadProfile, timeoutMs = 5000, concurrency?: number): Promise<ConformanceResult> {
+  return withServer(wrap ? { wrap } : {}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs, load: p.name, loadProfiles: { [p.name]: p }, ...(concurrency ? { concurrency } : {}) }));
 }
 
 describe('load profiles', () => {
@@ -109,7 +109,7 @@ describe('load profiles', () => {
 
   it('a rule broken only under concurrency is caught by the conformance-under-load check, with evidence', async () => {
     let inFlight = 0;
-    // More than 10 requests at once (never at rest, where the suite keeps 8 in flight): the status filter is ignored.
+    // More than 10 requests at once (never at rest, where this run keeps 8 in flight): the status filter is ignored.
     const racy = (inner: Handler): Handler => async (request) => {
       inFlight++;
       try {
@@ -124,7 +124,7 @@ describe('load profiles', () => {
         inFlight--;
       }
     };
-    const result = await load(racy, profile({ name: 'busy', kind: 'closed', connections: 24, durationSec: 2 }));
+    const result = await load(racy, profile({ name: 'busy', kind: 'closed', connections: 24, durationSec: 2 }), 5000, 8);
     const filter = result.rules.find((r) => r.id === 'LIST-STATUS-FILTER')!;
     expect(filter.outcome).toBe('fail');
     const atRest = filter.checks.filter((c) => !c.id.startsWith('load.'));
