@@ -275,7 +275,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       let why: string | undefined;
       try {
         await pacing.beforeSend();
-        const x = await client.send({ ...probe, headers: { authorization: `Bearer ${options.apiKey}` } });
+        const x = (await client.send({ ...probe, headers: { authorization: `Bearer ${options.apiKey}` } })) as SentExchange;
+        x.meta = { operation: 'listPets', auth: 'valid', check: 'probe' };
+        // Recorded like every exchange (certify's transcript), never judged.
+        options.onExchange?.(x);
         why = x.response ? undefined : (x.error?.message ?? 'no response');
       } catch (error) {
         why = (error as Error).message;
