@@ -31,7 +31,7 @@ import type { CheckResult, ConformanceResult, Outcome } from '../suites/model.js
 import { reportValidator } from './report-file.js';
 import { combine } from '../suites/recorder.js';
 import { readBundle } from './bundle.js';
-import { BUNDLE, certificationDecision, checkProduct, HASHED_FILES, type Manifest, MANIFEST_FORMAT, readEd25519Key, sha256, suiteHash } from './certification.js';
+import { BUNDLE, CERTIFICATION, certificationDecision, checkProduct, HASHED_FILES, type Manifest, MANIFEST_FORMAT, readEd25519Key, sha256, suiteHash } from './certification.js';
 import type { Io } from './main.js';
 
 export const verifyOptions: Record<string, Options> = {
@@ -270,6 +270,7 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
       apiKey: standIn,
       seed: manifest.seed,
       numRuns: manifest.numRuns,
+      concurrency: CERTIFICATION.concurrency,
       namePrefix: manifest.namePrefix,
       strict: report.options.strict,
       load: 'none',

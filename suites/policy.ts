@@ -164,6 +164,12 @@ export const CERTIFICATION = {
   numRuns: 40,
   /** The load profile. */
   load: 'smoke',
+  /**
+   * One request at a time: the transcript then holds the requests in the one
+   * order `verify` sends them again (identical requests, such as two creates
+   * of the same body, are answered in recorded order).
+   */
+  concurrency: 1,
 } as const;
 
 /**

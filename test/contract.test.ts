@@ -65,7 +65,8 @@ beforeAll(() => {
 const expectExactly = async (mutant: Mutant) => {
   const verdict = await verdictOf(mutant);
   expect(verdict.crash, `runConformance threw for ${mutant.name}`).toBeUndefined();
-  expect({ failed: verdict.failed, errored: verdict.errored }, `${mutant.name}: ${mutant.description}\n${verdict.evidence.join('\n')}`).toEqual({
+  const failed = verdict.failed.filter((rule) => !mutant.mayAlsoBreak?.includes(rule));
+  expect({ failed, errored: verdict.errored }, `${mutant.name}: ${mutant.description}\n${verdict.evidence.join('\n')}`).toEqual({
     failed: [...mutant.breaks].sort(),
     errored: [],
   });

@@ -73,7 +73,7 @@ describe('429 answers within the wait budget', () => {
 describe('the run\'s time bound', () => {
   it('past --max-time the rest is not run, the verdict is error, the reports are written', async () => {
     const slow = (inner: Handler): Handler => async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await new Promise((resolve) => setTimeout(resolve, 300));
       return inner(request);
     };
     await withServer({ wrap: slow }, async (url) => {
