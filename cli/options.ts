@@ -1,13 +1,14 @@
 /**
  * The CLI's options, typed over the config they fill: a key of {@link CliConfig}
- * without a flag here fails typecheck. Defaults live in suites/engine.ts
+ * without a flag here fails typecheck. Defaults live in suites/defaults.ts
  * (DEFAULTS) and here for CLI-only keys; validation happens before defaults.
+ * Light on purpose: `--help` loads it, and none of what a run needs.
  */
 import type { Options } from 'yargs';
-import type { ConnectionFlags } from './connection.js';
-import { DEFAULTS } from '../suites/engine.js';
+import type { ConnectionFlags } from './connection-flags.js';
+import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
-import { REPORTER_NAMES, type ReporterName } from '../reports/index.js';
+import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 
 /** What a run of the CLI is configured with. */
 export interface CliConfig {
@@ -55,7 +56,7 @@ export interface CliConfig {
 type Flag<K extends string> = K extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${Flag<T>}` : `-${Lowercase<H>}${Flag<T>}`) : K;
 
 /**
- * Defaults of the CLI-only keys; the engine's own are in suites/engine.ts. The
+ * Defaults of the CLI-only keys; the engine's own are in suites/defaults.ts. The
  * option table below sets none, so a flag left out reads as undefined and the
  * config file can fill it (flags > file > defaults).
  */
