@@ -29,7 +29,8 @@ import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS, runConformance } from '../suites/engine.js';
 import { writeBundle } from './bundle.js';
 import { BUNDLE, CERTIFICATION, certificationDecision, type Manifest, MANIFEST_FORMAT, readEd25519Key, readProduct, sha256, suiteHash } from './certification.js';
-import { buildConnection, connectionFlags, connectionOptions } from './connection.js';
+import { buildConnection } from './connection.js';
+import { connectionFlags, connectionOptions } from './connection-flags.js';
 import type { Io } from './main.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */

@@ -14,8 +14,9 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
-import { REPORTER_NAMES } from '../reports/index.js';
+import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
@@ -133,7 +134,9 @@ export const configSchema = {
   },
 } as const;
 
-const validate = newAjv({ allErrors: true }).compile<FileConfig>(configSchema);
+let validator: ValidateFunction<FileConfig> | undefined;
+/** The config schema, compiled on first use: most runs have no config file, and compiling costs start-up time. */
+const validateConfig = (): ValidateFunction<FileConfig> => (validator ??= newAjv({ allErrors: true }).compile<FileConfig>(configSchema));
 
 /**
  * The config file that applies in `cwd`: the first `petstore-conformance.config.json`
@@ -209,6 +212,7 @@ export function loadConfigFile(explicit: string | undefined, cwd: string, env: N
     throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
   data = interpolate(data, env, path);
+  const validate = validateConfig();
   if (!validate(data)) {
     const error = validate.errors?.[0];
     const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');

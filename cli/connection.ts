@@ -1,73 +1,18 @@
 /**
  * The connection flags every command that talks to a target shares (the run,
- * `replay`, `certify`): `--ca`, `--insecure`, `--cert`, `--cert-key`,
- * `--proxy`, `-H/--header`, `--secret-header`, and the proxy environment
- * variables. {@link buildConnection} turns them, once, into the one
- * description (core/connection.ts) every sender of the command uses.
+ * `replay`, `certify`; declared in cli/connection-flags.ts): `--ca`,
+ * `--insecure`, `--cert`, `--cert-key`, `--proxy`, `-H/--header`,
+ * `--secret-header`, and the proxy environment variables. {@link buildConnection}
+ * turns them, once, into the one description (core/connection.ts) every sender
+ * of the command uses.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import type { Options } from 'yargs';
 import { type ConnectOptions, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
+import { type ConnectionFlags, MIN_SECRET_LENGTH, SECRET_HEADER_ENV } from './connection-flags.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
-
-/** Secret header values shorter than this are refused: they would be "redacted" out of any text. */
-export const MIN_SECRET_LENGTH = 8;
-
-/** `--secret-header Name` (no value) reads the value from this variable plus the name, upper case, `-` as `_`. */
-export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
-
-/** The flags beyond `--ca` and `--insecure` (which each command declares in its own table). */
-export const connectionOptions: Record<string, Options> = {
-  cert: { type: 'string', describe: 'PEM file of a client certificate to present to an https target (mTLS); needs --cert-key' },
-  'cert-key': { type: 'string', describe: 'PEM file of the client certificate\'s private key (unencrypted)' },
-  proxy: { type: 'string', describe: 'Send every request through this HTTP proxy (http://[user:pass@]host:port); without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply' },
-  header: { type: 'string', array: true, alias: 'H', describe: 'Extra header on every request, "Name: value" (repeatable; never Authorization)' },
-  'secret-header': { type: 'string', array: true, describe: `Like --header, but the value is a secret, redacted like the key: "Name: value", or "Name" to read it from ${SECRET_HEADER_ENV}<NAME>` },
-};
-
-/** `--ca` and `--insecure`, for commands that did not have them. */
-export const tlsOptions: Record<string, Options> = {
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
-};
-
-/** What the flags (and the config file, for the run) say, before any file is read. */
-export interface ConnectionFlags {
-  ca?: string | undefined;
-  insecure?: boolean | undefined;
-  cert?: string | undefined;
-  certKey?: string | undefined;
-  proxy?: string | undefined;
-  /** `Name: value` each. */
-  header?: string[] | undefined;
-  /** `Name: value` or `Name` each. */
-  secretHeader?: string[] | undefined;
-  /** Headers from the config file, by name. */
-  fileHeaders?: Record<string, string> | undefined;
-}
-
-/** The connection flags of parsed yargs arguments. */
-export function connectionFlags(args: Record<string, unknown>): ConnectionFlags {
-  const list = (value: unknown): string[] | undefined => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String));
-  const text = (name: string): string | undefined => {
-    const value = args[name];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} takes one value`);
-    return value;
-  };
-  return {
-    ca: text('ca'),
-    insecure: args.insecure === undefined ? undefined : args.insecure === true,
-    cert: text('cert'),
-    certKey: text('cert-key'),
-    proxy: text('proxy'),
-    header: list(args.header),
-    secretHeader: list(args['secret-header']),
-  };
-}
 
 /** Splits `Name: value`; throws a one-line `UsageError` naming `flag`. */
 function splitHeader(text: string, flag: string): [string, string] {

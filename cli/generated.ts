@@ -1,7 +1,8 @@
 /**
  * Files generated from the typed sources: spec/openapi.json,
- * spec/report.schema.json, spec/product.schema.json, spec/config.schema.json
- * and RULES.md. `npm run gen` writes them; a test fails when one is stale.
+ * spec/report.schema.json, spec/product.schema.json, spec/config.schema.json,
+ * spec/rule-checks.json (what `rules` prints, without loading the checks) and
+ * RULES.md. `npm run gen` writes them; a test fails when one is stale.
  */
 import { configSchema } from './config.js';
 import { gaps } from '../spec/gaps.js';
@@ -10,6 +11,7 @@ import { productSchema } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
 import { rules, untestableStatements } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
+import { RULE_CHECKS_FILE } from './rules.js';
 
 /** Path (relative to the package root) → content. */
 export function generatedFiles(): Record<string, string> {
@@ -18,8 +20,14 @@ export function generatedFiles(): Record<string, string> {
     'spec/report.schema.json': `${JSON.stringify(reportSchema, null, 2)}\n`,
     'spec/product.schema.json': `${JSON.stringify(productSchema, null, 2)}\n`,
     'spec/config.schema.json': `${JSON.stringify(configSchema, null, 2)}\n`,
+    [RULE_CHECKS_FILE]: `${JSON.stringify(ruleChecks(), null, 2)}\n`,
     'RULES.md': renderRulesMarkdown(),
   };
+}
+
+/** The ids of the checks that verify each rule, in run order, by rule id. */
+export function ruleChecks(): Record<string, string[]> {
+  return Object.fromEntries(rules.map((rule) => [rule.id, builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id)).map((c) => c.id)]));
 }
 
 /** RULES.md: one heading per rule id, with its source in the document and the checks that verify it. */

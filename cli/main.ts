@@ -6,28 +6,23 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
-import { checkApiKey, redactorForAll } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
-import { startReference } from '../reference/server.js';
-import { type Reporter, type ReporterContext, REPORTER_NAMES, type ReporterName, reporters } from '../reports/index.js';
-import { renderJson } from '../reports/json.js';
-import { gaps } from '../spec/gaps.js';
+import type { Reporter, ReporterContext } from '../reports/index.js';
+import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { rules } from '../spec/rules.js';
-import { builtinChecks } from '../suites/registry.js';
-import { runConformance } from '../suites/engine.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import { loadConfigFile, profilesOf } from './config.js';
-import { buildConnection, connectionFlags, connectionOptions, tlsOptions } from './connection.js';
+import { connectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { explainUnknown, useColor } from './conventions.js';
 import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { optionsFromEnv } from './env.js';
-import { prepareOutputDir } from './files.js';
 import { type StopSignal, watchInterrupts } from './interrupt.js';
-import { loadWaivers } from './waivers.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
+
+// Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
+// command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
+// start without the engine, fast-check, ajv, undici or the reporters.
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -50,20 +45,28 @@ const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'ex
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
+  // Answered before yargs is loaded: `--version` alone starts about as fast as node itself.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    io.stdout.write(`${TOOL_VERSION}\n`);
+    return EXIT.conformant;
+  }
   let exitCode: number = EXIT.conformant;
   // Every key the command line or the environment holds: no line this command prints may show one.
   const prepared = prepareArgv(argv);
+  const { redactorForAll } = await import('../core/redact.js');
   const secrets = redactorForAll([...prepared.keys, io.env.PETSTORE_API_KEY]);
   try {
     if (prepared.keys.length > 1) throw new UsageError('--api-key is given more than once');
+    const { default: yargs } = await import('yargs');
     const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
       .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
       .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options({ ...runOptions, ...connectionOptions }), async (args) => {
-        exitCode = await run(toConfig(args as Record<string, unknown>, io), io);
+        exitCode = await run(await toConfig(args as Record<string, unknown>, io), io);
       })
-      .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), (args) => {
-        io.stdout.write(args.json ? `${JSON.stringify({ rules, gaps }, null, 2)}\n` : renderRules());
+      .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), async (args) => {
+        const { renderRules, renderRulesJson } = await import('./rules.js');
+        io.stdout.write(args.json ? renderRulesJson() : renderRules());
       })
       .command('serve', 'Start the embedded reference implementation alone', (y: Argv) =>
         y.options({
@@ -90,7 +93,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
           ...tlsOptions,
           ...connectionOptions,
         }), async (args) => {
-        const { replayCommand } = await import('./replay.js');
+        const [{ replayCommand }, { buildConnection }] = await Promise.all([import('./replay.js'), import('./connection.js')]);
         const apiKey = (args['api-key'] as string | undefined) ?? (io.env.PETSTORE_API_KEY || undefined);
         const cwd = io.cwd ?? process.cwd();
         const connection = await buildConnection(connectionFlags(args as Record<string, unknown>), io.env, cwd);
@@ -207,8 +210,9 @@ function defaultIo(): Io {
  * URL may also come from the environment. Lists accept repeats and commas.
  * Validates before anything runs.
  */
-function toConfig(flags: Record<string, unknown>, io: Io): CliConfig {
+async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
+  const [{ loadConfigFile, profilesOf }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
   // Flags win over PETSTORE_* variables (the base URL and the key keep their own handling below).
   const args: Record<string, unknown> = { ...optionsFromEnv(env, runOptions, ['base-url', 'api-key']), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
   const file = loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env).config;
@@ -260,69 +264,84 @@ function toConfig(flags: Record<string, unknown>, io: Io): CliConfig {
 async function run(config: CliConfig, io: Io): Promise<number> {
   if (config.quiet && config.verbose) throw new UsageError('--quiet and --verbose exclude each other');
   if (config.dryRun) return (await import('./dry-run.js')).dryRun(config, io);
-  const out = config.json ? io.stderr : io.stdout;
-  const cwd = io.cwd ?? process.cwd();
-  // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
-  // cannot be read, a header that cannot be sent cost nothing.
-  const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
-  const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd) : config.reportDir;
-  const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
-  const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
-  const waivers = config.waivers ? loadWaivers(config.waivers) : undefined;
-  const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
   // toConfig guarantees a key and a base URL unless the run is embedded.
   const apiKey = config.apiKey ?? `embedded-${randomBytes(12).toString('hex')}`;
-  const interrupts = watchInterrupts(io);
+  // The embedded reference starts in its own process while this one loads the engine and checks the options below;
+  // the catch only keeps a failed start from being an unhandled rejection before it is awaited.
+  const starting = config.embedded ? startReferenceProcess(apiKey) : undefined;
+  starting?.catch(() => {});
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
   try {
-    embedded = config.embedded ? await startReferenceProcess(apiKey) : undefined;
-    if (embedded) interrupts.onHardExit(embedded.kill);
-    const result = await runConformance({
-      baseUrl: embedded?.url ?? config.baseUrl ?? '',
-      apiKey,
-      ...(config.seed === undefined ? {} : { seed: config.seed }),
-      numRuns: config.numRuns,
-      strict: config.strict,
-      timeoutMs: config.timeout,
-      maxWaitMs: config.maxWait * 1000,
-      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
-      ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-      ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
-      load: config.load,
-      only: config.only,
-      skip: config.skip,
-      connection,
-      loadProfiles: config.profiles,
-      ...(waivers ? { waivers } : {}),
-      ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
-      exchangeEvents: config.verbose,
-      signal: interrupts.signal,
-      onEvent: (event) => {
-        if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
-      },
-    });
-    // Each report is written even when another cannot be; the console (last) still says the verdict.
-    const written: string[] = [];
-    const unwritten: string[] = [];
-    for (const { name, reporter } of active) {
-      try {
-        written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
-      } catch (error) {
-        unwritten.push(`${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+    const [{ runConformance }, { reporters }, { renderJson }, { prepareOutputDir }, { buildConnection }] = await Promise.all([
+      import('../suites/engine.js'),
+      import('../reports/index.js'),
+      import('../reports/json.js'),
+      import('./files.js'),
+      import('./connection.js'),
+    ]);
+    const out = config.json ? io.stderr : io.stdout;
+    const cwd = io.cwd ?? process.cwd();
+    // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
+    // cannot be read, a header that cannot be sent cost nothing.
+    const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
+    const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd) : config.reportDir;
+    const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
+    const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
+    const waivers = config.waivers ? (await import('./waivers.js')).loadWaivers(config.waivers) : undefined;
+    const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
+    const interrupts = watchInterrupts(io);
+    try {
+      embedded = await starting;
+      if (embedded) interrupts.onHardExit(embedded.kill);
+      const result = await runConformance({
+        baseUrl: embedded?.url ?? config.baseUrl ?? '',
+        apiKey,
+        ...(config.seed === undefined ? {} : { seed: config.seed }),
+        numRuns: config.numRuns,
+        strict: config.strict,
+        timeoutMs: config.timeout,
+        maxWaitMs: config.maxWait * 1000,
+        ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+        ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+        ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
+        load: config.load,
+        only: config.only,
+        skip: config.skip,
+        connection,
+        loadProfiles: config.profiles,
+        ...(waivers ? { waivers } : {}),
+        ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+        exchangeEvents: config.verbose,
+        signal: interrupts.signal,
+        onEvent: (event) => {
+          if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
+        },
+      });
+      // Each report is written even when another cannot be; the console (last) still says the verdict.
+      const written: string[] = [];
+      const unwritten: string[] = [];
+      for (const { name, reporter } of active) {
+        try {
+          written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
+        } catch (error) {
+          unwritten.push(`${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+        }
       }
-    }
-    if (config.json) io.stdout.write(renderJson(result));
-    if (result.summary.interrupted) {
-      if (unwritten.length > 0) io.stderr.write(`petstore-conformance: error: could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}\n`);
+      if (config.json) io.stdout.write(renderJson(result));
+      if (result.summary.interrupted) {
+        if (unwritten.length > 0) io.stderr.write(`petstore-conformance: error: could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}\n`);
+        return exitCodeOf(result.summary);
+      }
+      // The target could not be tested: the reports say so, and so does one line.
+      if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
+      if (unwritten.length > 0) throw new PcError('PC_ERR_INTERNAL', `could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}; the verdict was ${result.summary.verdict}`);
       return exitCodeOf(result.summary);
+    } finally {
+      interrupts.dispose();
     }
-    // The target could not be tested: the reports say so, and so does one line.
-    if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
-    if (unwritten.length > 0) throw new PcError('PC_ERR_INTERNAL', `could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}; the verdict was ${result.summary.verdict}`);
-    return exitCodeOf(result.summary);
   } finally {
-    interrupts.dispose();
-    await embedded?.close();
+    // Stopped whether the run happened or a check above refused the options while it started.
+    await (embedded ?? (await starting?.catch(() => undefined)))?.close();
   }
 }
 
@@ -332,6 +351,7 @@ const FILE_REPORTERS: readonly ReporterName[] = ['json', 'junit', 'html'];
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {
   if (!apiKey) throw new UsageError('serve needs --api-key (or PETSTORE_API_KEY): the key the server will accept');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${port}`);
+  const { startReference } = await import('../reference/server.js');
   const server = await startReference({ apiKey, port, host }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
   });
@@ -339,17 +359,6 @@ async function serve(port: number, host: string, apiKey: string | undefined, io:
   await (io.untilStopped?.() ?? new Promise<void>(() => {}));
   await server.close();
   return EXIT.conformant;
-}
-
-/** The rule catalog as text, with the checks that verify each rule. */
-export function renderRules(): string {
-  const lines = [`Rules of the Animal Store Service interface ${INTERFACE_VERSION} (${rules.length}):`, ''];
-  for (const rule of rules) {
-    const checks = builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id)).map((c) => c.id);
-    lines.push(`${rule.id}  ${rule.severity}  ${rule.title}`, `    section: ${rule.section}`, `    checks:  ${checks.join(', ')}`);
-  }
-  lines.push('', `Gaps (never failed; observed): ${gaps.map((g) => g.id).join(', ')}`);
-  return `${lines.join('\n')}\n`;
 }
 
 /** yargs' "Invalid values" message in one line, naming the flag and its choices but not the value given (it may be a key). */

@@ -1,13 +1,14 @@
 /**
  * The CLI's options, typed over the config they fill: a key of {@link CliConfig}
- * without a flag here fails typecheck. Defaults live in suites/engine.ts
+ * without a flag here fails typecheck. Defaults live in suites/defaults.ts
  * (DEFAULTS) and here for CLI-only keys; validation happens before defaults.
+ * Light on purpose: `--help` loads it, and none of what a run needs.
  */
 import type { Options } from 'yargs';
-import type { ConnectionFlags } from './connection.js';
-import { DEFAULTS } from '../suites/engine.js';
+import type { ConnectionFlags } from './connection-flags.js';
+import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
-import { REPORTER_NAMES, type ReporterName } from '../reports/index.js';
+import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 
 /** What a run of the CLI is configured with. */
 export interface CliConfig {
@@ -57,7 +58,7 @@ export interface CliConfig {
 type Flag<K extends string> = K extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${Flag<T>}` : `-${Lowercase<H>}${Flag<T>}`) : K;
 
 /**
- * Defaults of the CLI-only keys; the engine's own are in suites/engine.ts. The
+ * Defaults of the CLI-only keys; the engine's own are in suites/defaults.ts. The
  * option table below sets none, so a flag left out reads as undefined and the
  * config file can fill it (flags > file > defaults).
  */
@@ -95,7 +96,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' + env('strict') },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` + env('timeout') },
   'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` + env('max-wait') },
-  concurrency: { type: 'number', describe: 'Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: 32]' + env('concurrency') },
+  concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` + env('concurrency') },
   'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' + env('rate-limit') },
   'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` + env('max-time') },
   load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` + env('load') },

@@ -3,12 +3,12 @@
  * a rule (and optionally an operation), why, the tracking issue and the last day
  * it holds. The engine applies them (suites/engine.ts `applyWaivers`).
  */
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
 import { newAjv } from '../spec/validate.js';
 import type { Waiver } from '../suites/model.js';
 import { FILE_LIMITS, readBoundedFileSync } from './files.js';
-
 
 const waiver = {
   type: 'object',
@@ -30,8 +30,8 @@ const schema = {
   ],
 } as const;
 
-const ajv = newAjv();
-const validate = ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
+let ajv: Ajv2020 | undefined;
+let validator: ValidateFunction<Waiver[] | { waivers: Waiver[] }> | undefined;
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
 export function loadWaivers(path: string): Waiver[] {
@@ -42,7 +42,10 @@ export function loadWaivers(path: string): Waiver[] {
   } catch (error) {
     throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (validate(data)) return Array.isArray(data) ? data : data.waivers;
+  // Compiled on first use: a run without waivers does not pay for it at start.
+  ajv ??= newAjv();
+  validator ??= ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
+  if (validator(data)) return Array.isArray(data) ? data : data.waivers;
   // The array branch says the most about a list of waivers; report its first complaint.
   const branch = Array.isArray(data) ? [...schema.oneOf][0] : [...schema.oneOf][1];
   const detail = ajv.compile(branch);

@@ -9,6 +9,9 @@ import { githubReporter } from './github.js';
 import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
+import type { ReporterName } from './names.js';
+
+export { REPORTER_NAMES, type ReporterName } from './names.js';
 
 /** Where and how reporters write. */
 export interface ReporterContext {
@@ -40,8 +43,4 @@ export const reporters = {
   html: htmlReporter,
   github: githubReporter,
   console: consoleReporter,
-} satisfies Record<string, (ctx: ReporterContext) => Reporter>;
-
-export type ReporterName = keyof typeof reporters;
-/** In the order they run: files first, the console last so it can list them. */
-export const REPORTER_NAMES = Object.keys(reporters) as ReporterName[];
+} satisfies Record<ReporterName, (ctx: ReporterContext) => Reporter>;

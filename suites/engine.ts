@@ -26,6 +26,7 @@ import { runProperty } from './property.js';
 import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
+import { DEFAULTS } from './defaults.js';
 import { PacingGate, retryAfterMs } from './pacing.js';
 import { SilenceWatch } from './silence.js';
 
@@ -103,18 +104,7 @@ export interface ConformanceOptions {
   concurrency?: number;
 }
 
-export const DEFAULTS = {
-  numRuns: 40,
-  strict: false,
-  timeoutMs: 10_000,
-  /** No load unless asked for; the CLI asks for `smoke` by default. */
-  load: 'none',
-  maxBodyBytes: 1024 * 1024,
-  propertyTimeLimitMs: 60_000,
-  concurrency: 32,
-  maxWaitMs: 120_000,
-  maxTimeMs: 30 * 60_000,
-} as const;
+export { DEFAULTS };
 
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
 export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];

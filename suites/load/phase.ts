@@ -14,7 +14,6 @@ import type { LoadResult, RunEvent } from '../model.js';
 import type { Recorder } from '../recorder.js';
 import { buildMix, type MixRequest } from './mix.js';
 import type { LoadProfile, Threshold } from './profiles.js';
-import { runProfile } from './run.js';
 import type { Observed } from './sender.js';
 import { redactExchange } from '../../core/boundary.js';
 import type { Redactor } from '../../core/redact.js';
@@ -58,6 +57,8 @@ export interface LoadPhaseDeps {
 
 /** Runs one profile and judges its sampled responses. */
 export async function runLoadProfile(profile: LoadProfile, thresholds: readonly Threshold[], deps: LoadPhaseDeps): Promise<LoadResult> {
+  // The load drivers (and their histograms) are loaded by the first profile that runs, not by every run of the engine.
+  const { runProfile } = await import('./run.js');
   const own = deps.checks.filter((c): c is LoadCheck => c.kind === 'load' && c.id.startsWith(`load.${profile.name}.`));
   const main = own.find((c) => c.id === `load.${profile.name}.conformance`)!;
   const failed = new Set<RuleId>();
