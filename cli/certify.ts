@@ -31,7 +31,7 @@ import { writeBundle } from './bundle.js';
 import { BUNDLE, CERTIFICATION, certificationDecision, type Manifest, MANIFEST_FORMAT, readEd25519Key, readProduct, sha256, suiteHash } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
 const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver', 'waivers', 'config', 'embedded'] as const;

@@ -16,7 +16,7 @@ import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import { builtinProfiles, type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { EXIT } from '../suites/policy.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
 
 /** What the rehearsal counted for one check. */

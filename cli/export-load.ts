@@ -29,7 +29,7 @@ import type { LoadOperation } from '../suites/model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from '../suites/load/profiles.js';
 import { EXIT } from '../suites/policy.js';
 import { loadConfigFile, profilesOf } from './config.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const EXPORT_FORMATS = ['k6', 'artillery'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -6,9 +6,9 @@
  * signal exits at once: the embedded reference is killed and the signal is
  * raised again with its default action (the shell sees 130 or 143).
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type { StopSignal } from './io.js';
 
 /** What a run holds while it watches for signals. */
 export interface Interrupts {

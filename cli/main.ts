@@ -17,26 +17,15 @@ import { connectionFlags, connectionOptions, tlsOptions } from './connection-fla
 import { explainUnknown, useColor } from './conventions.js';
 import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { optionsFromEnv } from './env.js';
-import { type StopSignal, watchInterrupts } from './interrupt.js';
+import { watchInterrupts } from './interrupt.js';
+import type { Io } from './io.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
 // start without the engine, fast-check, ajv, undici or the reporters.
 
-export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-  /** Where the config file is looked for. Default: process.cwd(). */
-  cwd?: string;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); used by `serve`. */
-  untilStopped?: () => Promise<void>;
-  /** Calls `handler` at each SIGINT/SIGTERM while a run watches them (cli/interrupt.ts); returns how to stop watching. */
-  signals?: (handler: (signal: StopSignal) => void) => () => void;
-  /** Ends the process at once as `signal`'s default action would (a second Ctrl-C). */
-  raise?: (signal: StopSignal) => void;
-}
+export type { Io } from './io.js';
 
 export { EXIT };
 

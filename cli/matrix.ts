@@ -16,7 +16,7 @@ import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
 import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { readReport, reportFile } from './report-file.js';
 
 /** Where the matrix goes without `--out-dir`. */

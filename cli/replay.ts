@@ -25,7 +25,7 @@ import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
 import type { Finding, ReplayCase } from '../suites/model.js';
 import { rejudge } from '../suites/replay.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 
 export const REPLAY_EXIT = { passes: 0, fails: 1, error: 2, notJudged: 4 } as const;

@@ -32,7 +32,7 @@ import { reportValidator } from './report-file.js';
 import { combine } from '../suites/recorder.js';
 import { readBundle } from './bundle.js';
 import { BUNDLE, CERTIFICATION, certificationDecision, checkProduct, HASHED_FILES, type Manifest, MANIFEST_FORMAT, readEd25519Key, sha256, suiteHash } from './certification.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const verifyOptions: Record<string, Options> = {
   'public-key': { type: 'string', describe: 'PEM file of the Ed25519 public key the manifest must be signed with' },

@@ -1,6 +1,6 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
 import { replayCommand } from './commands.js';
-import type { Reporter, ReporterContext } from './index.js';
+import type { Reporter, ReporterContext } from './reporter.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */

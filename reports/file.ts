@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConformanceResult } from '../suites/model.js';
-import type { Reporter, ReporterContext } from './index.js';
+import type { Reporter, ReporterContext } from './reporter.js';
 
 /**
  * A reporter that writes one file, `render(result, written)`, into the report

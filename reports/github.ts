@@ -8,7 +8,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/model.js';
-import type { Reporter, ReporterContext } from './index.js';
+import type { Reporter, ReporterContext } from './reporter.js';
 import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */

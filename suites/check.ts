@@ -10,26 +10,14 @@ import type { Exchange, RequestSpec } from '../core/http.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
+import type { AuthKind } from './auth-kind.js';
 import type { AuthVariants } from './credentials.js';
 import { comparePlace, place } from './schedule.js';
 import type { Judgement, OperationId, Phase } from './model.js';
 
 export type { Phase } from './model.js';
 
-/** How a request authenticates. */
-export type AuthKind =
-  /** `Bearer <key>`: the form the document gives. */
-  | 'valid'
-  /** No Authorization header. */
-  | 'none'
-  /** A non-empty bearer token that is not the key. */
-  | 'invalid-token'
-  /** `Bearer ` with no token. */
-  | 'empty-token'
-  /** The key under another scheme, or malformed. */
-  | 'other-scheme'
-  /** The key with the scheme name in another letter case. */
-  | 'scheme-case';
+export type { AuthKind } from './auth-kind.js';
 
 /** Extra data the engine keeps with each exchange. */
 export interface ExchangeMeta {

@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { PET_STATUSES } from '../spec/openapi.js';
-import type { AuthKind } from './check.js';
+import type { AuthKind } from './auth-kind.js';
 
 /**
  * Words the suite sends or must read in every run: paths and query names, the

@@ -41,6 +41,17 @@ describe('architecture', () => {
     });
   }
 
+  it('no module imports itself back, through any chain of static imports (types included)', () => {
+    const files = [...Object.keys(allowed), 'cli'].flatMap((layer) => sources(join(root, layer))).concat(join(root, 'index.ts'));
+    const edges = new Map<string, string[]>();
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(/^(?:import|export)\s+(?:type\s+)?[^'"]*?from\s+'(\.[^']+)'/gms)].map((m) => relative(root, join(file, '..', m[1]!.replace(/\.js$/, '.ts'))));
+      edges.set(relative(root, file), targets);
+    }
+    expect(cyclesOf(edges)).toEqual([]);
+  });
+
   it('nothing but bin/ calls process.exit', () => {
     const offenders = Object.keys(allowed)
       .concat('cli')
@@ -49,3 +60,39 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** The strongly connected components with more than one module (Tarjan), each as its modules, sorted. */
+function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
