@@ -3,22 +3,21 @@
  * returns the result report.json holds. It emits events as it goes; it never
  * imports a reporter or the CLI.
  */
-import { randomBytes } from 'node:crypto';
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
-import { checkConnectOptions, type ConnectOptions, connectionRecord, redactSecrets } from '../core/connection.js';
-import { HttpClient, parseBaseUrl, targetOf, type Transport } from '../core/http.js';
+import { connectionRecord, redactSecrets } from '../core/connection.js';
+import { HttpClient, type Transport } from '../core/http.js';
 import { RedactionBoundary } from '../core/boundary.js';
 import { redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { isRuleId, type RuleId, rules, rules as catalog } from '../spec/rules.js';
-import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
-import { authVariants, checkRunKey } from './credentials.js';
+import { type RuleId, rules as catalog } from '../spec/rules.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { authVariants } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
 import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
-import { builtinProfiles, type LoadProfile, PROFILE_NAMES, type Threshold, validateProfile } from './load/profiles.js';
+import { PROFILE_NAMES } from './load/profiles.js';
 
 export type { RunEvent } from './model.js';
 import { Recorder } from './recorder.js';
@@ -27,84 +26,14 @@ import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
 import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
 import { DEFAULTS } from './defaults.js';
-import { PacingGate, retryAfterMs } from './pacing.js';
-import { SilenceWatch } from './silence.js';
+import { type ConformanceOptions, type Resolved, resolve } from './options.js';
+import { Interrupted, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
 
-/** Options of {@link runConformance}. Defaults are in {@link DEFAULTS}. */
-export interface ConformanceOptions {
-  /** Where the implementation lives; ends in /v1 in production. */
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>`; never written anywhere. */
-  apiKey: string;
-  /** Seed of all generated data. Default: a random one, reported. */
-  seed?: number;
-  /** Runs per property check. */
-  numRuns?: number;
-  /** SHOULD failures fail the run too. */
-  strict?: boolean;
-  /** Deadline of one request, headers and body, in ms. */
-  timeoutMs?: number;
-  /** Run only these rules. */
-  only?: readonly string[];
-  /** Do not run these rules. */
-  skip?: readonly string[];
-  /** Load profile to run after the functional checks: a built-in one (smoke, baseline, stress, soak), one of `loadProfiles`, or `none`. */
-  load?: string;
-  /** Profiles beyond the built-in ones (a config file's `profiles`), by name; they may replace a built-in one. */
-  loadProfiles?: Record<string, LoadProfile>;
-  /** Bytes of a response body read at most. */
-  maxBodyBytes?: number;
-  /** Extra CA certificates (PEM text) to trust for an https target. */
-  ca?: string;
-  /** Accept any TLS certificate (recorded in the report). */
-  insecure?: boolean;
-  /** The rest of how to reach the target (client certificate, proxy, extra headers), for every phase; `ca` and `insecure` above win over theirs. */
-  connection?: ConnectOptions;
-  /** Stops the run (SIGINT, SIGTERM): nothing more is sent, what ran is kept, the rest is "not run", the verdict `interrupted`. Its `reason` names the signal (`'SIGTERM'`; anything else counts as SIGINT). */
-  signal?: AbortSignal;
-  /** Time budget of one property check, ms. */
-  propertyTimeLimitMs?: number;
-  /** Known, tracked deviations: a failure a waiver covers is `waived` (see {@link applyWaivers}). */
-  waivers?: readonly Waiver[];
-  /** The date waivers are judged against. Default: now. */
-  now?: Date;
-  /** Called with every exchange of the functional phases as it completes (certify records the transcript with it). */
-  onExchange?: (exchange: SentExchange) => void;
-  /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
-  transport?: Transport;
-  /** Name prefix of the animals the run creates. Default: `pctest-` and four random hex digits. */
-  namePrefix?: string;
-  /** Called with each event of the run, in order. */
-  onEvent?: (event: RunEvent) => void;
-  /** Time the run may spend waiting out 429 answers (Retry-After), in ms. Default 120 000. */
-  maxWaitMs?: number;
-  /** The suite's own requests per second at most (functional phases), for shared servers. Default: no limit. */
-  rateLimit?: number;
-  /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
-  maxTimeMs?: number;
-  /** The checks to run. Default: the built-in ones. */
-  checks?: readonly CheckDefinition[];
-  /**
-   * Stop sending once this many rules fail (a failing MUST rule, or a SHOULD
-   * rule under `strict`): the check in flight is cut short, the rest is not
-   * run (load included), and the verdict is non-conformant. Default: no bound.
-   */
-  maxFailures?: number;
-  /**
-   * Emit an `exchange` event for every exchange of the functional phases (one
-   * line, redacted: a redaction per request, so off unless asked for; the CLI
-   * asks with --verbose). Default false.
-   */
-  exchangeEvents?: boolean;
-  /**
-   * Requests in flight at most, on as many connections (functional phases).
-   * Checks of a phase and the cases of a property run concurrently up to it;
-   * 1 sends one request at a time. Outcomes do not depend on it. Default 32.
-   */
-  concurrency?: number;
-}
+export { LOST_AFTER } from './session.js';
+
 
 export { DEFAULTS };
+export type { ConformanceOptions } from './options.js';
 
 /** The phases, in order. The setup phase always runs: every other needs its animals. */
 export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
@@ -127,33 +56,12 @@ export const PHASE_AFTER: Readonly<Record<Phase, readonly Phase[]>> = {
 /** Gaps the engine itself observes, outside any check. */
 export const ENGINE_GAPS = ['GAP-RATE-LIMITS'] as const;
 
-/** Thrown into a check when a request is still rate-limited after the run's wait budget: what depended on it is inconclusive. */
-class RateLimited extends PcError {
-  constructor(
-    message: string,
-    readonly exchange: SentExchange,
-  ) {
-    super('PC_ERR_RATE_LIMITED', message);
-  }
-}
 
 export { STORE_INFERRED_RULES } from './property.js';
 
-/** The check name of the preflight's request. */
-const PREFLIGHT = 'preflight';
 
-/** Exchanges in a row that got no response at all before the target is taken as gone. */
-export const LOST_AFTER = 3;
 
-/** Thrown into checks once the target has stopped answering: what was measured stays, the rest is reported as not run. */
-class TargetLost extends Error {}
 
-/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM): what ran stays, the rest is reported as not run. */
-class Interrupted extends TargetLost {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
-    super(`interrupted by ${signal}`);
-  }
-}
 
 /** Names `--load` takes without a config file. */
 export const LOAD_PROFILES = PROFILE_NAMES;
@@ -175,8 +83,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
   const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
   const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
-  // Set once the run must stop sending: the target stopped answering, the time bound passed, or --max-failures was reached.
-  const target: { lost?: TargetLost } = {};
   // --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost).
   const failing = new Set<RuleId>();
   const noteFailure = (rule: RuleId) => {
@@ -184,7 +90,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (!selected(rule) || !failsRun({ outcome: 'fail', severity }, settings.strict)) return;
     failing.add(rule);
     if (settings.maxFailures !== undefined && failing.size >= settings.maxFailures) {
-      target.lost ??= new TargetLost(`stopped after ${failing.size} failing rule${failing.size === 1 ? '' : 's'} (--max-failures ${settings.maxFailures})`);
+      session.stop(new TargetLost(`stopped after ${failing.size} failing rule${failing.size === 1 ? '' : 's'} (--max-failures ${settings.maxFailures})`));
     }
   };
   const counted = (asserter: Asserter): Asserter => ({
@@ -235,100 +141,31 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   const cutShort: string[] = [];
-  // An interruption stops everything at once: pauses end early, requests in flight are aborted (HttpClient), and
-  // every check that asks to send next is cut short.
-  let interrupted: Interrupted | undefined;
-  const interrupt = () => {
-    interrupted ??= new Interrupted(options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
-    target.lost = interrupted;
-    silence.stop(interrupted);
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      options.signal?.addEventListener('abort', done, { once: true });
-    });
-  const pacing = new PacingGate({ maxWaitMs: settings.maxWaitMs, ...(settings.rateLimit ? { ratePerSecond: settings.rateLimit } : {}), sleep });
-  // A request without response is judged only once the target is known to be alive (see suites/silence.ts).
-  let inFlight = 0;
-  const silence = new SilenceWatch({
-    lostAfter: LOST_AFTER,
-    inFlight: () => inFlight,
-    onLost: (why) => (target.lost ??= new TargetLost(`the target stopped answering (${why})`)),
-    probe: async () => {
-      const { operation: _operation, ...probe } = listPets({ limit: 1 });
-      let why: string | undefined;
-      try {
-        await pacing.beforeSend();
-        const x = (await client.send({ ...probe, headers: { authorization: `Bearer ${options.apiKey}` } })) as SentExchange;
-        x.meta = { operation: 'listPets', auth: 'valid', check: 'probe' };
-        // Recorded like every exchange (certify's transcript), never judged.
-        options.onExchange?.(x);
-        why = x.response ? undefined : (x.error?.message ?? 'no response');
-      } catch (error) {
-        why = (error as Error).message;
-      }
-      silence.probed(why);
-    },
-  });
-  if (options.signal?.aborted) interrupt();
-  options.signal?.addEventListener('abort', interrupt, { once: true });
-  const send = async (check: string, request: SendOptions): Promise<SentExchange> => {
-    if (target.lost) throw target.lost;
-    const { operation, auth = 'valid', authorization, headers, ...rest } = request;
-    const sentHeaders: Record<string, string> = { ...headers };
-    if (auth === 'valid') sentHeaders.authorization = `Bearer ${options.apiKey}`;
-    else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
-    let x: SentExchange;
-    let resent = false;
-    for (let attempt = 0; ; attempt++) {
-      await pacing.beforeSend();
-      if (target.lost) throw target.lost;
-      inFlight++;
-      try {
-        x = (await client.send({ ...rest, headers: sentHeaders })) as SentExchange;
-      } finally {
-        inFlight--;
-      }
-      // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
-      if (interrupted) throw interrupted;
-      x.meta = { operation, auth, check };
-      answered(check, x);
+  // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
+  const session = new TargetSession({
+    client,
+    apiKey: options.apiKey,
+    maxWaitMs: settings.maxWaitMs,
+    ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onExchange: (x) => {
       options.onExchange?.(x);
-      if (options.exchangeEvents) emit({ type: 'exchange', check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
-      // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
-      // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
-      if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
-        resent = true;
-        attempt--;
-        continue;
-      }
-      inspect(x);
-      // Rate limits are not shown by the document: a 429 is waited out (its body is still judged as an Error), never failed.
-      if (x.response?.status !== 429) break;
-      const wait = retryAfterMs(x.response.headers['retry-after'], attempt);
-      if (!pacing.pause(wait)) {
-        recorder.observe('GAP-RATE-LIMITS', operation, `429 answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
-        throw new RateLimited(`still rate-limited (429) after waiting ${Math.round(pacing.waitedMs / 1000)} s of the ${Math.round(settings.maxWaitMs / 1000)} s wait budget`, x);
-      }
-      recorder.observe('GAP-RATE-LIMITS', operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
-    }
-    // The preflight decides alone: a target that does not answer it is not tested at all.
-    if (check !== PREFLIGHT) await silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
-    return x;
-  };
+      // The session's probes are recorded (certify's transcript), never counted or judged.
+      if (x.meta.check === PROBE) return;
+      answered(x.meta.check, x);
+      if (options.exchangeEvents) emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
+    },
+    inspect,
+    observeRateLimit: (operation, summary, x) => recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
+  });
+  const send = (check: string, request: SendOptions) => session.send(check, request);
   const skippedPhases: ConformanceResult['skippedPhases'] = [];
   const loads: LoadResult[] = [];
 
   emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
   // The run's overall bound: past it nothing more is sent; what ran is kept, the rest is reported as not run.
   const bound = setTimeout(() => {
-    target.lost ??= new TargetLost(`the run reached its time bound (${Math.round(settings.maxTimeMs / 1000)} s)`);
+    session.stop(new TargetLost(`the run reached its time bound (${Math.round(settings.maxTimeMs / 1000)} s)`));
   }, settings.maxTimeMs);
   bound.unref();
   let abort: Summary['abort'];
@@ -350,7 +187,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await runPhases(PHASES, PHASE_AFTER, async (phase) => {
       const active = plan.filter((c) => c.phase === phase);
       if (active.length === 0) return;
-      const stop = abort ?? target.lost;
+      const stop = abort ?? session.stopped;
       if (stop) {
         for (const check of active) {
           recorder.checkSkipped(check, `not run: ${stop.message}`);
@@ -364,9 +201,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         const slot = plan.indexOf(check);
         const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
         return inCheck(checks.indexOf(check) + 1, async () => {
-          if (target.lost) {
-            recorder.checkSkipped(check, `not run: ${target.lost.message}`);
-            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: target.lost.message });
+          if (session.stopped) {
+            recorder.checkSkipped(check, `not run: ${session.stopped.message}`);
+            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: session.stopped.message });
           }
           const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
           if (!runs) {
@@ -397,7 +234,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
     skippedPhases.sort((a, b) => PHASES.indexOf(a.phase as Phase) - PHASES.indexOf(b.phase as Phase));
     if (settings.profile) {
-      const refusal = abort?.message ?? target.lost?.message ?? refuseLoad(recorder.results().rules);
+      const refusal = abort?.message ?? session.stopped?.message ?? refuseLoad(recorder.results().rules);
       if (refusal) {
         for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${refusal}`);
         skippedPhases.push({ phase: 'load', reason: `load not started: ${refusal}` });
@@ -432,7 +269,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   } finally {
     clearTimeout(bound);
-    options.signal?.removeEventListener('abort', interrupt);
+    session.close();
     await client.close();
   }
 
@@ -458,7 +295,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: connection.ca !== undefined, connection: connectionRecord(connection) },
     namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, target.lost?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads, interrupted?.signal),
+    summary: summarise(rules, settings.strict, client, checks.length, session.stopped?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads, session.interrupted?.signal),
     rules,
     observations,
     skippedPhases,
@@ -470,76 +307,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   return result;
 }
 
-interface Resolved {
-  target: string;
-  seed: number;
-  numRuns: number;
-  strict: boolean;
-  timeoutMs: number;
-  only: RuleId[];
-  skip: RuleId[];
-  load: string;
-  /** The profile to run, with its parsed thresholds; undefined for `none`. */
-  profile: LoadProfile | undefined;
-  thresholds: Threshold[];
-  maxBodyBytes: number;
-  propertyTimeLimitMs: number;
-  insecure: boolean;
-  maxWaitMs: number;
-  rateLimit: number | undefined;
-  maxTimeMs: number;
-  maxFailures: number | undefined;
-  concurrency: number;
-  /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
-  connection: ConnectOptions;
-}
 
-/** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
-function resolve(options: ConformanceOptions): Resolved {
-  const url = parseBaseUrl(options.baseUrl);
-  checkRunKey(options.apiKey, options.baseUrl);
-  const ruleList = (name: string, ids: readonly string[] = []): RuleId[] => {
-    const unknown = ids.filter((id) => !isRuleId(id));
-    if (unknown.length > 0) throw new UsageError(`--${name}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
-    return ids as RuleId[];
-  };
-  const integer = (name: string, value: number | undefined, fallback: number, min: number, max: number): number => {
-    if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${value}`);
-    return value;
-  };
-  const only = ruleList('only', options.only);
-  const skip = ruleList('skip', options.skip);
-  const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
-  if (mustLeft.length === 0) throw new UsageError('--only/--skip leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)');
-  const load = options.load ?? DEFAULTS.load;
-  const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
-  const profile = load === 'none' ? undefined : profiles[load];
-  if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
-  const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
-  const connection = connectionOf(options);
-  return {
-    target: targetOf(url),
-    seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
-    numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
-    strict: options.strict ?? DEFAULTS.strict,
-    timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
-    only,
-    skip,
-    load,
-    profile: profile ? { ...profile, name: load } : undefined,
-    thresholds,
-    maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
-    propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
-    insecure: connection.insecure === true,
-    connection,
-    maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
-    rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
-    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
-    maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
-    concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
-  };
-}
 
 /** The recorder's reason for a check that recorded nothing for a rule; the engine replaces it by what happened. */
 const NOTHING_JUDGED = 'no request this check judges was made';
@@ -585,20 +353,8 @@ export function exchangeLine(x: SentExchange): string {
 }
 
 /** The run's one connection description: `options.connection`, checked, with `ca` and `insecure` applied. */
-function connectionOf(options: ConformanceOptions): ConnectOptions {
-  const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
-  try {
-    return checkConnectOptions(connection);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
 
 /** A positive finite number, or a `UsageError` naming the option. */
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, got ${value}`);
-  return value;
-}
 
 /**
  * One request before anything else: the target must answer HTTP, and accept the

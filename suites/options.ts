@@ -1,0 +1,175 @@
+/**
+ * The engine's options and how they are resolved: validated, defaults
+ * applied, once, before anything is sent. A bad value is a `UsageError`
+ * naming the option.
+ */
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../core/errors.js';
+import { checkConnectOptions, type ConnectOptions } from '../core/connection.js';
+import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
+import { isRuleId, type RuleId, rules } from '../spec/rules.js';
+import type { CheckDefinition, SentExchange } from './check.js';
+import { checkRunKey } from './credentials.js';
+import { DEFAULTS } from './defaults.js';
+import type { RunEvent, Waiver } from './model.js';
+import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
+
+/** Options of `runConformance`. Defaults are in {@link DEFAULTS}. */
+export interface ConformanceOptions {
+  /** Where the implementation lives; ends in /v1 in production. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never written anywhere. */
+  apiKey: string;
+  /** Seed of all generated data. Default: a random one, reported. */
+  seed?: number;
+  /** Runs per property check. */
+  numRuns?: number;
+  /** SHOULD failures fail the run too. */
+  strict?: boolean;
+  /** Deadline of one request, headers and body, in ms. */
+  timeoutMs?: number;
+  /** Run only these rules. */
+  only?: readonly string[];
+  /** Do not run these rules. */
+  skip?: readonly string[];
+  /** Load profile to run after the functional checks: a built-in one (smoke, baseline, stress, soak), one of `loadProfiles`, or `none`. */
+  load?: string;
+  /** Profiles beyond the built-in ones (a config file's `profiles`), by name; they may replace a built-in one. */
+  loadProfiles?: Record<string, LoadProfile>;
+  /** Bytes of a response body read at most. */
+  maxBodyBytes?: number;
+  /** Extra CA certificates (PEM text) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (recorded in the report). */
+  insecure?: boolean;
+  /** The rest of how to reach the target (client certificate, proxy, extra headers), for every phase; `ca` and `insecure` above win over theirs. */
+  connection?: ConnectOptions;
+  /** Stops the run (SIGINT, SIGTERM): nothing more is sent, what ran is kept, the rest is "not run", the verdict `interrupted`. Its `reason` names the signal (`'SIGTERM'`; anything else counts as SIGINT). */
+  signal?: AbortSignal;
+  /** Time budget of one property check, ms. */
+  propertyTimeLimitMs?: number;
+  /** Known, tracked deviations: a failure a waiver covers is `waived` (see {@link applyWaivers}). */
+  waivers?: readonly Waiver[];
+  /** The date waivers are judged against. Default: now. */
+  now?: Date;
+  /** Called with every exchange of the functional phases as it completes (certify records the transcript with it). */
+  onExchange?: (exchange: SentExchange) => void;
+  /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
+  transport?: Transport;
+  /** Name prefix of the animals the run creates. Default: `pctest-` and four random hex digits. */
+  namePrefix?: string;
+  /** Called with each event of the run, in order. */
+  onEvent?: (event: RunEvent) => void;
+  /** Time the run may spend waiting out 429 answers (Retry-After), in ms. Default 120 000. */
+  maxWaitMs?: number;
+  /** The suite's own requests per second at most (functional phases), for shared servers. Default: no limit. */
+  rateLimit?: number;
+  /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
+  maxTimeMs?: number;
+  /** The checks to run. Default: the built-in ones. */
+  checks?: readonly CheckDefinition[];
+  /**
+   * Stop sending once this many rules fail (a failing MUST rule, or a SHOULD
+   * rule under `strict`): the check in flight is cut short, the rest is not
+   * run (load included), and the verdict is non-conformant. Default: no bound.
+   */
+  maxFailures?: number;
+  /**
+   * Emit an `exchange` event for every exchange of the functional phases (one
+   * line, redacted: a redaction per request, so off unless asked for; the CLI
+   * asks with --verbose). Default false.
+   */
+  exchangeEvents?: boolean;
+  /**
+   * Requests in flight at most, on as many connections (functional phases).
+   * Checks of a phase and the cases of a property run concurrently up to it;
+   * 1 sends one request at a time. Outcomes do not depend on it. Default 32.
+   */
+  concurrency?: number;
+}
+
+/** The options once resolved. */
+export interface Resolved {
+  target: string;
+  seed: number;
+  numRuns: number;
+  strict: boolean;
+  timeoutMs: number;
+  only: RuleId[];
+  skip: RuleId[];
+  load: string;
+  /** The profile to run, with its parsed thresholds; undefined for `none`. */
+  profile: LoadProfile | undefined;
+  thresholds: Threshold[];
+  maxBodyBytes: number;
+  propertyTimeLimitMs: number;
+  insecure: boolean;
+  maxWaitMs: number;
+  rateLimit: number | undefined;
+  maxTimeMs: number;
+  maxFailures: number | undefined;
+  concurrency: number;
+  /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
+  connection: ConnectOptions;
+}
+
+/** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
+export function resolve(options: ConformanceOptions): Resolved {
+  const url = parseBaseUrl(options.baseUrl);
+  checkRunKey(options.apiKey, options.baseUrl);
+  const ruleList = (name: string, ids: readonly string[] = []): RuleId[] => {
+    const unknown = ids.filter((id) => !isRuleId(id));
+    if (unknown.length > 0) throw new UsageError(`--${name}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
+    return ids as RuleId[];
+  };
+  const integer = (name: string, value: number | undefined, fallback: number, min: number, max: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${value}`);
+    return value;
+  };
+  const only = ruleList('only', options.only);
+  const skip = ruleList('skip', options.skip);
+  const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
+  if (mustLeft.length === 0) throw new UsageError('--only/--skip leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)');
+  const load = options.load ?? DEFAULTS.load;
+  const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
+  const profile = load === 'none' ? undefined : profiles[load];
+  if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+  const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
+  const connection = connectionOf(options);
+  return {
+    target: targetOf(url),
+    seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
+    numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
+    strict: options.strict ?? DEFAULTS.strict,
+    timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
+    only,
+    skip,
+    load,
+    profile: profile ? { ...profile, name: load } : undefined,
+    thresholds,
+    maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
+    propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
+    insecure: connection.insecure === true,
+    connection,
+    maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
+    rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
+    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
+    maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
+    concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
+  };
+}
+
+function connectionOf(options: ConformanceOptions): ConnectOptions {
+  const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
+  try {
+    return checkConnectOptions(connection);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, got ${value}`);
+  return value;
+}

@@ -1,0 +1,178 @@
+/**
+ * The target session: how the run sends a request, around the transport. It
+ * adds the credentials a check asks for, waits out 429 answers within the
+ * run's wait budget (rate limits are not shown: never a failure), sends once
+ * more on a fresh connection a request the connection was closed under,
+ * holds a request without response until the target shows it is alive
+ * (suites/silence.ts), and stops sending once the run must stop: the target
+ * is gone, the run was interrupted, its time bound or `maxFailures` reached.
+ */
+import { PcError } from '../core/errors.js';
+import type { Transport } from '../core/http.js';
+import type { SendOptions, SentExchange } from './check.js';
+import type { OperationId } from './model.js';
+import { PacingGate, retryAfterMs } from './pacing.js';
+import { listPets } from './requests.js';
+import { SilenceWatch } from './silence.js';
+
+/** Exchanges in a row that got no response at all before the target is taken as gone. */
+export const LOST_AFTER = 3;
+
+/** The check name of the preflight's request: a target that does not answer it is not tested at all. */
+export const PREFLIGHT = 'preflight';
+
+/** The check name of the session's probes: recorded, never judged. */
+export const PROBE = 'probe';
+
+/** Thrown into checks once the run must stop sending: what was measured stays, the rest is reported as not run. */
+export class TargetLost extends Error {}
+
+/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM). */
+export class Interrupted extends TargetLost {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/** Thrown into a check when a request is still rate-limited after the run's wait budget: what depended on it is inconclusive. */
+export class RateLimited extends PcError {
+  constructor(
+    message: string,
+    readonly exchange: SentExchange,
+  ) {
+    super('PC_ERR_RATE_LIMITED', message);
+  }
+}
+
+export interface SessionOptions {
+  client: Transport;
+  apiKey: string;
+  maxWaitMs: number;
+  /** The suite's own requests per second at most. */
+  rateLimit?: number;
+  signal?: AbortSignal;
+  /** Each exchange sent for a check, before it is judged (and a probe's, never judged). */
+  onExchange(x: SentExchange): void;
+  /** Each exchange a check will judge, once the session knows it stands: the response checks see it here. */
+  inspect(x: SentExchange): void;
+  /** What the session noticed about rate limits (GAP-RATE-LIMITS). */
+  observeRateLimit(operation: OperationId, summary: string, x: SentExchange): void;
+}
+
+export class TargetSession {
+  /** Set once the run must stop sending; every later send throws it. */
+  stopped: TargetLost | undefined;
+  /** Set when the run was interrupted. */
+  interrupted: Interrupted | undefined;
+  readonly #options: SessionOptions;
+  readonly #pacing: PacingGate;
+  readonly #silence: SilenceWatch;
+  #inFlight = 0;
+  readonly #interrupt = () => {
+    this.interrupted ??= new Interrupted(this.#options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    this.stopped = this.interrupted;
+    this.#silence.stop(this.interrupted);
+  };
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.#pacing = new PacingGate({ maxWaitMs: options.maxWaitMs, ...(options.rateLimit ? { ratePerSecond: options.rateLimit } : {}), sleep: (ms) => this.#sleep(ms) });
+    this.#silence = new SilenceWatch({
+      lostAfter: LOST_AFTER,
+      inFlight: () => this.#inFlight,
+      onLost: (why) => this.stop(new TargetLost(`the target stopped answering (${why})`)),
+      probe: () => this.#probe(),
+    });
+    if (options.signal?.aborted) this.#interrupt();
+    options.signal?.addEventListener('abort', this.#interrupt, { once: true });
+  }
+
+  /** Stops sending (the first reason stands); returns the reason that stands. */
+  stop(reason: TargetLost): TargetLost {
+    this.stopped ??= reason;
+    return this.stopped;
+  }
+
+  /** Time spent waiting out 429 answers, ms. */
+  get waitedMs(): number {
+    return this.#pacing.waitedMs;
+  }
+
+  /** Sends `request` for `check`; resolves with the exchange its check may judge, or throws why nothing more is sent. */
+  async send(check: string, request: SendOptions): Promise<SentExchange> {
+    if (this.stopped) throw this.stopped;
+    const { operation, auth = 'valid', authorization, headers, ...rest } = request;
+    const sentHeaders: Record<string, string> = { ...headers };
+    if (auth === 'valid') sentHeaders.authorization = `Bearer ${this.#options.apiKey}`;
+    else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
+    let x: SentExchange;
+    let resent = false;
+    for (let attempt = 0; ; attempt++) {
+      await this.#pacing.beforeSend();
+      if (this.stopped) throw this.stopped;
+      this.#inFlight++;
+      try {
+        x = (await this.#options.client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+      } finally {
+        this.#inFlight--;
+      }
+      // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
+      if (this.interrupted) throw this.interrupted;
+      x.meta = { operation, auth, check };
+      this.#options.onExchange(x);
+      // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
+      // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
+      if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
+        resent = true;
+        attempt--;
+        continue;
+      }
+      this.#options.inspect(x);
+      // Rate limits are not shown by the document: a 429 is waited out (its body is still judged as an Error), never failed.
+      if (x.response?.status !== 429) break;
+      const wait = retryAfterMs(x.response.headers['retry-after'], attempt);
+      if (!this.#pacing.pause(wait)) {
+        this.#options.observeRateLimit(operation, `429 answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
+        throw new RateLimited(`still rate-limited (429) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
+      }
+      this.#options.observeRateLimit(operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
+    }
+    if (check !== PREFLIGHT) await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
+    return x;
+  }
+
+  /** Stops listening to the run's signal. */
+  close(): void {
+    this.#options.signal?.removeEventListener('abort', this.#interrupt);
+  }
+
+  /** GET /pets?limit=1 with the key, when nothing else in flight can tell whether the target is alive. */
+  async #probe(): Promise<void> {
+    const { operation: _operation, ...probe } = listPets({ limit: 1 });
+    let why: string | undefined;
+    try {
+      await this.#pacing.beforeSend();
+      const x = (await this.#options.client.send({ ...probe, headers: { authorization: `Bearer ${this.#options.apiKey}` } })) as SentExchange;
+      x.meta = { operation: 'listPets', auth: 'valid', check: PROBE };
+      this.#options.onExchange(x);
+      why = x.response ? undefined : (x.error?.message ?? 'no response');
+    } catch (error) {
+      why = (error as Error).message;
+    }
+    this.#silence.probed(why);
+  }
+
+  /** A pause that ends early when the run is interrupted. */
+  #sleep(ms: number): Promise<void> {
+    const signal = this.#options.signal;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
