@@ -14,7 +14,6 @@ import type { LoadResult, RunEvent } from '../model.js';
 import type { Recorder } from '../recorder.js';
 import { buildMix, type MixRequest } from './mix.js';
 import type { LoadProfile, Threshold } from './profiles.js';
-import { runProfile } from './run.js';
 import type { Observed } from './sender.js';
 import { redactExchange } from '../../core/boundary.js';
 import type { Redactor } from '../../core/redact.js';
@@ -127,6 +126,8 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     }
   };
 
+  // The load generator (its HDR histograms among it) is loaded only when a profile runs: a functional run never holds it.
+  const { runProfile } = await import('./run.js');
   const result = await runProfile(profile, thresholds, {
     baseUrl: deps.baseUrl,
     authorization: `Bearer ${deps.apiKey}`,
