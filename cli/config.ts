@@ -131,7 +131,9 @@ export const configSchema = {
   },
 } as const;
 
-const validate = newAjv({ allErrors: true }).compile<FileConfig>(configSchema);
+const compileConfigSchema = () => newAjv({ allErrors: true }).compile<FileConfig>(configSchema);
+/** The file's validator, compiled when a file is first read: a run without a config file never holds it. */
+let configValidator: ReturnType<typeof compileConfigSchema> | undefined;
 
 /**
  * The config file that applies in `cwd`: the first `petstore-conformance.config.json`
@@ -207,6 +209,7 @@ export function loadConfigFile(explicit: string | undefined, cwd: string, env: N
     throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
   data = interpolate(data, env, path);
+  const validate = (configValidator ??= compileConfigSchema());
   if (!validate(data)) {
     const error = validate.errors?.[0];
     const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');

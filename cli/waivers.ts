@@ -30,8 +30,12 @@ const schema = {
   ],
 } as const;
 
-const ajv = newAjv();
-const validate = ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
+const compileWaiversSchema = () => {
+  const ajv = newAjv();
+  return { ajv, validate: ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema) };
+};
+/** The validator, compiled when a waivers file is first read: a run without one never holds it. */
+let waiversValidator: ReturnType<typeof compileWaiversSchema> | undefined;
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
 export function loadWaivers(path: string): Waiver[] {
@@ -42,6 +46,7 @@ export function loadWaivers(path: string): Waiver[] {
   } catch (error) {
     throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+  const { ajv, validate } = (waiversValidator ??= compileWaiversSchema());
   if (validate(data)) return Array.isArray(data) ? data : data.waivers;
   // The array branch says the most about a list of waivers; report its first complaint.
   const branch = Array.isArray(data) ? [...schema.oneOf][0] : [...schema.oneOf][1];
