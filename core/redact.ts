@@ -103,13 +103,22 @@ interface Core {
   text: string;
 }
 
-/** A decoded view of a text: `text`, and where each of its UTF-16 units came from in the original. */
+/** Where each UTF-16 unit of a decoded view came from in the original: unit j from `start[j]` to `end[j]` (exclusive). */
+interface Offsets {
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/**
+ * A decoded view of a text: `text`, and where each of its UTF-16 units came
+ * from in the original. The offsets are worked out only when a match in the
+ * view needs them: matches are rare, and the offsets of a long body take four
+ * times its text (a sampled page of animals, under load, many times a second).
+ */
 interface View {
   text: string;
-  /** Original offset of unit j; undefined for the identity view. */
-  start?: Int32Array;
-  /** Original end (exclusive) of unit j. */
-  end?: Int32Array;
+  /** Undefined for the identity view. */
+  offsets?: () => Offsets;
 }
 
 interface Span {
@@ -380,8 +389,9 @@ export class Redactor {
       if (mayBeEscaped(percent.text)) views.push(within(percent, decodeView(percent.text, 'escapes')));
     }
     for (const view of views) {
-      const from = (j: number) => (view.start ? view.start[j]! : j);
-      const to = (j: number) => (view.end ? view.end[j - 1]! : j);
+      let offsets: Offsets | undefined;
+      const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
+      const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
       const v = view.text;
       for (const needle of compiled.plain) {
         for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
@@ -555,24 +565,64 @@ function mayBePercent(text: string): boolean {
   return /%[0-9a-fA-F]{2}/.test(text);
 }
 
+/** The unit each one-letter escape after a backslash stands for. */
+const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, "'": 0x27, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
+
+type Layer = 'escapes' | 'percent';
 
 /**
  * One layer decoded, for searching: `escapes` (JSON and `\x` escapes, HTML
  * character references, JSON Pointer escapes) or `percent` (sequences decoded
  * as UTF-8 where they form it, else as Latin-1). Every decoded unit keeps the
- * span of the original characters that encoded it.
+ * span of the original characters that encoded it ({@link View.offsets}).
  */
-function decodeView(text: string, layer: 'escapes' | 'percent'): View {
-  const n = text.length;
-  const units: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const emit = (unit: number, s: number, e: number) => {
-    units.push(unit);
-    starts.push(s);
-    ends.push(e);
+function decodeView(text: string, layer: Layer): View {
+  // The text: the runs between encoded sequences as they are, each sequence by the units it stands for.
+  const parts: string[] = [];
+  let at = 0;
+  scanLayer(text, layer, (unit, s, e) => {
+    if (s > at) parts.push(text.slice(at, s));
+    parts.push(String.fromCharCode(unit));
+    at = e;
+  });
+  if (at < text.length) parts.push(text.slice(at));
+  return { text: parts.join(''), offsets: () => layerOffsets(text, layer) };
+}
+
+/** Where each unit of {@link decodeView}'s text came from: a character between sequences from itself, a decoded unit from its whole sequence. */
+function layerOffsets(text: string, layer: Layer): Offsets {
+  // A sequence is never shorter than the units it decodes to: the view is at most as long as the text.
+  const start = new Int32Array(text.length);
+  const end = new Int32Array(text.length);
+  let k = 0;
+  let at = 0;
+  const same = (upTo: number) => {
+    for (; at < upTo; at++, k++) {
+      start[k] = at;
+      end[k] = at + 1;
+    }
   };
+  scanLayer(text, layer, (_unit, s, e) => {
+    same(s);
+    start[k] = s;
+    end[k] = e;
+    k++;
+    at = Math.max(at, e);
+  });
+  same(text.length);
+  return { start: start.subarray(0, k), end: end.subarray(0, k) };
+}
+
+/**
+ * Finds the encoded sequences of one layer in `text`, in order, and calls
+ * `emit` with each UTF-16 unit one stands for and the sequence's span (twice
+ * with the same span for a code point beyond U+FFFF). Characters between
+ * sequences stand for themselves.
+ */
+function scanLayer(text: string, layer: Layer, emit: (unit: number, start: number, end: number) => void): void {
+  const n = text.length;
   const emitCodePoint = (cp: number, s: number, e: number) => {
     if (cp > 0xffff) {
       const v = cp - 0x10000;
@@ -628,7 +678,7 @@ function decodeView(text: string, layer: 'escapes' | 'percent'): View {
           continue;
         }
       } else {
-        const simple = ({ '"': 0x22, '\\': 0x5c, '/': 0x2f, "'": 0x27, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 } as Record<string, number>)[d];
+        const simple = SIMPLE_ESCAPES[d];
         if (simple !== undefined) {
           emit(simple, i, i + 2);
           i += 2;
@@ -650,12 +700,8 @@ function decodeView(text: string, layer: 'escapes' | 'percent'): View {
       i += 2;
       continue;
     }
-    emit(c, i, i + 1);
     i++;
   }
-  let decoded = '';
-  for (let k = 0; k < units.length; k += 8192) decoded += String.fromCharCode(...units.slice(k, k + 8192));
-  return { text: decoded, start: Int32Array.from(starts), end: Int32Array.from(ends) };
 }
 
 /** Length of the well-formed UTF-8 sequence at `k` (1 when there is none). */
@@ -672,15 +718,22 @@ function utf8Length(bytes: readonly number[], k: number): number {
   return len;
 }
 
-/** A view of a view, its offsets in the original. */
+/** A view of a view, its offsets in the original (worked out when asked for, as a view's own). */
 function within(outer: View, inner: View): View {
-  const start = new Int32Array(inner.text.length);
-  const end = new Int32Array(inner.text.length);
-  for (let j = 0; j < inner.text.length; j++) {
-    start[j] = outer.start![inner.start![j]!]!;
-    end[j] = outer.end![inner.end![j]! - 1]!;
-  }
-  return { text: inner.text, start, end };
+  return {
+    text: inner.text,
+    offsets: () => {
+      const o = outer.offsets!();
+      const i = inner.offsets!();
+      const start = new Int32Array(inner.text.length);
+      const end = new Int32Array(inner.text.length);
+      for (let j = 0; j < inner.text.length; j++) {
+        start[j] = o.start[i.start[j]!]!;
+        end[j] = o.end[i.end[j]! - 1]!;
+      }
+      return { start, end };
+    },
+  };
 }
 
 /** Redacted text as a JSON string literal. */

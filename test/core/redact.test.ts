@@ -86,6 +86,20 @@ describe('redactorFor', () => {
     }
   });
 
+  // The offsets of a decoded view are worked out only when a match needs them: they must still name exactly the
+  // characters that encode the key, past astral characters (two units from one sequence) and through nested layers.
+  it.each([
+    ['JSON escapes after astral references', (k: string) => [...k].map(u4).join(''), '&#x1F415;&#128008;\\u00e9 ', ' \\uD83D\\uDE00&amp; tail'],
+    ['percent-encoded JSON after 4-byte UTF-8', (k: string) => encodeURIComponent(JSON.stringify(k)), '%F0%9F%90%95%C3%A9 ~1~0 ', ' %F0%9F%98%80 tail'],
+    ['JSON-escaped percent-encoding', (k: string) => JSON.stringify(encodeURIComponent(k)).slice(1, -1).replace(/%/g, '\\u0025'), '\\ud83d\\ude00 &#x20; ', ' &lt;%41 tail'],
+  ])('replaces the key found through %s, and exactly the characters that encode it', (_name, form, before, after) => {
+    for (const key of [KEY, HOSTILE]) {
+      const out = redactorFor(key).redact(`${before}${form(key)}${after}`);
+      expect(out.startsWith(before) && out.endsWith(after), out).toBe(true);
+      expect(out.slice(before.length, out.length - after.length)).toMatch(/^(?:"|%22)?<[^<>]*API_KEY[^<>]*>(?:"|%22)?$/);
+    }
+  });
+
   it('redacts bytes: UTF-8 as text, anything else as Latin-1, and drops the tail of a body cut at the read bound', () => {
     const r = redactorFor(HOSTILE);
     const latin1 = Buffer.concat([Buffer.from([0xff, 0x20]), Buffer.from(HOSTILE, 'latin1')]);

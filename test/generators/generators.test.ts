@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../core/json.js';
-import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, newPet, newPetMissingField, petName, toBody } from '../../generators/index.js';
+import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, newPet, newPetMissingField, petName, scalarValue, toBody } from '../../generators/index.js';
 import { newPetDefect } from '../../suites/checks/createPet.js';
 
 const prefix = 'pctest-0000 ';
@@ -24,6 +24,25 @@ describe('generators', () => {
       }),
       { seed: 2, numRuns: 300 },
     );
+  });
+
+  // petName's unit: fast-check's 'binary' unit made arithmetically, so that no run holds fast-check's 80 MB table of it.
+  it('scalarValue generates, shrinks and recognises exactly what fast-check\'s binary unit does', () => {
+    const binary = (maxLength: number) => fc.string({ unit: 'binary', minLength: 1, maxLength });
+    const scalar = (maxLength: number) => fc.string({ unit: scalarValue(), minLength: 1, maxLength });
+    for (const maxLength of [1, 8, 20]) {
+      for (let seed = 0; seed < 40; seed++) expect(fc.sample(scalar(maxLength), { seed, numRuns: 20 })).toEqual(fc.sample(binary(maxLength), { seed, numRuns: 20 }));
+    }
+    // Shrinking walks the same path, from a generated value and from a given example (no context: the unmapper's work).
+    const astral = (s: string) => [...s].some((c) => c.codePointAt(0)! >= 0x10000);
+    for (let seed = 0; seed < 20; seed++) {
+      const run = (arbitrary: fc.Arbitrary<string>) => fc.check(fc.property(arbitrary, (s) => !astral(s) && !s.includes('\u0000')), { seed, numRuns: 50, examples: [['tab\there\u0000 \u{1F415}\uFEFF\u202E"\\']] });
+      const [a, b] = [run(scalar(40)), run(binary(40))];
+      expect([a.counterexample, a.numShrinks, a.counterexamplePath]).toEqual([b.counterexample, b.numShrinks, b.counterexamplePath]);
+    }
+    for (const value of ['', 'a', '\u0000', '\uD7FF', '\uD800', '\uDFFF', '\uE000', '\uD83D\uDE00', 'ab', '\u{10FFFF}', '\uD800a', 5, null, undefined]) {
+      expect(fc.string({ unit: scalarValue(), minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value), String(value)).toBe(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value));
+    }
   });
 
   it('petName refuses a prefix that leaves no room', () => {
