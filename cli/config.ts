@@ -134,15 +134,9 @@ export const configSchema = {
   },
 } as const;
 
-<<<<<<< HEAD
 let validator: ValidateFunction<FileConfig> | undefined;
 /** The config schema, compiled on first use: most runs have no config file, and compiling costs start-up time. */
 const validateConfig = (): ValidateFunction<FileConfig> => (validator ??= newAjv({ allErrors: true }).compile<FileConfig>(configSchema));
-=======
-const compileConfigSchema = () => newAjv({ allErrors: true }).compile<FileConfig>(configSchema);
-/** The file's validator, compiled when a file is first read: a run without a config file never holds it. */
-let configValidator: ReturnType<typeof compileConfigSchema> | undefined;
->>>>>>> mem
 
 /**
  * The config file that applies in `cwd`: the first `petstore-conformance.config.json`
@@ -218,11 +212,7 @@ export function loadConfigFile(explicit: string | undefined, cwd: string, env: N
     throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
   data = interpolate(data, env, path);
-<<<<<<< HEAD
   const validate = validateConfig();
-=======
-  const validate = (configValidator ??= compileConfigSchema());
->>>>>>> mem
   if (!validate(data)) {
     const error = validate.errors?.[0];
     const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');

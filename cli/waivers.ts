@@ -30,17 +30,8 @@ const schema = {
   ],
 } as const;
 
-<<<<<<< HEAD
 let ajv: Ajv2020 | undefined;
 let validator: ValidateFunction<Waiver[] | { waivers: Waiver[] }> | undefined;
-=======
-const compileWaiversSchema = () => {
-  const ajv = newAjv();
-  return { ajv, validate: ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema) };
-};
-/** The validator, compiled when a waivers file is first read: a run without one never holds it. */
-let waiversValidator: ReturnType<typeof compileWaiversSchema> | undefined;
->>>>>>> mem
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
 export function loadWaivers(path: string): Waiver[] {
@@ -51,15 +42,10 @@ export function loadWaivers(path: string): Waiver[] {
   } catch (error) {
     throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
-<<<<<<< HEAD
   // Compiled on first use: a run without waivers does not pay for it at start.
   ajv ??= newAjv();
   validator ??= ajv.compile<Waiver[] | { waivers: Waiver[] }>(schema);
   if (validator(data)) return Array.isArray(data) ? data : data.waivers;
-=======
-  const { ajv, validate } = (waiversValidator ??= compileWaiversSchema());
-  if (validate(data)) return Array.isArray(data) ? data : data.waivers;
->>>>>>> mem
   // The array branch says the most about a list of waivers; report its first complaint.
   const branch = Array.isArray(data) ? [...schema.oneOf][0] : [...schema.oneOf][1];
   const detail = ajv.compile(branch);

@@ -128,8 +128,6 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     }
   };
 
-  // The load generator (its HDR histograms among it) is loaded only when a profile runs: a functional run never holds it.
-  const { runProfile } = await import('./run.js');
   const result = await runProfile(profile, thresholds, {
     baseUrl: deps.baseUrl,
     authorization: `Bearer ${deps.apiKey}`,
