@@ -4,7 +4,7 @@
  * manifest, the suite's own content hash, the certificate decision, the
  * product description's validation and the Ed25519 keys.
  */
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
@@ -13,6 +13,7 @@ import { PACKAGE_ROOT } from '../core/version.js';
 import { MAX_PRODUCT_BYTES, type Product, productSchema } from '../spec/product-schema.js';
 import { newAjv } from '../spec/validate.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
+import { sha256 } from '../core/hash.js';
 
 export { CERTIFICATION, certificationDecision } from '../suites/policy.js';
 
@@ -59,9 +60,7 @@ export interface Manifest {
 }
 
 /** sha256 of bytes, hex. */
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256 } from '../core/hash.js';
 
 /**
  * The content hash of the suite itself: sha256 over the lines

@@ -39,7 +39,7 @@ export const verifyOptions: Record<string, Options> = {
 };
 
 /** Requests of a diverging replay listed one per line; the rest are counted. */
-const MAX_LISTED = 5;
+const MAX_UNMATCHED_LISTED = 5;
 
 /** What verify found: problems fail it; notes and passes are said. */
 class Findings {
@@ -285,8 +285,8 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
   const before = found.problems;
   const describeRequest = (method: string, path: string, authorization: string) => `${method} ${oneLine(path)} (${authorization ? `authorization: ${oneLine(authorization)}` : 'no Authorization header'})`;
   if (replayer.unmatched.length > 0) {
-    for (const u of replayer.unmatched.slice(0, MAX_LISTED)) found.problem(`transcript: the recomputation sent ${describeRequest(u.method, u.path, u.authorization)}, which the transcript does not hold: the run diverges from the recorded one`);
-    if (replayer.unmatched.length > MAX_LISTED) found.problem(`transcript: ${replayer.unmatched.length - MAX_LISTED} more request(s) of the recomputation are not in the transcript`);
+    for (const u of replayer.unmatched.slice(0, MAX_UNMATCHED_LISTED)) found.problem(`transcript: the recomputation sent ${describeRequest(u.method, u.path, u.authorization)}, which the transcript does not hold: the run diverges from the recorded one`);
+    if (replayer.unmatched.length > MAX_UNMATCHED_LISTED) found.problem(`transcript: ${replayer.unmatched.length - MAX_UNMATCHED_LISTED} more request(s) of the recomputation are not in the transcript`);
   }
   const unused = replayer.unused().filter((e) => !loadSeqs.has(e.seq));
   if (unused.length > 0) {

@@ -14,15 +14,15 @@
  *   A run and `verify`'s recomputation from the transcript therefore judge the
  *   very same bytes.
  */
-import { createHash } from 'node:crypto';
 import { PcError, TransportError } from './errors.js';
 import type { Exchange, RequestSpec, Transport } from './http.js';
 import type { Redactor } from './redact.js';
+import { sha256 } from './hash.js';
 
 /** The digest that names a request in messages: sha256 of its method, path and body. */
 export function requestDigest(spec: Pick<RequestSpec, 'method' | 'path' | 'body'>): string {
   const body = spec.body === undefined ? '' : Buffer.from(typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body).toString('base64');
-  return `sha256:${createHash('sha256').update(JSON.stringify([spec.method, spec.path, body])).digest('hex')}`;
+  return `sha256:${sha256(JSON.stringify([spec.method, spec.path, body]))}`;
 }
 
 /** Finds digests of withheld requests in text (a check's reason in report.json). */

@@ -8,11 +8,11 @@
  * UTF-8 is redacted as text; one that is not is read as Latin-1, byte for
  * byte, redacted, and kept byte for byte where nothing was replaced.
  */
-import { createHash } from 'node:crypto';
 import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec, Transport } from './http.js';
 import type { Redactor } from './redact.js';
+import { sha256 } from './hash.js';
 
 /** The codes a transport error can have (core/errors.ts `TransportError`). */
 export const TRANSPORT_ERROR_CODES = ['PC_ERR_UNREACHABLE', 'PC_ERR_TIMEOUT', 'PC_ERR_TLS', 'PC_ERR_PROTOCOL'] as const;
@@ -213,6 +213,6 @@ function header(headers: Record<string, string>, name: string): string {
 }
 
 function matchKey(method: string, path: string, authorization: string, body: string | undefined): string {
-  const digest = body === undefined ? '-' : createHash('sha256').update(body).digest('hex');
+  const digest = body === undefined ? '-' : sha256(body);
   return JSON.stringify([method, path, authorization, digest]);
 }

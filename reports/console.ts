@@ -4,7 +4,7 @@ import type { Reporter, ReporterContext } from './reporter.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
-const MAX_LISTED = 30;
+const MAX_FAILING_LISTED = 30;
 
 type Paint = (code: number, text: string) => string;
 
@@ -27,8 +27,8 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   lines.push(renderVerdictLine(result, color));
   const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
   const report = written.find((path) => path.endsWith('report.json'));
-  for (const rule of failing.slice(0, MAX_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict, report));
-  if (failing.length > MAX_LISTED) lines.push('', `… and ${failing.length - MAX_LISTED} more in the reports`);
+  for (const rule of failing.slice(0, MAX_FAILING_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict, report));
+  if (failing.length > MAX_FAILING_LISTED) lines.push('', `… and ${failing.length - MAX_FAILING_LISTED} more in the reports`);
   for (const waiver of result.waivers) {
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
     lines.push('', `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`, `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`);

@@ -15,7 +15,6 @@
  * and paragraph separators, bidi controls, lone surrogates) are shown as
  * `\uXXXX` escapes, so the page shows what was received, literally.
  */
-import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
@@ -26,6 +25,7 @@ import { replayCommand } from './commands.js';
 import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
 import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
+import { sha256Base64 as sha256 } from '../core/hash.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -749,7 +749,6 @@ const SCRIPT = `
 })();
 `;
 
-const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
 
 /** Nothing but the two inline blocks, and no address to send a request to. */
 const CSP = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; img-src data:; base-uri 'none'; form-action 'none'`;

@@ -23,11 +23,11 @@
  */
 import { pageHead } from './page.js';
 import { anchor } from './html.js';
-import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
 import { failsRun, shownOutcome } from '../suites/policy.js';
+import { sha256Base64 as sha256 } from '../core/hash.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -488,6 +488,5 @@ const SCRIPT = `(() => {
   input.addEventListener('input', apply);
 })();`;
 
-const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
 
 const CSP = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; base-uri 'none'; form-action 'none'`;

@@ -3,12 +3,12 @@
  * place. Every derived value is also registered with the run's redactor
  * (core/redact.ts), so none reaches a report.
  */
-import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import type { AuthKind } from './auth-kind.js';
+import { sha256 } from '../core/hash.js';
 
 /**
  * Words the suite sends or must read in every run: paths and query names, the
@@ -72,7 +72,7 @@ export interface AuthVariants {
 
 /** Builds the variants for `key`. The random token comes from the seed, so a recorded run can be replayed request for request. */
 export function authVariants(key: string, seed: number): AuthVariants {
-  const token = createHash('sha256').update(`petstore-conformance wrong key ${seed}`).digest('hex').slice(0, 32);
+  const token = sha256(`petstore-conformance wrong key ${seed}`).slice(0, 32);
   const invalid: AuthVariant[] = [
     { kind: 'invalid-token', label: 'a random bearer token', authorization: `Bearer pc-${token}` },
     { kind: 'invalid-token', label: 'the key with a character added', authorization: `Bearer ${key}x` },

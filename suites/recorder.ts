@@ -2,13 +2,13 @@
  * Collects assertions and observations into per-rule results. Evidence is built
  * here, through the run's {@link EvidenceFactory}, so it is redacted once.
  */
-import { createHash } from 'node:crypto';
 import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
 import { type Redacted, suiteText } from '../core/redact.js';
 import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from './model.js';
+import { sha256 } from '../core/hash.js';
 
 /** A counterexample as the engine hands it over: its input not redacted yet. */
 export type RawCounterexample = Omit<Counterexample, 'input'> & { input: string };
@@ -111,7 +111,7 @@ export class Recorder {
     if (!x || !x.request.url.startsWith(this.#target)) return {};
     const judge: Judgement = check.kind === 'response' ? { kind: 'response', check: check.id } : check.kind === 'load' && check.inspect ? { kind: 'response', check: check.id.replace(/^load\.[^.]+\./, '') } : (pending.judge ?? { kind: 'none', why: 'judging this answer needed what the run knew of the store' });
     const headers = this.#evidence.headers(x.request.headers);
-    const id = `c-${createHash('sha256').update(`${pending.rule}|${check.id}|${pending.key}|${x.seq}`).digest('hex').slice(0, 8)}`;
+    const id = `c-${sha256(`${pending.rule}|${check.id}|${pending.key}|${x.seq}`).slice(0, 8)}`;
     return {
       case: {
         id,
