@@ -26,6 +26,7 @@ import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
 import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
 import { sha256Base64 as sha256 } from '../core/hash.js';
+import { ruleAnchor } from '../spec/anchor.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -84,7 +85,7 @@ function attr(value: unknown): string {
 
 /** A fragment id from a rule id: only characters that need no encoding. */
 /** The element id of a rule in report.html (the compatibility matrix links to it). */
-export const anchor = (ruleId: string): string => `rule-${String(ruleId).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+const anchor = ruleAnchor;
 
 const count = (n: number): string => text(Number.isFinite(n) ? n.toLocaleString('en-US') : n);
 const plural = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`;

@@ -22,7 +22,7 @@
  * admits only those two blocks and no network address.
  */
 import { pageHead } from './page.js';
-import { anchor } from './html.js';
+import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
@@ -408,7 +408,7 @@ function renderRow(row: Row): string {
     return `<td class="cell o-${cell.outcome}"><a href="${attr(cell.href)}"${cell.note ? ` title="${attr(cell.note)}"` : ''}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.outcome}${cell.detail ? `<span class="detail">${text(cell.detail)}</span>` : ''}</a></td>`;
   });
   return `<tr data-rule="${attr(`${row.id} ${row.title}`.toLowerCase())}">
-<th scope="row" class="rid" id="${attr(row.id)}">${text(row.id)}</th>
+<th scope="row" class="rid" id="${attr(anchor(row.id))}">${text(row.id)}</th>
 <td class="title">${text(row.title)}</td>
 <td class="sev"><span class="sev-${attr(row.severity)}">${text(row.severity)}</span></td>
 ${cells.join('\n')}

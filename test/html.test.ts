@@ -96,7 +96,7 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       expect(await page.locator('.counts').isVisible()).toBe(true);
 
       // A failing MUST rule: evidence hidden until its summary is clicked.
-      const rule = page.locator('#rule-LIST-LIMIT-DEFAULT');
+      const rule = page.locator('#list-limit-default');
       const curl = rule.locator('pre.curl').first();
       expect(await curl.isVisible()).toBe(false);
       await rule.locator('summary').first().click();
@@ -116,7 +116,7 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       expect(await replay.textContent()).toBe(`npx petstore-conformance replay ${reportJson} ${failure.case!.id}`);
 
       // A property failure: its shrunk counterexample and re-run command.
-      const echo = page.locator('#rule-CREATE-ECHO');
+      const echo = page.locator('#create-echo');
       await echo.locator('summary').first().click();
       const cx = echo.locator('pre.cx-input').first();
       await cx.waitFor({ state: 'visible' });
@@ -124,7 +124,7 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       expect(await echo.locator('.cx-meta').first().textContent()).toMatch(/seed -?\d+ · path \S+ · found after \d+ runs?, shrunk \d+ times?/);
 
       // A SHOULD failure in a non-strict run is a warning.
-      const warning = page.locator('#rule-GET-DEPRECATION-HEADER');
+      const warning = page.locator('#get-deprecation-header');
       expect(await warning.getAttribute('data-outcome')).toBe('warning');
       expect(await warning.locator('summary .badge').textContent()).toBe('Warning');
 
@@ -157,10 +157,10 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
 
       // Text search: by id (any case), by words of a title, and nothing.
       await page.locator('#search').fill('list-limit-DEFAULT');
-      expect(await page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => el.id))).toEqual(['rule-LIST-LIMIT-DEFAULT']);
+      expect(await page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => el.id))).toEqual(['list-limit-default']);
       await page.locator('#search').fill('deprecation');
       const matching = await page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => el.id));
-      expect(matching).toContain('rule-GET-DEPRECATION-HEADER');
+      expect(matching).toContain('get-deprecation-header');
       expect(matching.length).toBeLessThan(total);
       await page.locator('#search').fill('no rule says this');
       expect(await visibleRules(page)).toEqual([]);
@@ -196,7 +196,7 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       await page.goto(url);
       expect(await page.locator('#verdict').isVisible()).toBe(true);
       expect(await page.locator('#filters').isVisible()).toBe(false);
-      const rule = page.locator('#rule-LIST-LIMIT-DEFAULT');
+      const rule = page.locator('#list-limit-default');
       await rule.locator('summary').first().click();
       await rule.locator('pre.curl').first().waitFor({ state: 'visible' });
       expect(offline(seen.requests)).toEqual([]);

@@ -132,9 +132,9 @@ describe('matrix command (bin/)', () => {
     for (const [i, name] of VARIANTS.entries()) {
       for (const rule of reports[name]!.rules) expect(link(rows.get(rule.id)![3 + i]!).text, `${name} ${rule.id}`).toBe(cellOutcome(rule, false));
     }
-    // Evidence: report.html#rule-RULE-ID where there is one, else the report.json.
+    // Evidence: report.html#<the rule id in lower case> where there is one, else the report.json.
     const hrefs = rows.get('LIST-LIMIT-DEFAULT')!.slice(3).map((c) => link(c).href);
-    expect(hrefs).toEqual(['../reference/report.html#rule-LIST-LIMIT-DEFAULT', '../default-limit-21/report.json', '../no-www-authenticate/report.json']);
+    expect(hrefs).toEqual(['../reference/report.html#list-limit-default', '../default-limit-21/report.json', '../no-www-authenticate/report.json']);
   });
 
   it('writes shields.io badges: failing MUST rules count, a non-strict SHOULD failure does not', () => {
@@ -172,8 +172,8 @@ describe('matrix command (bin/)', () => {
     ];
     const markdown = renderMatrixMarkdown(columns);
     const load = markdown.split('## Load thresholds\n')[1]!;
-    expect(load).toContain('| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [pass 6.25 ms](a/report.html#rule-LOAD-SMOKE-ALL-P99) | — |');
-    expect(load).toContain('| LOAD-SMOKE-ALL-THROUGHPUT | smoke: throughput &gt; 50/s | load | [fail 33.3 req/s](a/report.html#rule-LOAD-SMOKE-ALL-THROUGHPUT) | — |');
+    expect(load).toContain('| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [pass 6.25 ms](a/report.html#load-smoke-all-p99) | — |');
+    expect(load).toContain('| LOAD-SMOKE-ALL-THROUGHPUT | smoke: throughput &gt; 50/s | load | [fail 33.3 req/s](a/report.html#load-smoke-all-throughput) | — |');
     expect(renderMatrixMarkdown([columns[1]!])).not.toContain('## Load thresholds');
   });
 });
@@ -256,7 +256,7 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
         expect(await head.innerText()).toContain(reports[name]!.target);
         expect(await head.innerText()).toContain(`seed ${reports[name]!.seed}`);
       }
-      const failing = page.locator('tr:has(th#LIST-LIMIT-DEFAULT) td.cell').nth(1);
+      const failing = page.locator('tr:has(th#list-limit-default) td.cell').nth(1);
       expect(await failing.isVisible()).toBe(true);
       expect(await failing.innerText()).toBe('✗ fail');
       expect(await failing.getAttribute('class')).toContain('o-fail');
@@ -264,10 +264,10 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
       expect(await failing.locator('a').getAttribute('title')).toMatch(/Expected .*20/);
       expect(await heads.nth(2).locator('.verdict').innerText()).toBe('conformant · 1 warning');
       expect(await heads.nth(1).locator('.verdict').innerText()).toBe('non-conformant · 1 failure');
-      const warning = page.locator('tr:has(th#AUTH-CHALLENGE) td.cell').nth(2);
+      const warning = page.locator('tr:has(th#auth-challenge) td.cell').nth(2);
       expect(await warning.innerText()).toBe('! warning');
       // Colour and text: the failing cell is not coloured like a passing one.
-      const background = (i: number) => page.locator('tr:has(th#LIST-LIMIT-DEFAULT) td.cell').nth(i).evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+      const background = (i: number) => page.locator('tr:has(th#list-limit-default) td.cell').nth(i).evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
       expect(await background(1)).not.toBe(await background(0));
       await page.screenshot({ path: join(artifactsDir(), 'matrix.png') });
 
@@ -324,13 +324,13 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
       expect(await head.locator('.name').innerText()).toBe(`2 ${HOSTILE_LABEL}`);
       expect(await head.innerText()).toContain(hostile.target);
       expect(await head.innerText()).toContain(`petstore-conformance <b>1</b>${HOSTILE}`);
-      const cell = page.locator('tr:has(th#LIST-LIMIT-DEFAULT) td.cell').nth(1);
+      const cell = page.locator('tr:has(th#list-limit-default) td.cell').nth(1);
       expect(await cell.locator('a').getAttribute('title')).toBe(`${check.id}: ${HOSTILE}`);
-      expect(await page.locator('tr:has(th#LOAD-SMOKE-ALL-P99) td.title').innerText()).toBe(`smoke: p99 < 1000ms ${HOSTILE}`);
+      expect(await page.locator('tr:has(th#load-smoke-all-p99) td.title').innerText()).toBe(`smoke: p99 < 1000ms ${HOSTILE}`);
       // Only the page's own elements: one script (the filter), no image, no bold, no injected cell.
       expect(await page.locator('script').count()).toBe(1);
       expect(await page.locator('img, b').count()).toBe(0);
-      expect(await page.locator('tr:has(th#LIST-LIMIT-DEFAULT) > *').count()).toBe(5);
+      expect(await page.locator('tr:has(th#list-limit-default) > *').count()).toBe(5);
       expect(seen.dialogs).toEqual([]);
       expect(seen.errors).toEqual([]);
       expect(seen.requests.filter((url) => !/^(file|data|about):/.test(url))).toEqual([]);
