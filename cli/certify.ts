@@ -32,6 +32,7 @@ import { BUNDLE, CERTIFICATION, certificationDecision, type Manifest, MANIFEST_F
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
 import type { Io } from './io.js';
+import { apiKeyOf } from './env.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
 const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver', 'waivers', 'config', 'embedded'] as const;
@@ -71,7 +72,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     };
     const baseUrl = text('base-url') ?? (io.env.PETSTORE_BASE_URL || undefined);
     if (!baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL)');
-    const apiKey = text('api-key') ?? (io.env.PETSTORE_API_KEY || undefined);
+    const apiKey = apiKeyOf(text('api-key'), io.env);
     if (!apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
     checkApiKey(apiKey);
     const productPath = text('product');

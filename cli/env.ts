@@ -44,3 +44,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, O
   }
   return out;
 }
+
+/**
+ * The API key of a command: the flag's value when given, else PETSTORE_API_KEY
+ * when it is set and not empty. Every command reads it this way.
+ */
+export function apiKeyOf(flag: unknown, env: NodeJS.ProcessEnv): string | undefined {
+  return typeof flag === 'string' ? flag : env.PETSTORE_API_KEY || undefined;
+}

@@ -16,7 +16,7 @@ import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
 import { connectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { explainUnknown, useColor } from './conventions.js';
 import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
-import { optionsFromEnv } from './env.js';
+import { apiKeyOf, optionsFromEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
 import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
@@ -63,7 +63,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
           host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
           'api-key': { type: 'string', describe: 'The key it accepts (env PETSTORE_API_KEY)' },
         }), async (args) => {
-        exitCode = await serve(args.port, args.host, (args['api-key'] as string | undefined) ?? io.env.PETSTORE_API_KEY, io);
+        exitCode = await serve(args.port, args.host, apiKeyOf(args['api-key'], io.env), io);
       })
       .command('matrix <reports..>', 'Compare report.json files: matrix.html, matrix.md and a badge JSON per implementation', (y: Argv) =>
         y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }).options({
@@ -83,7 +83,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
           ...connectionOptions,
         }), async (args) => {
         const [{ replayCommand }, { buildConnection }] = await Promise.all([import('./replay.js'), import('./connection.js')]);
-        const apiKey = (args['api-key'] as string | undefined) ?? (io.env.PETSTORE_API_KEY || undefined);
+        const apiKey = apiKeyOf(args['api-key'], io.env);
         const cwd = io.cwd ?? process.cwd();
         const connection = await buildConnection(connectionFlags(args as Record<string, unknown>), io.env, cwd);
         exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: args.timeout as number, cwd, connection }, io);
@@ -216,7 +216,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   // An empty environment variable counts as unset.
   const baseUrl = embedded ? undefined : ((args['base-url'] as string | undefined) ?? (env.PETSTORE_BASE_URL || undefined) ?? file.baseUrl);
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
-  const apiKey = (args['api-key'] as string | undefined) ?? (env.PETSTORE_API_KEY || undefined);
+  const apiKey = apiKeyOf(args['api-key'], env);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   if (apiKey !== undefined) checkApiKey(apiKey);
   return {

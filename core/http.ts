@@ -10,6 +10,8 @@ import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './c
 import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
 import { type Json, decodeUtf8, parseJson } from './json.js';
+import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
+
 
 export type Method = 'GET' | 'POST';
 
@@ -177,7 +179,7 @@ export class HttpClient implements Transport {
   async #send(spec: RequestSpec): Promise<Exchange> {
     const seq = ++this.#seq;
     // The extra headers (-H) after the defaults, the request's own after them: a check's headers are what it tests.
-    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...this.#extraHeaders, ...spec.headers };
+    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...this.#extraHeaders, ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };

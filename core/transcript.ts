@@ -11,6 +11,7 @@
 import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec, Transport } from './http.js';
+import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
 import type { Redactor } from './redact.js';
 import { sha256 } from './hash.js';
 
@@ -184,7 +185,7 @@ export class TranscriptReplayer implements Transport {
       if (this.#withheld.has(digest)) throw new KeyInRequestError(digest);
     }
     const seq = ++this.#seq;
-    const headers: Record<string, string> = { 'user-agent': 'petstore-conformance', accept: 'application/json', ...spec.headers };
+    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = `${this.#base}${spec.path}`;
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
