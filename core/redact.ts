@@ -413,23 +413,13 @@ export class Redactor {
 
   /** Runs of base64 (or base64url) characters holding a core of a secret: the whole run, with its padding. */
   #base64Runs(v: string, compiled: Compiled, depth: number, hit: (start: number, end: number, label: string) => void): void {
-    const n = v.length;
-    let i = 0;
-    while (i < n) {
-      if (!isBase64Char(v.charCodeAt(i))) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < n && isBase64Char(v.charCodeAt(j))) j++;
+    forEachRun(v, isBase64Char, compiled.minCore, (i, j) => {
+      const run = v.slice(i, j);
+      if (!compiled.cores.some((core) => run.includes(core.text))) return;
       let end = j;
-      while (end < n && v.charCodeAt(end) === 0x3d) end++;
-      if (j - i >= compiled.minCore) {
-        const run = v.slice(i, j);
-        if (compiled.cores.some((core) => run.includes(core.text))) hit(i, end, depth > 0 ? BASE64_LABEL : this.#base64Label(run));
-      }
-      i = end > j ? end : j;
-    }
+      while (end < v.length && v.charCodeAt(end) === 0x3d) end++;
+      hit(i, end, depth > 0 ? BASE64_LABEL : this.#base64Label(run));
+    });
   }
 
   /** `<base64 of conformance:<API_KEY>>` when the run decodes to short printable text; otherwise a generic label. */
@@ -525,21 +515,25 @@ function isHexChar(c: number): boolean {
 
 /** Hex of a secret's bytes, in either case, inside runs of hex digits. */
 function hexRuns(v: string, minHex: number, needles: readonly Needle[], hit: (start: number, end: number, label: string) => void): void {
+  forEachRun(v, isHexChar, minHex, (i, j) => {
+    const run = v.slice(i, j).toLowerCase();
+    for (const needle of needles) {
+      for (let k = run.indexOf(needle.text); k >= 0; k = run.indexOf(needle.text, k + 1)) hit(i + k, i + k + needle.text.length, needle.label);
+    }
+  });
+}
+
+/** Calls `each` with the start and end of every maximal run of characters `inRun` accepts that is at least `min` long. */
+function forEachRun(v: string, inRun: (c: number) => boolean, min: number, each: (start: number, end: number) => void): void {
   const n = v.length;
-  let i = 0;
-  while (i < n) {
-    if (!isHexChar(v.charCodeAt(i))) {
+  for (let i = 0; i < n; ) {
+    if (!inRun(v.charCodeAt(i))) {
       i++;
       continue;
     }
     let j = i;
-    while (j < n && isHexChar(v.charCodeAt(j))) j++;
-    if (j - i >= minHex) {
-      const run = v.slice(i, j).toLowerCase();
-      for (const needle of needles) {
-        for (let k = run.indexOf(needle.text); k >= 0; k = run.indexOf(needle.text, k + 1)) hit(i + k, i + k + needle.text.length, needle.label);
-      }
-    }
+    while (j < n && inRun(v.charCodeAt(j))) j++;
+    if (j - i >= min) each(i, j);
     i = j;
   }
 }
