@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
 
@@ -46,12 +47,6 @@ export function benchCold({ runs = 7 } = {}) {
     const met = target === undefined ? undefined : target.ratio !== undefined ? ratio <= target.ratio : medians[c] <= target.ms;
     return { what, medianMs: Math.round(medians[c]), ratio: Number(ratio.toFixed(2)), target: target === undefined ? '' : target.ratio !== undefined ? `≤ ${target.ratio}× node -e 0` : `≤ ${target.ms} ms`, met };
   });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

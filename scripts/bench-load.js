@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceProcess } from '../dist/cli/embedded.js';
 import { builtinProfiles } from '../dist/suites/load/profiles.js';
+import { median } from './median.js';
 
 const baseline = builtinProfiles.baseline;
 const connections = baseline.connections;
@@ -60,8 +61,6 @@ export async function benchLoad({ rounds = 1, seconds = baseline.durationSec, so
     const created = await fetch(`${target.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"pctest-bench","categoryId":1}' }).then((r) => r.json());
     const path = `/pets/${created.id}`;
     const dir = mkdtempSync(join(tmpdir(), 'pc-bench-load-'));
-
-    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
     // 1a. The suite: baseline's connections and duration, getPet only, no auth probes.
     const runSuiteOnce = async () => {

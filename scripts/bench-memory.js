@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
 const TIME = '/usr/bin/time';
@@ -28,7 +29,6 @@ export const TARGETS = { functional: 150, load: 200 };
 const PROFILE = 'bench-memory';
 
 const mb = (kib) => Math.round((kib / 1024) * 10) / 10;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Children of `pid`, from /proc (the kernel's list when it keeps one, else every process's parent). */
 function childrenOf(pid) {

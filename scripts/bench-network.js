@@ -12,14 +12,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startReferenceProcess } from '../dist/cli/embedded.js';
 import { startDelayProxy } from './delay-proxy.js';
+import { median } from './median.js';
 
 const run = promisify(execFile);
 const bin = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
 const KEY = 'bench-network-key';
 /** Targets of issue 12, seconds per round trip. */
 export const NETWORK_TARGETS = { 30: 3, 100: 6 };
-
-export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One CLI run through a proxy `rttMs` away: seconds the run took, requests, verdict. */
 async function functionalRun(target, rttMs) {

@@ -92,10 +92,8 @@ export class StoreState {
    * concurrent answer came back first.
    */
   get created(): readonly CreatedPet[] {
-    this.#inPlanOrder ??= this.#made
-      .map((m, i) => ({ ...m, i }))
-      .sort((a, b) => comparePlace(a.at, b.at) || a.i - b.i)
-      .map((m) => m.pet);
+    // Array sort is stable: creations at one place keep their order.
+    this.#inPlanOrder ??= [...this.#made].sort((a, b) => comparePlace(a.at, b.at)).map((m) => m.pet);
     return this.#inPlanOrder;
   }
 

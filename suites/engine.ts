@@ -200,7 +200,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       await mapBounded(active, active.length, (check, i) => {
         const slot = plan.indexOf(check);
         const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
-        return inCheck(checks.indexOf(check) + 1, async () => {
+        return inCheck(slot + 1, async () => {
           if (session.stopped) {
             recorder.checkSkipped(check, `not run: ${session.stopped.message}`);
             return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: session.stopped.message });

@@ -9,6 +9,7 @@
 import type { Exchange } from '../core/http.js';
 import { KEY_ENV, KEY_PLACEHOLDER, type Redacted, Redactor, suiteText, truncate } from '../core/redact.js';
 import type { ConformanceResult, Evidence, RunEvent } from './model.js';
+import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
 
 /** Characters of a body kept in evidence. */
 export const BODY_EXCERPT_CHARS = 4096;
@@ -95,7 +96,7 @@ export class EvidenceFactory {
     const { request } = exchange;
     const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(this.redact(request.url))];
     for (const [name, value] of Object.entries(this.headers(request.headers))) {
-      if (name === 'user-agent' || name === 'accept') continue;
+      if (Object.hasOwn(DEFAULT_REQUEST_HEADERS, name)) continue;
       parts.push('-H', shellHeader(name, value));
     }
     if (request.body) parts.push('--data-binary', shellQuote(this.#redactor.redactBytes(request.body)));

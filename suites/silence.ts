@@ -51,8 +51,8 @@ export class SilenceWatch {
   /** A probe's completion: it decides for the held requests, and is itself never judged. */
   probed(why: string | undefined): void {
     this.#probing = false;
+    // A silent probe is held like any request, which asks again while nothing else is in flight.
     this.completed(why).catch(() => {});
-    if (why !== undefined) this.#askIfNoneWill();
   }
 
   #askIfNoneWill(): void {

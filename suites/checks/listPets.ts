@@ -104,9 +104,8 @@ async function settlePageFull(ctx: CheckContext, status: string, x: SentExchange
 
 async function judgeComplete(ctx: CheckContext, status: string, page: SentExchange, count: number, known: readonly CreatedPet[]): Promise<void> {
   const listed = new Set((jsonOf(page) as unknown[]).map((item) => rawId(item as never)));
-  const candidates = known;
-  const missing = candidates.filter((c) => !listed.has(c.pet.id));
-  for (let i = candidates.length - missing.length; i > 0; i--) ctx.pass('LIST-STATUS-COMPLETE');
+  const missing = known.filter((c) => !listed.has(c.pet.id));
+  for (let i = known.length - missing.length; i > 0; i--) ctx.pass('LIST-STATUS-COMPLETE');
   if (missing.length === 0) return;
   if (count >= 100) {
     ctx.inconclusive('LIST-STATUS-COMPLETE', `${missing.length} animal(s) last read with status "${status}" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped`, [page]);
