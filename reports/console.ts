@@ -1,5 +1,5 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
-import { replayCommand } from './commands.js';
+import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
 
@@ -27,7 +27,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   lines.push(renderVerdictLine(result, color));
   const failing = result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
   const report = written.find((path) => path.endsWith('report.json'));
-  for (const rule of failing.slice(0, MAX_FAILING_LISTED)) lines.push('', ...describeRule(rule, paint, summary.strict, report));
+  for (const rule of failing.slice(0, MAX_FAILING_LISTED)) lines.push('', ...describeRule(rule, paint, result, report));
   if (failing.length > MAX_FAILING_LISTED) lines.push('', `… and ${failing.length - MAX_FAILING_LISTED} more in the reports`);
   for (const waiver of result.waivers) {
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
@@ -47,8 +47,8 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   return `${lines.join('\n')}\n`;
 }
 
-function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: string | undefined): string[] {
-  const warning = shownOutcome(rule, strict) === 'warning';
+function describeRule(rule: RuleResult, paint: Paint, run: ConformanceResult, report: string | undefined): string[] {
+  const warning = shownOutcome(rule, run.summary.strict) === 'warning';
   const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
   const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
   const checks = rule.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
@@ -63,7 +63,7 @@ function describeRule(rule: RuleResult, paint: Paint, strict: boolean, report: s
     if (finding.counterexample) lines.push(`    counterexample: ${finding.counterexample.input.slice(0, 200)}`);
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
-    lines.push(`    re-run: ${finding.replay}`);
+    lines.push(`    re-run: ${rerunCommand(run, finding.rerun)}`);
     if (finding.case && report) lines.push(`    replay: ${replayCommand(report, finding.case.id)}`);
   }
   return lines;

@@ -21,7 +21,7 @@ import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
-import { replayCommand } from './commands.js';
+import { replayCommand, rerunCommand } from './commands.js';
 import { pageHead } from './page.js';
 import { fileReporter } from './file.js';
 import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
@@ -128,7 +128,7 @@ export function renderHtml(result: ConformanceResult, options: HtmlOptions = {})
 <main class="wrap">
 ${renderGlance(result, verdictWord, strict)}
 ${renderWaivers(result.waivers)}
-${renderRules(result, strict, reportJson)}
+${renderRules(result, strict, { reportJson, run: result })}
 ${renderLoad(result)}
 ${renderObservations(result.observations)}
 ${renderSkippedPhases(result.skippedPhases)}
@@ -240,7 +240,7 @@ ${SEVERITIES.map(row).join('\n')}
 // ---------------------------------------------------------------------------
 // Rules
 
-function renderRules(result: ConformanceResult, strict: boolean, reportJson: string): string {
+function renderRules(result: ConformanceResult, strict: boolean, cmd: Commands): string {
   const ordered = result.rules
     .map((rule, index) => ({ rule, index, as: shown(rule.outcome, rule.severity, strict) }))
     .sort((a, b) => SHOWN_ORDER.indexOf(a.as) - SHOWN_ORDER.indexOf(b.as) || a.index - b.index);
@@ -260,7 +260,7 @@ function renderRules(result: ConformanceResult, strict: boolean, reportJson: str
 </form>
 <div class="rule-list">
 <div class="rule-head" aria-hidden="true"><span>Outcome</span><span>Rule</span><span>Severity</span><span>Title</span><span>Section of the document</span></div>
-${ordered.map(({ rule, as }) => renderRule(rule, as, strict, reportJson)).join('\n')}
+${ordered.map(({ rule, as }) => renderRule(rule, as, strict, cmd)).join('\n')}
 <p id="no-match" class="no-match" hidden>No rule matches these filters.</p>
 </div>
 </section>`;
@@ -275,7 +275,7 @@ function openCases(rule: RuleResult): string {
   return open > 0 && rule.outcome !== 'inconclusive' ? `<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>` : '';
 }
 
-function renderRule(rule: RuleResult, as: Shown, strict: boolean, reportJson: string): string {
+function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands): string {
   const definition = definitionOf(rule.id);
   const search = [
     rule.id,
@@ -297,12 +297,12 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, reportJson: st
 <summary>${badge(as)}${openCases(rule)}<span class="rid">${text(rule.id)}</span><span class="sev sev-${attr(rule.severity)}">${text(rule.severity)}</span><span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
 <div class="rule-body">
 ${statement}
-${rule.checks.map((check) => renderCheck(check, rule.severity, strict, reportJson)).join('\n')}
+${rule.checks.map((check) => renderCheck(check, rule.severity, strict, cmd)).join('\n')}
 </div>
 </details>`;
 }
 
-function renderCheck(check: CheckResult, severity: Severity, strict: boolean, reportJson: string): string {
+function renderCheck(check: CheckResult, severity: Severity, strict: boolean, cmd: Commands): string {
   const as = shown(check.outcome, severity, strict);
   const tally = [
     check.passed > 0 ? `${count(check.passed)} passed` : '',
@@ -317,7 +317,7 @@ function renderCheck(check: CheckResult, severity: Severity, strict: boolean, re
 <div class="check-head">${badge(as)}<code class="cid">${text(check.id)}</code><span class="ctitle">${text(check.title)}</span><span class="kind">${text(check.kind)}</span>${tally ? `<span class="tally">${tally}</span>` : ''}</div>
 ${check.reason ? `<p class="reason">${text(check.reason)}</p>` : ''}
 ${kept}
-${check.findings.map((finding, i) => renderFinding(finding, i === 0, reportJson)).join('\n')}
+${check.findings.map((finding, i) => renderFinding(finding, i === 0, cmd)).join('\n')}
 </div>`;
 }
 
@@ -326,15 +326,21 @@ ${check.findings.map((finding, i) => renderFinding(finding, i === 0, reportJson)
  * every exchange with its curl command, the replay command of the failing
  * request (as the console prints it) and the re-run command.
  */
-function renderFinding(finding: Finding, open: boolean, reportJson: string): string {
+/** What the commands a finding shows are made of: the report.json they name, and the run to re-run. */
+interface Commands {
+  reportJson: string;
+  run: ConformanceResult;
+}
+
+function renderFinding(finding: Finding, open: boolean, cmd: Commands): string {
   const caseId = finding.case?.id;
   return `<details class="finding o-${finding.outcome === 'fail' ? 'fail' : 'inconclusive'}"${open ? ' open' : ''}${caseId ? ` data-case="${attr(caseId)}"` : ''}>
 <summary>${renderMessage(finding.message)}${caseId ? `<span class="case">case <code class="case-id">${text(caseId)}</code></span>` : ''}</summary>
 <div class="finding-body">
 ${finding.counterexample ? renderCounterexample(finding.counterexample) : ''}
 ${finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)).join('\n')}
-${caseId ? `<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; the key comes from --api-key or $PETSTORE_API_KEY)</p><pre class="replay-case">${text(replayCommand(reportJson, caseId))}</pre></div>` : ''}
-<div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(finding.replay)}</pre></div>
+${caseId ? `<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; the key comes from --api-key or $PETSTORE_API_KEY)</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId))}</pre></div>` : ''}
+<div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(rerunCommand(cmd.run, finding.rerun))}</pre></div>
 </div>
 </details>`;
 }

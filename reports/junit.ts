@@ -61,6 +61,7 @@ import { hostname as machineName } from 'node:os';
 import { create } from 'xmlbuilder2';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
+import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
 import { shownOutcome } from '../suites/policy.js';
 
@@ -130,7 +131,7 @@ export function renderJunit(result: ConformanceResult, options: JunitOptions = {
       hostname: attribute(host),
     });
     properties(suite);
-    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind, times.get(rule.id) ?? 0);
+    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind, times.get(rule.id) ?? 0, result);
   });
   if (thresholds.length > 0) {
     // One testcase per load threshold: a breach is a failure (it fails the run, exit 3).
@@ -236,20 +237,20 @@ function antTimestamp(iso: string): string {
   return Number.isNaN(date.getTime()) ? attribute(iso) : date.toISOString().slice(0, 19);
 }
 
-function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number): void {
+function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number, run: ConformanceResult): void {
   const testcase = suite.ele('testcase', { classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`), name: attribute(rule.id), time: seconds(timeMs) });
   switch (kind) {
     case 'passed':
       return;
     case 'failure':
-      testcase.ele('failure', { type: rule.severity, message: attribute(failureMessage(rule)) }).txt(block(failureText(rule)));
+      testcase.ele('failure', { type: rule.severity, message: attribute(failureMessage(rule)) }).txt(block(failureText(rule, run)));
       return;
     case 'warning':
-      testcase.ele('system-out').txt(block(`${SHOULD_WARNING_PREFIX} ${failureMessage(rule)}\n${failureText(rule)}`));
+      testcase.ele('system-out').txt(block(`${SHOULD_WARNING_PREFIX} ${failureMessage(rule)}\n${failureText(rule, run)}`));
       return;
     case 'waived':
       // A known, tracked deviation: it does not fail the run, and says so where a CI user reads.
-      testcase.ele('system-out').txt(block(`WAIVED (failing, covered by a waiver): ${failureMessage(rule)}\n${failureText(rule)}`));
+      testcase.ele('system-out').txt(block(`WAIVED (failing, covered by a waiver): ${failureMessage(rule)}\n${failureText(rule, run)}`));
       return;
     case 'error': {
       const reasons = rule.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? 'crashed'}`);
@@ -273,24 +274,24 @@ function failureMessage(rule: RuleResult): string {
 }
 
 /** The text of a failure: each failing check, then each of its kept failing findings with the evidence. */
-function failureText(rule: RuleResult): string {
+function failureText(rule: RuleResult, run: ConformanceResult): string {
   const parts = [header(rule)];
   for (const check of rule.checks.filter((c) => c.outcome === 'fail')) {
     const findings = check.findings.filter((f) => f.outcome === 'fail');
     const kept = findings.length < check.failed ? ` (the first ${findings.length} kept)` : '';
     parts.push('', `check ${check.id} (${check.kind}): ${check.failed} failed, ${check.passed} passed${kept}`);
-    for (const finding of findings) parts.push(describeFinding(finding));
+    for (const finding of findings) parts.push(describeFinding(finding, run));
     if (findings.length === 0 && check.reason) parts.push(check.reason);
   }
   return parts.join('\n');
 }
 
-function describeFinding(finding: Finding): string {
+function describeFinding(finding: Finding, run: ConformanceResult): string {
   const lines: string[] = [finding.message];
   for (const evidence of finding.evidence) lines.push(...describeEvidence(evidence));
   const ce = finding.counterexample;
   if (ce) lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
-  lines.push(`re-run: ${finding.replay}`);
+  lines.push(`re-run: ${rerunCommand(run, finding.rerun)}`);
   return lines.join('\n');
 }
 

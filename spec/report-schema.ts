@@ -16,6 +16,11 @@ const counts = {
   properties: Object.fromEntries(ruleOutcome.enum.map((o) => [o, { type: 'integer', minimum: 0 }])),
 };
 
+/** One member of a reason union: its `code`, and every other field required. */
+function reason(code: string, fields: Record<string, object>) {
+  return { type: 'object', required: ['code', ...Object.keys(fields)], additionalProperties: false, properties: { code: { const: code }, ...fields } };
+}
+
 export const reportSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',
@@ -107,11 +112,39 @@ export const reportSchema = {
     },
     skippedPhases: {
       type: 'array',
-      items: { type: 'object', required: ['phase', 'reason'], additionalProperties: false, properties: { phase: { type: 'string' }, reason: { type: 'string' } } },
+      items: { type: 'object', required: ['phase', 'reason'], additionalProperties: false, properties: { phase: { type: 'string' }, why: { $ref: '#/$defs/why' }, reason: { type: 'string' } } },
     },
   },
   $defs: {
     ruleId: { enum: rules.map((r) => r.id) },
+    stop: {
+      description: 'Why the run stopped sending (suites/reasons.ts StopReason)',
+      oneOf: [
+        reason('target-silent', { detail: { type: 'string' } }),
+        reason('time-bound', { seconds: { type: 'number' } }),
+        reason('max-failures', { failing: { type: 'integer' }, limit: { type: 'integer' } }),
+        reason('interrupted', { signal: { enum: ['SIGINT', 'SIGTERM'] } }),
+        reason('preflight', { error: { type: 'object', required: ['code', 'message'], additionalProperties: false, properties: { code: { type: 'string' }, message: { type: 'string' } } } }),
+      ],
+    },
+    why: {
+      description: 'Why a check or phase has no verdict of its own (suites/reasons.ts SkipReason)',
+      oneOf: [
+        reason('not-selected', {}),
+        reason('not-run', { stop: { $ref: '#/$defs/stop' } }),
+        reason('cut-short', { stop: { $ref: '#/$defs/stop' } }),
+        reason('nothing-judged', {
+          rule: { $ref: '#/$defs/ruleId' },
+          scope: { enum: ['check', 'run'] },
+          answers: { type: 'array', items: { type: 'object', required: ['label', 'count'], additionalProperties: false, properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } } } },
+        }),
+        reason('crashed', { detail: { type: 'string' } }),
+        reason('load-none', {}),
+        reason('load-refused', { failed: { type: 'array', items: { $ref: '#/$defs/ruleId' } } }),
+        reason('load-not-started', { stop: { $ref: '#/$defs/stop' } }),
+        reason('load-not-run', { stop: { $ref: '#/$defs/stop' } }),
+      ],
+    },
     operations: {
       type: 'object',
       required: ['listPets', 'createPet', 'getPet'],
@@ -256,13 +289,14 @@ export const reportSchema = {
         failed: { type: 'integer', minimum: 0 },
         inconclusive: { type: 'integer', minimum: 0 },
         findings: { type: 'array', items: { $ref: '#/$defs/finding' } },
-        reason: { type: 'string' },
+        why: { $ref: '#/$defs/why' },
+        reason: { type: 'string', description: '`why`, worded' },
         durationMs: { type: 'number', minimum: 0, description: "Time the check took (an active check's run, a response check's judging), shared by the rules it judges" },
       },
     },
     finding: {
       type: 'object',
-      required: ['rule', 'check', 'operation', 'outcome', 'message', 'evidence', 'key', 'replay'],
+      required: ['rule', 'check', 'operation', 'outcome', 'message', 'evidence', 'key'],
       additionalProperties: false,
       properties: {
         rule: { $ref: '#/$defs/ruleId' },
@@ -278,7 +312,14 @@ export const reportSchema = {
           properties: { input: { type: 'string' }, seed: { type: 'integer' }, path: { type: 'string' }, numRuns: { type: 'integer' }, numShrinks: { type: 'integer' } },
         },
         key: { type: 'string' },
-        replay: { type: 'string' },
+        rerun: {
+          type: 'object',
+          description: 'What a re-run with the same seed selects to reproduce the finding',
+          required: ['only'],
+          additionalProperties: false,
+          properties: { only: { type: 'array', items: { $ref: '#/$defs/ruleId' }, minItems: 1 } },
+        },
+        replay: { type: 'string', description: 'Reports of earlier versions: the re-run command, worded (now `rerun`)' },
         case: {
           type: 'object',
           required: ['id', 'request', 'judge'],

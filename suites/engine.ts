@@ -1,25 +1,25 @@
 /**
  * The conformance engine: runs the checks against a target in phases and
  * returns the result report.json holds. It emits events as it goes; it never
- * imports a reporter or the CLI.
+ * imports a reporter or the CLI. Its seams: options (options.ts), the target
+ * session (session.ts), the plan (plan.ts, run by schedule.ts), the property
+ * runner (property.ts), the load phase (load/), reasons as data (reasons.ts).
  */
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { connectionRecord, redactSecrets } from '../core/connection.js';
 import { HttpClient, type Transport } from '../core/http.js';
 import { RedactionBoundary } from '../core/boundary.js';
-import { redactorFor } from '../core/redact.js';
+import { type Redactor, redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
-import { type ActiveCheck, type Asserter, type CheckContext, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
 import { authVariants } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
-import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary, Waiver, WaiverResult } from './model.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary } from './model.js';
 import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { PROFILE_NAMES } from './load/profiles.js';
-
-export type { RunEvent } from './model.js';
 import { Recorder } from './recorder.js';
 import { runProperty } from './property.js';
 import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
@@ -27,41 +27,21 @@ import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
 import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, type Resolved, resolve } from './options.js';
+import { PHASES, PLAN } from './plan.js';
+import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
 import { Interrupted, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
+import { applyWaivers } from './waivers.js';
 
-export { LOST_AFTER } from './session.js';
-
-
-export { DEFAULTS };
+export type { RunEvent } from './model.js';
 export type { ConformanceOptions } from './options.js';
-
-/** The phases, in order. The setup phase always runs: every other needs its animals. */
-export const PHASES: readonly Phase[] = ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'];
-
-/**
- * What each phase reads, so waits for: listPets judges pages against the
- * animals setup created (and createPet, which adds more, waits for it, so no
- * page is judged against a store still growing); getPet reads back what
- * createPet created. storeOrders and auth need only setup's first animal.
- */
-export const PHASE_AFTER: Readonly<Record<Phase, readonly Phase[]>> = {
-  setup: [],
-  listPets: ['setup'],
-  createPet: ['listPets'],
-  getPet: ['createPet'],
-  storeOrders: ['setup'],
-  auth: ['setup'],
-};
+export { LOST_AFTER } from './session.js';
+export { STORE_INFERRED_RULES } from './property.js';
+export { PHASES, PLAN } from './plan.js';
+export { applyWaivers } from './waivers.js';
+export { DEFAULTS };
 
 /** Gaps the engine itself observes, outside any check. */
 export const ENGINE_GAPS = ['GAP-RATE-LIMITS'] as const;
-
-
-export { STORE_INFERRED_RULES } from './property.js';
-
-
-
-
 
 /** Names `--load` takes without a config file. */
 export const LOAD_PROFILES = PROFILE_NAMES;
@@ -72,106 +52,16 @@ export const LOAD_PROFILES = PROFILE_NAMES;
  * (unreachable, key rejected) gives a result with `summary.abort` set.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
-  const settings = resolve(options);
+  const run = new Run(options);
+  const { settings, session } = run;
   const startedAt = new Date();
-  const checks = [...(options.checks ?? builtinChecks), ...(settings.profile ? loadChecks(settings.profile.name, (options.checks ?? builtinChecks).filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
-  const connection = settings.connection;
-  // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
-  const redactor = redactSecrets(redactorFor(options.apiKey), connection);
-  const evidence = new EvidenceFactory(redactor, options.apiKey);
-  const selected = (rule: RuleId) => (settings.only.length === 0 || settings.only.includes(rule)) && !settings.skip.includes(rule);
-  const replay = (only: readonly RuleId[]) => `npx petstore-conformance --base-url ${settings.target} --api-key "$PETSTORE_API_KEY" --seed ${settings.seed} --num-runs ${settings.numRuns} --load ${settings.load} --only ${only.join(',')}`;
-  const recorder = new Recorder({ checks, selected, evidence, replay, target: settings.target });
-  const responseChecks = checks.filter((c): c is ResponseCheck => c.kind === 'response');
-  // --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost).
-  const failing = new Set<RuleId>();
-  const noteFailure = (rule: RuleId) => {
-    const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
-    if (!selected(rule) || !failsRun({ outcome: 'fail', severity }, settings.strict)) return;
-    failing.add(rule);
-    if (settings.maxFailures !== undefined && failing.size >= settings.maxFailures) {
-      session.stop(new TargetLost(`stopped after ${failing.size} failing rule${failing.size === 1 ? '' : 's'} (--max-failures ${settings.maxFailures})`));
-    }
-  };
-  const counted = (asserter: Asserter): Asserter => ({
-    ...asserter,
-    fail: (rule, ...rest) => {
-      asserter.fail(rule, ...rest);
-      noteFailure(rule);
-    },
-  });
-  const store = new StoreState();
-  // Everything the run sends and receives passes the redaction boundary (core/boundary.ts).
-  const client: Transport = options.transport ?? new RedactionBoundary(new HttpClient({
-    baseUrl: options.baseUrl,
-    timeoutMs: settings.timeoutMs,
-    maxBodyBytes: settings.maxBodyBytes,
-    connections: settings.concurrency,
-    ...connection,
-    ...(options.signal ? { signal: options.signal } : {}),
-  }), redactor);
-  const variants = authVariants(options.apiKey, settings.seed);
-  const emit = redactingEmitter(options.onEvent, evidence);
-  const prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
-
-  /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
-  const answers = new Map<string, Map<string, number>>();
-  const answered = (check: string, x: SentExchange) => {
-    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
-    for (const key of [check, RUN_ANSWERS]) {
-      const counts = answers.get(key) ?? new Map<string, number>();
-      counts.set(label, (counts.get(label) ?? 0) + 1);
-      answers.set(key, counts);
-    }
-  };
-  /** Time each check took, ms: active checks' runs, response checks' judging. */
-  const checkTime = new Map<string, number>();
-  const took = (check: string, since: number) => checkTime.set(check, (checkTime.get(check) ?? 0) + (performance.now() - since));
-  const inspect = (x: SentExchange) => {
-    for (const check of responseChecks) {
-      const started = performance.now();
-      try {
-        check.inspect(x, { ...counted(recorder.asserter(check, x.meta.operation)), ...recorder.observer(check) });
-      } catch (error) {
-        recorder.checkError(check, `check crashed: ${(error as Error).message}`);
-      }
-      took(check.id, started);
-    }
-  };
-
-  /** Checks cut short because the target was still rate-limiting after the wait budget. */
-  const cutShort: string[] = [];
-  // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
-  const session = new TargetSession({
-    client,
-    apiKey: options.apiKey,
-    maxWaitMs: settings.maxWaitMs,
-    ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    onExchange: (x) => {
-      options.onExchange?.(x);
-      // The session's probes are recorded (certify's transcript), never counted or judged.
-      if (x.meta.check === PROBE) return;
-      answered(x.meta.check, x);
-      if (options.exchangeEvents) emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: evidence.redact(exchangeLine(x)) });
-    },
-    inspect,
-    observeRateLimit: (operation, summary, x) => recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
-  });
-  const send = (check: string, request: SendOptions) => session.send(check, request);
-  const skippedPhases: ConformanceResult['skippedPhases'] = [];
-  const loads: LoadResult[] = [];
-
-  emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: checks.length });
+  run.emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: run.checks.length });
   // The run's overall bound: past it nothing more is sent; what ran is kept, the rest is reported as not run.
-  const bound = setTimeout(() => {
-    session.stop(new TargetLost(`the run reached its time bound (${Math.round(settings.maxTimeMs / 1000)} s)`));
-  }, settings.maxTimeMs);
+  const bound = setTimeout(() => session.stop(new TargetLost({ code: 'time-bound', seconds: Math.round(settings.maxTimeMs / 1000) })), settings.maxTimeMs);
   bound.unref();
   let abort: Summary['abort'];
-
   try {
-    abort = await preflight((request) => send(PREFLIGHT, request)).then(
+    abort = await preflight((request) => run.send(PREFLIGHT, request)).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof PcError) return { code: error.code, message: error.message };
@@ -180,163 +70,296 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         throw error;
       },
     );
-    if (abort) for (const check of responseChecks) recorder.checkSkipped(check, `not run: ${abort.message}`);
-    // The active checks in plan order; their events are emitted in that order whatever ends first.
-    const plan = checks.filter((c): c is ActiveCheck => c.kind === 'example' || c.kind === 'property');
-    const events = new InPlanOrder<RunEvent>(plan.length, emit);
-    await runPhases(PHASES, PHASE_AFTER, async (phase) => {
-      const active = plan.filter((c) => c.phase === phase);
-      if (active.length === 0) return;
-      const stop = abort ?? session.stopped;
-      if (stop) {
-        for (const check of active) {
-          recorder.checkSkipped(check, `not run: ${stop.message}`);
-          events.settle(plan.indexOf(check), []);
-        }
-        skippedPhases.push({ phase, reason: stop.message });
-        return;
-      }
-      const phaseStart: RunEvent = { type: 'phase-start', phase, checks: active.length };
-      await mapBounded(active, active.length, (check, i) => {
-        const slot = plan.indexOf(check);
-        const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
-        return inCheck(slot + 1, async () => {
-          if (session.stopped) {
-            recorder.checkSkipped(check, `not run: ${session.stopped.message}`);
-            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: session.stopped.message });
-          }
-          const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some(selected));
-          if (!runs) {
-            recorder.checkSkipped(check, 'not selected by --only/--skip');
-            return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: 'not selected' });
-          }
-          const ctx = contextFor(check, { recorder, store, send, variants, settings: { ...settings, prefix }, counted, noteFailure });
-          let error: string | undefined;
-          const started = performance.now();
-          try {
-            await check.run(ctx);
-          } catch (e) {
-            if (e instanceof TargetLost) {
-              recorder.checkSkipped(check, `cut short: ${e.message}`);
-            } else if (e instanceof RateLimited) {
-              cutShort.push(check.id);
-              const asserter = recorder.asserter(check, check.operation);
-              for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
-            } else {
-              error = `check crashed: ${(e as Error).message}`;
-              recorder.checkError(check, error);
-            }
-          }
-          took(check.id, started);
-          end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
-        });
-      });
-    });
-    skippedPhases.sort((a, b) => PHASES.indexOf(a.phase as Phase) - PHASES.indexOf(b.phase as Phase));
-    if (settings.profile) {
-      const refusal = abort?.message ?? session.stopped?.message ?? refuseLoad(recorder.results().rules);
-      if (refusal) {
-        for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${refusal}`);
-        skippedPhases.push({ phase: 'load', reason: `load not started: ${refusal}` });
-      } else {
-        try {
-          loads.push(
-            await runLoadProfile(settings.profile, settings.thresholds, {
-              baseUrl: settings.target,
-              apiKey: options.apiKey,
-              prefix,
-              seed: settings.seed,
-              timeoutMs: settings.timeoutMs,
-              connection,
-              ...(options.signal ? { signal: options.signal } : {}),
-              redactor,
-              store,
-              recorder,
-              checks,
-              send,
-              emit,
-            }),
-          );
-        } catch (error) {
-          // Interrupted (or the target lost) while the profile created its animals: the profile did not run.
-          if (!(error instanceof TargetLost)) throw error;
-          for (const check of checks) if (check.kind === 'load') recorder.checkSkipped(check, `not run: ${error.message}`);
-          skippedPhases.push({ phase: 'load', reason: `load not run: ${error.message}` });
-        }
-      }
-    } else {
-      skippedPhases.push({ phase: 'load', reason: 'load profile "none"' });
-    }
+    const aborted: StopReason | undefined = abort ? { code: 'preflight', error: abort } : undefined;
+    if (aborted) for (const check of run.responseChecks) run.recorder.checkSkipped(check, { code: 'not-run', stop: aborted });
+    await runFunctionalPhases(run, aborted);
+    await runLoadPhase(run, aborted);
   } finally {
     clearTimeout(bound);
     session.close();
-    await client.close();
+    await run.client.close();
   }
-
-  const recorded = recorder.results();
-  const { observations } = recorded;
-  const timed = recorded.rules.map((rule) => ({
-    ...rule,
-    checks: rule.checks.map((c) => {
-      const told = c.reason === NOTHING_JUDGED ? { ...c, reason: evidence.redact(unjudged(rule.id, c, answers)) } : c;
-      return checkTime.has(c.id) ? { ...told, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : told;
-    }),
-  }));
-  const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
-  const finishedAt = new Date();
-  const result: ConformanceResult = {
-    tool: { name: 'petstore-conformance', version: TOOL_VERSION },
-    interfaceVersion: INTERFACE_VERSION,
-    target: settings.target,
-    seed: settings.seed,
-    numRuns: settings.numRuns,
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
-    durationMs: finishedAt.getTime() - startedAt.getTime(),
-    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: connection.ca !== undefined, connection: connectionRecord(connection) },
-    namePrefix: prefix,
-    summary: summarise(rules, settings.strict, client, checks.length, session.stopped?.message ?? (cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${cutShort.length} check(s) were cut short, their rules inconclusive` : undefined), abort, loads, session.interrupted?.signal),
-    rules,
-    observations,
-    skippedPhases,
-    load: loads,
-    waivers,
-  };
-  redactResult(result, evidence);
-  emit({ type: 'run-end', result });
-  return result;
-}
-
-
-
-/** The recorder's reason for a check that recorded nothing for a rule; the engine replaces it by what happened. */
-const NOTHING_JUDGED = 'no request this check judges was made';
-
-/** Key of the whole run's answers in the engine's tally. */
-const RUN_ANSWERS = '\u0000run';
-
-/** Answers by count, most frequent first: `503 ×40, 401 ×12, no response (PC_ERR_TIMEOUT) ×2`. */
-function tally(counts: ReadonlyMap<string, number> | undefined, most = 6): string {
-  const sorted = [...(counts ?? [])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const shown = sorted.slice(0, most).map(([label, n]) => `${label} ×${n}`);
-  return `${shown.join(', ')}${sorted.length > most ? `, ${sorted.length - most} other kinds` : ''}`;
+  return run.result(startedAt, abort);
 }
 
 /**
- * Why a check judged nothing for a rule, in terms of what happened: what its
- * own requests got (an active check), or what every response of the run was (a
- * response check judges the responses other checks get).
+ * One run's state and the services its phases share: the recorder, the
+ * session every request goes through, the store the checks learn, what each
+ * check's requests were answered and how long each check took.
  */
-function unjudged(rule: RuleId, check: { id: string; kind: string }, answers: ReadonlyMap<string, ReadonlyMap<string, number>>): string {
-  const count = (counts: ReadonlyMap<string, number> | undefined) => [...(counts ?? new Map<string, number>()).values()].reduce((a, b) => a + b, 0);
-  if (check.kind === 'response') {
-    const run = answers.get(RUN_ANSWERS);
-    return count(run) === 0 ? `no response came back in the whole run, so there was nothing for this check to judge for ${rule}` : `none of the run's ${count(run)} answers was one this check judges for ${rule}: they were ${tally(run)}`;
+class Run {
+  readonly settings: Resolved;
+  readonly options: ConformanceOptions;
+  readonly checks: readonly CheckDefinition[];
+  readonly responseChecks: readonly ResponseCheck[];
+  readonly redactor: Redactor;
+  readonly evidence: EvidenceFactory;
+  readonly recorder: Recorder;
+  readonly client: Transport;
+  readonly session: TargetSession;
+  readonly store = new StoreState();
+  readonly variants: CheckContext['authVariants'];
+  readonly emit: (event: RunEvent) => void;
+  readonly prefix: string;
+  readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
+  readonly loads: LoadResult[] = [];
+  /** Checks cut short because the target was still rate-limiting after the wait budget. */
+  readonly cutShort: string[] = [];
+  /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
+  readonly #answers = new Map<string, Map<string, number>>();
+  /** Time each check took, ms: active checks' runs, response checks' judging. */
+  readonly #checkTime = new Map<string, number>();
+  /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
+  readonly #failing = new Set<RuleId>();
+
+  constructor(options: ConformanceOptions) {
+    this.options = options;
+    const settings = (this.settings = resolve(options));
+    const given = options.checks ?? builtinChecks;
+    this.checks = [...given, ...(settings.profile ? loadChecks(settings.profile.name, given.filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
+    this.responseChecks = this.checks.filter((c): c is ResponseCheck => c.kind === 'response');
+    // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
+    this.redactor = redactSecrets(redactorFor(options.apiKey), settings.connection);
+    this.evidence = new EvidenceFactory(this.redactor, options.apiKey);
+    this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
+    // Everything the run sends and receives passes the redaction boundary (core/boundary.ts).
+    this.client =
+      options.transport ??
+      new RedactionBoundary(
+        new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
+        this.redactor,
+      );
+    this.variants = authVariants(options.apiKey, settings.seed);
+    this.emit = redactingEmitter(options.onEvent, this.evidence);
+    this.prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
+    // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
+    this.session = new TargetSession({
+      client: this.client,
+      apiKey: options.apiKey,
+      maxWaitMs: settings.maxWaitMs,
+      ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onExchange: (x) => {
+        options.onExchange?.(x);
+        // The session's probes are recorded (certify's transcript), never counted or judged.
+        if (x.meta.check === PROBE) return;
+        this.#answered(x.meta.check, x);
+        if (options.exchangeEvents) this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
+      },
+      inspect: (x) => this.#inspect(x),
+      observeRateLimit: (operation, summary, x) => this.recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
+    });
   }
-  const own = answers.get(check.id);
-  if (count(own) === 0) return `this check sent no request that could show ${rule} (what it needed from earlier phases was not there)`;
-  return `this check sent ${count(own)} request${count(own) === 1 ? '' : 's'}, answered ${tally(own)}: none of the answers was one it could judge ${rule} on`;
+
+  selected(rule: RuleId): boolean {
+    return (this.settings.only.length === 0 || this.settings.only.includes(rule)) && !this.settings.skip.includes(rule);
+  }
+
+  send(check: string, request: SendOptions): Promise<SentExchange> {
+    return this.session.send(check, request);
+  }
+
+  /** Counts a failure of `rule` towards --max-failures. */
+  noteFailure(rule: RuleId): void {
+    const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
+    if (!this.selected(rule) || !failsRun({ outcome: 'fail', severity }, this.settings.strict)) return;
+    this.#failing.add(rule);
+    const limit = this.settings.maxFailures;
+    if (limit !== undefined && this.#failing.size >= limit) this.session.stop(new TargetLost({ code: 'max-failures', failing: this.#failing.size, limit }));
+  }
+
+  /** `asserter` with its failures counted towards --max-failures. */
+  counted(asserter: Asserter): Asserter {
+    return {
+      ...asserter,
+      fail: (rule, ...rest) => {
+        asserter.fail(rule, ...rest);
+        this.noteFailure(rule);
+      },
+    };
+  }
+
+  took(check: string, since: number): void {
+    this.#checkTime.set(check, (this.#checkTime.get(check) ?? 0) + (performance.now() - since));
+  }
+
+  /** Marks a phase as not run, with why. */
+  skipPhase(phase: Phase | 'load', why: SkipReason): void {
+    this.skippedPhases.push({ phase, why, reason: skipText(why) });
+  }
+
+  /** Each response passes every response check as it arrives. */
+  #inspect(x: SentExchange): void {
+    for (const check of this.responseChecks) {
+      const started = performance.now();
+      try {
+        check.inspect(x, { ...this.counted(this.recorder.asserter(check, x.meta.operation)), ...this.recorder.observer(check) });
+      } catch (error) {
+        this.recorder.checkError(check, (error as Error).message);
+      }
+      this.took(check.id, started);
+    }
+  }
+
+  #answered(check: string, x: SentExchange): void {
+    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
+    for (const key of [check, RUN_ANSWERS]) {
+      const counts = this.#answers.get(key) ?? new Map<string, number>();
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+      this.#answers.set(key, counts);
+    }
+  }
+
+  /**
+   * Why a check judged nothing for a rule, in terms of what happened: what its
+   * own requests got (an active check), or what every response of the run was (a
+   * response check judges the responses other checks get).
+   */
+  #nothingJudged(rule: RuleId, check: CheckDefinition): SkipReason {
+    const scope = check.kind === 'response' ? 'run' : 'check';
+    const counts = this.#answers.get(scope === 'run' ? RUN_ANSWERS : check.id) ?? new Map<string, number>();
+    const answers: AnswerCount[] = [...counts].map(([label, count]) => ({ label, count }));
+    return { code: 'nothing-judged', rule, scope, answers };
+  }
+
+  /** The result: rule results with times and waivers applied, the summary, everything redacted once more. */
+  result(startedAt: Date, abort: Summary['abort']): ConformanceResult {
+    const { settings, session, options } = this;
+    const recorded = this.recorder.results();
+    const timed = recorded.rules.map((rule) => ({
+      ...rule,
+      checks: rule.checks.map((c) => (this.#checkTime.has(c.id) ? { ...c, durationMs: Math.round(this.#checkTime.get(c.id)! * 10) / 10 } : c)),
+    }));
+    const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
+    const stopped = session.stopped?.message ?? (this.cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive` : undefined);
+    const finishedAt = new Date();
+    const result: ConformanceResult = {
+      tool: { name: 'petstore-conformance', version: TOOL_VERSION },
+      interfaceVersion: INTERFACE_VERSION,
+      target: settings.target,
+      seed: settings.seed,
+      numRuns: settings.numRuns,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection) },
+      namePrefix: this.prefix,
+      summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal),
+      rules,
+      observations: recorded.observations,
+      skippedPhases: [...this.skippedPhases].sort((a, b) => phaseOrder(a.phase) - phaseOrder(b.phase)),
+      load: this.loads,
+      waivers,
+    };
+    redactResult(result, this.evidence);
+    this.emit({ type: 'run-end', result });
+    return result;
+  }
 }
+
+/** Plan order, the load phase last. */
+function phaseOrder(phase: Phase | 'load'): number {
+  return phase === 'load' ? PHASES.length : PHASES.indexOf(phase);
+}
+
+/**
+ * The functional phases, as the plan's graph: within a phase the checks run
+ * concurrently, and their events go out in plan order whatever ends first.
+ */
+async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): Promise<void> {
+  const { recorder, session, settings } = run;
+  const plan = run.checks.filter((c): c is ActiveCheck => c.kind === 'example' || c.kind === 'property');
+  const events = new InPlanOrder<RunEvent>(plan.length, run.emit);
+  await runPhases(PLAN, async (phase) => {
+    const active = plan.filter((c) => c.phase === phase);
+    if (active.length === 0) return;
+    const stop = aborted ?? session.stopped?.reason;
+    if (stop) {
+      for (const check of active) {
+        recorder.checkSkipped(check, { code: 'not-run', stop });
+        events.settle(plan.indexOf(check), []);
+      }
+      run.skipPhase(phase, { code: 'not-run', stop });
+      return;
+    }
+    const phaseStart: RunEvent = { type: 'phase-start', phase, checks: active.length };
+    await mapBounded(active, active.length, (check, i) => {
+      const slot = plan.indexOf(check);
+      const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
+      const skip = (why: SkipReason) => {
+        recorder.checkSkipped(check, why);
+        return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: skipText(why) });
+      };
+      return inCheck(slot + 1, async () => {
+        if (session.stopped) return skip({ code: 'not-run', stop: session.stopped.reason });
+        const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some((rule) => run.selected(rule)));
+        if (!runs) return skip({ code: 'not-selected' });
+        let error: string | undefined;
+        const started = performance.now();
+        try {
+          await check.run(contextFor(check, run));
+        } catch (e) {
+          if (e instanceof TargetLost) {
+            recorder.checkSkipped(check, { code: 'cut-short', stop: e.reason });
+          } else if (e instanceof RateLimited) {
+            run.cutShort.push(check.id);
+            const asserter = recorder.asserter(check, check.operation);
+            for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
+          } else {
+            recorder.checkError(check, (e as Error).message);
+            error = skipText({ code: 'crashed', detail: (e as Error).message });
+          }
+        }
+        run.took(check.id, started);
+        end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
+      });
+    });
+  });
+}
+
+/**
+ * The load profile, after the functional phases: not started once the run
+ * stopped, nor against a target that does not authenticate as the document
+ * requires (the key refused, or no key needed).
+ */
+async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<void> {
+  const { settings, recorder, options } = run;
+  const skipLoad = (why: SkipReason) => {
+    for (const check of run.checks) if (check.kind === 'load') recorder.checkSkipped(check, why);
+    run.skipPhase('load', why);
+  };
+  if (!settings.profile) return run.skipPhase('load', { code: 'load-none' });
+  const stop = aborted ?? run.session.stopped?.reason;
+  if (stop) return skipLoad({ code: 'load-not-started', stop });
+  const failed = recorder.results().rules.filter((r) => (r.id === 'AUTH-VALID-KEY' || r.id === 'AUTH-REQUIRED') && r.outcome === 'fail').map((r) => r.id);
+  if (failed.length > 0) return skipLoad({ code: 'load-refused', failed });
+  try {
+    run.loads.push(
+      await runLoadProfile(settings.profile, settings.thresholds, {
+        baseUrl: settings.target,
+        apiKey: options.apiKey,
+        prefix: run.prefix,
+        seed: settings.seed,
+        timeoutMs: settings.timeoutMs,
+        connection: settings.connection,
+        ...(options.signal ? { signal: options.signal } : {}),
+        redactor: run.redactor,
+        store: run.store,
+        recorder,
+        checks: run.checks,
+        send: (check, request) => run.send(check, request),
+        emit: run.emit,
+      }),
+    );
+  } catch (error) {
+    // Interrupted (or the target lost) while the profile created its animals: the profile did not run.
+    if (!(error instanceof TargetLost)) throw error;
+    skipLoad({ code: 'load-not-run', stop: error.reason });
+  }
+}
+
+/** Key of the whole run's answers in the engine's tally. */
+const RUN_ANSWERS = '\u0000run';
 
 /**
  * An exchange in one line for --verbose: sequence number, operation, method,
@@ -384,43 +407,6 @@ function countOutcomes(rules: ConformanceResult['rules']): Summary['counts'] {
 }
 
 /**
- * Applies waivers to rule results: a failing rule whose every failure a waiver
- * covers (the same operation, when the waiver names one), on or before its
- * expiry day, becomes `waived`. Expired waivers leave the failure standing;
- * waivers that match no failure are stale.
- */
-export function applyWaivers(rules: ConformanceResult['rules'], waivers: readonly Waiver[], now: Date): { rules: ConformanceResult['rules']; waivers: WaiverResult[] } {
-  const today = now.toISOString().slice(0, 10);
-  const results: WaiverResult[] = [];
-  const waived = new Set<string>();
-  for (const waiver of waivers) {
-    const rule = rules.find((r) => r.id === waiver.rule);
-    const failing = rule?.outcome === 'fail' ? rule.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail') : [];
-    const onOperation = waiver.operation === undefined ? failing : failing.filter((f) => f.operation === waiver.operation);
-    let status: WaiverResult['status'];
-    let note: string;
-    if (onOperation.length === 0) [status, note] = ['stale', `${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''} does not fail: the waiver matches nothing and can go`];
-    else if (waiver.expires < today) [status, note] = ['expired', `expired on ${waiver.expires}: the failure counts again`];
-    else if (onOperation.length < failing.length) [status, note] = ['partial', `${waiver.rule} also fails on ${[...new Set(failing.filter((f) => f.operation !== waiver.operation).map((f) => f.operation))].join(', ')}: not waived`];
-    else {
-      [status, note] = ['applied', `failure waived until ${waiver.expires}`];
-      waived.add(waiver.rule);
-    }
-    results.push({ ...waiver, status, note });
-  }
-  return { rules: rules.map((r) => (waived.has(r.id) ? { ...r, outcome: 'waived' } : r)), waivers: results };
-}
-
-/**
- * Load is not started against a target that does not authenticate as the
- * document requires: the key refused, or no key needed.
- */
-function refuseLoad(rules: ConformanceResult['rules']): string | undefined {
-  const failed = rules.filter((r) => (r.id === 'AUTH-VALID-KEY' || r.id === 'AUTH-REQUIRED') && r.outcome === 'fail').map((r) => r.id);
-  return failed.length > 0 ? `the target does not authenticate as the document requires (${failed.join(', ')} failed)` : undefined;
-}
-
-/**
  * The name prefix of a run's animals, from its seed alone (a seed fully
  * determines the requests): `pctest-` and four hex digits, or another stem when
  * the key would occur in it, so redacting the key never rewrites what the suite sent.
@@ -442,24 +428,14 @@ export function checkSeed(runSeed: number, checkId: string): number {
   return hash | 0;
 }
 
-interface ContextDeps {
-  recorder: Recorder;
-  /** The asserter with failures counted for --max-failures. */
-  counted: (asserter: Asserter) => Asserter;
-  noteFailure: (rule: RuleId) => void;
-  store: StoreState;
-  send: (check: string, request: SendOptions) => Promise<SentExchange>;
-  variants: CheckContext['authVariants'];
-  settings: Resolved & { prefix: string };
-}
-
-function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
-  const { recorder, store, settings } = deps;
-  const asserter = deps.counted(recorder.asserter(check, check.operation));
+/** What a check sees of the run: its asserter (failures counted), its seed, the store, and a send that keeps a replay's exchanges. */
+function contextFor(check: ActiveCheck, run: Run): CheckContext {
+  const { recorder, store, settings } = run;
+  const asserter = run.counted(recorder.asserter(check, check.operation));
   // While a counterexample is replayed, what it sends is kept as evidence.
   let recording: SentExchange[] | undefined;
   const send = async (request: SendOptions) => {
-    const x = await deps.send(check.id, request);
+    const x = await run.send(check.id, request);
     recording?.push(x);
     return x;
   };
@@ -467,9 +443,9 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
   return {
     ...asserter,
     ...observer,
-    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: settings.prefix, timeoutMs: settings.timeoutMs },
+    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.prefix, timeoutMs: settings.timeoutMs },
     store,
-    authVariants: deps.variants,
+    authVariants: run.variants,
     send,
     sendAll: (requests) => mapBounded(requests, settings.concurrency, send),
     parallel: (items, fn) => mapBounded(items, settings.concurrency, (item) => fn(item)),
@@ -482,7 +458,7 @@ function contextFor(check: ActiveCheck, deps: ContextDeps): CheckContext {
           asserter,
           observer,
           record: (finding, counterexample) => recorder.record(check, check.operation, finding, counterexample),
-          noteFailure: deps.noteFailure,
+          noteFailure: (rule) => run.noteFailure(rule),
           async recording(into, during) {
             recording = into;
             try {

@@ -172,7 +172,7 @@ export function redactResult(result: ConformanceResult, evidence: EvidenceFactor
  * outcomes, the name prefix…), chosen or checked against the key already, and
  * compared by `verify`: left as they are.
  */
-const IDENTIFIERS = new Set(['id', 'rule', 'check', 'gap', 'operation', 'outcome', 'severity', 'group', 'kind', 'phase', 'verdict', 'namePrefix', 'code', 'thresholds', 'status', 'generator', 'metric', 'comparator', 'unit', 'only', 'skip', 'failedRules', 'headers', 'secretHeaders']);
+const IDENTIFIERS = new Set(['id', 'rule', 'check', 'gap', 'operation', 'outcome', 'severity', 'group', 'kind', 'phase', 'verdict', 'namePrefix', 'code', 'thresholds', 'status', 'generator', 'metric', 'comparator', 'unit', 'only', 'skip', 'failedRules', 'failed', 'headers', 'secretHeaders']);
 
 function redactStrings(value: unknown, evidence: EvidenceFactory, name?: string): unknown {
   if (typeof value === 'string') return name !== undefined && IDENTIFIERS.has(name) ? value : evidence.redact(value);

@@ -5,6 +5,7 @@
 import type { Redacted } from '../core/redact.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
+import type { SkipReason } from './reasons.js';
 
 /** Operations of the interface, plus the store-orders listing. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';
@@ -118,8 +119,12 @@ export interface Finding {
   counterexample?: Counterexample;
   /** Findings with the same key are the same problem; only the first few are kept. */
   key: Redacted;
-  /** Command that re-runs this rule with the same seed. */
-  replay: Redacted;
+  /**
+   * What a re-run with the run's seed and settings selects to reproduce this
+   * finding: its rule and those of the checks that sent its requests (reports
+   * word it as a command, reports/commands.ts).
+   */
+  rerun: { only: RuleId[] };
   /** For failures: the request to send again with `petstore-conformance replay`. */
   case?: ReplayCase;
 }
@@ -135,7 +140,9 @@ export interface CheckResult {
   inconclusive: number;
   /** Kept findings (bounded); `failed + inconclusive` counts them all. */
   findings: Finding[];
-  /** Why the check was skipped or errored. */
+  /** Why the check was skipped, errored or judged nothing, as data. */
+  why?: SkipReason;
+  /** The same, worded (suites/reasons.ts). */
   reason?: Redacted;
   /**
    * Time the check took, ms: an active check's run (its requests included), a
@@ -215,8 +222,8 @@ export interface ConformanceResult {
   summary: Summary;
   rules: RuleResult[];
   observations: Observation[];
-  /** Phases that did not run, with why. */
-  skippedPhases: { phase: string; reason: string }[];
+  /** Phases that did not run, with why (`reason`: `why` worded). */
+  skippedPhases: { phase: Phase | 'load'; why: SkipReason; reason: string }[];
   /** Load profiles that ran, in order (empty with `--load none`). */
   load: LoadResult[];
   /** The waivers given, and what became of each. */

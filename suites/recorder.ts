@@ -6,9 +6,10 @@ import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
-import { type Redacted, suiteText } from '../core/redact.js';
+import type { Redacted } from '../core/redact.js';
 import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from './model.js';
 import { sha256 } from '../core/hash.js';
+import { type SkipReason, skipText } from './reasons.js';
 
 /** A counterexample as the engine hands it over: its input not redacted yet. */
 export type RawCounterexample = Omit<Counterexample, 'input'> & { input: string };
@@ -24,8 +25,8 @@ interface Tally {
   inconclusive: number;
   findings: Finding[];
   keys: Set<string>;
-  error?: Redacted;
-  skipped?: Redacted;
+  error?: SkipReason;
+  skipped?: SkipReason;
 }
 
 /** A failure or inconclusive assertion not yet recorded (properties hold them until shrinking ends). */
@@ -44,16 +45,17 @@ export class Recorder {
   readonly #perGap = new Map<GapId, number>();
   readonly #selected: (rule: RuleId) => boolean;
   readonly #evidence: EvidenceFactory;
-  readonly #replay: (rules: readonly RuleId[]) => string;
+  readonly #nothingJudged: (rule: RuleId, check: CheckDefinition) => SkipReason;
   readonly #checks: readonly CheckDefinition[];
   readonly #target: string;
 
-  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; replay: (rules: readonly RuleId[]) => string; target: string }) {
+  /** `nothingJudged`: why a check that ran recorded nothing for a rule, in terms of what its requests (or the run's) were answered. */
+  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; target: string; nothingJudged: (rule: RuleId, check: CheckDefinition) => SkipReason }) {
     this.#checks = options.checks;
     this.#target = options.target;
     this.#selected = options.selected;
     this.#evidence = options.evidence;
-    this.#replay = options.replay;
+    this.#nothingJudged = options.nothingJudged;
   }
 
   #tally(rule: RuleId, check: string): Tally {
@@ -89,7 +91,7 @@ export class Recorder {
       evidence: pending.exchanges.map((x) => this.#evidence.of(x)),
       ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
       key: this.#evidence.redact(pending.key),
-      replay: this.#evidence.redact(this.#replay(this.#rerunRules(pending))),
+      rerun: { only: this.#rerunRules(pending) },
       ...(pending.outcome === 'fail' ? this.#case(check, pending) : {}),
     });
   }
@@ -157,13 +159,13 @@ export class Recorder {
   }
 
   /** Marks a check as crashed: its rules cannot be decided by it. */
-  checkError(check: CheckDefinition, message: string): void {
-    for (const rule of check.rules) this.#tally(rule, check.id).error = this.#evidence.redact(message);
+  checkError(check: CheckDefinition, detail: string): void {
+    for (const rule of check.rules) this.#tally(rule, check.id).error = { code: 'crashed', detail };
   }
 
-  /** Marks a check as not run, with why. */
-  checkSkipped(check: CheckDefinition, reason: string): void {
-    for (const rule of check.rules) this.#tally(rule, check.id).skipped = this.#evidence.redact(reason);
+  /** Marks a check as not run (or cut short), with why. */
+  checkSkipped(check: CheckDefinition, why: SkipReason): void {
+    for (const rule of check.rules) this.#tally(rule, check.id).skipped = why;
   }
 
   /** Per-rule results in catalog order, and observations in gap-catalog order. */
@@ -189,20 +191,26 @@ export class Recorder {
   #checkResult(rule: RuleId, check: CheckDefinition): CheckResult {
     const tally = this.#tallies.get(`${rule}\u0000${check.id}`);
     const base = { id: check.id, kind: check.kind, title: check.title };
-    if (!this.#selected(rule)) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: suiteText('not selected by --only/--skip') };
-    if (!tally) return { ...base, outcome: 'inconclusive', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: suiteText('no request this check judges was made') };
-    if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error) return { ...base, outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], reason: tally.skipped };
+    const none = { passed: 0, failed: 0, inconclusive: 0, findings: [] };
+    if (!this.#selected(rule)) return { ...base, outcome: 'skip', ...none, ...this.#why({ code: 'not-selected' }) };
+    if (!tally) return { ...base, outcome: 'inconclusive', ...none, ...this.#why(this.#nothingJudged(rule, check)) };
+    if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error) return { ...base, outcome: 'skip', ...none, ...this.#why(tally.skipped) };
     const { passed, failed, inconclusive, findings } = tally;
     let outcome: Outcome;
-    let reason: Redacted | undefined;
+    let why: SkipReason | undefined;
     if (failed > 0) outcome = 'fail';
-    else if (tally.error) [outcome, reason] = ['error', tally.error];
+    else if (tally.error) [outcome, why] = ['error', tally.error];
     else if (passed > 0) outcome = 'pass';
-    else if (tally.skipped) [outcome, reason] = ['skip', tally.skipped];
+    else if (tally.skipped) [outcome, why] = ['skip', tally.skipped];
     else if (inconclusive > 0) outcome = 'inconclusive';
-    else [outcome, reason] = ['inconclusive', suiteText('no request this check judges was made')];
-    if (!reason && tally.skipped && outcome !== 'fail') reason = tally.skipped;
-    return { ...base, outcome, passed, failed, inconclusive, findings, ...(reason ? { reason } : {}) };
+    else [outcome, why] = ['inconclusive', this.#nothingJudged(rule, check)];
+    if (!why && tally.skipped && outcome !== 'fail') why = tally.skipped;
+    return { ...base, outcome, passed, failed, inconclusive, findings, ...(why ? this.#why(why) : {}) };
+  }
+
+  /** A reason as the result carries it: the data, and its wording redacted. */
+  #why(why: SkipReason): { why: SkipReason; reason: Redacted } {
+    return { why, reason: this.#evidence.redact(skipText(why)) };
   }
 }
 

@@ -62,17 +62,19 @@ export function comparePlace(a: readonly [number, number], b: readonly [number, 
  * Runs each phase once every phase it comes after has ended; phases with
  * nothing between them run concurrently. Resolves when all have ended.
  */
-export async function runPhases<P extends string>(phases: readonly P[], after: Readonly<Record<P, readonly P[]>>, run: (phase: P) => Promise<void>): Promise<void> {
+export async function runPhases<P extends string>(plan: readonly { name: P; after: readonly P[] }[], run: (phase: P) => Promise<void>): Promise<void> {
   const ended = new Map<P, Promise<void>>();
   const start = (phase: P): Promise<void> => {
     let done = ended.get(phase);
     if (!done) {
-      done = Promise.all(after[phase].map(start)).then(() => run(phase));
+      const spec = plan.find((p) => p.name === phase);
+      if (!spec) throw new Error(`phase ${phase} is not in the plan`);
+      done = Promise.all(spec.after.map(start)).then(() => run(phase));
       ended.set(phase, done);
     }
     return done;
   };
-  await Promise.all(phases.map(start));
+  await Promise.all(plan.map((p) => start(p.name)));
 }
 
 /**

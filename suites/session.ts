@@ -14,6 +14,7 @@ import type { OperationId } from './model.js';
 import { PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
+import { TargetLost } from './reasons.js';
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
@@ -24,13 +25,12 @@ export const PREFLIGHT = 'preflight';
 /** The check name of the session's probes: recorded, never judged. */
 export const PROBE = 'probe';
 
-/** Thrown into checks once the run must stop sending: what was measured stays, the rest is reported as not run. */
-export class TargetLost extends Error {}
+export { TargetLost };
 
 /** Thrown into checks once the run was interrupted (SIGINT, SIGTERM). */
 export class Interrupted extends TargetLost {
   constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
-    super(`interrupted by ${signal}`);
+    super({ code: 'interrupted', signal });
   }
 }
 
@@ -80,7 +80,7 @@ export class TargetSession {
     this.#silence = new SilenceWatch({
       lostAfter: LOST_AFTER,
       inFlight: () => this.#inFlight,
-      onLost: (why) => this.stop(new TargetLost(`the target stopped answering (${why})`)),
+      onLost: (why) => this.stop(new TargetLost({ code: 'target-silent', detail: why })),
       probe: () => this.#probe(),
     });
     if (options.signal?.aborted) this.#interrupt();

@@ -5,6 +5,7 @@ import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
+import { rerunCommand } from '../reports/commands.js';
 import { DISTINCTIVE_KEY, reportErrors, withServer } from './helpers.js';
 
 const run = (baseUrl: string, seed = 11) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed, numRuns: 15 });
@@ -17,7 +18,7 @@ describe('runConformance against the reference', () => {
     expect(result.rules.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome}`)).toEqual([]);
     expect(reportErrors(JSON.parse(JSON.stringify(result)))).toEqual([]);
     expect(result.observations.length).toBeGreaterThan(0);
-    expect(result.skippedPhases).toEqual([{ phase: 'load', reason: 'load profile "none"' }]);
+    expect(result.skippedPhases).toEqual([{ phase: 'load', why: { code: 'load-none' }, reason: 'load profile "none"' }]);
   });
 
   it('gives the same outcomes for the same seed', async () => {
@@ -90,8 +91,8 @@ describe('runConformance against the reference', () => {
     const finding = echo.checks.find((c) => c.id === 'createPet.valid-property')!.findings[0]!;
     expect(finding.counterexample?.input).toMatch(/categoryId/);
     expect(finding.message).toMatch(/^Expected .* \/ Received .*categoryId/);
-    expect(finding.replay).toContain('--seed 99');
-    expect(finding.replay).toContain('--only CREATE-ECHO');
+    expect(finding.rerun.only).toContain('CREATE-ECHO');
+    expect(rerunCommand(result, finding.rerun)).toMatch(/ --seed 99 .* --only CREATE-ECHO/);
     expect(finding.evidence[0]!.curl).toMatch(/^curl .*-X POST/);
   });
 });

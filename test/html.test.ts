@@ -292,7 +292,7 @@ describe('renderHtml with hostile strings', () => {
                 outcome: 'fail',
                 message: suiteText(`Expected ${H} / Received ${H}`),
                 key: H,
-                replay: H,
+                rerun: { only: [H as RuleId] },
                 counterexample: { input: H, seed: 1, path: H, numRuns: 1, numShrinks: 1 },
                 evidence: [
                   {
@@ -312,7 +312,7 @@ describe('renderHtml with hostile strings', () => {
       { id: 'LIST-RESPONSE', title: 'plain', severity: 'MUST', group: 'listPets', section: 's', outcome: `"><b id=injected>${H}` as Outcome, checks: [] },
     ],
     observations: [{ gap: H as 'GAP-NULL-STATUS', operation: 'listPets', summary: H, count: 2, evidence: { seq: 2, request: { method: 'GET', url: H, headers: {}, bodyBytes: 0 }, transportError: H, durationMs: 1, curl: H } }],
-    skippedPhases: [{ phase: H, reason: H }],
+    skippedPhases: [{ phase: H as 'load', why: { code: 'load-none' }, reason: H }],
     load: [],
     waivers: [],
   });
@@ -358,7 +358,7 @@ describe('renderHtml with hostile strings', () => {
       expect(await rule.locator('.expected').first().textContent()).toBe(`Expected ${H_SHOWN}`);
       expect(await rule.locator('.received').first().textContent()).toBe(`Received ${H_SHOWN}`);
       expect(await rule.locator('pre.curl').first().textContent()).toBe(H_SHOWN);
-      expect(await rule.locator('pre.replay').first().textContent()).toBe(H_SHOWN);
+      expect(await rule.locator('pre.replay').first().textContent()).toContain(`--only ${H_SHOWN}`);
       expect(await rule.locator('pre.cx-input').first().textContent()).toBe(H_SHOWN);
       expect(await rule.locator('pre.curl').first().isVisible()).toBe(true);
       expect(await page.locator('.obs-summary').first().textContent()).toBe(H_SHOWN);

@@ -364,7 +364,7 @@ function withOutcomes(base: ConformanceResult, outcomes: Record<string, Outcome>
 }
 
 function finding(rule: string, check: string, outcome: Finding['outcome'], message: string, evidence: Evidence[] = []): Finding {
-  return { rule: rule as Finding['rule'], check, operation: 'listPets', outcome, message: suiteText(message), evidence, key: suiteText(`${rule}:${message}`), replay: suiteText(`npx petstore-conformance --base-url http://127.0.0.1:1/v1 --api-key "$PETSTORE_API_KEY" --seed 1 --only ${rule}`) };
+  return { rule: rule as Finding['rule'], check, operation: 'listPets', outcome, message: suiteText(message), evidence, key: suiteText(`${rule}:${message}`), rerun: { only: [rule as Finding['rule']] } };
 }
 
 function evidence(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, curl = "curl -sS -i -X GET 'http://127.0.0.1:1/v1/pets'"): Evidence {
@@ -407,7 +407,7 @@ function hostileResult(): ConformanceResult {
   const byId = (id: string) => result.rules.find((r) => r.id === id)!;
   const headers = Object.fromEntries(HOSTILE.map((h, i) => [`x-hostile-${i}-${h}`, h]));
   byId('PET-SCHEMA').checks[0]!.findings = [
-    { ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [{ ...evidence(all, headers, `curl $'${all}'`), transportError: suiteText(all), request: { method: 'POST', url: suiteText(`http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`), headers: {}, body: suiteText(all), bodyBytes: 9 } }]), counterexample: { input: suiteText(all), seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 }, replay: suiteText(all) },
+    { ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [{ ...evidence(all, headers, `curl $'${all}'`), transportError: suiteText(all), request: { method: 'POST', url: suiteText(`http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`), headers: {}, body: suiteText(all), bodyBytes: 9 } }]), counterexample: { input: suiteText(all), seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 } },
   ];
   // Megabytes: ASCII in a MUST failure, multi-byte with controls in a SHOULD warning.
   byId('LIST-RESPONSE').checks[0]!.findings = [finding('LIST-RESPONSE', 'listPets.check', 'fail', 'Expected an array / Received megabytes', [evidence('A'.repeat(3 * 1024 * 1024))])];

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import type { Finding } from '../suites/model.js';
+import type { ConformanceResult, Finding } from '../suites/model.js';
+import { rerunCommand } from '../reports/commands.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from './helpers.js';
 
@@ -87,8 +88,8 @@ describe('the run\'s time bound', () => {
 });
 
 /** The re-run command of a finding, as argv for the CLI. */
-function rerunArgs(finding: Finding): string[] {
-  const words = finding.replay.split(' ');
+function rerunArgs(run: ConformanceResult, finding: Finding): string[] {
+  const words = rerunCommand(run, finding.rerun).split(' ');
   expect(words.slice(0, 2)).toEqual(['npx', 'petstore-conformance']);
   return words.slice(2).filter((w) => w !== '--api-key' && w !== '"$PETSTORE_API_KEY"');
 }
@@ -115,7 +116,7 @@ describe('every printed re-run command reproduces its failure', () => {
         const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10 });
         const findings = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
         expect(findings.length, `${name} should fail ${rule}`).toBeGreaterThan(0);
-        const ran = await runCli([...rerunArgs(findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+        const ran = await runCli([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
         expect(ran.code, ran.stdout + ran.stderr).toBe(1);
         expect(ran.stdout).toMatch(new RegExp(`✗ ${rule} \\(MUST\\)`));
       } finally {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeData, renderAnnotations, renderStepSummary } from '../../reports/github.js';
 import { runConformance } from '../../suites/engine.js';
 import { exitCode } from '../../suites/policy.js';
+import type { ConformanceResult } from '../../suites/model.js';
 import { smokeLoad } from '../fixtures/load-result.js';
 import type { Handler } from '../../reference/handler.js';
 import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from '../helpers.js';
@@ -54,7 +55,7 @@ describe('GitHub Actions output', () => {
     expect(annotations.filter((a) => a.includes('LOAD-SMOKE-ALL-P99'))).toEqual([]);
     // Without load, no table; a load phase that did not start says why.
     expect(renderStepSummary(run)).not.toContain('### Load');
-    const refused = { ...run, skippedPhases: [{ phase: 'load', reason: 'load not started: the target does not authenticate' }] };
+    const refused: ConformanceResult = { ...run, skippedPhases: [{ phase: 'load', why: { code: 'load-refused', failed: ['AUTH-REQUIRED'] }, reason: 'load not started: the target does not authenticate' }] };
     expect(renderStepSummary(refused)).toMatch(/### Load\n\nload not started: the target does not authenticate/);
   });
 
