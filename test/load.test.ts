@@ -140,7 +140,7 @@ describe('load profiles', () => {
     const open = (inner: Handler): Handler => (request) => inner({ ...request, headers: { ...request.headers, authorization: `Bearer ${DISTINCTIVE_KEY}` } });
     const result = await load(open, profile({ name: 'any', kind: 'closed' }));
     expect(result.load).toEqual([]);
-    expect(result.skippedPhases).toContainEqual({ phase: 'load', reason: expect.stringMatching(/load not started: the target does not authenticate .*AUTH-REQUIRED/) });
+    expect(result.skippedPhases).toContainEqual({ phase: 'load', why: { code: 'load-refused', failed: ['AUTH-REQUIRED'] }, reason: expect.stringMatching(/load not started: the target does not authenticate .*AUTH-REQUIRED/) });
   });
 
   it('stress: rising concurrency stops at the stage where a threshold breaks, and says where', async () => {
