@@ -348,7 +348,7 @@ ${join(legend.map((o) => html`<li>${chip(o)} ${LEGEND[o]}</li>`), '\n')}
 <tr>
 <th scope="col" class="rid">Rule</th>
 <th scope="col" class="title">Title</th>
-<th scope="col" class="sev">Severity</th>
+<th scope="col" class="severity">Severity</th>
 ${join(columns.map((c, i) => renderColumnHead(c, names[i]!, i)), '\n')}
 </tr>
 </thead>
@@ -386,7 +386,7 @@ function renderRow(row: Row): SafeHtml {
   return html`<tr data-rule="${oneLine(`${row.id} ${row.title}`.toLowerCase())}">
 <th scope="row" class="rid" id="${anchor(row.id)}">${oneLine(row.id)}</th>
 <td class="title">${oneLine(row.title)}</td>
-<td class="sev">${severityTag(oneLine(row.severity))}</td>
+<td class="severity">${severityTag(oneLine(row.severity))}</td>
 ${join(cells, '\n')}
 </tr>`;
 }
