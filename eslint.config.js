@@ -15,4 +15,14 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  // The pages' inline scripts (reports/assets/, embedded by scripts/embed-assets.js): classic browser scripts, so
+  // only the browser globals they use are known, and a name nothing defines is an error.
+  {
+    files: ['reports/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { document: 'readonly', window: 'readonly', location: 'readonly', setTimeout: 'readonly' },
+    },
+    rules: { 'no-undef': 'error', 'no-implicit-globals': 'error' },
+  },
 );

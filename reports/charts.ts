@@ -1,8 +1,9 @@
 /**
  * Inline SVG charts for the HTML report: no script, no external resource, no
  * style attribute (the page's Content-Security-Policy allows none), only SVG
- * presentation attributes. Text is escaped by the caller's `escape`.
+ * presentation attributes. Axes carry round ticks ({@link niceTicks}).
  */
+import { html, type SafeHtml } from './safe-html.js';
 
 export interface Series {
   label: string;
@@ -16,16 +17,41 @@ export interface LineChart {
   xLabel: string;
   yLabel: string;
   series: readonly Series[];
-  /** Tick labels for x, by value; default: numbers. */
+  /** Tick labels for x, by value; default: round numbers across the data ({@link niceTicks}; whole ones when every x is whole). */
   xTicks?: readonly (readonly [number, string])[];
   width?: number;
   height?: number;
 }
 
-const fmt = (n: number): string => (Number.isInteger(n) ? n.toString() : n >= 100 ? Math.round(n).toString() : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
+/**
+ * The step between about `count` ticks across `span`: 1, 2 or 5 × 10^n, the
+ * smallest of them that gives no more than `count` steps, and at least `minimum`
+ * (1 for whole numbers such as seconds).
+ */
+export function niceStep(span: number, count: number, minimum = 0): number {
+  const raw = span / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].find((m) => m * power >= raw * (1 - 1e-9))! * power;
+  return Math.max(step, minimum);
+}
+
+/** The multiples of `step` from `min` to `max`, both included when they are multiples; `[min]` when the range is empty. */
+export function niceTicks(min: number, max: number, step: number): number[] {
+  if (!(max > min) || !(step > 0) || !Number.isFinite(max - min)) return [min];
+  const ticks: number[] = [];
+  // Each tick from its index (no running sum), rounded to the step's digits, so 0.1 steps give 0.3 and not 0.30000000000000004.
+  for (let i = Math.ceil(min / step - 1e-9); i * step <= max + step * 1e-9; i++) ticks.push(Number((i * step).toFixed(decimalsOf(step))));
+  return ticks;
+}
+
+/** The digits after the point a multiple of `step` needs. */
+const decimalsOf = (step: number): number => Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+
+/** A tick's label: the digits its step needs. */
+const label = (value: number, step: number): string => value.toFixed(decimalsOf(step));
 
 /** A line chart with axes, ticks and a legend. Empty series give an empty frame with "no data". */
-export function lineChart(chart: LineChart, escape: (s: string) => string): string {
+export function lineChart(chart: LineChart): SafeHtml {
   const width = chart.width ?? 640;
   const height = chart.height ?? 240;
   const pad = { left: 56, right: 16, top: 28, bottom: 40 };
@@ -34,36 +60,37 @@ export function lineChart(chart: LineChart, escape: (s: string) => string): stri
   const ys = points.map(([, y]) => y);
   const xMin = xs.length ? Math.min(...xs) : 0;
   const xMax = xs.length ? Math.max(...xs) : 1;
-  const yMax = ys.length ? Math.max(...ys) * 1.1 || 1 : 1;
-  const px = (x: number) => pad.left + ((x - xMin) / (xMax - xMin || 1)) * (width - pad.left - pad.right);
-  const py = (y: number) => height - pad.bottom - (y / yMax) * (height - pad.top - pad.bottom);
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escape(chart.title)}" class="chart">`,
-    `<title>${escape(chart.title)}</title>`,
-    `<text x="${pad.left}" y="16" font-size="13" font-weight="600" fill="currentColor">${escape(chart.title)}</text>`,
-    `<line x1="${pad.left}" y1="${height - pad.bottom}" x2="${width - pad.right}" y2="${height - pad.bottom}" stroke="#9aa4b2"/>`,
-    `<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${height - pad.bottom}" stroke="#9aa4b2"/>`,
-  ];
-  for (let i = 0; i <= 4; i++) {
-    const y = (yMax / 4) * i;
-    parts.push(`<line x1="${pad.left}" y1="${py(y).toFixed(1)}" x2="${width - pad.right}" y2="${py(y).toFixed(1)}" stroke="#e3e8ef"/>`);
-    parts.push(`<text x="${pad.left - 6}" y="${(py(y) + 4).toFixed(1)}" font-size="11" text-anchor="end" fill="currentColor">${escape(fmt(y))}</text>`);
-  }
-  const ticks = chart.xTicks ?? (xs.length ? [...new Set([xMin, Math.round((xMin + xMax) / 2), xMax])].map((x) => [x, fmt(x)] as const) : []);
-  for (const [x, label] of ticks) parts.push(`<text x="${px(x).toFixed(1)}" y="${height - pad.bottom + 16}" font-size="11" text-anchor="middle" fill="currentColor">${escape(label)}</text>`);
-  parts.push(`<text x="${(width + pad.left) / 2}" y="${height - 6}" font-size="11" text-anchor="middle" fill="currentColor">${escape(chart.xLabel)}</text>`);
-  parts.push(`<text x="12" y="${(height - pad.bottom + pad.top) / 2}" font-size="11" text-anchor="middle" fill="currentColor" transform="rotate(-90 12 ${(height - pad.bottom + pad.top) / 2})">${escape(chart.yLabel)}</text>`);
-  if (points.length === 0) parts.push(`<text x="${width / 2}" y="${height / 2}" font-size="12" text-anchor="middle" fill="currentColor">no data</text>`);
-  chart.series.forEach((s, i) => {
-    if (s.points.length > 0) {
-      const d = s.points.map(([x, y], j) => `${j === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ');
-      parts.push(`<path d="${d}" fill="none" stroke="${s.colour}" stroke-width="2"/>`);
-      for (const [x, y] of s.points.length <= 40 ? s.points : []) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2.5" fill="${s.colour}"/>`);
-    }
-    const lx = width - pad.right - 150;
-    parts.push(`<rect x="${lx}" y="${pad.top + i * 16 - 9}" width="10" height="10" fill="${s.colour}"/>`);
-    parts.push(`<text x="${lx + 14}" y="${pad.top + i * 16}" font-size="11" fill="currentColor">${escape(s.label)}</text>`);
-  });
-  parts.push('</svg>');
-  return parts.join('');
+  // The y axis starts at 0 and ends at the round tick at or above the highest value.
+  const yTop = ys.length ? Math.max(...ys) : 0;
+  const yStep = niceStep(yTop > 0 ? yTop : 1, 4);
+  const yMax = Math.max(1, Math.ceil(yTop / yStep - 1e-9)) * yStep;
+  const px = (x: number) => (pad.left + ((x - xMin) / (xMax - xMin || 1)) * (width - pad.left - pad.right)).toFixed(1);
+  const py = (y: number) => (height - pad.bottom - (y / yMax) * (height - pad.top - pad.bottom)).toFixed(1);
+  const bottom = height - pad.bottom;
+  const middle = (height - pad.bottom + pad.top) / 2;
+  const yTicks = niceTicks(0, yMax, yStep);
+  const xStep = niceStep(xMax - xMin || 1, 6, xs.every(Number.isInteger) ? 1 : 0);
+  const xTicks = chart.xTicks ?? (xs.length ? niceTicks(xMin, xMax, xStep).map((x) => [x, label(x, xStep)] as const) : []);
+  const legendX = width - pad.right - 150;
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${chart.title}" class="chart">${[
+    html`<title>${chart.title}</title>`,
+    html`<text x="${pad.left}" y="16" font-size="13" font-weight="600" fill="currentColor">${chart.title}</text>`,
+    html`<line x1="${pad.left}" y1="${bottom}" x2="${width - pad.right}" y2="${bottom}" stroke="#9aa4b2"/>`,
+    html`<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${bottom}" stroke="#9aa4b2"/>`,
+    yTicks.map((y) => [
+      html`<line x1="${pad.left}" y1="${py(y)}" x2="${width - pad.right}" y2="${py(y)}" stroke="#e3e8ef"/>`,
+      html`<text x="${pad.left - 6}" y="${(Number(py(y)) + 4).toFixed(1)}" font-size="11" text-anchor="end" fill="currentColor">${label(y, yStep)}</text>`,
+    ]),
+    xTicks.map(([x, text]) => html`<text x="${px(x)}" y="${bottom + 16}" font-size="11" text-anchor="middle" fill="currentColor">${text}</text>`),
+    html`<text x="${(width + pad.left) / 2}" y="${height - 6}" font-size="11" text-anchor="middle" fill="currentColor">${chart.xLabel}</text>`,
+    html`<text x="12" y="${middle}" font-size="11" text-anchor="middle" fill="currentColor" transform="rotate(-90 12 ${middle})">${chart.yLabel}</text>`,
+    points.length === 0 && html`<text x="${width / 2}" y="${height / 2}" font-size="12" text-anchor="middle" fill="currentColor">no data</text>`,
+    chart.series.map((s, i) => [
+      s.points.length > 0 && html`<path d="${s.points.map(([x, y], j) => `${j === 0 ? 'M' : 'L'}${px(x)},${py(y)}`).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2"/>`,
+      // Dots only while they stay apart.
+      (s.points.length <= 40 ? s.points : []).map(([x, y]) => html`<circle cx="${px(x)}" cy="${py(y)}" r="2.5" fill="${s.colour}"/>`),
+      html`<rect x="${legendX}" y="${pad.top + i * 16 - 9}" width="10" height="10" fill="${s.colour}"/>`,
+      html`<text x="${legendX + 14}" y="${pad.top + i * 16}" font-size="11" fill="currentColor">${s.label}</text>`,
+    ]),
+  ]}</svg>`;
 }

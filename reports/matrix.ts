@@ -15,19 +15,20 @@
  *   version, seed, start date and verdict.
  *
  * Every string of a report may come from the target or from whoever wrote the
- * file: each goes through {@link text} or {@link attr} (escape-html), with
- * characters that would be invisible or reorder the text shown as `\uXXXX`.
- * The page is self-contained: inline CSS, one small inline script (the filter
- * box; the page reads fully without it), and a Content-Security-Policy that
- * admits only those two blocks and no network address.
+ * file: the page is written with the `html` template (reports/safe-html.ts),
+ * which escapes every interpolation, each string on one line ({@link oneLine}).
+ * The page shell (reports/page.ts) is the report's: inline CSS, one small
+ * inline script (the filter box; the page reads fully without it), and a
+ * Content-Security-Policy that admits only those two blocks and no network address.
  */
-import { pageHead } from './page.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
+import { plural, severityTag } from './components.js';
+import { renderPage } from './page.js';
+import { html, join, type SafeHtml, visible } from './safe-html.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
 import { failsRun, shownOutcome } from '../suites/policy.js';
-import { sha256Base64 as sha256 } from '../core/hash.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -228,20 +229,8 @@ function loadRows(columns: readonly MatrixColumn[]): Row[] {
 // ---------------------------------------------------------------------------
 // Escaping and formatting
 
-/**
- * Characters shown as a visible `\uXXXX` instead of themselves: C0 and C1
- * controls (line breaks too: every string here is one line), U+2028/U+2029,
- * bidi marks, embeddings, overrides and isolates, the BOM, lone surrogates.
- */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-const visible = (value: unknown): string => String(value).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-/** HTML text content: HTML-escaped, invisible characters as `\uXXXX`. */
-const text = (value: unknown): string => escapeHtml(visible(value));
-
-/** A double-quoted HTML attribute value. */
-const attr = text;
+/** A string of a report on one line: line breaks and every invisible character as `\\uXXXX` (safe-html.ts). */
+const oneLine = (value: unknown): string => visible(value, 'show');
 
 /** Cut to `max` characters (not splitting a surrogate pair), marked with an ellipsis. */
 function cut(value: unknown, max: number): string {
@@ -250,8 +239,6 @@ function cut(value: unknown, max: number): string {
   const end = /[\ud800-\udbff]/.test(s[max - 2] ?? '') ? max - 2 : max - 1;
   return `${s.slice(0, end)}…`;
 }
-
-const plural = (n: number, one: string): string => `${n} ${n === 1 ? one : `${one}s`}`;
 
 const figure = (n: number): string => (Number.isFinite(n) ? String(Math.round(n * 100) / 100) : String(n));
 
@@ -271,7 +258,7 @@ const distinct = (values: readonly string[]): string[] => [...new Set(values)];
  * a cell), then HTML-escaped (escape-html; a renderer shows the entities as
  * the characters, so no raw HTML gets through).
  */
-const md = (value: unknown): string => escapeHtml(visible(value).replace(/[\\`*_[\]|~$]/g, '\\$&'));
+const md = (value: unknown): string => escapeHtml(oneLine(value).replace(/[\\`*_[\]|~$]/g, '\\$&'));
 
 /** A link destination: anything but URL characters percent-encoded, so nothing ends it or breaks the table. */
 const mdHref = (href: string): string =>
@@ -333,160 +320,73 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
 /** matrix.html: one self-contained page, the table with a sticky header row and a rule filter. Pure. */
 export function renderMatrixHtml(columns: readonly MatrixColumn[]): string {
   const names = columnNames(columns);
-  const versions = distinct(columns.map((c) => c.result.interfaceVersion));
+  const versions = oneLine(distinct(columns.map((c) => c.result.interfaceVersion)).join(', '));
   const rows = ruleRows(columns);
   const load = loadRows(columns);
   const width = 3 + columns.length;
   const absent = [...rows, ...load].some((row) => row.cells.some((cell) => cell.outcome === 'absent'));
   const legend: CellOutcome[] = ['pass', 'fail', 'warning', 'inconclusive', 'error', 'skip', ...(absent ? (['absent'] as const) : [])];
   const body = (heading: string, group: Row[]) =>
-    group.length === 0
-      ? ''
-      : `<tbody>
-<tr class="group"><th colspan="${width}" scope="colgroup">${text(heading)}</th></tr>
-${group.map(renderRow).join('\n')}
+    group.length > 0 &&
+    html`<tbody>
+<tr class="group"><th colspan="${width}" scope="colgroup">${heading}</th></tr>
+${join(group.map(renderRow), '\n')}
 </tbody>`;
-  return `${pageHead(CSP, `Compatibility matrix · Animal Store Service ${text(versions.join(', '))}`)}
-<style>${STYLE}</style>
-</head>
-<body>
-<header class="top">
-<h1>Compatibility matrix <span class="sub">Animal Store Service ${text(versions.join(', '))} · ${plural(columns.length, 'implementation')} · ${plural(rows.length, 'rule')}${load.length ? ` · ${plural(load.length, 'load threshold')}` : ''}</span></h1>
+  return renderPage({
+    assets: 'matrix',
+    title: `Compatibility matrix · Animal Store Service ${versions}`,
+    header: html`<h1>Compatibility matrix <span class="sub">Animal Store Service ${versions} · ${plural(columns.length, 'implementation')} · ${plural(rows.length, 'rule')}${load.length > 0 && ` · ${plural(load.length, 'load threshold')}`}</span></h1>
 <ul class="legend">
-${legend.map((o) => `<li>${chip(o)} ${text(LEGEND[o])}</li>`).join('\n')}
+${join(legend.map((o) => html`<li>${chip(o)} ${LEGEND[o]}</li>`), '\n')}
 </ul>
 <form class="filter" id="filter-form" hidden>
 <label>Filter rules <input type="search" id="filter" placeholder="rule id or title" autocomplete="off"></label>
 <output id="shown" aria-live="polite"></output>
-</form>
-</header>
-<main>
-<table class="matrix">
+</form>`,
+    main: html`<table class="matrix">
 <thead>
 <tr>
 <th scope="col" class="rid">Rule</th>
 <th scope="col" class="title">Title</th>
-<th scope="col" class="sev">Severity</th>
-${columns.map((c, i) => renderColumnHead(c, names[i]!, i)).join('\n')}
+<th scope="col" class="severity">Severity</th>
+${join(columns.map((c, i) => renderColumnHead(c, names[i]!, i)), '\n')}
 </tr>
 </thead>
 ${body('Rules', rows)}
 ${body('Load thresholds', load)}
 </table>
-<p id="no-match" class="no-match" hidden>No rule matches the filter.</p>
-</main>
-<footer>
-<p>Each cell links to the evidence in that implementation's report. Hover a cell for its first finding. This page is self-contained and makes no network requests.</p>
-</footer>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+<p id="no-match" class="no-match" hidden>No rule matches the filter.</p>`,
+    footer: html`<p>Each cell links to the evidence in that implementation's report. Hover a cell for its first finding. This page is self-contained and makes no network requests.</p>`,
+  });
 }
 
-const chip = (outcome: CellOutcome): string => `<span class="chip o-${outcome}"><span aria-hidden="true">${SYMBOL[outcome]}</span> ${outcome}</span>`;
+const chip = (outcome: CellOutcome): SafeHtml => html`<span class="chip o-${outcome}"><span aria-hidden="true">${SYMBOL[outcome]}</span> ${outcome}</span>`;
 
-function renderColumnHead(column: MatrixColumn, name: string, index: number): string {
+function renderColumnHead(column: MatrixColumn, name: string, index: number): SafeHtml {
   const r = column.result;
   const badge = badgeFor(r);
   const verdict = r.summary.verdict === 'conformant' || r.summary.verdict === 'non-conformant' ? r.summary.verdict : 'error';
   const warnings = warningCount(r);
-  return `<th scope="col" class="impl">
-<div class="name"><span class="n">${index + 1}</span> ${text(name)}</div>
-<div class="verdict v-${verdict}">${text(r.summary.verdict)}${badge.message === 'conformant' || badge.message === r.summary.verdict ? '' : ` · ${text(badge.message)}`}${warnings > 0 ? ` · ${plural(warnings, 'warning')}` : ''}</div>
-<div class="meta"><span class="target">${text(cut(r.target, 200))}</span>
-<span>${text(r.tool.name)} ${text(r.tool.version)}</span>
-<span>seed ${text(r.seed)}${r.summary.strict ? ' · strict' : ''}</span>
-<span>${text(time(r.startedAt))}</span>
-<a href="${attr(column.evidence)}">${column.evidenceKind === 'html' ? 'report' : 'report.json'}</a></div>
+  return html`<th scope="col" class="impl">
+<div class="name"><span class="n">${index + 1}</span> ${oneLine(name)}</div>
+<div class="verdict v-${verdict}">${oneLine(r.summary.verdict)}${badge.message !== 'conformant' && badge.message !== r.summary.verdict && ` · ${oneLine(badge.message)}`}${warnings > 0 && ` · ${plural(warnings, 'warning')}`}</div>
+<div class="meta"><span class="target">${oneLine(cut(r.target, 200))}</span>
+<span>${oneLine(r.tool.name)} ${oneLine(r.tool.version)}</span>
+<span>seed ${oneLine(r.seed)}${r.summary.strict && ' · strict'}</span>
+<span>${oneLine(time(r.startedAt))}</span>
+<a href="${oneLine(column.evidence)}">${column.evidenceKind === 'html' ? 'report' : 'report.json'}</a></div>
 </th>`;
 }
 
-function renderRow(row: Row): string {
+function renderRow(row: Row): SafeHtml {
   const cells = row.cells.map((cell) => {
-    if (cell.outcome === 'absent') return `<td class="cell o-absent" title="${attr(cell.note)}"><span aria-hidden="true">·</span> absent</td>`;
-    return `<td class="cell o-${cell.outcome}"><a href="${attr(cell.href)}"${cell.note ? ` title="${attr(cell.note)}"` : ''}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.outcome}${cell.detail ? `<span class="detail">${text(cell.detail)}</span>` : ''}</a></td>`;
+    if (cell.outcome === 'absent') return html`<td class="cell o-absent" title="${oneLine(cell.note)}"><span aria-hidden="true">·</span> absent</td>`;
+    return html`<td class="cell o-${cell.outcome}"><a href="${oneLine(cell.href)}"${cell.note && html` title="${oneLine(cell.note)}"`}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.outcome}${cell.detail && html`<span class="detail">${oneLine(cell.detail)}</span>`}</a></td>`;
   });
-  return `<tr data-rule="${attr(`${row.id} ${row.title}`.toLowerCase())}">
-<th scope="row" class="rid" id="${attr(anchor(row.id))}">${text(row.id)}</th>
-<td class="title">${text(row.title)}</td>
-<td class="sev"><span class="sev-${attr(row.severity)}">${text(row.severity)}</span></td>
-${cells.join('\n')}
+  return html`<tr data-rule="${oneLine(`${row.id} ${row.title}`.toLowerCase())}">
+<th scope="row" class="rid" id="${anchor(row.id)}">${oneLine(row.id)}</th>
+<td class="title">${oneLine(row.title)}</td>
+<td class="severity">${severityTag(oneLine(row.severity))}</td>
+${join(cells, '\n')}
 </tr>`;
 }
-
-const STYLE = `
-:root { color-scheme: light; --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
-header.top { padding: 16px 20px 8px; }
-h1 { font-size: 20px; margin: 0 0 8px; }
-h1 .sub { display: block; font-size: 13px; font-weight: normal; color: var(--muted); }
-.legend { list-style: none; margin: 0 0 8px; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: var(--muted); font-size: 12px; }
-.filter { margin: 8px 0 0; display: flex; gap: 12px; align-items: center; }
-.filter input { font: inherit; padding: 3px 6px; width: 18em; border: 1px solid var(--line); border-radius: 4px; }
-.filter output { color: var(--muted); font-size: 12px; }
-main { padding: 0 20px 16px; }
-table.matrix { border-collapse: separate; border-spacing: 0; min-width: 100%; }
-.matrix th, .matrix td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: baseline; }
-.matrix thead th { position: sticky; top: 0; z-index: 2; background: var(--head); border-bottom: 2px solid #8c959f; vertical-align: bottom; }
-.matrix th.rid { position: sticky; left: 0; z-index: 1; background: #fff; font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }
-.matrix thead th.rid { z-index: 3; background: var(--head); font: inherit; font-weight: bold; }
-.matrix td.title { min-width: 16em; max-width: 28em; }
-.matrix td.sev { font-size: 12px; white-space: nowrap; }
-.sev-MUST { font-weight: bold; }
-.sev-SHOULD { color: var(--muted); }
-.sev-load { color: var(--muted); font-style: italic; }
-tr.group th { background: #eaeef2; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); position: static; }
-th.impl { min-width: 11em; max-width: 16em; font-weight: normal; }
-th.impl .name { font-weight: bold; overflow-wrap: anywhere; }
-th.impl .n { display: inline-block; min-width: 1.5em; padding: 0 4px; border-radius: 8px; background: var(--ink); color: #fff; font-size: 11px; text-align: center; }
-th.impl .verdict { display: inline-block; margin: 2px 0; padding: 0 6px; border-radius: 4px; font-weight: bold; font-size: 12px; }
-.v-conformant { background: #dafbe1; color: #116329; border: 1px solid #4ac26b; }
-.v-non-conformant { background: #ffebe9; color: #a40e26; border: 1px solid #ff8182; }
-.v-error { background: #fbefff; color: #6e3c9c; border: 1px solid #c297ff; }
-th.impl .meta { font-size: 11px; color: var(--muted); line-height: 1.35; }
-th.impl .meta span, th.impl .meta a { display: block; overflow-wrap: anywhere; }
-td.cell { white-space: nowrap; font-weight: 600; font-size: 13px; border-left: 2px solid #fff; }
-td.cell a { color: inherit; text-decoration: none; display: block; }
-td.cell a:hover, td.cell a:focus { text-decoration: underline; }
-td.cell .detail { display: block; font-weight: normal; font-size: 11px; }
-.o-pass { background: #e6f4ea; color: #1a5e2e; }
-.o-fail { background: #ffd7d5; color: #8a0b1f; }
-.o-warning { background: #fff1c2; color: #6b4a00; }
-.o-waived { background: #fff1c2; color: #6b4a00; font-style: italic; }
-.o-inconclusive { background: #e3ebff; color: #1f3f8f; }
-.o-error { background: #f0e0ff; color: #5b2a86; }
-.o-skip { background: #f2f3f5; color: #57606a; font-weight: normal; }
-.o-absent { background: #fff; color: #8c959f; font-weight: normal; }
-.chip { display: inline-block; padding: 0 6px; border-radius: 4px; font-weight: 600; }
-tr:hover td.title, tr:hover th.rid { background: #f6f8fa; }
-.no-match { color: var(--muted); }
-footer { padding: 0 20px 24px; color: var(--muted); font-size: 12px; }
-`;
-
-/** The filter box: hides rows whose id and title do not hold the text typed. The page reads fully without it. */
-const SCRIPT = `(() => {
-  const form = document.getElementById('filter-form');
-  const input = document.getElementById('filter');
-  const shown = document.getElementById('shown');
-  const none = document.getElementById('no-match');
-  const rows = [...document.querySelectorAll('tr[data-rule]')];
-  form.hidden = false;
-  form.addEventListener('submit', (e) => e.preventDefault());
-  const apply = () => {
-    const q = input.value.trim().toLowerCase();
-    let n = 0;
-    for (const row of rows) {
-      const show = q === '' || row.dataset.rule.includes(q);
-      row.hidden = !show;
-      if (show) n++;
-    }
-    shown.textContent = q === '' ? '' : n + ' of ' + rows.length + ' rows';
-    none.hidden = n > 0;
-  };
-  input.addEventListener('input', apply);
-})();`;
-
-
-const CSP = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; base-uri 'none'; form-action 'none'`;
