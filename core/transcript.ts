@@ -19,7 +19,7 @@ import { sha256 } from './hash.js';
 export const TRANSPORT_ERROR_CODES = ['PC_ERR_UNREACHABLE', 'PC_ERR_TIMEOUT', 'PC_ERR_TLS', 'PC_ERR_PROTOCOL'] as const;
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
 
-/** One line of transcript.jsonl. Header values, URLs, bodies and error messages are redacted. */
+/** One line of transcript.jsonl (its schema: spec/transcript-schema.ts). Header values, URLs, bodies and error messages are redacted. */
 export interface TranscriptEntry {
   /** Order of sending within the run, from 1. */
   seq: number;
@@ -66,47 +66,6 @@ export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor
 export function renderTranscript(entries: readonly TranscriptEntry[]): string {
   return [...entries].sort((a, b) => a.seq - b.seq).map((e) => `${JSON.stringify(e)}\n`).join('');
 }
-
-/** A transcript that cannot be read; `message` names the line. */
-export class TranscriptError extends Error {}
-
-/** Parses transcript.jsonl. Throws {@link TranscriptError} naming the first bad line. */
-export function parseTranscript(text: string): TranscriptEntry[] {
-  const entries: TranscriptEntry[] = [];
-  const seen = new Set<number>();
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  lines.forEach((line, i) => {
-    const bad = (why: string): never => {
-      throw new TranscriptError(`line ${i + 1}: ${why}`);
-    };
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      bad('not JSON');
-    }
-    const entry = value as TranscriptEntry;
-    if (!isObject(entry)) bad('not an object');
-    if (!Number.isInteger(entry.seq) || entry.seq < 1) bad('"seq" is not a positive integer');
-    if (seen.has(entry.seq)) bad(`seq ${entry.seq} appears twice`);
-    seen.add(entry.seq);
-    if (!isObject(entry.meta) || !isString(entry.meta.operation) || !isString(entry.meta.auth) || !isString(entry.meta.check)) bad('"meta" needs operation, auth and check');
-    const { request, response, error } = entry;
-    if (!isObject(request) || (request.method !== 'GET' && request.method !== 'POST') || !isString(request.url) || !isHeaders(request.headers) || (request.body !== undefined && !isBase64(request.body))) bad('"request" needs method (GET or POST), url, headers and a base64 body if any');
-    if (response !== undefined && (!isObject(response) || !Number.isInteger(response.status) || !isHeaders(response.headers) || !isBase64(response.body) || typeof response.truncated !== 'boolean')) bad('"response" needs status, headers, a base64 body and truncated');
-    if (error !== undefined && (!isObject(error) || !(TRANSPORT_ERROR_CODES as readonly unknown[]).includes(error.code) || !isString(error.message))) bad('"error" needs a transport error code and a message');
-    if ((response === undefined) === (error === undefined)) bad('an exchange has a response or an error, exactly one');
-    if (typeof entry.durationMs !== 'number' || !(entry.durationMs >= 0)) bad('"durationMs" is not a duration');
-    entries.push(entry);
-  });
-  return entries;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> & object => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isHeaders = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every(isString);
-const isBase64 = (v: unknown): v is string => isString(v) && /^[A-Za-z0-9+/]*={0,2}$/.test(v) && v.length % 4 === 0;
 
 /** A request of the replay that no recorded exchange answers. */
 export interface UnmatchedRequest {

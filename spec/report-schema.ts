@@ -16,6 +16,9 @@ const counts = {
   properties: Object.fromEntries(ruleOutcome.enum.map((o) => [o, { type: 'integer', minimum: 0 }])),
 };
 
+/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
 export const reportSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',
