@@ -17,8 +17,11 @@ export const transcriptEntrySchema = {
   type: 'object',
   required: ['seq', 'meta', 'request', 'durationMs'],
   additionalProperties: false,
-  // An exchange has a response or an error, exactly one.
-  oneOf: [{ required: ['response'] }, { required: ['error'] }],
+  // An exchange has a response or an error, exactly one (each named in its branch, as ajv's strict mode asks of `required`).
+  oneOf: [
+    { properties: { response: true }, required: ['response'] },
+    { properties: { error: true }, required: ['error'] },
+  ],
   properties: {
     seq: { type: 'integer', minimum: 1, description: 'Order of sending within the run, from 1; unique within the transcript' },
     meta: {
