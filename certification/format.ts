@@ -2,6 +2,7 @@
  * The one wording of a verification: each step of certification/problems.ts
  * in English, one line whatever the bundle holds, and `verify`'s whole output.
  */
+import { oneLine } from '../core/one-line.js';
 import { MANIFEST_FORMAT } from '../spec/manifest-schema.js';
 import { describeViolations } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
@@ -165,7 +166,3 @@ function connectionLine(report: ConformanceResult): string {
   return `connection: ${oneLine(parts.join('; '))}`;
 }
 
-/** One line, whatever the bundle holds: controls as `\uXXXX`. */
-export function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

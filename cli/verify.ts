@@ -10,9 +10,10 @@
 import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { MAX_BUNDLE_BYTES } from '../certification/bundle.js';
-import { describeStep, oneLine, renderVerification } from '../certification/format.js';
+import { describeStep, renderVerification } from '../certification/format.js';
 import { verifyBundle } from '../certification/verify.js';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { oneLine } from '../core/one-line.js';
 import { readEd25519Key } from './certification.js';
 import { readBoundedFile } from './files.js';
 import type { Io } from './io.js';

@@ -2,7 +2,8 @@
  * A run's transcript: every exchange, one JSON line each, the key redacted
  * (`certify` writes it into the bundle), and {@link TranscriptReplayer}, a
  * {@link Transport} that answers a run's requests from a transcript instead of
- * the network (`verify` recomputes the verdicts with it).
+ * the network (`verify` recomputes the verdicts with it). Reading the file back,
+ * against its schema (spec/transcript-schema.ts), is certification/transcript.ts's.
  *
  * Bodies are stored as base64 of the redacted bytes: a body that is valid
  * UTF-8 is redacted as text; one that is not is read as Latin-1, byte for
