@@ -6,7 +6,7 @@
  * - manifest.json: tool and suite hash, settings, environment, times, target,
  *   the certificate decision, and the sha256 of every other file;
  * - manifest.sig (with `signKey`): Ed25519 signature of manifest.json's bytes, base64;
- * - product.json, report.json, junit.xml, report.html, transcript.jsonl.
+ * - product.json, report.json, junit.xml, report.html, transcript.har (every exchange, an HTTP Archive).
  */
 import { type KeyObject, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';

@@ -87,8 +87,8 @@ function words(step: VerifyStep): [StepMark, string] {
       return ['✗', `verdicts: not recomputed: ${BUNDLE.transcript} is missing`];
     case 'TRANSCRIPT_INVALID': {
       const { defect } = step;
-      const why = defect.kind === 'not-json' ? 'not JSON' : defect.kind === 'seq-repeated' ? `seq ${defect.seq} appears twice` : describeViolations(defect.violations);
-      return ['✗', `verdicts: not recomputed: ${BUNDLE.transcript} line ${step.line}: ${why}`];
+      const why = defect.kind === 'not-json' ? 'not JSON' : defect.kind === 'seq-repeated' ? `/log/entries/${defect.entry} repeats _seq ${defect.seq}` : describeViolations(defect.violations);
+      return ['✗', `verdicts: not recomputed: ${BUNDLE.transcript}: ${why}`];
     }
     case 'RECOMPUTATION_FAILED':
       return ['✗', `verdicts: not recomputed: ${step.detail}`];

@@ -18,7 +18,7 @@ export const BUNDLE = {
   report: 'report.json',
   junit: 'junit.xml',
   html: 'report.html',
-  transcript: 'transcript.jsonl',
+  transcript: 'transcript.har',
 } as const;
 
 /** Files whose hashes the manifest carries (every file but the manifest and its signature). */

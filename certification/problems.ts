@@ -50,7 +50,7 @@ export type VerifyProblem =
   | { code: 'REPORT_UNREADABLE' }
   | { code: 'REPORT_MANIFEST_DISAGREE'; field: string; report: unknown; manifest: unknown }
   | { code: 'TRANSCRIPT_MISSING' }
-  | { code: 'TRANSCRIPT_INVALID'; line: number; defect: TranscriptDefect }
+  | { code: 'TRANSCRIPT_INVALID'; defect: TranscriptDefect }
   | { code: 'RECOMPUTATION_FAILED'; detail: string }
   /** The recomputation sent a request the transcript does not hold: it diverged from the recorded run. */
   | { code: 'REQUEST_NOT_IN_TRANSCRIPT'; request: ShownRequest }

@@ -1,30 +1,27 @@
-/** transcript.jsonl read back: each line parsed and validated against spec/transcript-schema.ts. */
-import type { TranscriptEntry } from '../core/transcript.js';
-import { transcriptEntrySchema } from '../spec/transcript-schema.js';
+/** transcript.har read back: parsed and validated against spec/transcript-schema.ts. */
+import type { Transcript, TranscriptEntry } from '../core/transcript.js';
+import { transcriptSchema } from '../spec/transcript-schema.js';
 import { type SchemaViolation, validatorFor, violationsOf } from '../spec/validate.js';
 
-/** Why a line of a transcript cannot be read. */
-export type TranscriptDefect = { kind: 'not-json' } | { kind: 'schema'; violations: SchemaViolation[] } | { kind: 'seq-repeated'; seq: number };
+/** Why a transcript cannot be read (`entry`: the index of the entry whose `_seq` repeats an earlier one's). */
+export type TranscriptDefect = { kind: 'not-json' } | { kind: 'schema'; violations: SchemaViolation[] } | { kind: 'seq-repeated'; entry: number; seq: number };
 
-/** Parses transcript.jsonl: its entries, or the first line that cannot be read (from 1) and why. */
-export function parseTranscript(text: string): { entries: TranscriptEntry[] } | { line: number; defect: TranscriptDefect } {
-  const validate = validatorFor<TranscriptEntry>(transcriptEntrySchema);
-  const entries: TranscriptEntry[] = [];
+/** Parses transcript.har: its entries, or why it cannot be read. */
+export function parseTranscript(text: string): { entries: TranscriptEntry[] } | { defect: TranscriptDefect } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { defect: { kind: 'not-json' } };
+  }
+  const validate = validatorFor<Transcript>(transcriptSchema);
+  if (!validate(value)) return { defect: { kind: 'schema', violations: violationsOf(validate.errors) } };
+  const { entries } = value.log;
+  // Uniqueness of a field across entries is beyond the schema.
   const seen = new Set<number>();
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  for (const [i, line] of lines.entries()) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return { line: i + 1, defect: { kind: 'not-json' } };
-    }
-    if (!validate(value)) return { line: i + 1, defect: { kind: 'schema', violations: violationsOf(validate.errors) } };
-    // Uniqueness across lines is beyond a schema of one line.
-    if (seen.has(value.seq)) return { line: i + 1, defect: { kind: 'seq-repeated', seq: value.seq } };
-    seen.add(value.seq);
-    entries.push(value);
+  for (const [i, entry] of entries.entries()) {
+    if (seen.has(entry._seq)) return { defect: { kind: 'seq-repeated', entry: i, seq: entry._seq } };
+    seen.add(entry._seq);
   }
   return { entries };
 }

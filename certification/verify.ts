@@ -18,7 +18,7 @@ import { WITHHELD_DIGEST } from '../core/boundary.js';
 import { asPcError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor } from '../core/redact.js';
-import { TranscriptReplayer } from '../core/transcript.js';
+import { headerOf, TranscriptReplayer } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import type { Manifest } from '../spec/manifest-schema.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
@@ -198,11 +198,11 @@ const shown = (method: string, url: string, target: string, authorization: strin
 async function recompute(report: ConformanceResult, manifest: Manifest, transcriptBytes: Buffer | undefined, found: Steps): Promise<void> {
   if (!transcriptBytes) return found.problem({ code: 'TRANSCRIPT_MISSING' });
   const parsed = parseTranscript(transcriptBytes.toString('utf8'));
-  if (!('entries' in parsed)) return found.problem({ code: 'TRANSCRIPT_INVALID', line: parsed.line, defect: parsed.defect });
+  if ('defect' in parsed) return found.problem({ code: 'TRANSCRIPT_INVALID', defect: parsed.defect });
   const { entries } = parsed;
   // The recomputation's key: the placeholder, or one without letters when the recorded key had none (its
   // letter-case-swapped variant was never sent), so that it sends exactly the requests the run sent.
-  const swappedSent = entries.some((e) => Object.entries(e.request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && value.includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`)));
+  const swappedSent = entries.some((e) => headerOf(e.request.headers, 'authorization').includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`));
   const standIn = swappedSent || entries.length === 0 ? KEY_PLACEHOLDER : LETTERLESS_STAND_IN;
   // Requests the run did not send because they would have carried the key: the recomputation stops where the run did.
   const withheld = new Set([...JSON.stringify(report.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
@@ -224,14 +224,14 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
     return found.problem({ code: 'RECOMPUTATION_FAILED', detail: asPcError(error).message });
   }
 
-  const loadSeqs = new Set(entries.filter((e) => e.meta.check.startsWith('load.')).map((e) => e.seq));
+  const loadSeqs = new Set(entries.filter((e) => e._meta.check.startsWith('load.')).map((e) => e._seq));
   const before = found.problems.length;
   for (const u of replayer.unmatched.slice(0, MAX_UNMATCHED_LISTED)) found.problem({ code: 'REQUEST_NOT_IN_TRANSCRIPT', request: { method: u.method, path: u.path, authorization: u.authorization } });
   if (replayer.unmatched.length > MAX_UNMATCHED_LISTED) found.problem({ code: 'MORE_REQUESTS_NOT_IN_TRANSCRIPT', count: replayer.unmatched.length - MAX_UNMATCHED_LISTED });
-  const unused = replayer.unused().filter((e) => !loadSeqs.has(e.seq));
+  const unused = replayer.unused().filter((e) => !loadSeqs.has(e._seq));
   if (unused.length > 0) {
     const first = unused[0]!;
-    found.problem({ code: 'EXCHANGES_NOT_REPLAYED', count: unused.length, first: { seq: first.seq, ...shown(first.request.method, first.request.url, manifest.target, first.request.headers.authorization ?? '') } });
+    found.problem({ code: 'EXCHANGES_NOT_REPLAYED', count: unused.length, first: { seq: first._seq, ...shown(first.request.method, first.request.url, manifest.target, headerOf(first.request.headers, 'authorization')) } });
   }
 
   const recordedRules = new Map(report.rules.map((r) => [r.id, r]));

@@ -11,7 +11,7 @@ import { INTERFACE_VERSION, openapi } from '../spec/openapi.js';
 import { manifestSchema } from '../spec/manifest-schema.js';
 import { productSchema } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
-import { transcriptEntrySchema } from '../spec/transcript-schema.js';
+import { transcriptSchema } from '../spec/transcript-schema.js';
 import { rules, untestableStatements } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { RULE_CHECKS_FILE } from './rules.js';
@@ -24,7 +24,7 @@ export function generatedFiles(): Record<string, string> {
     'spec/product.schema.json': `${JSON.stringify(productSchema, null, 2)}\n`,
     'spec/config.schema.json': `${JSON.stringify(configSchema, null, 2)}\n`,
     'spec/manifest.schema.json': `${JSON.stringify(manifestSchema, null, 2)}\n`,
-    'spec/transcript.schema.json': `${JSON.stringify(transcriptEntrySchema, null, 2)}\n`,
+    'spec/transcript.schema.json': `${JSON.stringify(transcriptSchema, null, 2)}\n`,
     [RULE_CHECKS_FILE]: `${JSON.stringify(ruleChecks(), null, 2)}\n`,
     'RULES.md': renderRulesMarkdown(),
   };

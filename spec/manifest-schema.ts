@@ -4,8 +4,11 @@
  * every other file. `npm run gen` writes it to spec/manifest.schema.json.
  */
 
-/** `format` of a manifest this version writes and reads. */
-export const MANIFEST_FORMAT = 'petstore-conformance-certification/1';
+/**
+ * `format` of a manifest this version writes and reads. 2: the transcript is
+ * transcript.har, an HTTP Archive (1: transcript.jsonl, one JSON line an exchange).
+ */
+export const MANIFEST_FORMAT = 'petstore-conformance-certification/2';
 
 /** manifest.json: what was run, by what, where, with which outcome, and the hash of every other file. */
 export interface Manifest {

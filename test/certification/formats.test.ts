@@ -1,6 +1,6 @@
 /**
- * A bundle's own formats read back, in milliseconds: manifest.json and each
- * line of transcript.jsonl against their schemas, and bytes that are no
+ * A bundle's own formats read back, in milliseconds: manifest.json and
+ * transcript.har against their schemas, and bytes that are no
  * bundle; each defect as data, worded by the one formatter.
  */
 import { gzipSync } from 'node:zlib';
@@ -9,6 +9,9 @@ import { unpackBundle } from '../../certification/bundle.js';
 import { describeStep } from '../../certification/format.js';
 import { readManifest } from '../../certification/manifest.js';
 import { parseTranscript } from '../../certification/transcript.js';
+import { TransportError } from '../../core/errors.js';
+import { redactorFor } from '../../core/redact.js';
+import { renderTranscript, toTranscriptEntry, type RecordedExchange, type TranscriptEntry } from '../../core/transcript.js';
 import { MANIFEST_FORMAT } from '../../spec/manifest-schema.js';
 
 const manifest = {
@@ -29,8 +32,12 @@ const manifest = {
   files: { 'report.json': 'b'.repeat(64) },
 };
 const manifestBytes = (value: unknown) => Buffer.from(JSON.stringify(value));
-const entry = { seq: 1, meta: { operation: 'listPets', auth: 'valid', check: 'preflight' }, request: { method: 'GET', url: 'http://h/v1/pets', headers: { authorization: 'Bearer <API_KEY>' } }, response: { status: 200, headers: {}, body: 'W10=', truncated: false }, durationMs: 1.5 };
-const lines = (...entries: unknown[]) => entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+const exchange = (seq: number, x: Partial<RecordedExchange>): RecordedExchange => ({ seq, meta: { operation: 'listPets', auth: 'valid', check: 'preflight' }, request: { method: 'GET', url: 'http://h/v1/pets?limit=1', headers: { authorization: 'Bearer <API_KEY>' } }, durationMs: 1.5, ...x });
+const answered = exchange(1, { response: { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('[]'), truncated: false } });
+const failed = exchange(2, { request: { method: 'POST', url: 'http://h/v1/pets', headers: {}, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }, error: new TransportError('PC_ERR_TIMEOUT', 'no answer') });
+const redactor = redactorFor('Kq4-Vb7Pm2wQ-Zx81w-Tn3');
+const har = (...entries: TranscriptEntry[]) => renderTranscript(entries);
+const entry = toTranscriptEntry(answered, redactor);
 
 describe('manifest.json', () => {
   it('a manifest as certify writes it is read', () => {
@@ -39,7 +46,7 @@ describe('manifest.json', () => {
 
   it.each([
     ['not JSON', Buffer.from('{'), { kind: 'not-json' }, 'manifest.json: not JSON; nothing else in the bundle can be checked'],
-    ['another format', manifestBytes({ ...manifest, format: 'petstore-conformance-certification/2' }), { kind: 'format', format: 'petstore-conformance-certification/2' }, 'manifest.json: not a certification manifest this version reads (format "petstore-conformance-certification/2", expected "petstore-conformance-certification/1"); nothing else in the bundle can be checked'],
+    ['a manifest of the first format (a transcript of JSON lines)', manifestBytes({ ...manifest, format: 'petstore-conformance-certification/1' }), { kind: 'format', format: 'petstore-conformance-certification/1' }, 'manifest.json: not a certification manifest this version reads (format "petstore-conformance-certification/1", expected "petstore-conformance-certification/2"); nothing else in the bundle can be checked'],
     ['a hash that is no sha256', manifestBytes({ ...manifest, files: { 'report.json': 'x' } }), { kind: 'schema', violations: [{ path: '/files/report.json', message: 'must match pattern "^[0-9a-f]{64}$"' }] }, 'manifest.json: not a certification manifest (/files/report.json must match pattern "^[0-9a-f]{64}$"); nothing else in the bundle can be checked'],
     ['a key missing', manifestBytes({ ...manifest, certified: undefined }), { kind: 'schema', violations: [{ path: '/', message: "must have required property 'certified'" }] }, "manifest.json: not a certification manifest (/ must have required property 'certified'); nothing else in the bundle can be checked"],
   ])('%s is a defect, said in one line', (_label, bytes, defect, text) => {
@@ -48,23 +55,26 @@ describe('manifest.json', () => {
   });
 });
 
-describe('transcript.jsonl', () => {
-  it('lines as core/transcript.ts writes them are read, a transport error in place of a response too', () => {
-    const failed = { ...entry, seq: 2, response: undefined, error: { code: 'PC_ERR_TIMEOUT', message: 'no answer' } };
-    expect(parseTranscript(lines(entry, failed))).toEqual({ entries: [entry, JSON.parse(JSON.stringify(failed))] });
+describe('transcript.har', () => {
+  it('an HTTP Archive as core/transcript.ts writes it is read back: a response, and a transport error with a body that is not UTF-8', () => {
+    const entries = [entry, toTranscriptEntry(failed, redactor)];
+    const parsed = parseTranscript(har(...entries));
+    expect(parsed).toEqual({ entries });
+    expect(entries[1]).toMatchObject({ request: { postData: { text: 'e//+fQ==', _encoding: 'base64' } }, response: { status: 0 }, _error: { code: 'PC_ERR_TIMEOUT' } });
+    expect(entry).toMatchObject({ request: { queryString: [{ name: 'limit', value: '1' }] }, response: { status: 200, content: { text: 'W10=', encoding: 'base64', mimeType: 'application/json' } } });
   });
 
   it.each([
-    ['a line that is not JSON', `${lines(entry)}{\n`, { line: 2, defect: { kind: 'not-json' } }, 'verdicts: not recomputed: transcript.jsonl line 2: not JSON'],
-    ['a seq twice', lines(entry, entry), { line: 2, defect: { kind: 'seq-repeated', seq: 1 } }, 'verdicts: not recomputed: transcript.jsonl line 2: seq 1 appears twice'],
-    ['a method the suite never sends', lines({ ...entry, request: { ...entry.request, method: 'DELETE' } }), { line: 1 }, 'verdicts: not recomputed: transcript.jsonl line 1: /request/method must be equal to one of the allowed values: "GET", "POST"'],
-    ['a body that is not base64', lines({ ...entry, response: { ...entry.response, body: 'not base64!' } }), { line: 1 }, 'verdicts: not recomputed: transcript.jsonl line 1: /response/body must match pattern "^[A-Za-z0-9+/]*={0,2}$"'],
-    ['a response and an error both', lines({ ...entry, error: { code: 'PC_ERR_TLS', message: 'x' } }), { line: 1 }, 'verdicts: not recomputed: transcript.jsonl line 1: / must match exactly one schema in oneOf'],
-  ])('%s is the first bad line, said in one line', (_label, text, expected, words) => {
+    ['not JSON', '{', { kind: 'not-json' }, 'verdicts: not recomputed: transcript.har: not JSON'],
+    ['a _seq twice', har(entry, entry), { kind: 'seq-repeated', entry: 1, seq: 1 }, 'verdicts: not recomputed: transcript.har: /log/entries/1 repeats _seq 1'],
+    ['a method the suite never sends', har({ ...entry, request: { ...entry.request, method: 'DELETE' as 'GET' } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/request/method must be equal to one of the allowed values: "GET", "POST"'],
+    ['a body that is not base64', har({ ...entry, response: { ...entry.response, content: { ...entry.response.content, text: 'not base64!' } } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/response/content/text must match pattern "^[A-Za-z0-9+/]*={0,2}$"'],
+    ['an error with a response', har({ ...entry, _error: { code: 'PC_ERR_TLS', message: 'x' } }), { kind: 'schema' }, /^verdicts: not recomputed: transcript\.har: \/log\/entries\/0\/response\/status must be equal to constant/],
+  ])('%s is a defect, said in one line', (_label, text, defect, words) => {
     const parsed = parseTranscript(text);
-    expect(parsed).toMatchObject(expected);
-    if ('entries' in parsed) throw new Error('read');
-    expect(describeStep({ code: 'TRANSCRIPT_INVALID', line: parsed.line, defect: parsed.defect }).text).toBe(words);
+    expect(parsed).toMatchObject({ defect });
+    if (!('defect' in parsed)) throw new Error('read');
+    expect(describeStep({ code: 'TRANSCRIPT_INVALID', defect: parsed.defect }).text).toMatch(words);
   });
 });
 
