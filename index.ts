@@ -46,6 +46,7 @@ export type { ShownRequest, VerifyNote, VerifyPass, VerifyProblem, VerifyStep } 
 export { describeStep, renderVerification, type StepMark } from './certification/format.js';
 export type { ManifestDefect } from './certification/manifest.js';
 export type { TranscriptDefect } from './certification/transcript.js';
+export type { HarPair, Transcript, TranscriptEntry } from './core/transcript.js';
 export { CERTIFICATION, certificationDecision } from './suites/policy.js';
 export type { Manifest } from './spec/manifest-schema.js';
 export type { Product } from './spec/product-schema.js';

@@ -87,7 +87,8 @@ export async function verifyBundle(bytes: Uint8Array, options: VerifyOptions = {
     // Whatever a bundle holds, it is a problem of the bundle, said as one: never an internal error.
     found.problem({ code: 'CHECK_ABORTED', detail: (error instanceof Error ? error.message : String(error)).split('\n')[0]! });
   }
-  return { steps: found.steps, problems: found.problems, ...(found.manifest ? { manifest: found.manifest } : {}), ...(found.product ? { product: found.product } : {}), ...(found.report ? { report: found.report } : {}) };
+  const { steps, problems, manifest, product, report } = found;
+  return { steps, problems, manifest, product, report };
 }
 
 async function check({ files, hashes }: BundleContents, publicKey: KeyObject | undefined, found: Steps): Promise<void> {
