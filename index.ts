@@ -8,6 +8,14 @@
  * await writeFile('junit.xml', renderJunit(result));
  * await writeFile('report.html', renderHtml(result));
  * if (result.summary.verdict !== 'conformant') process.exitCode = 1;
+ *
+ * @example
+ * // Certification: a bundle made, written, and checked offline.
+ * import { certify, verifyBundle, renderVerification } from 'petstore-conformance';
+ * const { bundle, manifest } = await certify({ baseUrl, apiKey, product: { name: 'Acme', version: '1.0', contact: 'qa@acme.example' } });
+ * await writeFile('bundle.tar.gz', bundle);
+ * const verification = await verifyBundle(bundle);
+ * if (verification.problems.length > 0) console.log(renderVerification(verification, 'bundle.tar.gz'));
  */
 export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, type ConformanceOptions, type RunEvent } from './suites/engine.js';
 export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
@@ -30,3 +38,16 @@ export { renderSummary, renderVerdictLine } from './reports/console.js';
 export { renderAnnotations, renderStepSummary } from './reports/github.js';
 export { replayCommand } from './reports/commands.js';
 export { reporters, REPORTER_NAMES, type Reporter, type ReporterContext, type ReporterName } from './reports/index.js';
+
+// Certification: a bundle made by `certify`, checked offline by `verifyBundle`; problems are data with stable codes, worded by `describeStep`.
+export { certify, ProductRefused, type Certification, type CertifyOptions } from './certification/certify.js';
+export { verifyBundle, type Verification, type VerifyOptions } from './certification/verify.js';
+export type { ShownRequest, VerifyNote, VerifyPass, VerifyProblem, VerifyStep } from './certification/problems.js';
+export { describeStep, renderVerification, type StepMark } from './certification/format.js';
+export type { ManifestDefect } from './certification/manifest.js';
+export type { TranscriptDefect } from './certification/transcript.js';
+export type { HarPair, Transcript, TranscriptEntry } from './core/transcript.js';
+export { CERTIFICATION, certificationDecision } from './suites/policy.js';
+export type { Manifest } from './spec/manifest-schema.js';
+export type { Product } from './spec/product-schema.js';
+export type { SchemaViolation } from './spec/validate.js';

@@ -1,14 +1,17 @@
 /**
  * Files generated from the typed sources: spec/openapi.json,
  * spec/report.schema.json, spec/product.schema.json, spec/config.schema.json,
+ * spec/manifest.schema.json, spec/transcript.schema.json (a bundle's files),
  * spec/rule-checks.json (what `rules` prints, without loading the checks) and
  * RULES.md. `npm run gen` writes them; a test fails when one is stale.
  */
 import { configSchema } from './config.js';
 import { gaps } from '../spec/gaps.js';
 import { INTERFACE_VERSION, openapi } from '../spec/openapi.js';
+import { manifestSchema } from '../spec/manifest-schema.js';
 import { productSchema } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
+import { transcriptSchema } from '../spec/transcript-schema.js';
 import { rules, untestableStatements } from '../spec/rules.js';
 import { builtinChecks } from '../suites/registry.js';
 import { RULE_CHECKS_FILE } from './rules.js';
@@ -20,6 +23,8 @@ export function generatedFiles(): Record<string, string> {
     'spec/report.schema.json': `${JSON.stringify(reportSchema, null, 2)}\n`,
     'spec/product.schema.json': `${JSON.stringify(productSchema, null, 2)}\n`,
     'spec/config.schema.json': `${JSON.stringify(configSchema, null, 2)}\n`,
+    'spec/manifest.schema.json': `${JSON.stringify(manifestSchema, null, 2)}\n`,
+    'spec/transcript.schema.json': `${JSON.stringify(transcriptSchema, null, 2)}\n`,
     [RULE_CHECKS_FILE]: `${JSON.stringify(ruleChecks(), null, 2)}\n`,
     'RULES.md': renderRulesMarkdown(),
   };

@@ -13,6 +13,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
+import { oneLine } from '../core/one-line.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
 import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
@@ -95,11 +96,6 @@ export function parseLabels(values: readonly unknown[] | undefined): Record<stri
     labels[name] = path;
   }
   return labels;
-}
-
-/** One line, whatever a file name or a report holds: controls (an escape sequence, a line break) as `\uXXXX`. */
-function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** `--label` names by report file; a label whose path is not one of the reports is a usage error. */

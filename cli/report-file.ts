@@ -5,16 +5,13 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { JSON_REPORT_FILE } from '../reports/json.js';
-import { reportSchema } from '../spec/report-schema.js';
-import { newAjv } from '../spec/validate.js';
+import { MAX_REPORT_BYTES, reportSchema } from '../spec/report-schema.js';
+import { validatorFor } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { readBoundedFile } from './files.js';
-
-/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
-export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** A path to a report: a file, or a directory holding report.json (a `--report-dir`). */
 export async function reportFile(path: string, cwd: string): Promise<string> {
@@ -37,17 +34,9 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
   } catch (error) {
     refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
   }
-  const validate = reportValidator();
+  const validate = validatorFor(reportSchema);
   if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
   return { file, result: value as ConformanceResult };
-}
-
-let validator: ValidateFunction | undefined;
-
-/** The report schema, compiled once, on first use (stopping at the first error). */
-export function reportValidator(): ValidateFunction {
-  validator ??= newAjv().compile(reportSchema);
-  return validator;
 }
 
 function describe(error: ErrorObject | undefined): string {

@@ -1,12 +1,20 @@
 /**
- * A run's transcript: every exchange, one JSON line each, the key redacted
+ * A run's transcript: every exchange as an entry of an HTTP Archive (HAR 1.2,
+ * so browsers' devtools and other HAR tools open it), the key redacted
  * (`certify` writes it into the bundle), and {@link TranscriptReplayer}, a
  * {@link Transport} that answers a run's requests from a transcript instead of
- * the network (`verify` recomputes the verdicts with it).
+ * the network (`verify` recomputes the verdicts with it). Reading the file back,
+ * against its schema (spec/transcript-schema.ts), is certification/transcript.ts's.
  *
- * Bodies are stored as base64 of the redacted bytes: a body that is valid
- * UTF-8 is redacted as text; one that is not is read as Latin-1, byte for
- * byte, redacted, and kept byte for byte where nothing was replaced.
+ * What HAR has no field for is in the suite's own fields, prefixed `_` as HAR
+ * allows: the order of sending (`_seq`), what the engine sent it for
+ * (`_meta`), a transport error (`_error`, the response then status 0, as
+ * browsers write a request that got no answer), a body cut at its bound
+ * (`_truncated`). Bodies are the redacted bytes exactly: a response's as
+ * base64 (`encoding`), a request's as text when it is UTF-8 and as base64
+ * (`_encoding`) when it is not. A body that is valid UTF-8 is redacted as
+ * text; one that is not is read as Latin-1, byte for byte, redacted, and kept
+ * byte for byte where nothing was replaced.
  */
 import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
@@ -14,99 +22,150 @@ import type { Exchange, Method, RequestSpec, Transport } from './http.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
 import type { Redactor } from './redact.js';
 import { sha256 } from './hash.js';
+import { TOOL_VERSION } from './version.js';
 
 /** The codes a transport error can have (core/errors.ts `TransportError`). */
 export const TRANSPORT_ERROR_CODES = ['PC_ERR_UNREACHABLE', 'PC_ERR_TIMEOUT', 'PC_ERR_TLS', 'PC_ERR_PROTOCOL'] as const;
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
 
-/** One line of transcript.jsonl. Header values, URLs, bodies and error messages are redacted. */
+/** A header, or a query parameter, as HAR lists them. */
+export interface HarPair {
+  name: string;
+  value: string;
+}
+
+/** One entry of the transcript, a HAR 1.2 entry (its schema: spec/transcript-schema.ts). Header values, URLs, bodies and error messages are redacted. */
 export interface TranscriptEntry {
+  /** When the request was sent (the exchange's end less its duration). */
+  startedDateTime: string;
+  /** The exchange's duration, ms. */
+  time: number;
+  request: {
+    method: Method;
+    url: string;
+    httpVersion: 'HTTP/1.1';
+    cookies: [];
+    headers: HarPair[];
+    queryString: HarPair[];
+    /** The bytes sent: UTF-8 text, or base64 when `_encoding` says so; absent when there was no body. */
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    headersSize: -1;
+    bodySize: number;
+  };
+  /** Status 0 and no content when there was no response (`_error` says why). */
+  response: {
+    status: number;
+    statusText: '';
+    httpVersion: 'HTTP/1.1';
+    cookies: [];
+    headers: HarPair[];
+    /** `text`: base64 of the bytes received, at most the bound (`_truncated` when there were more). */
+    content: { size: number; mimeType: string; text: string; encoding: 'base64' };
+    redirectURL: '';
+    headersSize: -1;
+    bodySize: number;
+    _truncated: boolean;
+  };
+  cache: Record<string, never>;
+  timings: { send: 0; wait: number; receive: 0 };
   /** Order of sending within the run, from 1. */
-  seq: number;
+  _seq: number;
   /** What the engine sent it for: the operation, how it authenticated, the check (`preflight`, a check id, `load.<profile>.…`). */
-  meta: { operation: string; auth: string; check: string };
-  /** `body`: base64 of the bytes sent; absent when there was no body. */
-  request: { method: Method; url: string; headers: Record<string, string>; body?: string };
-  /** `body`: base64 of the bytes received (at most the bound; `truncated` when there were more). */
-  response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
+  _meta: { operation: string; auth: string; check: string };
   /** Why there was no response. */
-  error?: { code: TransportErrorCode; message: string };
-  durationMs: number;
+  _error?: { code: TransportErrorCode; message: string };
+}
+
+/** The transcript file: an HTTP Archive. */
+export interface Transcript {
+  log: { version: '1.2'; creator: { name: 'petstore-conformance'; version: string }; entries: TranscriptEntry[] };
 }
 
 /** An exchange as the engine hands it to `onExchange`. */
 export type RecordedExchange = Exchange & { meta: { operation: string; auth: string; check: string } };
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+// Fatal: bytes that are not UTF-8 are kept as base64, never replaced; the BOM kept: the text gives back the very bytes.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const pairs = (headers: Record<string, string>): HarPair[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+/** The value of header `name` (any letter case) in a list of headers; '' when absent. */
+export function headerOf(headers: readonly HarPair[], name: string): string {
+  return headers.find((h) => h.name.toLowerCase() === name)?.value ?? '';
+}
+
+/** The bytes a transcript entry's request sent; undefined when it had no body. */
+export function requestBytes(entry: TranscriptEntry): Uint8Array | undefined {
+  const data = entry.request.postData;
+  if (!data) return undefined;
+  return data._encoding === 'base64' ? Buffer.from(data.text, 'base64') : Buffer.from(data.text, 'utf8');
+}
+
+function postData(body: Uint8Array, mimeType: string): NonNullable<TranscriptEntry['request']['postData']> {
+  try {
+    return { mimeType, text: utf8.decode(body) };
+  } catch {
+    return { mimeType, text: base64(body), _encoding: 'base64' };
+  }
+}
+
+/** The query of a URL as HAR lists it (for display; the URL is what is compared). */
+function queryOf(url: string): HarPair[] {
+  const query = url.indexOf('?');
+  return query < 0 ? [] : [...new URLSearchParams(url.slice(query + 1))].map(([name, value]) => ({ name, value }));
+}
 
 /**
- * The transcript line of one exchange, redacted with `redactor`. The engine's
+ * The transcript entry of one exchange, redacted with `redactor`. The engine's
  * exchanges were redacted at the boundary already (core/boundary.ts); this
  * redacts again, which changes nothing there, so the transcript holds exactly
- * what the run judged.
+ * what the run judged. Called as the exchange completes: its start is now
+ * less its duration.
  */
 export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor): TranscriptEntry {
   const { request, response, error } = redactExchange(exchange, redactor);
+  const time = Math.round(exchange.durationMs * 1000) / 1000;
   return {
-    seq: exchange.seq,
-    meta: { operation: exchange.meta.operation, auth: exchange.meta.auth, check: exchange.meta.check },
+    startedDateTime: new Date(Date.now() - exchange.durationMs).toISOString(),
+    time,
     request: {
       method: request.method,
       url: request.url,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: base64(request.body) }),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(request.headers),
+      // Decoded for display: redacted again, so that no escape undone here shows a key.
+      queryString: queryOf(request.url).map(({ name, value }) => ({ name: redactor.redact(name), value: redactor.redact(value) })),
+      ...(request.body === undefined ? {} : { postData: postData(request.body, request.headers['content-type'] ?? '') }),
+      headersSize: -1,
+      bodySize: request.body?.length ?? 0,
     },
-    ...(response ? { response: { status: response.status, headers: response.headers, body: base64(response.body), truncated: response.truncated } } : {}),
-    ...(error ? { error: { code: error.code as TransportErrorCode, message: error.message } } : {}),
-    durationMs: Math.round(exchange.durationMs * 1000) / 1000,
+    response: {
+      status: response?.status ?? 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(response?.headers ?? {}),
+      content: { size: response?.body.length ?? 0, mimeType: response?.headers['content-type'] ?? '', text: response ? base64(response.body) : '', encoding: 'base64' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: response?.body.length ?? -1,
+      _truncated: response?.truncated ?? false,
+    },
+    cache: {},
+    timings: { send: 0, wait: time, receive: 0 },
+    _seq: exchange.seq,
+    _meta: { operation: exchange.meta.operation, auth: exchange.meta.auth, check: exchange.meta.check },
+    ...(error ? { _error: { code: error.code as TransportErrorCode, message: error.message } } : {}),
   };
 }
 
-/** transcript.jsonl's text: the entries in `seq` order, one JSON line each. */
+/** transcript.har's text: the entries in `_seq` order, one entry a line (so that a diff reads by exchange). */
 export function renderTranscript(entries: readonly TranscriptEntry[]): string {
-  return [...entries].sort((a, b) => a.seq - b.seq).map((e) => `${JSON.stringify(e)}\n`).join('');
+  const log = JSON.stringify({ version: '1.2', creator: { name: 'petstore-conformance', version: TOOL_VERSION } } satisfies Omit<Transcript['log'], 'entries'>);
+  const lines = [...entries].sort((a, b) => a._seq - b._seq).map((e) => JSON.stringify(e));
+  return `{"log":${log.slice(0, -1)},"entries":[\n${lines.join(',\n')}\n]}}\n`;
 }
-
-/** A transcript that cannot be read; `message` names the line. */
-export class TranscriptError extends Error {}
-
-/** Parses transcript.jsonl. Throws {@link TranscriptError} naming the first bad line. */
-export function parseTranscript(text: string): TranscriptEntry[] {
-  const entries: TranscriptEntry[] = [];
-  const seen = new Set<number>();
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  lines.forEach((line, i) => {
-    const bad = (why: string): never => {
-      throw new TranscriptError(`line ${i + 1}: ${why}`);
-    };
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      bad('not JSON');
-    }
-    const entry = value as TranscriptEntry;
-    if (!isObject(entry)) bad('not an object');
-    if (!Number.isInteger(entry.seq) || entry.seq < 1) bad('"seq" is not a positive integer');
-    if (seen.has(entry.seq)) bad(`seq ${entry.seq} appears twice`);
-    seen.add(entry.seq);
-    if (!isObject(entry.meta) || !isString(entry.meta.operation) || !isString(entry.meta.auth) || !isString(entry.meta.check)) bad('"meta" needs operation, auth and check');
-    const { request, response, error } = entry;
-    if (!isObject(request) || (request.method !== 'GET' && request.method !== 'POST') || !isString(request.url) || !isHeaders(request.headers) || (request.body !== undefined && !isBase64(request.body))) bad('"request" needs method (GET or POST), url, headers and a base64 body if any');
-    if (response !== undefined && (!isObject(response) || !Number.isInteger(response.status) || !isHeaders(response.headers) || !isBase64(response.body) || typeof response.truncated !== 'boolean')) bad('"response" needs status, headers, a base64 body and truncated');
-    if (error !== undefined && (!isObject(error) || !(TRANSPORT_ERROR_CODES as readonly unknown[]).includes(error.code) || !isString(error.message))) bad('"error" needs a transport error code and a message');
-    if ((response === undefined) === (error === undefined)) bad('an exchange has a response or an error, exactly one');
-    if (typeof entry.durationMs !== 'number' || !(entry.durationMs >= 0)) bad('"durationMs" is not a duration');
-    entries.push(entry);
-  });
-  return entries;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> & object => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isHeaders = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every(isString);
-const isBase64 = (v: unknown): v is string => isString(v) && /^[A-Za-z0-9+/]*={0,2}$/.test(v) && v.length % 4 === 0;
 
 /** A request of the replay that no recorded exchange answers. */
 export interface UnmatchedRequest {
@@ -140,7 +199,7 @@ export interface ReplayOptions {
  * A {@link Transport} that answers from a transcript. A request matches a
  * recorded exchange with the same method, path and query, body bytes and
  * (redacted) Authorization header; exchanges with the same match are used
- * in `seq` order, each once. A request nothing matches gets a transport error
+ * in `_seq` order, each once. A request nothing matches gets a transport error
  * and is kept in {@link unmatched}: the replay has diverged from the run.
  */
 export class TranscriptReplayer implements Transport {
@@ -155,7 +214,7 @@ export class TranscriptReplayer implements Transport {
   readonly unmatched: UnmatchedRequest[] = [];
 
   constructor(entries: readonly TranscriptEntry[], options: ReplayOptions) {
-    this.#entries = [...entries].sort((a, b) => a.seq - b.seq);
+    this.#entries = [...entries].sort((a, b) => a._seq - b._seq);
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#redactor = options.redactor;
     this.#withheld = options.withheld ?? new Set();
@@ -163,7 +222,7 @@ export class TranscriptReplayer implements Transport {
       const url = entry.request.url;
       // A URL outside the base cannot be asked for: keyed so that nothing matches it.
       const path = url.startsWith(this.#base) ? url.slice(this.#base.length) : `\u0000${url}`;
-      const key = matchKey(entry.request.method, path, header(entry.request.headers, 'authorization'), entry.request.body);
+      const key = matchKey(entry.request.method, path, headerOf(entry.request.headers, 'authorization'), requestBytes(entry));
       const queue = this.#queues.get(key);
       if (queue) queue.push(entry);
       else this.#queues.set(key, [entry]);
@@ -174,9 +233,9 @@ export class TranscriptReplayer implements Transport {
     return this.#seq;
   }
 
-  /** Recorded exchanges no request of the replay asked for, in `seq` order. */
+  /** Recorded exchanges no request of the replay asked for, in `_seq` order. */
   unused(): TranscriptEntry[] {
-    return this.#entries.filter((e) => !this.#used.has(e.seq));
+    return this.#entries.filter((e) => !this.#used.has(e._seq));
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {
@@ -191,17 +250,18 @@ export class TranscriptReplayer implements Transport {
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const path = this.#redactor.redact(spec.path);
     const authorization = this.#redactor.redact(header(headers, 'authorization'));
-    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : base64(this.#redactor.redactBytes(body)));
+    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : this.#redactor.redactBytes(body));
     const entry = this.#queues.get(key)?.shift();
     if (!entry) {
       this.unmatched.push({ seq, method: spec.method, path, authorization });
       exchange.error = new TransportError('PC_ERR_PROTOCOL', `${spec.method} ${path} is not in the transcript (the replay diverged from the recorded run)`);
       return exchange;
     }
-    this.#used.add(entry.seq);
-    exchange.durationMs = entry.durationMs;
-    if (entry.response) exchange.response = { status: entry.response.status, headers: { ...entry.response.headers }, body: Buffer.from(entry.response.body, 'base64'), truncated: entry.response.truncated };
-    else if (entry.error) exchange.error = new TransportError(entry.error.code, entry.error.message);
+    this.#used.add(entry._seq);
+    exchange.durationMs = entry.time;
+    const { response } = entry;
+    if (entry._error) exchange.error = new TransportError(entry._error.code, entry._error.message);
+    else exchange.response = { status: response.status, headers: Object.fromEntries(response.headers.map((h) => [h.name, h.value])), body: Buffer.from(response.content.text, 'base64'), truncated: response._truncated };
     return exchange;
   }
 
@@ -213,7 +273,7 @@ function header(headers: Record<string, string>, name: string): string {
   return '';
 }
 
-function matchKey(method: string, path: string, authorization: string, body: string | undefined): string {
+function matchKey(method: string, path: string, authorization: string, body: Uint8Array | undefined): string {
   const digest = body === undefined ? '-' : sha256(body);
   return JSON.stringify([method, path, authorization, digest]);
 }

@@ -21,6 +21,9 @@ function reason(code: string, fields: Record<string, object>) {
   return { type: 'object', required: ['code', ...Object.keys(fields)], additionalProperties: false, properties: { code: { const: code }, ...fields } };
 }
 
+/** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
 export const reportSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',

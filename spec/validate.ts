@@ -4,7 +4,7 @@
  * int64`, which ajv-formats only checks on a JavaScript double (2^63 and 2^64
  * would pass it).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { type Json, exactInteger, isJsonObject, isLosslessNumber, toPlain, INT64_MAX, INT64_MIN, show } from '../core/json.js';
 import { type SchemaName, openapi } from './openapi.js';
@@ -53,16 +53,25 @@ const schemas = openapi.components.schemas as unknown as Record<SchemaName, Sche
 export function validateSchema(name: SchemaName, value: Json): SchemaViolation[] {
   const validate = ajv.getSchema(`${SPEC_ID}#/components/schemas/${name}`);
   if (!validate) throw new Error(`schema ${name} is not registered`);
-  const violations: SchemaViolation[] = [];
-  if (!validate(toPlain(value))) {
-    for (const error of validate.errors ?? []) {
-      // The exact walk below reports int64 problems with the value as written.
-      if (error.keyword === 'format' && error.params.format === 'int64') continue;
-      violations.push({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) });
-    }
-  }
+  // The exact walk below reports int64 problems with the value as written.
+  const errors = validate(toPlain(value)) ? [] : (validate.errors ?? []).filter((error) => !(error.keyword === 'format' && error.params.format === 'int64'));
+  const violations = violationsOf(errors);
   walkInt64(schemas[name], value, [], violations);
   return violations;
+}
+
+/** ajv's errors as violations (`path` a JSON pointer, `/` for the whole value). */
+export function violationsOf(errors: readonly ErrorObject[] | null | undefined): SchemaViolation[] {
+  return (errors ?? []).map((error) => ({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) }));
+}
+
+// One compiled validator per schema of the suite's own files, whoever asks: compiled on first use, stopping at the first error.
+let fileFormats: Ajv2020 | undefined;
+
+/** The validator of one of the suite's own file formats (report, manifest, transcript line…), by its `$id`, compiled once. */
+export function validatorFor<T = unknown>(schema: { $id: string }): ValidateFunction<T> {
+  fileFormats ??= newAjv();
+  return (fileFormats.getSchema<T>(schema.$id) ?? fileFormats.compile<T>(schema)) as ValidateFunction<T>;
 }
 
 function describeAjvError(message: string, params: Record<string, unknown>): string {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The direction of flow (ARCHITECTURE.md): spec → generators → suites → reports;
- * core below all of them; cli and index on top. This test fails on an import the
- * wrong way.
+ * core below all of them; certification above suites and reports; cli and index
+ * on top. This test fails on an import the wrong way.
  */
 const root = new URL('..', import.meta.url).pathname;
 const allowed: Record<string, string[]> = {
@@ -15,6 +15,7 @@ const allowed: Record<string, string[]> = {
   suites: ['suites', 'generators', 'spec', 'core'],
   reports: ['reports', 'spec', 'core'],
   reference: ['reference', 'spec', 'core'],
+  certification: ['certification', 'suites', 'reports', 'generators', 'spec', 'core'],
 };
 
 function sources(dir: string): string[] {
@@ -40,6 +41,15 @@ describe('architecture', () => {
       expect(wrong).toEqual([]);
     });
   }
+
+  it('only cli/ and the package entry build on certification/: no layer below names it, dynamic imports included', () => {
+    const below = Object.keys(allowed).filter((layer) => layer !== 'certification');
+    const offenders = below
+      .flatMap((layer) => sources(join(root, layer)))
+      .filter((file) => [...readFileSync(file, 'utf8').matchAll(/['"](\.[^'"]*)['"]/g)].some((m) => relative(root, join(file, '..', m[1]!)).split('/')[0] === 'certification'))
+      .map((file) => relative(root, file));
+    expect(offenders).toEqual([]);
+  });
 
   it('no module imports itself back, through any chain of static imports (types included)', () => {
     const files = [...Object.keys(allowed), 'cli'].flatMap((layer) => sources(join(root, layer))).concat(join(root, 'index.ts'));

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { WITHHELD_DIGEST } from '../core/boundary.js';
 import { KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
-import { renderTranscript, toTranscriptEntry, TranscriptReplayer, type TranscriptEntry } from '../core/transcript.js';
+import { headerOf, renderTranscript, toTranscriptEntry, TranscriptReplayer, type Transcript, type TranscriptEntry } from '../core/transcript.js';
 import { startReference } from '../reference/server.js';
 import { defineCheck } from '../suites/check.js';
 import { runConformance } from '../suites/engine.js';
@@ -118,6 +118,8 @@ function replaceWithHash(files: Map<string, Buffer>, name: string, content: stri
 }
 
 const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString()) as T;
+/** The entries of a bundle's transcript (an HTTP Archive). */
+const transcriptOf = (files: Map<string, Buffer>) => json<Transcript>(files, 'transcript.har').log.entries;
 const verify = (bundle: string, publicKey?: string) => runCli(['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])]);
 /** The ✗ lines of verify's output. */
 const problems = (ran: Ran) => ran.stdout.split('\n').filter((l) => l.startsWith('✗ '));
@@ -127,12 +129,12 @@ describe('certify', () => {
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toMatch(/CERTIFIED: Acme Petstore 2\.4\.1 conforms/);
     const files = await unpack(GOOD);
-    expect([...files.keys()].sort()).toEqual(['junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
+    expect([...files.keys()].sort()).toEqual(['junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'transcript.har']);
     const manifest = json<Record<string, unknown> & { files: Record<string, string>; environment: Record<string, string> }>(files, 'manifest.json');
     expect(manifest).toMatchObject({ certified: true, reasons: [], seed: 20_301_205, numRuns: 40, load: 'smoke', target: referenceUrl, tool: { name: 'petstore-conformance' } });
     expect(manifest.suiteHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(manifest.environment.node).toBe(process.version);
-    expect(Object.keys(manifest.files).sort()).toEqual(['junit.xml', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
+    expect(Object.keys(manifest.files).sort()).toEqual(['junit.xml', 'product.json', 'report.html', 'report.json', 'transcript.har']);
     for (const [name, hash] of Object.entries(manifest.files)) expect(sha256(files.get(name)!), name).toBe(hash);
     expect(json(files, 'product.json')).toEqual(PRODUCT);
 
@@ -140,13 +142,15 @@ describe('certify', () => {
     expect(reportErrors(report)).toEqual([]);
     expect(report).toMatchObject({ seed: 20_301_205, numRuns: 40, namePrefix: manifest.namePrefix, options: { only: [], skip: [], load: 'smoke', strict: false } });
     expect(report.summary.thresholds).toBe('pass');
-    // Every exchange sent through the HTTP client is a line: the functional phases and the load profile's set-up.
-    const lines = files.get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { seq: number; meta: { check: string }; request: { headers: Record<string, string> }; response?: { status: number } });
-    expect(lines).toHaveLength(report.summary.requests);
-    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
-    expect(lines[0]!.meta.check).toBe('preflight');
-    expect(lines[0]!.request.headers.authorization).toBe('Bearer <API_KEY>');
-    expect(lines.filter((l) => l.meta.check.startsWith('load.'))).toHaveLength(20);
+    // Every exchange sent through the HTTP client is an entry of the archive: the functional phases and the load profile's set-up.
+    const transcript = json<Transcript>(files, 'transcript.har');
+    expect(transcript.log).toMatchObject({ version: '1.2', creator: { name: 'petstore-conformance' } });
+    const entries = transcript.log.entries;
+    expect(entries).toHaveLength(report.summary.requests);
+    expect(entries.map((e) => e._seq)).toEqual(entries.map((_, i) => i + 1));
+    expect(entries[0]!._meta.check).toBe('preflight');
+    expect(headerOf(entries[0]!.request.headers, 'authorization')).toBe('Bearer <API_KEY>');
+    expect(entries.filter((e) => e._meta.check.startsWith('load.'))).toHaveLength(20);
 
     const signed = await verify(GOOD, path('vendor.pub.pem'));
     expect(signed.code, signed.stdout).toBe(0);
@@ -191,9 +195,9 @@ describe('certify', () => {
       for (const form of forms) expect(ran.stdout + ran.stderr).not.toContain(form);
     }
     // The echo did carry the key back: the transcript holds its placeholder in answers, headers and bodies.
-    const entries = (await unpack(ECHO)).get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { response?: { headers: Record<string, string>; body: string } });
-    expect(entries.some((e) => e.response?.headers['x-echo']?.includes('Bearer <API_KEY>'))).toBe(true);
-    expect(entries.some((e) => Buffer.from(e.response?.body ?? '', 'base64').toString().includes('Bearer <API_KEY>'))).toBe(true);
+    const entries = transcriptOf(await unpack(ECHO));
+    expect(entries.some((e) => headerOf(e.response.headers, 'x-echo').includes('Bearer <API_KEY>'))).toBe(true);
+    expect(entries.some((e) => Buffer.from(e.response.content.text, 'base64').toString().includes('Bearer <API_KEY>'))).toBe(true);
     expect(echoed.code).toBe(1);
     const ran = await verify(ECHO);
     expect(ran.code, ran.stdout).toBe(0);
@@ -212,16 +216,16 @@ describe('certify', () => {
     const files = await unpack(bundle);
     const manifest = json<{ namePrefix: string }>(files, 'manifest.json');
     expect(manifest.namePrefix.toLowerCase()).not.toContain(key);
-    const entries = files.get('transcript.jsonl')!.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { request: { url: string; headers: Record<string, string>; body?: string } });
+    const entries = transcriptOf(files);
     for (const { request } of entries) {
-      const sent = `${request.url}\n${Buffer.from(request.body ?? '', 'base64').toString('utf8')}`;
+      const sent = `${request.url}\n${request.postData?._encoding === 'base64' ? Buffer.from(request.postData.text, 'base64').toString('utf8') : (request.postData?.text ?? '')}`;
       // What the suite generated holds neither the key nor a placeholder of it: redaction had nothing to rewrite.
       expect(sent).not.toContain(key);
       expect(sent).not.toContain('API_KEY');
-      expect(Object.keys(request.headers).join()).not.toContain('API_KEY');
+      expect(request.headers.map((h) => h.name).join()).not.toContain('API_KEY');
     }
     // The auth checks' near misses are labelled as they are for any key, so verify's recomputation sends the same requests.
-    const authorizations = new Set(entries.map((e) => e.request.headers.authorization));
+    const authorizations = new Set(entries.map((e) => headerOf(e.request.headers, 'authorization')));
     expect(authorizations).toContain('Bearer <<API_KEY> without its last character>');
     expect(authorizations).toContain('Bearer <<API_KEY> with its letter case swapped>');
     const ran = await verify(bundle);
@@ -299,7 +303,7 @@ describe('certify', () => {
 });
 
 describe.concurrent('verify catches tampering', () => {
-  it.each(['manifest.json', 'manifest.sig', 'product.json', 'report.json', 'junit.xml', 'report.html', 'transcript.jsonl'])('one byte changed in %s', async (name) => {
+  it.each(['manifest.json', 'manifest.sig', 'product.json', 'report.json', 'junit.xml', 'report.html', 'transcript.har'])('one byte changed in %s', async (name) => {
     const files = await unpack(GOOD);
     const bytes = Buffer.from(files.get(name)!);
     const at = Math.floor(bytes.length / 2);
@@ -359,13 +363,11 @@ describe.concurrent('verify catches tampering', () => {
 
   it('a response edited in the transcript (a status changed), its hash updated: the recomputation disagrees', async () => {
     const files = await unpack(GOOD);
-    const lines = files.get('transcript.jsonl')!.toString().trimEnd().split('\n');
-    const at = lines.findIndex((l) => (JSON.parse(l) as { meta: { check: string } }).meta.check === 'listPets.default-limit');
-    const entry = JSON.parse(lines[at]!) as { response: { status: number } };
+    const entries = transcriptOf(files);
+    const entry = entries.find((e) => e._meta.check === 'listPets.default-limit')!;
     expect(entry.response.status).toBe(200);
     entry.response.status = 503;
-    lines[at] = JSON.stringify(entry);
-    const ran = await verify(await repack(replaceWithHash(files, 'transcript.jsonl', `${lines.join('\n')}\n`)));
+    const ran = await verify(await repack(replaceWithHash(files, 'transcript.har', renderTranscript(entries))));
     expect(ran.code).toBe(1);
     expect(problems(ran).some((l) => / is pass in report\.json, but fail when recomputed from the transcript: Expected .*\/ Received 503/.test(l)), ran.stdout).toBe(true);
     expect(ran.stdout).not.toMatch(/changed since the manifest/);

@@ -1,12 +1,15 @@
 /**
  * The library: a program that calls runConformance writes the same reports the
  * CLI writes, with the reporters exported from the package entry (the built
- * dist/index.js, resolved by the package's own name as an installed package is).
+ * dist/index.js, resolved by the package's own name as an installed package is);
+ * one that calls certify and verifyBundle makes and checks a bundle without the CLI.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
 import { DISTINCTIVE_KEY, requireProgram, tempDir, withServer } from './helpers.js';
 
@@ -55,3 +58,69 @@ describe('the package entry exports the reporters', () => {
     expect(written).toEqual(['report.json', 'junit.xml', 'report.html'].map((f) => join(reportDir, f)));
   });
 });
+
+describe('the package entry certifies and verifies without the CLI', () => {
+  it('certify gives the bundle as bytes; verifyBundle finds nothing wrong with it, and each kind of damage as a problem with its code', async () => {
+    const library = await load();
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const product = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
+    const events: string[] = [];
+    const { bundle, manifest, result } = await withServer({}, (baseUrl) => library.certify({ baseUrl, apiKey: DISTINCTIVE_KEY, product, signKey: privateKey, onEvent: (e) => events.push(e.type) }));
+    expect(manifest).toMatchObject({ certified: true, reasons: [], seed: library.CERTIFICATION.seed, numRuns: library.CERTIFICATION.numRuns, load: library.CERTIFICATION.load, target: result.target });
+    expect(events.at(-1)).toBe('run-end');
+    expect(bundle.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+
+    const verified = await library.verifyBundle(bundle, { publicKey });
+    expect(verified.problems).toEqual([]);
+    expect(verified.steps.map((s) => s.code)).toEqual(['SIGNATURE_VALID', 'FILES_MATCH', 'SUITE_MATCHES', 'VERDICTS_AGREE', 'LOAD_NOT_RECOMPUTED', 'DECISION_FOLLOWS']);
+    expect(verified.product).toEqual(product);
+    expect(library.renderVerification(verified, 'acme.tar.gz')).toMatch(/^VERIFIED: .*the bundle's decision: CERTIFIED$/m);
+
+    // Another key: the signature is the one problem.
+    const other = generateKeyPairSync('ed25519').publicKey;
+    const wrongKey = await library.verifyBundle(bundle, { publicKey: other });
+    expect(wrongKey.problems).toEqual([{ code: 'SIGNATURE_INVALID' }]);
+    expect(library.describeStep(wrongKey.problems[0]!)).toEqual({ mark: '✗', text: expect.stringMatching(/^signature: manifest\.sig is not a valid signature of manifest\.json/) });
+
+    // A file changed after the manifest was made: its hash, expected and actual, as data.
+    const files = await unpack(bundle);
+    for (const [name, content] of files) expect(content.includes(DISTINCTIVE_KEY), name).toBe(false);
+    const junit = Buffer.concat([files.get('junit.xml')!, Buffer.from('<!-- edited -->\n')]);
+    const changed = await library.verifyBundle(await repack(new Map([...files, ['junit.xml', junit]])));
+    expect(changed.problems).toEqual([{ code: 'HASH_MISMATCH', file: 'junit.xml', expected: manifest.files['junit.xml'], actual: createHash('sha256').update(junit).digest('hex') }]);
+
+    // A rule's outcome edited in report.json, its hash updated: recomputed from the transcript, it disagrees.
+    const report = JSON.parse(files.get('report.json')!.toString()) as typeof result;
+    report.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!.outcome = 'fail';
+    const edited = Buffer.from(JSON.stringify(report));
+    const forged = { ...manifest, files: { ...manifest.files, 'report.json': createHash('sha256').update(edited).digest('hex') } };
+    const recomputed = await library.verifyBundle(await repack(new Map([...files, ['report.json', edited], ['manifest.json', Buffer.from(JSON.stringify(forged))]])));
+    expect(recomputed.problems).toContainEqual({ code: 'RULE_DIFFERS', rule: 'LIST-LIMIT-DEFAULT', severity: 'MUST', recorded: 'fail', recomputed: 'pass' });
+
+    expect((await library.verifyBundle(Buffer.from('not a bundle'))).problems).toEqual([{ code: 'NOT_A_BUNDLE', layer: 'gzip', detail: 'it is not gzip-compressed' }]);
+  });
+
+  it('certify refuses an invalid product before anything is sent', async () => {
+    const library = await load();
+    const refused = library.certify({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: DISTINCTIVE_KEY, product: { name: 'x', version: '1', contact: 'call us' } });
+    await expect(refused).rejects.toThrow(library.ProductRefused);
+    await expect(refused).rejects.toMatchObject({ reason: 'key "contact" must be an email address or an http(s) URL', code: 'PC_ERR_USAGE' });
+  });
+});
+
+/** The files of a bundle's bytes, extracted with tar. */
+async function unpack(bundle: Uint8Array): Promise<Map<string, Buffer>> {
+  const dir = tempDir();
+  const to = join(dir, 'files');
+  writeFileSync(join(dir, 'bundle.tar.gz'), bundle);
+  mkdirSync(to);
+  await tar.x({ file: join(dir, 'bundle.tar.gz'), cwd: to });
+  return new Map(readdirSync(to).map((name) => [name, readFileSync(join(to, name))]));
+}
+
+/** A bundle's bytes of `files`, packed with tar. */
+async function repack(files: ReadonlyMap<string, Buffer>): Promise<Buffer> {
+  const from = tempDir();
+  for (const [name, content] of files) writeFileSync(join(from, name), content);
+  return tar.c({ gzip: true, cwd: from }, [...files.keys()]).concat();
+}

@@ -236,7 +236,7 @@ describe('certify connects like a run, and verify shows how it connected', () =>
     execFileSync('mkdir', ['-p', unpacked]);
     execFileSync('tar', ['-xzf', bundle, '-C', unpacked]);
     for (const file of readdirSync(unpacked)) expect(readFileSync(join(unpacked, file), 'utf8')).not.toContain(TOKEN);
-    expect(readFileSync(join(unpacked, 'transcript.jsonl'), 'utf8')).toContain('"x-tenant-token":"<secret x-tenant-token>"');
+    expect(readFileSync(join(unpacked, 'transcript.har'), 'utf8')).toContain('{"name":"x-tenant-token","value":"<secret x-tenant-token>"}');
     const verify = await runCli(['verify', bundle], { timeoutMs: 120_000 });
     expect(verify.code, verify.stdout).toBe(0);
     expect(verify.stdout).toContain(`connection: plain http; proxy ${p.url} (--proxy); extra headers x-tenant, x-tenant-token (secret: x-tenant-token)`);

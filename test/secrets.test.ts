@@ -189,9 +189,9 @@ describe('the API key', () => {
       const certified = await runCli(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
       expect(certified.code, certified.stderr).toBe(1);
       const files = await unpack(bundle);
-      expect(Object.keys(files).sort()).toEqual(['junit.xml', 'manifest.json', 'product.json', 'report.html', 'report.json', 'transcript.jsonl']);
-      // Bodies in the transcript are base64: decoded, they hold the placeholder where the key was.
-      const bodies = files['transcript.jsonl']!.trimEnd().split('\n').map((line) => JSON.parse(line) as { response?: { body: string } }).map((e) => Buffer.from(e.response?.body ?? '', 'base64').toString('utf8'));
+      expect(Object.keys(files).sort()).toEqual(['junit.xml', 'manifest.json', 'product.json', 'report.html', 'report.json', 'transcript.har']);
+      // Response bodies in the transcript are base64: decoded, they hold the placeholder where the key was.
+      const bodies = (JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
       expect(bodies.some((b) => b.includes('<API_KEY>'))).toBe(true);
       const verified = await runCli(['verify', bundle]);
       expect(verified.code, verified.stdout).toBe(0);

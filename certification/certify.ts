@@ -1,0 +1,137 @@
+/**
+ * `certify`: the full suite with the fixed certification settings
+ * (suites/policy.ts `CERTIFICATION`), returned as a bundle (.tar.gz bytes) a
+ * third party can check offline with `verifyBundle`:
+ *
+ * - manifest.json: tool and suite hash, settings, environment, times, target,
+ *   the certificate decision, and the sha256 of every other file;
+ * - manifest.sig (with `signKey`): Ed25519 signature of manifest.json's bytes, base64;
+ * - product.json, report.json, junit.xml, report.html, transcript.har (every exchange, an HTTP Archive).
+ */
+import { type KeyObject, sign } from 'node:crypto';
+import { arch, platform, release } from 'node:os';
+import { type ConnectOptions, redactSecrets } from '../core/connection.js';
+import { PcError, UsageError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { checkApiKey, MIN_KEY_LENGTH, redactorFor } from '../core/redact.js';
+import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
+import { TOOL_VERSION } from '../core/version.js';
+import { renderHtml } from '../reports/html.js';
+import { renderJson } from '../reports/json.js';
+import { renderJunit } from '../reports/junit.js';
+import { type Manifest, MANIFEST_FORMAT } from '../spec/manifest-schema.js';
+import { INTERFACE_VERSION } from '../spec/openapi.js';
+import type { Product } from '../spec/product-schema.js';
+import { runConformance } from '../suites/engine.js';
+import type { ConformanceResult, RunEvent } from '../suites/model.js';
+import { CERTIFICATION, certificationDecision } from '../suites/policy.js';
+import { packBundle } from './bundle.js';
+import { BUNDLE, suiteHash } from './manifest.js';
+import { checkProduct } from './product.js';
+
+/** Options of {@link certify}. The run's settings are not among them: they are fixed. */
+export interface CertifyOptions {
+  /** Base URL of the implementation. */
+  baseUrl: string;
+  /** The API key; never written into the bundle (every file is searched for it before the bundle is made). */
+  apiKey: string;
+  /** What is certified (spec/product-schema.ts); refused with {@link ProductRefused} when invalid or when it holds the key. */
+  product: Product;
+  /** An Ed25519 private key: signs manifest.json into manifest.sig. Default: unsigned. */
+  signKey?: KeyObject;
+  /** Deadline of one request, headers and body, in ms. Default: the engine's. */
+  timeoutMs?: number;
+  /** How to reach the target (TLS, client certificate, proxy, extra headers). */
+  connection?: ConnectOptions;
+  /** The run's events as they happen (progress); `run-end` included. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** A certification: the bundle and what it says. */
+export interface Certification {
+  /** The .tar.gz, to be written as it is. */
+  bundle: Buffer;
+  /** manifest.json as written into the bundle (`certified`, `reasons`: the decision). */
+  manifest: Manifest;
+  /** The run (report.json of the bundle). */
+  result: ConformanceResult;
+}
+
+/** A product description certify will not put into a bundle; `reason` says why, naming the key. */
+export class ProductRefused extends UsageError {
+  constructor(readonly reason: string) {
+    super(`product: ${reason}`);
+    this.name = 'ProductRefused';
+  }
+}
+
+/** Keys shorter than this are not searched for in the bundle's files: they may be ordinary words of the reports' own text. */
+const MIN_CHECKED_KEY = Math.max(8, MIN_KEY_LENGTH);
+
+/**
+ * Runs the suite against `baseUrl` with the certification settings and makes
+ * the bundle; nothing is written anywhere. A run that is not certified still
+ * gives a bundle (its manifest says why). Throws a `PcError` when the run
+ * cannot start (a `UsageError` for bad options), and `PC_ERR_INTERNAL` when a
+ * file would hold the key.
+ */
+export async function certify(options: CertifyOptions): Promise<Certification> {
+  const { apiKey, signKey } = options;
+  checkApiKey(apiKey);
+  const checked = checkProduct(JSON.stringify(options.product));
+  if ('error' in checked) throw new ProductRefused(checked.error);
+  const { product } = checked;
+  if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519')) throw new UsageError('the signing key must be an Ed25519 private key');
+  const redactor = redactSecrets(redactorFor(apiKey), options.connection);
+  // Belt and braces against a key (or a secret header) that got where it must not be; a short key would be found in any text.
+  const secretHeaders = (options.connection?.secretHeaders ?? []).map((name) => options.connection?.headers?.[name] ?? '').filter((s) => s.length >= MIN_CHECKED_KEY);
+  const holdsKey = (content: string) => (apiKey.length >= MIN_CHECKED_KEY && redactor.leaks(content)) || secretHeaders.some((secret) => content.includes(secret));
+  if (holdsKey(JSON.stringify(product))) throw new ProductRefused('it holds the API key; a product description must not');
+
+  const transcript: TranscriptEntry[] = [];
+  const result = await runConformance({
+    baseUrl: options.baseUrl,
+    apiKey,
+    seed: CERTIFICATION.seed,
+    numRuns: CERTIFICATION.numRuns,
+    concurrency: CERTIFICATION.concurrency,
+    load: CERTIFICATION.load,
+    strict: false,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.connection === undefined ? {} : { connection: options.connection }),
+    // Redacted as it arrives: no exchange is kept with the key in it.
+    onExchange: (exchange) => transcript.push(toTranscriptEntry(exchange, redactor)),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+  });
+
+  const decision = certificationDecision(result);
+  const files = new Map<string, string>([
+    [BUNDLE.product, `${JSON.stringify(product, null, 2)}\n`],
+    [BUNDLE.report, renderJson(result)],
+    [BUNDLE.junit, renderJunit(result)],
+    [BUNDLE.html, renderHtml(result)],
+    [BUNDLE.transcript, renderTranscript(transcript)],
+  ]);
+  for (const [name, content] of files) if (holdsKey(content)) throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold the API key; no bundle written`);
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    tool: { name: 'petstore-conformance', version: TOOL_VERSION },
+    suiteHash: suiteHash(),
+    interfaceVersion: INTERFACE_VERSION,
+    seed: result.seed,
+    numRuns: result.numRuns,
+    load: result.options.load,
+    namePrefix: result.namePrefix,
+    environment: { node: process.version, platform: platform(), release: release(), arch: arch() },
+    startedAt: result.startedAt,
+    finishedAt: result.finishedAt,
+    target: result.target,
+    certified: decision.certified,
+    reasons: decision.reasons,
+    files: Object.fromEntries([...files].map(([name, content]) => [name, sha256(content)])),
+  };
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+  const contents = new Map<string, string>([[BUNDLE.manifest, manifestText], ...files]);
+  if (signKey) contents.set(BUNDLE.signature, `${sign(null, Buffer.from(manifestText), signKey).toString('base64')}\n`);
+  return { bundle: await packBundle(contents, new Date(result.finishedAt)), manifest, result };
+}

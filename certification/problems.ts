@@ -1,0 +1,86 @@
+/**
+ * What `verifyBundle` finds, as data: every step is one of a union keyed by a
+ * stable `code`, worded only by certification/format.ts. Problems fail the
+ * verification; passes and notes are said.
+ */
+import type { Severity } from '../spec/rules.js';
+import type { Outcome, RuleOutcome } from '../suites/model.js';
+import type { SchemaViolation } from '../spec/validate.js';
+import type { ManifestDefect } from './manifest.js';
+import type { TranscriptDefect } from './transcript.js';
+
+/** A request of the recomputation, or of the transcript, as shown: path relative to the target, the Authorization header redacted ('' when none). */
+export interface ShownRequest {
+  method: string;
+  path: string;
+  authorization: string;
+}
+
+/** Something in the bundle that does not match; any one fails the verification. */
+export type VerifyProblem =
+  /** The bytes are not a gzip-compressed tar archive at all (`layer`: which of the two is wrong). */
+  | { code: 'NOT_A_BUNDLE'; layer: 'gzip' | 'tar'; detail: string }
+  | { code: 'ENTRY_NOT_A_FILE'; name: string; type: string }
+  | { code: 'ENTRY_NOT_FLAT'; name: string }
+  | { code: 'ENTRY_REPEATED'; name: string }
+  /** `known`: whether `name` is one of a bundle's files (its own bound) or another (the bound of any file). */
+  | { code: 'ENTRY_TOO_LARGE'; name: string; size: number; limit: number; known: boolean }
+  | { code: 'ARCHIVE_DAMAGED'; entries: number; detail: string }
+  | { code: 'ARCHIVE_TOO_LARGE'; limit: number }
+  | { code: 'TOO_MANY_ENTRIES'; entries: number; limit: number }
+  /** The verification stopped on something it did not expect; what was found before stands. */
+  | { code: 'CHECK_ABORTED'; detail: string }
+  | { code: 'MANIFEST_MISSING' }
+  | { code: 'MANIFEST_INVALID'; defect: ManifestDefect }
+  /** A public key was given, and the bundle has no signature. */
+  | { code: 'SIGNATURE_MISSING' }
+  | { code: 'SIGNATURE_INVALID' }
+  | { code: 'FILE_MISSING'; file: string }
+  /** `expected` is the manifest's sha256, `actual` the file's (hex). */
+  | { code: 'HASH_MISMATCH'; file: string; expected: string; actual: string }
+  | { code: 'HASH_NOT_LISTED'; file: string }
+  | { code: 'FILE_EXTRA'; file: string }
+  | { code: 'TOOL_VERSION_DIFFERS'; bundle: string; installed: string }
+  | { code: 'SUITE_HASH_DIFFERS'; bundle: string; installed: string }
+  | { code: 'INTERFACE_VERSION_DIFFERS'; bundle: string; installed: string }
+  /** `detail`: the refusal of product.json, naming the key (certification/product.ts). */
+  | { code: 'PRODUCT_INVALID'; detail: string }
+  | { code: 'REPORT_INVALID'; defect: { kind: 'not-json' } | { kind: 'schema'; violations: SchemaViolation[] } }
+  /** No verdict can be recomputed without a readable report.json. */
+  | { code: 'REPORT_UNREADABLE' }
+  | { code: 'REPORT_MANIFEST_DISAGREE'; field: string; report: unknown; manifest: unknown }
+  | { code: 'TRANSCRIPT_MISSING' }
+  | { code: 'TRANSCRIPT_INVALID'; defect: TranscriptDefect }
+  | { code: 'RECOMPUTATION_FAILED'; detail: string }
+  /** The recomputation sent a request the transcript does not hold: it diverged from the recorded run. */
+  | { code: 'REQUEST_NOT_IN_TRANSCRIPT'; request: ShownRequest }
+  /** More such requests than are listed one by one. */
+  | { code: 'MORE_REQUESTS_NOT_IN_TRANSCRIPT'; count: number }
+  /** Recorded exchanges (outside the load phase) the recomputation never asked for. */
+  | { code: 'EXCHANGES_NOT_REPLAYED'; count: number; first: ShownRequest & { seq: number } }
+  | { code: 'RULE_NOT_IN_REPORT'; rule: string; recomputed: RuleOutcome }
+  | { code: 'RULE_UNKNOWN'; rule: string }
+  | { code: 'RULE_DIFFERS'; rule: string; severity: Severity; recorded: RuleOutcome; recomputed: Outcome }
+  | { code: 'CHECK_UNKNOWN'; rule: string; check: string }
+  | { code: 'CHECK_NOT_IN_REPORT'; rule: string; check: string; recomputed: Outcome }
+  /** `message`: the recomputation's first failure, when it failed. */
+  | { code: 'CHECK_DIFFERS'; rule: string; check: string; recorded: Outcome; recomputed: Outcome; message?: string }
+  | { code: 'VERDICT_DIFFERS'; recorded: string; recomputed: string }
+  /** report.json's summary of the load thresholds against its own load results. */
+  | { code: 'THRESHOLDS_DIFFER'; recorded: string; computed: string }
+  /** manifest.json's decision against what report.json supports (`reasons`: why it supports none). */
+  | { code: 'DECISION_DIFFERS'; manifest: boolean; supported: boolean; reasons: string[] };
+
+/** A check of the bundle that held. */
+export type VerifyPass =
+  | { code: 'FILES_MATCH'; count: number }
+  | { code: 'SIGNATURE_VALID' }
+  | { code: 'SUITE_MATCHES'; version: string; suiteHash: string }
+  | { code: 'VERDICTS_AGREE'; rules: number; exchanges: number }
+  | { code: 'DECISION_FOLLOWS'; certified: boolean };
+
+/** Said, neither passed nor failed. */
+export type VerifyNote = { code: 'SIGNATURE_NOT_CHECKED'; signed: boolean } | { code: 'LOAD_NOT_RECOMPUTED' };
+
+/** One step of a verification, in the order made. */
+export type VerifyStep = VerifyProblem | VerifyPass | VerifyNote;
