@@ -17,7 +17,9 @@
  * const verification = await verifyBundle(bundle);
  * if (verification.problems.length > 0) console.log(renderVerification(verification, 'bundle.tar.gz'));
  */
-export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, type ConformanceOptions, type RunEvent } from './suites/engine.js';
+export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, PLAN, type ConformanceOptions, type RunEvent } from './suites/engine.js';
+export type { PhaseSpec } from './suites/plan.js';
+export { skipText, stopText, type AnswerCount, type SkipReason, type StopReason } from './suites/reasons.js';
 export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
 export { rules, untestableStatements, type Rule, type RuleId, type Severity } from './spec/rules.js';
 export { gaps, type Gap, type GapId } from './spec/gaps.js';
@@ -36,7 +38,7 @@ export { renderJunit, JUNIT_REPORT_FILE, type JunitOptions } from './reports/jun
 export { renderHtml, HTML_REPORT_FILE, type HtmlOptions } from './reports/html.js';
 export { renderSummary, renderVerdictLine } from './reports/console.js';
 export { renderAnnotations, renderStepSummary } from './reports/github.js';
-export { replayCommand } from './reports/commands.js';
+export { replayCommand, rerunCommand } from './reports/commands.js';
 export { reporters, REPORTER_NAMES, type Reporter, type ReporterContext, type ReporterName } from './reports/index.js';
 
 // Certification: a bundle made by `certify`, checked offline by `verifyBundle`; problems are data with stable codes, worded by `describeStep`.
