@@ -16,6 +16,7 @@
  * `\uXXXX` escapes, so the page shows what was received, literally.
  */
 import escapeHtml from 'escape-html';
+import { findingText } from '../spec/findings.js';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
@@ -202,7 +203,7 @@ ${result.skippedPhases.length > 0 ? `<p class="not-run">Not run: ${result.skippe
 /** The first finding's message of a rule (or the reason its check errored), cut short. */
 function glanceMessage(rule: RuleResult): string {
   const check = rule.checks.find((c) => c.outcome === 'fail' || c.outcome === 'error') ?? rule.checks.find((c) => c.outcome === 'inconclusive');
-  const message = check?.findings[0]?.message ?? check?.reason;
+  const message = check?.findings[0] ? findingText(check.findings[0]) : check?.reason;
   if (!message) return '';
   const cut = message.length > GLANCE_MESSAGE_CHARS ? `${message.slice(0, GLANCE_MESSAGE_CHARS)}…` : message;
   return `<span class="glance-msg">${text(cut)}</span>`;
@@ -284,7 +285,7 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, reportJson: st
     rule.group,
     rule.severity,
     LABEL[as],
-    ...rule.checks.flatMap((c) => [c.id, c.title, c.reason ?? '', ...c.findings.map((f) => f.message)]),
+    ...rule.checks.flatMap((c) => [c.id, c.title, c.reason ?? '', ...c.findings.map((f) => findingText(f))]),
   ]
     .join(' ')
     .toLowerCase();
@@ -329,7 +330,7 @@ ${check.findings.map((finding, i) => renderFinding(finding, i === 0, reportJson)
 function renderFinding(finding: Finding, open: boolean, reportJson: string): string {
   const caseId = finding.case?.id;
   return `<details class="finding o-${finding.outcome === 'fail' ? 'fail' : 'inconclusive'}"${open ? ' open' : ''}${caseId ? ` data-case="${attr(caseId)}"` : ''}>
-<summary>${renderMessage(finding.message)}${caseId ? `<span class="case">case <code class="case-id">${text(caseId)}</code></span>` : ''}</summary>
+<summary>${renderMessage(findingText(finding))}${caseId ? `<span class="case">case <code class="case-id">${text(caseId)}</code></span>` : ''}</summary>
 <div class="finding-body">
 ${finding.counterexample ? renderCounterexample(finding.counterexample) : ''}
 ${finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)).join('\n')}

@@ -24,6 +24,7 @@
 import { pageHead } from './page.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
+import { findingText } from '../spec/findings.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
 import { failsRun, shownOutcome } from '../suites/policy.js';
@@ -194,7 +195,8 @@ function ruleNote(rule: RuleResult): string {
   if (rule.outcome === 'pass') return '';
   const check = rule.checks.find((c) => c.outcome === rule.outcome);
   if (!check) return '';
-  const message = check.findings.find((f) => f.outcome === rule.outcome)?.message ?? check.findings[0]?.message ?? check.reason;
+  const finding = check.findings.find((f) => f.outcome === rule.outcome) ?? check.findings[0];
+  const message = finding ? findingText(finding) : check.reason;
   return message ? cut(`${check.id}: ${message}`, MAX_NOTE_CHARS) : '';
 }
 

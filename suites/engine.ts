@@ -221,7 +221,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
             } else if (e instanceof RateLimited) {
               cutShort.push(check.id);
               const asserter = recorder.asserter(check, check.operation);
-              for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
+              for (const rule of check.rules) if (selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
             } else {
               error = `check crashed: ${(e as Error).message}`;
               recorder.checkError(check, error);
