@@ -5,11 +5,11 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { JSON_REPORT_FILE } from '../reports/json.js';
 import { reportSchema } from '../spec/report-schema.js';
-import { newAjv } from '../spec/validate.js';
+import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { readBoundedFile } from './files.js';
 
@@ -38,7 +38,7 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
     refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
   }
   const validate = reportValidator();
-  if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
+  if (!validate(value)) refuse(`not a petstore-conformance report: ${schemaErrorText(validate.errors)}`);
   return { file, result: value as ConformanceResult };
 }
 
@@ -48,12 +48,5 @@ let validator: ValidateFunction | undefined;
 export function reportValidator(): ValidateFunction {
   validator ??= newAjv().compile(reportSchema);
   return validator;
-}
-
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'invalid';
-  const where = error.instancePath || '/';
-  const extra = typeof error.params.additionalProperty === 'string' ? ` (${JSON.stringify(error.params.additionalProperty)})` : Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 6 ? `: ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}` : '';
-  return `${where} ${error.message ?? 'is invalid'}${extra}`;
 }
 

@@ -4,7 +4,7 @@
  * int64`, which ajv-formats only checks on a JavaScript double (2^63 and 2^64
  * would pass it).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { type Json, exactInteger, isJsonObject, isLosslessNumber, toPlain, INT64_MAX, INT64_MIN, show } from '../core/json.js';
 import { type SchemaName, openapi } from './openapi.js';
@@ -58,16 +58,42 @@ export function validateSchema(name: SchemaName, value: Json): SchemaViolation[]
     for (const error of validate.errors ?? []) {
       // The exact walk below reports int64 problems with the value as written.
       if (error.keyword === 'format' && error.params.format === 'int64') continue;
-      violations.push({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) });
+      violations.push(schemaProblem(error));
     }
   }
   walkInt64(schemas[name], value, [], violations);
   return violations;
 }
 
-function describeAjvError(message: string, params: Record<string, unknown>): string {
-  if (Array.isArray(params.allowedValues)) return `${message}: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  return message;
+/** Allowed values a problem lists at most. */
+const LISTED_VALUES = 8;
+
+/**
+ * One ajv error in words: the one way the suite says how a value breaks a
+ * schema, whether the value is a file it reads (config, waivers, report.json,
+ * a bundle's files) or a server's answer. `path` is a JSON pointer (`/` the
+ * root); an unknown or missing key is pointed at itself.
+ */
+export function schemaProblem(error: ErrorObject): SchemaViolation {
+  const at = (key: unknown) => `${error.instancePath}/${escapePointer(String(key))}`;
+  const { params } = error;
+  if (error.keyword === 'additionalProperties') return { path: at(params.additionalProperty), message: 'is not a known key' };
+  if (error.keyword === 'required') return { path: at(params.missingProperty), message: 'is missing' };
+  const path = error.instancePath || '/';
+  if (error.keyword === 'const') return { path, message: `must be ${JSON.stringify(params.allowedValue)}` };
+  if (Array.isArray(params.allowedValues)) {
+    const values = params.allowedValues.slice(0, LISTED_VALUES).map((v) => JSON.stringify(v));
+    return { path, message: `must be one of ${values.join(', ')}${params.allowedValues.length > LISTED_VALUES ? ', …' : ''}` };
+  }
+  return { path, message: error.message ?? 'is invalid' };
+}
+
+/** The first of a validator's errors in one line (`/only/0 must be one of …`), as every file the suite reads is refused with. */
+export function schemaErrorText(errors: readonly ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return '/ is invalid';
+  const { path, message } = schemaProblem(first);
+  return `${path} ${message}`;
 }
 
 function resolve(node: SchemaNode): SchemaNode {
