@@ -20,9 +20,10 @@
 export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, PLAN, type ConformanceOptions, type RunEvent } from './suites/engine.js';
 export type { PhaseSpec } from './suites/plan.js';
 export { skipText, stopText, type AnswerCount, type SkipReason, type StopReason } from './suites/reasons.js';
-export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
+export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, FindingRecord, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
 export { rules, untestableStatements, type Rule, type RuleId, type Severity } from './spec/rules.js';
 export { gaps, type Gap, type GapId } from './spec/gaps.js';
+export { findingText, FINDING_CODES, type FindingArguments, type FindingCode, type FindingMessage } from './spec/findings.js';
 export { openapi, INTERFACE_VERSION, PET_STATUSES, type PetStatus } from './spec/openapi.js';
 export { startReference, type RunningServer, type ServeOptions } from './reference/server.js';
 export type { ApiRequest, ApiResponse, Handler, ReferenceOptions } from './reference/handler.js';

@@ -18,7 +18,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
-import { newAjv } from '../spec/validate.js';
+import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import { FILE_LIMITS, FileRefused, readBoundedFileSync } from './files.js';
 
@@ -214,10 +214,7 @@ export function loadConfigFile(explicit: string | undefined, cwd: string, env: N
   data = interpolate(data, env, path);
   const validate = validateConfig();
   if (!validate(data)) {
-    const error = validate.errors?.[0];
-    const key = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error?.instancePath.slice(1).replace(/\//g, '.') ?? '');
-    const message = error?.keyword === 'additionalProperties' ? 'is not a known key' : error?.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as string[]).slice(0, 8).join(', ')}${(error.params.allowedValues as string[]).length > 8 ? ', …' : ''}` : (error?.message ?? 'is invalid');
-    throw new UsageError(`${path}: "${key || '(root)'}" ${message}`);
+    throw new UsageError(`${path}: ${schemaErrorText(validate.errors)}`);
   }
   const config: FileConfig = { ...data };
   for (const key of PATH_KEYS) if (config[key] !== undefined) config[key] = resolve(dirname(path), config[key]);

@@ -20,6 +20,7 @@ import { type ConnectOptions, redactSecrets, secretLabel } from '../core/connect
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
 import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
+import { findingText } from '../spec/findings.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
@@ -82,7 +83,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const again = rejudge(judge, x, sameTarget);
   const lines = [
     `case ${caseId} · ${finding.rule} · ${finding.check}`,
-    `recorded: ${finding.message}`,
+    `recorded: ${findingText(finding)}`,
     `sent:     ${x.request.method} ${evidence.redact(x.request.url)}${sameTarget ? '' : ` (recorded against ${evidence.redact(result.target)}; what the run knew of that store is not applied here)`}`,
     `answer:   ${evidence.redact(describeResponse(x))}`,
   ];

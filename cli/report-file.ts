@@ -5,11 +5,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ErrorObject } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { JSON_REPORT_FILE } from '../reports/json.js';
 import { MAX_REPORT_BYTES, reportSchema } from '../spec/report-schema.js';
-import { validatorFor } from '../spec/validate.js';
+import { schemaErrorText, validatorFor } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { readBoundedFile } from './files.js';
 
@@ -35,14 +34,7 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
     refuse(`not JSON (${(error as Error).message.split('\n')[0]})`);
   }
   const validate = validatorFor(reportSchema);
-  if (!validate(value)) refuse(`not a petstore-conformance report: ${describe(validate.errors?.[0])}`);
+  if (!validate(value)) refuse(`not a petstore-conformance report: ${schemaErrorText(validate.errors)}`);
   return { file, result: value as ConformanceResult };
-}
-
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'invalid';
-  const where = error.instancePath || '/';
-  const extra = typeof error.params.additionalProperty === 'string' ? ` (${JSON.stringify(error.params.additionalProperty)})` : Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 6 ? `: ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}` : '';
-  return `${where} ${error.message ?? 'is invalid'}${extra}`;
 }
 

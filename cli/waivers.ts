@@ -6,7 +6,7 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
-import { newAjv } from '../spec/validate.js';
+import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { Waiver } from '../suites/model.js';
 import { FILE_LIMITS, readBoundedFileSync } from './files.js';
 
@@ -50,8 +50,5 @@ export function loadWaivers(path: string): Waiver[] {
   const branch = Array.isArray(data) ? [...schema.oneOf][0] : [...schema.oneOf][1];
   const detail = ajv.compile(branch);
   detail(data);
-  const error = detail.errors?.[0];
-  const where = (error?.instancePath ?? '').slice(1).replace(/\//g, '.') || '(root)';
-  const message = error?.keyword === 'additionalProperties' ? `has an unknown key "${String(error.params.additionalProperty)}"` : error?.keyword === 'enum' ? 'is not a rule id or operation of the catalog' : (error?.message ?? 'is invalid');
-  throw new UsageError(`${path}: "${where}" ${message}`);
+  throw new UsageError(`${path}: ${schemaErrorText(detail.errors)}`);
 }

@@ -1,4 +1,5 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
+import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
@@ -59,7 +60,7 @@ function describeRule(rule: RuleResult, paint: Paint, run: ConformanceResult, re
       continue;
     }
     const more = check.failed > 1 ? ` (${check.failed} failures)` : '';
-    lines.push(`    ${finding.message}${more}`);
+    lines.push(`    ${findingText(finding)}${more}`);
     if (finding.counterexample) lines.push(`    counterexample: ${finding.counterexample.input.slice(0, 200)}`);
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);

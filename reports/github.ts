@@ -8,6 +8,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/model.js';
+import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome } from '../suites/policy.js';
@@ -26,7 +27,7 @@ export function renderAnnotations(result: ConformanceResult): string {
   for (const rule of result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) {
     const warning = shownOutcome(rule, result.summary.strict) === 'warning';
     const finding = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
-    const message = finding ? `${finding.message}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
+    const message = finding ? `${findingText(finding)}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
     lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
   }
   for (const waiver of result.waivers.filter((w) => w.status !== 'applied')) {

@@ -13,6 +13,7 @@
  * (reports/safe-html.ts), which escapes every interpolation; text content goes
  * through {@link markedText}, so invisible characters show as marked `\uXXXX`.
  */
+import { findingText } from '../spec/findings.js';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
@@ -156,7 +157,7 @@ ${result.skippedPhases.length > 0 && html`<p class="not-run">Not run: ${join(res
 /** The first finding's message of a rule (or the reason its check errored), cut short. */
 function glanceMessage(rule: RuleResult): SafeHtml | undefined {
   const check = rule.checks.find((c) => c.outcome === 'fail' || c.outcome === 'error') ?? rule.checks.find((c) => c.outcome === 'inconclusive');
-  const message = check?.findings[0]?.message ?? check?.reason;
+  const message = check?.findings[0] ? findingText(check.findings[0]) : check?.reason;
   if (!message) return undefined;
   const cut = message.length > GLANCE_MESSAGE_CHARS ? `${message.slice(0, GLANCE_MESSAGE_CHARS)}…` : message;
   return html`<span class="glance-msg">${text(cut)}</span>`;
@@ -237,7 +238,7 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands)
     rule.group,
     rule.severity,
     LABEL[as],
-    ...rule.checks.flatMap((c) => [c.id, c.title, c.reason ?? '', ...c.findings.map((f) => f.message)]),
+    ...rule.checks.flatMap((c) => [c.id, c.title, c.reason ?? '', ...c.findings.map((f) => findingText(f))]),
   ]
     .join(' ')
     .toLowerCase();
@@ -287,7 +288,7 @@ interface Commands {
 function renderFinding(finding: Finding, open: boolean, cmd: Commands): SafeHtml {
   const caseId = finding.case?.id;
   return html`<details class="finding o-${finding.outcome === 'fail' ? 'fail' : 'inconclusive'}"${open && html` open`}${caseId && html` data-case="${caseId}"`}>
-<summary>${renderMessage(finding.message)}${caseId && html`<span class="case">case <code class="case-id">${text(caseId)}</code></span>`}</summary>
+<summary>${renderMessage(findingText(finding))}${caseId && html`<span class="case">case <code class="case-id">${text(caseId)}</code></span>`}</summary>
 <div class="finding-body">
 ${finding.counterexample && renderCounterexample(finding.counterexample)}
 ${join(finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)), '\n')}

@@ -59,6 +59,7 @@
  */
 import { hostname as machineName } from 'node:os';
 import { create } from 'xmlbuilder2';
+import { findingText } from '../spec/findings.js';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import { rerunCommand } from './commands.js';
@@ -270,7 +271,7 @@ function header(rule: RuleResult): string {
 /** The first failing finding's message, or what failed when no finding was kept. */
 function failureMessage(rule: RuleResult): string {
   const first = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
-  return first?.message ?? `${rule.id} failed`;
+  return first ? findingText(first) : `${rule.id} failed`;
 }
 
 /** The text of a failure: each failing check, then each of its kept failing findings with the evidence. */
@@ -287,7 +288,7 @@ function failureText(rule: RuleResult, run: ConformanceResult): string {
 }
 
 function describeFinding(finding: Finding, run: ConformanceResult): string {
-  const lines: string[] = [finding.message];
+  const lines: string[] = [findingText(finding)];
   for (const evidence of finding.evidence) lines.push(...describeEvidence(evidence));
   const ce = finding.counterexample;
   if (ce) lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
@@ -320,7 +321,7 @@ function skipText(rule: RuleResult): string {
 function checkSkipReasons(check: CheckResult): string[] {
   const lines: string[] = [];
   if (check.reason) lines.push(`${check.id}: ${check.reason}`);
-  for (const finding of check.findings.filter((f) => f.outcome === 'inconclusive')) lines.push(`${check.id}: ${finding.message}`);
+  for (const finding of check.findings.filter((f) => f.outcome === 'inconclusive')) lines.push(`${check.id}: ${findingText(finding)}`);
   if (lines.length === 0 && check.outcome !== 'pass') lines.push(`${check.id}: ${check.outcome}`);
   return lines;
 }

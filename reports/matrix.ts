@@ -23,6 +23,7 @@
  */
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
+import { findingText } from '../spec/findings.js';
 import { plural, severityTag } from './components.js';
 import { renderPage } from './page.js';
 import { html, join, type SafeHtml, visible } from './safe-html.js';
@@ -195,7 +196,8 @@ function ruleNote(rule: RuleResult): string {
   if (rule.outcome === 'pass') return '';
   const check = rule.checks.find((c) => c.outcome === rule.outcome);
   if (!check) return '';
-  const message = check.findings.find((f) => f.outcome === rule.outcome)?.message ?? check.findings[0]?.message ?? check.reason;
+  const finding = check.findings.find((f) => f.outcome === rule.outcome) ?? check.findings[0];
+  const message = finding ? findingText(finding) : check.reason;
   return message ? cut(`${check.id}: ${message}`, MAX_NOTE_CHARS) : '';
 }
 

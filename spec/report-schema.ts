@@ -2,6 +2,7 @@
  * JSON Schema (2020-12) of report.json. `npm run gen` writes it to
  * spec/report.schema.json; the tests validate real reports against it.
  */
+import { FINDING_CODES } from './findings.js';
 import { gaps } from './gaps.js';
 import { RULE_GROUPS, rules } from './rules.js';
 
@@ -300,13 +301,22 @@ export const reportSchema = {
     finding: {
       type: 'object',
       required: ['rule', 'check', 'operation', 'outcome', 'message', 'evidence', 'key'],
+      dependentRequired: { code: ['args'], args: ['code'] },
       additionalProperties: false,
       properties: {
         rule: { $ref: '#/$defs/ruleId' },
         check: { type: 'string' },
         operation,
         outcome: { enum: ['fail', 'inconclusive'] },
-        message: { type: 'string' },
+        code: { enum: FINDING_CODES, description: 'What the finding says, as a code of spec/findings.ts (absent from reports of earlier versions)' },
+        args: {
+          type: 'object',
+          description: "The code's arguments: numbers, and text redacted as the message is",
+          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] },
+        },
+        underLoad: { type: 'string', description: 'The load profile under which the answer was judged' },
+        repeat: { enum: ['intermittent', 'not-reproduced'], description: 'A property failure that did not fail again when its input was replayed' },
+        message: { type: 'string', description: 'The message in words, as every output shows it' },
         evidence: { type: 'array', items: { $ref: '#/$defs/evidence' } },
         counterexample: {
           type: 'object',

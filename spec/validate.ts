@@ -60,9 +60,9 @@ export function validateSchema(name: SchemaName, value: Json): SchemaViolation[]
   return violations;
 }
 
-/** ajv's errors as violations (`path` a JSON pointer, `/` for the whole value). */
+/** ajv's errors as violations (`path` a JSON pointer, `/` for the whole value), worded by {@link schemaProblem}. */
 export function violationsOf(errors: readonly ErrorObject[] | null | undefined): SchemaViolation[] {
-  return (errors ?? []).map((error) => ({ path: error.instancePath || '/', message: describeAjvError(error.message ?? 'is invalid', error.params) }));
+  return (errors ?? []).map(schemaProblem);
 }
 
 // One compiled validator per schema of the suite's own files, whoever asks: compiled on first use, stopping at the first error.
@@ -74,9 +74,35 @@ export function validatorFor<T = unknown>(schema: { $id: string }): ValidateFunc
   return (fileFormats.getSchema<T>(schema.$id) ?? fileFormats.compile<T>(schema)) as ValidateFunction<T>;
 }
 
-function describeAjvError(message: string, params: Record<string, unknown>): string {
-  if (Array.isArray(params.allowedValues)) return `${message}: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  return message;
+/** Allowed values a problem lists at most. */
+const LISTED_VALUES = 8;
+
+/**
+ * One ajv error in words: the one way the suite says how a value breaks a
+ * schema, whether the value is a file it reads (config, waivers, report.json,
+ * a bundle's files) or a server's answer. `path` is a JSON pointer (`/` the
+ * root); an unknown or missing key is pointed at itself.
+ */
+export function schemaProblem(error: ErrorObject): SchemaViolation {
+  const at = (key: unknown) => `${error.instancePath}/${escapePointer(String(key))}`;
+  const { params } = error;
+  if (error.keyword === 'additionalProperties') return { path: at(params.additionalProperty), message: 'is not a known key' };
+  if (error.keyword === 'required') return { path: at(params.missingProperty), message: 'is missing' };
+  const path = error.instancePath || '/';
+  if (error.keyword === 'const') return { path, message: `must be ${JSON.stringify(params.allowedValue)}` };
+  if (Array.isArray(params.allowedValues)) {
+    const values = params.allowedValues.slice(0, LISTED_VALUES).map((v) => JSON.stringify(v));
+    return { path, message: `must be one of ${values.join(', ')}${params.allowedValues.length > LISTED_VALUES ? ', …' : ''}` };
+  }
+  return { path, message: error.message ?? 'is invalid' };
+}
+
+/** The first of a validator's errors in one line (`/only/0 must be one of …`), as every file the suite reads is refused with. */
+export function schemaErrorText(errors: readonly ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return '/ is invalid';
+  const { path, message } = schemaProblem(first);
+  return `${path} ${message}`;
 }
 
 function resolve(node: SchemaNode): SchemaNode {

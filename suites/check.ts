@@ -7,6 +7,7 @@
  */
 import type fc from 'fast-check';
 import type { Exchange, RequestSpec } from '../core/http.js';
+import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
@@ -43,12 +44,13 @@ export interface SendOptions extends RequestSpec {
 export interface Asserter {
   pass(rule: RuleId): void;
   /**
-   * `message` reads "Expected … / Received …". `key` groups identical failures
-   * (default: the message). `judge` says how the last exchange can be judged again
+   * `message`: a code of spec/findings.ts and its arguments, server text in
+   * them not redacted yet. `key` groups identical failures (default: the
+   * message in words). `judge` says how the last exchange can be judged again
    * alone, for `petstore-conformance replay` (default: not at all).
    */
-  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void;
-  inconclusive(rule: RuleId, message: string, exchanges?: readonly SentExchange[]): void;
+  fail(rule: RuleId, message: FindingMessage<string>, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void;
+  inconclusive(rule: RuleId, message: FindingMessage<string>, exchanges?: readonly SentExchange[]): void;
 }
 
 /** What the target did in a gap, for the report. */

@@ -304,7 +304,7 @@ async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): P
           } else if (e instanceof RateLimited) {
             run.cutShort.push(check.id);
             const asserter = recorder.asserter(check, check.operation);
-            for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, `cut short: ${e.message}`, [e.exchange]);
+            for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
           } else {
             recorder.checkError(check, (e as Error).message);
             error = skipText({ code: 'crashed', detail: (e as Error).message });

@@ -9,6 +9,7 @@ import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
 import { outsideRepertoire } from '../generators/petName.js';
 import { toBody } from '../generators/invalidNewPet.js';
+import type { FindingMessage } from '../spec/findings.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import { describeViolations, validateSchema } from '../spec/validate.js';
 import type { Asserter, Observer, PetView, SendOptions, SentExchange, StoreState } from './check.js';
@@ -21,11 +22,6 @@ const CREATE: Judgement = { kind: 'create' };
 /** getPet's judgement again: animal `id`, created as `sent`. */
 function fetchJudgement(id: bigint, sent: NewPetInput): Judgement {
   return { kind: 'fetch', id: id.toString(), sent: stringifyJson(sent.status === undefined ? { name: sent.name, categoryId: sent.categoryId } : sent) };
-}
-
-/** The message form of every finding. */
-export function expected(what: string, received: string): string {
-  return `Expected ${what} / Received ${received}`;
 }
 
 /** Characters of a body an excerpt in a message carries at most (before it is redacted and cut to what is shown). */
@@ -132,22 +128,22 @@ export function nameDifference(received: string, sent: string): string {
 export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput, store: StoreState): PetView | undefined {
   const status = exchange.response?.status;
   if (status !== 201) {
-    a.fail('CREATE-RESPONSE', expected('201 with the created Pet', describeResponse(exchange)), [exchange], `status ${status ?? 'none'}`, CREATE);
+    a.fail('CREATE-RESPONSE', { code: 'NOT_CREATED', args: { received: describeResponse(exchange) } }, [exchange], `status ${status ?? 'none'}`, CREATE);
     return undefined;
   }
   const body = jsonOf(exchange);
   if (body === undefined) {
-    a.fail('CREATE-RESPONSE', expected('201 with the created Pet as JSON', describeResponse(exchange)), [exchange], 'body not JSON', CREATE);
+    a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_JSON', args: { received: describeResponse(exchange) } }, [exchange], 'body not JSON', CREATE);
     return undefined;
   }
   const pet = petView(body);
   const why = notAPet(body);
-  if (why !== undefined) a.fail('CREATE-RESPONSE', expected('201 with the created Pet', `a body that is not a Pet: ${why}`), [exchange], 'body not a Pet', CREATE);
+  if (why !== undefined) a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_A_PET', args: { problem: why } }, [exchange], 'body not a Pet', CREATE);
   else a.pass('CREATE-RESPONSE');
   if (!pet) return undefined;
   judgeEcho(a, exchange, sent, pet);
   if (store.ids.has(pet.id)) {
-    a.fail('CREATE-ID-UNIQUE', expected(`a new id for the created animal`, `id ${pet.id}, which another animal already has`), [exchange], 'id reused');
+    a.fail('CREATE-ID-UNIQUE', { code: 'ID_REUSED', args: { id: `${pet.id}` } }, [exchange], 'id reused');
   } else {
     a.pass('CREATE-ID-UNIQUE');
   }
@@ -187,7 +183,7 @@ export async function createAndJudge(a: Judge, send: (request: SendOptions) => P
   }
   const what = [nameIssue ? `the name (${nameIssue})` : '', categoryIssue ? `categoryId ${sent.categoryId}` : ''].filter(Boolean).join(' or ');
   if (retried.response?.status !== 201) {
-    a.fail('CREATE-RESPONSE', expected(`201 for a valid NewPet (a refusal of ${what} is legitimate only if the same body with an ordinary name and categoryId ${again.categoryId}, accepted before, is created)`, `400, and ${describeResponse(retried)} for that body too`), [exchange, retried], 'valid body refused', CREATE);
+    a.fail('CREATE-RESPONSE', { code: 'VALID_BODY_REFUSED', args: { refused: what, categoryId: `${again.categoryId}`, received: describeResponse(retried) } }, [exchange, retried], 'valid body refused', CREATE);
     return { sent, exchange };
   }
   if (blamed.name) a.observe('GAP-NAME-REPERTOIRE', 'createPet', `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`, exchange);
@@ -242,7 +238,7 @@ export function judgeEcho(a: Judge, exchange: SentExchange, sent: NewPetInput, p
   noteAll(a, 'createPet', comparison, exchange);
   const { wrong } = comparison;
   if (wrong.length === 0) a.pass('CREATE-ECHO');
-  else a.fail('CREATE-ECHO', expected('the created Pet to carry the name, categoryId and status sent', wrong.join('; ')), [exchange], wrong.map((w) => w.split(' ')[0]).join(','), CREATE);
+  else a.fail('CREATE-ECHO', { code: 'ECHO_DIFFERS', args: { differences: wrong } }, [exchange], wrong.map((w) => w.split(' ')[0]).join(','), CREATE);
 }
 
 /**
@@ -251,19 +247,20 @@ export function judgeEcho(a: Judge, exchange: SentExchange, sent: NewPetInput, p
  * not shown). Notes the status read in `store`, when given.
  */
 export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange, store?: StoreState): void {
-  const fail = (received: string, key: string) => assert.fail('GET-RESPONSE', expected(`200 with animal ${id}, created before, as a Pet in JSON`, received), [created, fetched], key, fetchJudgement(id, sent));
-  if (fetched.response?.status !== 200) return fail(describeResponse(fetched), `status ${fetched.response?.status ?? 'none'}`);
+  const fail = (message: FindingMessage<string>, key: string) => assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
+  const failed = (key: string) => fail({ code: 'FETCH_FAILED', args: { id: `${id}`, received: describeResponse(fetched) } }, key);
+  if (fetched.response?.status !== 200) return failed(`status ${fetched.response?.status ?? 'none'}`);
   const body = jsonOf(fetched);
-  if (body === undefined) return fail(describeResponse(fetched), 'body not JSON');
+  if (body === undefined) return failed('body not JSON');
   const why = notAPet(body);
-  if (why !== undefined) fail(`a body that is not a Pet: ${why}`, 'body not a Pet');
+  if (why !== undefined) fail({ code: 'FETCHED_NOT_A_PET', args: { id: `${id}`, problem: why } }, 'body not a Pet');
   const pet = petView(body);
   if (!pet) return;
   const comparison = comparePet(pet, sent, true);
   noteAll(assert, 'getPet', comparison, fetched);
   if (pet.id === id) store?.noteStatus(id, pet.status);
   const wrong = [...(pet.id === id ? [] : [`id ${pet.id}`]), ...comparison.wrong];
-  if (wrong.length > 0) assert.fail('GET-RESPONSE', expected(`animal ${id} as created`, wrong.join('; ')), [created, fetched], wrong.map((w) => w.split(' ')[0]).join(','), fetchJudgement(id, sent));
+  if (wrong.length > 0) fail({ code: 'FETCHED_DIFFERS', args: { id: `${id}`, differences: wrong } }, wrong.map((w) => w.split(' ')[0]).join(','));
   else if (why === undefined) assert.pass('GET-RESPONSE');
 }
 
@@ -289,18 +286,18 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
   const again: Judgement = { kind: 'list', query, proven };
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
   if (!Array.isArray(body)) {
-    a.fail('LIST-RESPONSE', expected('200 with a JSON array of Pet', describeResponse(exchange)), [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);
+    a.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { received: describeResponse(exchange) } }, [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);
     return undefined;
   }
   const bad = body.findIndex((item) => notAPet(item) !== undefined);
-  if (bad >= 0) a.fail('LIST-RESPONSE', expected('a JSON array of Pet', `item ${bad} is not a Pet: ${notAPet(body[bad]!)}`), [exchange], 'item not a Pet', again);
+  if (bad >= 0) a.fail('LIST-RESPONSE', { code: 'LIST_ITEM_NOT_A_PET', args: { index: bad, problem: notAPet(body[bad]!)! } }, [exchange], 'item not a Pet', again);
   else a.pass('LIST-RESPONSE');
   const count = body.length;
   if (query.limit === undefined) {
-    if (count > 20) a.fail('LIST-LIMIT-DEFAULT', expected('at most 20 animals when limit is absent', `${count}`), [exchange], 'over 20', again);
+    if (count > 20) a.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, count } }, [exchange], 'over 20', again);
     else a.pass('LIST-LIMIT-DEFAULT');
   } else if (count > query.limit) {
-    a.fail('LIST-LIMIT-HONOURED', expected(`at most ${query.limit} animals for limit=${query.limit}`, `${count}`), [exchange], `limit+${count - query.limit}`, again);
+    a.fail('LIST-LIMIT-HONOURED', { code: 'TOO_MANY_ANIMALS', args: { bound: 'limit', max: query.limit, count } }, [exchange], `limit+${count - query.limit}`, again);
   } else {
     a.pass('LIST-LIMIT-HONOURED');
   }
@@ -308,7 +305,7 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
     const others = body.filter((item) => !isJsonObject(item) || item.status !== query.status);
     if (others.length > 0) {
       const shown = others.slice(0, 3).map((item) => (isJsonObject(item) ? `id ${show(item.id ?? null, 30)} with status ${show(item.status, 30)}` : show(item, 40)));
-      a.fail('LIST-STATUS-FILTER', expected(`only animals with status "${query.status}"`, `${others.length} other(s): ${shown.join(', ')}`), [exchange], 'other status', again);
+      a.fail('LIST-STATUS-FILTER', { code: 'OTHER_STATUS_LISTED', args: { status: query.status, count: others.length, shown } }, [exchange], 'other status', again);
     } else {
       a.pass('LIST-STATUS-FILTER');
     }
@@ -336,13 +333,12 @@ export function judgePageFull(a: Asserter, exchange: SentExchange, query: ListQu
   const floor = Math.min(size, proven);
   if (floor <= 0) return;
   if (animals >= floor) return a.pass('LIST-PAGE-FULL');
-  const matching = query.status === undefined ? 'animals' : `animals last read with status "${query.status}"`;
-  const received = animals === body.length ? `${body.length}` : `${body.length} items, ${animals} distinct animals`;
+  const page = { limit: size, proven, items: body.length, animals };
   if (query.status !== undefined && !settled) {
-    a.inconclusive('LIST-PAGE-FULL', `a page of ${received} for limit ${size} while ${proven} ${matching} were known; they may have moved to another status since (transitions are not shown)`, [exchange]);
+    a.inconclusive('LIST-PAGE-FULL', { code: 'PAGE_SHORT_STATUS_MOVED', args: { ...page, status: query.status } }, [exchange]);
     return;
   }
-  a.fail('LIST-PAGE-FULL', expected(`${floor} animals (limit ${size}; the store holds at least ${proven} ${matching})`, received), [exchange], `short by ${floor - animals}`, { kind: 'list', query, proven });
+  a.fail('LIST-PAGE-FULL', { code: 'PAGE_SHORT', args: { ...page, expected: floor, ...(query.status === undefined ? {} : { status: query.status }) } }, [exchange], `short by ${floor - animals}`, { kind: 'list', query, proven });
 }
 
 /**
@@ -365,7 +361,7 @@ function judgeListedAsCreated(a: Judge, exchange: SentExchange, items: Json[], s
     store.noteStatus(pet.id, pet.status);
     if (comparison.wrong.length > 0 && !failed) {
       failed = true;
-      a.fail('LIST-RESPONSE', expected(`animal ${pet.id} listed as it was created`, comparison.wrong.join('; ')), [created.exchange, exchange], `listed ${comparison.wrong.map((w) => w.split(' ')[0]).join(',')}`);
+      a.fail('LIST-RESPONSE', { code: 'LISTED_DIFFERS', args: { id: `${pet.id}`, differences: comparison.wrong } }, [created.exchange, exchange], `listed ${comparison.wrong.map((w) => w.split(' ')[0]).join(',')}`);
     }
   }
 }
@@ -373,5 +369,5 @@ function judgeListedAsCreated(a: Judge, exchange: SentExchange, items: Json[], s
 /** Judges a rejection: the listed answer is 400 (its Error body is judged by ERROR-SCHEMA on every response). */
 export function judgeRejected(a: Asserter, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED', exchange: SentExchange, defect: string): void {
   if (exchange.response?.status === 400) a.pass(rule);
-  else a.fail(rule, expected(`400 for a body where ${defect}`, describeResponse(exchange)), [exchange], `${defect}: ${exchange.response?.status ?? 'none'}`, { kind: 'status', rule, expected: [400], what: `a body where ${defect}` });
+  else a.fail(rule, { code: 'WRONG_STATUS', args: { status: '400', request: `a body where ${defect}`, received: describeResponse(exchange) } }, [exchange], `${defect}: ${exchange.response?.status ?? 'none'}`, { kind: 'status', rule, expected: [400], what: `a body where ${defect}` });
 }

@@ -3,6 +3,7 @@
  * `runConformance` returns it. Reporters read it and nothing else.
  */
 import type { Redacted } from '../core/redact.js';
+import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
 import type { SkipReason } from './reasons.js';
@@ -107,13 +108,20 @@ export interface ReplayCase {
   judge: Judgement;
 }
 
-/** A failed or inconclusive assertion, with what the suite saw. */
-export interface Finding {
+/**
+ * A failed or inconclusive assertion, with what the suite saw: what it says as
+ * data (`code`, its `args` redacted, `underLoad`, `repeat`: spec/findings.ts)
+ * and in words.
+ */
+export type Finding = FindingMessage & FindingRecord;
+
+/** A finding's fields besides its message's data. */
+export interface FindingRecord {
   rule: RuleId;
   check: string;
   operation: OperationId;
   outcome: 'fail' | 'inconclusive';
-  /** "Expected … / Received …", redacted, then cut. */
+  /** The message in words ("Expected … / Received …"), as spec/findings.ts `findingText` renders it. */
   message: Redacted;
   evidence: Evidence[];
   counterexample?: Counterexample;

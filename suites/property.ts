@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { show } from '../core/json.js';
+import { type FindingMessage, findingText } from '../spec/findings.js';
 import type { RuleId } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { Judgement, OperationId } from './model.js';
@@ -153,8 +154,8 @@ async function report<T>(run: PropertyRun<T>, sink: PropertySink, failing: Faili
     const exchanges = [...finding.exchanges, ...again];
     sink.record(
       inferred
-        ? { ...finding, outcome: 'inconclusive', message: `Not reproduced: ${finding.message}; the same input passed when replayed, and the judgement rested on what the suite inferred about the store`, exchanges, key: `not reproduced ${finding.key}` }
-        : { ...finding, message: `Intermittent: ${finding.message}; the same input passed when replayed, but the failing answer was observed`, exchanges, key: `intermittent ${finding.key}` },
+        ? { ...finding, outcome: 'inconclusive', message: { ...finding.message, repeat: 'not-reproduced' }, exchanges, key: `not reproduced ${finding.key}` }
+        : { ...finding, message: { ...finding.message, repeat: 'intermittent' }, exchanges, key: `intermittent ${finding.key}` },
       counterexample,
     );
   }
@@ -176,12 +177,12 @@ class Collector implements Asserter, Observer {
     this.#passes.push(rule);
   }
 
-  fail(rule: RuleId, message: string, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void {
-    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? message, ...(judge ? { judge } : {}) });
+  fail(rule: RuleId, message: FindingMessage<string>, exchanges: readonly SentExchange[], key?: string, judge?: Judgement): void {
+    this.findings.push({ rule, outcome: 'fail', message, exchanges, key: key ?? findingText(message), ...(judge ? { judge } : {}) });
   }
 
-  inconclusive(rule: RuleId, message: string, exchanges: readonly SentExchange[] = []): void {
-    this.findings.push({ rule, outcome: 'inconclusive', message, exchanges, key: message });
+  inconclusive(rule: RuleId, message: FindingMessage<string>, exchanges: readonly SentExchange[] = []): void {
+    this.findings.push({ rule, outcome: 'inconclusive', message, exchanges, key: findingText(message) });
   }
 
   flush(into: Asserter): void {

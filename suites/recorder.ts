@@ -2,6 +2,7 @@
  * Collects assertions and observations into per-rule results. Evidence is built
  * here, through the run's {@link EvidenceFactory}, so it is redacted once.
  */
+import { type FindingMessage, findingText, redactFinding } from '../spec/findings.js';
 import { gaps as gapCatalog, type GapId } from '../spec/gaps.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
@@ -33,7 +34,8 @@ interface Tally {
 export interface PendingFinding {
   rule: RuleId;
   outcome: 'fail' | 'inconclusive';
-  message: string;
+  /** Its arguments not redacted yet: the recorder redacts them once. */
+  message: FindingMessage<string>;
   exchanges: readonly SentExchange[];
   key: string;
   judge?: Judgement;
@@ -81,13 +83,15 @@ export class Recorder {
     else tally.inconclusive++;
     if (tally.keys.has(pending.key) || tally.findings.length >= MAX_FINDINGS_PER_CHECK) return;
     tally.keys.add(pending.key);
+    const message = redactFinding(pending.message, (text) => this.#evidence.redact(text));
     tally.findings.push({
       rule: pending.rule,
       check: check.id,
       // The operation of the request that failed, where there is one (auth checks span every operation).
       operation: pending.exchanges.at(-1)?.meta.operation ?? operation,
       outcome: pending.outcome,
-      message: this.#evidence.redact(pending.message),
+      ...message,
+      message: findingText(message),
       evidence: pending.exchanges.map((x) => this.#evidence.of(x)),
       ...(counterexample ? { counterexample: { ...counterexample, input: this.#evidence.redact(counterexample.input) } } : {}),
       key: this.#evidence.redact(pending.key),
@@ -130,8 +134,8 @@ export class Recorder {
       pass: (rule) => {
         if (this.#guard(check, rule)) this.#tally(rule, check.id).passed++;
       },
-      fail: (rule, message, exchanges, key, judge) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? message, ...(judge ? { judge } : {}) }),
-      inconclusive: (rule, message, exchanges = []) => this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: message }),
+      fail: (rule, message, exchanges, key, judge) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? findingText(message), ...(judge ? { judge } : {}) }),
+      inconclusive: (rule, message, exchanges = []) => this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: findingText(message) }),
     };
   }
 

@@ -5,11 +5,12 @@
  */
 import { int64Of, isJsonObject, parseJson } from '../core/json.js';
 import type { NewPetInput } from '../generators/newPet.js';
+import { findingText } from '../spec/findings.js';
 import type { PetStatus } from '../spec/openapi.js';
 import type { RuleId } from '../spec/rules.js';
 import { type Asserter, type Observer, type SentExchange, StoreState } from './check.js';
 import { responseChecks } from './checks/responses.js';
-import { describeResponse, expected, judgeCreated, judgeFetched, judgeList } from './judge.js';
+import { describeResponse, judgeCreated, judgeFetched, judgeList } from './judge.js';
 import type { Judgement } from './model.js';
 
 export interface Rejudged {
@@ -36,9 +37,9 @@ export function rejudge(judge: Judgement, x: SentExchange, sameTarget: boolean):
     pass: (rule) => void passed.push(rule),
     fail: (rule, message) => {
       failed.push(rule);
-      messages.push(`${rule}: ${message}`);
+      messages.push(`${rule}: ${findingText(message)}`);
     },
-    inconclusive: (rule, message) => void messages.push(`${rule} inconclusive: ${message}`),
+    inconclusive: (rule, message) => void messages.push(`${rule} inconclusive: ${findingText(message)}`),
   };
   switch (judge.kind) {
     case 'none':
@@ -55,7 +56,7 @@ export function rejudge(judge: Judgement, x: SentExchange, sameTarget: boolean):
       const ok = judge.kind === 'status' ? status !== undefined && judge.expected.includes(status) : status !== undefined && !judge.refused.includes(status);
       const wanted = judge.kind === 'status' ? judge.expected.join(' or ') : `anything but ${judge.refused.join(', ')}`;
       if (ok) a.pass(judge.rule);
-      else a.fail(judge.rule, expected(`${wanted} for ${judge.what}`, describeResponse(x)), [x]);
+      else a.fail(judge.rule, { code: 'WRONG_STATUS', args: { status: wanted, request: judge.what, received: describeResponse(x) } }, [x]);
       break;
     }
     case 'list':

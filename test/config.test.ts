@@ -30,9 +30,9 @@ describe('petstore-conformance.config.json', () => {
   });
 
   it.each([
-    [{ bogus: 1 }, /"bogus" is not a known key/],
-    [{ numRuns: '3' }, /"numRuns" must be integer/],
-    [{ only: ['NOT-A-RULE'] }, /"only\.0" must be one of PET-SCHEMA/],
+    [{ bogus: 1 }, /\.json: \/bogus is not a known key /],
+    [{ numRuns: '3' }, /\.json: \/numRuns must be integer /],
+    [{ only: ['NOT-A-RULE'] }, /\.json: \/only\/0 must be one of "PET-SCHEMA", .*, … /],
     [{ apiKey: 'secret' }, /the API key is never read from a file/],
     ['{ not json', /is not valid JSON/],
   ])('%j is refused with a line naming the offending key', async (content, message) => {

@@ -290,7 +290,9 @@ describe('renderHtml with hostile strings', () => {
                 check: H,
                 operation: 'listPets',
                 outcome: 'fail',
-                message: suiteText(`Expected ${H} / Received ${H}`),
+                code: 'WRONG_STATUS',
+                args: { status: H, request: H, received: H },
+                message: suiteText(`Expected ${H} for ${H} / Received ${H}`),
                 key: H,
                 rerun: { only: [H as RuleId] },
                 counterexample: { input: H, seed: 1, path: H, numRuns: 1, numShrinks: 1 },
@@ -355,7 +357,7 @@ describe('renderHtml with hostile strings', () => {
       const rule = page.locator('details.rule').first();
       await rule.locator('summary').first().click();
       expect(await rule.locator('.rtitle').textContent()).toBe(H_SHOWN);
-      expect(await rule.locator('.expected').first().textContent()).toBe(`Expected ${H_SHOWN}`);
+      expect(await rule.locator('.expected').first().textContent()).toBe(`Expected ${H_SHOWN} for ${H_SHOWN}`);
       expect(await rule.locator('.received').first().textContent()).toBe(`Received ${H_SHOWN}`);
       expect(await rule.locator('pre.curl').first().textContent()).toBe(H_SHOWN);
       expect(await rule.locator('pre.replay').first().textContent()).toContain(`--only ${H_SHOWN}`);

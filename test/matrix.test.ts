@@ -187,7 +187,7 @@ describe('refusing what is not a report', () => {
     const ran = await runCli(['matrix', reportPath('reference'), 'bad.json', '--out-dir', 'out'], { cwd: dir });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
-    expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be equal to one of the allowed values: "conformant", "non-conformant", "error", "interrupted"\n');
+    expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "error", "interrupted"\n');
     expect(readdirSync(dir)).toEqual(['bad.json']);
   });
 
@@ -298,7 +298,8 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
     hostile.seed = 7;
     const rule = hostile.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!;
     const check = rule.checks.find((c) => c.outcome === 'fail')!;
-    check.findings[0]!.message = suiteText(HOSTILE);
+    const challenge = `Expected WWW-Authenticate: Bearer … on a 401 / Received WWW-Authenticate: ${HOSTILE}`;
+    Object.assign(check.findings[0]!, { code: 'NO_BEARER_CHALLENGE', args: { header: HOSTILE }, message: suiteText(challenge) });
     hostile.load = [smokeLoad(`p99 < 1000ms ${HOSTILE}`)];
     expect(reportErrors(hostile)).toEqual([]);
     const dir = join(root, 'hostile');
@@ -325,7 +326,7 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
       expect(await head.innerText()).toContain(hostile.target);
       expect(await head.innerText()).toContain(`petstore-conformance <b>1</b>${HOSTILE}`);
       const cell = page.locator('tr:has(th#list-limit-default) td.cell').nth(1);
-      expect(await cell.locator('a').getAttribute('title')).toBe(`${check.id}: ${HOSTILE}`);
+      expect(await cell.locator('a').getAttribute('title')).toBe(`${check.id}: ${challenge}`);
       expect(await page.locator('tr:has(th#load-smoke-all-p99) td.title').innerText()).toBe(`smoke: p99 < 1000ms ${HOSTILE}`);
       // Only the page's own elements: one script (the filter), no image, no bold, no injected cell.
       expect(await page.locator('script').count()).toBe(1);

@@ -1,7 +1,7 @@
 /** Authentication: bearer key on every operation (Authentication; Endpoints; Errors). */
 import { defineCheck, type CheckContext, type SendOptions } from '../check.js';
 import type { AuthVariant } from '../credentials.js';
-import { describeResponse, expected } from '../judge.js';
+import { describeResponse } from '../judge.js';
 import { createPet, getPet, listPets, listStoreOrders } from '../requests.js';
 import type { OperationId } from '../model.js';
 
@@ -29,9 +29,9 @@ async function expect401(ctx: CheckContext, rule: 'AUTH-REQUIRED' | 'AUTH-INVALI
   exchanges.forEach((x, i) => {
     const operation: OperationId = requests[i]!.operation;
     if (x.response?.status === 401) ctx.pass(rule);
-    else ctx.fail(rule, expected(`401 for ${operation} with ${label}`, describeResponse(x)), [x], `${operation} ${label}`, { kind: 'status', rule, expected: [401], what: `${operation} with ${label}` });
+    else ctx.fail(rule, { code: 'WRONG_STATUS', args: { status: '401', request: `${operation} with ${label}`, received: describeResponse(x) } }, [x], `${operation} ${label}`, { kind: 'status', rule, expected: [401], what: `${operation} with ${label}` });
   });
-  if (ctx.store.created.length === 0) ctx.inconclusive(rule, 'getPet not tried: no animal could be created to ask for');
+  if (ctx.store.created.length === 0) ctx.inconclusive(rule, { code: 'NO_ANIMAL_TO_GET', args: {} });
 }
 
 /** Authentication 2–3: "The scheme applies to every operation. When the key is missing … 401". */
@@ -83,7 +83,7 @@ export const schemeCase = defineCheck({
     for (const variant of ctx.authVariants.schemeCase) {
       const x = await ctx.send(listPets({}, asAuth(variant)));
       if (x.response !== undefined && x.response.status !== 401) ctx.pass('AUTH-SCHEME-CASE');
-      else ctx.fail('AUTH-SCHEME-CASE', expected(`the key under ${variant.label} to be accepted`, describeResponse(x)), [x], variant.label, { kind: 'not-status', rule: 'AUTH-SCHEME-CASE', refused: [401], what: `the key under ${variant.label}` });
+      else ctx.fail('AUTH-SCHEME-CASE', { code: 'NOT_ACCEPTED', args: { request: `the key under ${variant.label}`, received: describeResponse(x) } }, [x], variant.label, { kind: 'not-status', rule: 'AUTH-SCHEME-CASE', refused: [401], what: `the key under ${variant.label}` });
     }
   },
 });
@@ -131,7 +131,7 @@ export const beforeValidation = defineCheck({
     exchanges.forEach((x, i) => {
       const what = probes[i]![0];
       if (x.response?.status === 401) ctx.pass('AUTH-BEFORE-VALIDATION');
-      else ctx.fail('AUTH-BEFORE-VALIDATION', expected(`401 for ${what}: the key is checked before anything else`, describeResponse(x)), [x], what, { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what });
+      else ctx.fail('AUTH-BEFORE-VALIDATION', { code: 'KEY_CHECKED_LATE', args: { request: what, received: describeResponse(x) } }, [x], what, { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what });
     });
   },
 });

@@ -45,7 +45,7 @@ export const validProperty = defineCheck({
 function judgeWideCategories(ctx: CheckContext): void {
   const wide = (id: bigint) => id > 2n ** 53n || id < -(2n ** 53n);
   if (ctx.store.categories.some(wide)) return;
-  ctx.inconclusive('CREATE-ECHO', 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested');
+  ctx.inconclusive('CREATE-ECHO', { code: 'WIDE_CATEGORIES_REFUSED', args: {} });
 }
 
 interface InvalidCase {

@@ -3,7 +3,7 @@ import { isJsonObject } from '../../core/json.js';
 import { type ListQuery, listQuery } from '../../generators/listQuery.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { defineCheck, type CheckContext, type CreatedPet, type SentExchange } from '../check.js';
-import { describeResponse, expected, JUDGE_GAPS, jsonOf, judgeFetched, judgeList, judgePageFull, petView, provenMatches, rawId } from '../judge.js';
+import { describeResponse, JUDGE_GAPS, jsonOf, judgeFetched, judgeList, judgePageFull, petView, provenMatches, rawId } from '../judge.js';
 import { getPet, listPets } from '../requests.js';
 
 /** Headers that would carry paging data, recorded when present (rule 3: not shown). */
@@ -45,7 +45,7 @@ export const everyLimit = defineCheck({
       judgeList(ctx, x, { limit }, ctx.store, proven);
       if (limit === 1 || limit === 100) {
         if (x.response?.status === 200) ctx.pass('LIST-LIMIT-BOUNDS');
-        else ctx.fail('LIST-LIMIT-BOUNDS', expected(`limit=${limit}, within the bounds, to be answered 200`, describeResponse(x)), [x], `limit=${limit}`, { kind: 'status', rule: 'LIST-LIMIT-BOUNDS', expected: [200], what: `limit=${limit}` });
+        else ctx.fail('LIST-LIMIT-BOUNDS', { code: 'WRONG_STATUS', args: { status: '200', request: `limit=${limit}, within the bounds`, received: describeResponse(x) } }, [x], `limit=${limit}`, { kind: 'status', rule: 'LIST-LIMIT-BOUNDS', expected: [200], what: `limit=${limit}` });
       }
     });
   },
@@ -108,7 +108,7 @@ async function judgeComplete(ctx: CheckContext, status: string, page: SentExchan
   for (let i = known.length - missing.length; i > 0; i--) ctx.pass('LIST-STATUS-COMPLETE');
   if (missing.length === 0) return;
   if (count >= 100) {
-    ctx.inconclusive('LIST-STATUS-COMPLETE', `${missing.length} animal(s) last read with status "${status}" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped`, [page]);
+    ctx.inconclusive('LIST-STATUS-COMPLETE', { code: 'MISSING_FROM_FULL_PAGE', args: { count: missing.length, status } }, [page]);
     return;
   }
   const refetched = await ctx.sendAll(missing.map((c) => getPet(c.pet.id)));
@@ -118,10 +118,10 @@ async function judgeComplete(ctx: CheckContext, status: string, page: SentExchan
     const now = again.response?.status === 200 ? petView(jsonOf(again) ?? null) : undefined;
     if (now && now.id === created.pet.id && now.status !== status) return; // it moved (observed by judgeFetched): no longer expected on this page
     if (!now) {
-      ctx.inconclusive('LIST-STATUS-COMPLETE', `animal ${created.pet.id} is missing from GET /pets?status=${status} and could not be read again to see its status`, [page, again]);
+      ctx.inconclusive('LIST-STATUS-COMPLETE', { code: 'MISSING_UNREADABLE', args: { id: `${created.pet.id}`, status } }, [page, again]);
       return;
     }
-    ctx.fail('LIST-STATUS-COMPLETE', expected(`animal ${created.pet.id}, read with status "${status}" (now too), in GET /pets?status=${status}&limit=100 (${count} animals, so not cut by the limit)`, 'it is missing'), [created.exchange, page, again], 'created animal missing');
+    ctx.fail('LIST-STATUS-COMPLETE', { code: 'LISTED_MISSING', args: { id: `${created.pet.id}`, status, count } }, [created.exchange, page, again], 'created animal missing');
   });
 }
 
@@ -166,7 +166,7 @@ export const outOfRangeLimit = defineCheck({
       const gap = OUT_OF_RANGE.includes(value) ? 'GAP-LIMIT-OUT-OF-RANGE' : 'GAP-LIMIT-MALFORMED';
       const count = judgeAnyList(ctx, x, `limit=${value}`);
       if (count !== undefined) {
-        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (maximum 100) for limit=${value}`, `${count}`), [x], `limit=${value} over 100`, { kind: 'response', check: 'responses.list-maximum' });
+        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query: `limit=${value}`, count } }, [x], `limit=${value} over 100`, { kind: 'response', check: 'responses.list-maximum' });
         else ctx.pass('LIST-LIMIT-BOUNDS');
       }
       ctx.observe(gap, 'listPets', `limit=${value}: ${summarise(x, count)}`, x);
@@ -190,7 +190,7 @@ export const unknownStatus = defineCheck({
       const value = values[i]!;
       const count = judgeAnyList(ctx, x, `status=${value}`);
       if (count !== undefined) {
-        if (count > 20) ctx.fail('LIST-LIMIT-DEFAULT', expected(`at most 20 animals (limit absent) for status=${value}`, `${count}`), [x], `status=${value} over 20`);
+        if (count > 20) ctx.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, query: `status=${value}`, count } }, [x], `status=${value} over 20`);
         else ctx.pass('LIST-LIMIT-DEFAULT');
       }
       const items = count === undefined ? [] : (jsonOf(x) as unknown[]);
@@ -205,7 +205,7 @@ function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string): number 
   if (x.response?.status !== 200) return undefined;
   const body = jsonOf(x);
   if (!Array.isArray(body)) {
-    ctx.fail('LIST-RESPONSE', expected(`a 200 answer to ${what} to be a JSON array of Pet`, describeResponse(x)), [x], `${what} not an array`);
+    ctx.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { request: what, received: describeResponse(x) } }, [x], `${what} not an array`);
     return undefined;
   }
   ctx.pass('LIST-RESPONSE');

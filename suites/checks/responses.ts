@@ -8,7 +8,7 @@ import { httpDate } from '../../core/http-date.js';
 import { GET_PET_SUNSET } from '../../spec/openapi.js';
 import { describeViolations, validateSchema } from '../../spec/validate.js';
 import { defineResponseCheck } from '../check.js';
-import { describeResponse, expected, jsonOf } from '../judge.js';
+import { describeResponse, jsonOf } from '../judge.js';
 
 /**
  * Endpoints › responses of each operation; Errors: no listed response is a
@@ -27,7 +27,7 @@ export const noServerErrors = defineResponseCheck({
       if (status >= 500) a.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} (a server error; its responses are not shown)`, x);
       return;
     }
-    if (status >= 500) a.fail('RESPONSE-NO-5XX', expected('a listed response (200, 201, 400, 401, 404), never 5xx', describeResponse(x)), [x], `${x.meta.operation} ${status}`);
+    if (status >= 500) a.fail('RESPONSE-NO-5XX', { code: 'SERVER_ERROR', args: { received: describeResponse(x) } }, [x], `${x.meta.operation} ${status}`);
     else a.pass('RESPONSE-NO-5XX');
   },
 });
@@ -46,17 +46,17 @@ export const errorBodies = defineResponseCheck({
     if (status === undefined || status < 400) return;
     const body = jsonOf(x);
     if (body === undefined) {
-      a.fail('ERROR-SCHEMA', expected(`an Error body (JSON object with code, message, status) on ${status}`, describeResponse(x)), [x], `${status} not JSON`);
+      a.fail('ERROR-SCHEMA', { code: 'ERROR_NOT_JSON', args: { status, received: describeResponse(x) } }, [x], `${status} not JSON`);
       return;
     }
     const violations = validateSchema('Error', body);
-    if (violations.length > 0) a.fail('ERROR-SCHEMA', expected(`an Error body on ${status}`, `${show(body, 160)} (${describeViolations(violations)})`), [x], `${status} ${violations.map((v) => v.path + v.message).join('|')}`);
+    if (violations.length > 0) a.fail('ERROR-SCHEMA', { code: 'ERROR_BODY_INVALID', args: { status, body: show(body, 160), violations: describeViolations(violations) } }, [x], `${status} ${violations.map((v) => v.path + v.message).join('|')}`);
     else a.pass('ERROR-SCHEMA');
     if (isJsonObject(body) && typeof body.code === 'string') a.observe('GAP-ERROR-CODES', x.meta.operation, `${status}: code ${JSON.stringify(body.code)}`);
     if (isJsonObject(body) && isLosslessNumber(body.status)) {
       const repeated = exactInteger(body.status);
       if (repeated === BigInt(status)) a.pass('ERROR-STATUS-MATCHES');
-      else a.fail('ERROR-STATUS-MATCHES', expected(`Error.status ${status}, the HTTP status`, `${body.status.value}`), [x], `${status} vs ${body.status.value}`);
+      else a.fail('ERROR-STATUS-MATCHES', { code: 'ERROR_STATUS_DIFFERS', args: { status, received: body.status.value } }, [x], `${status} vs ${body.status.value}`);
     }
   },
 });
@@ -71,7 +71,7 @@ export const jsonContentType = defineResponseCheck({
     const type = x.response.headers['content-type'];
     const media = type?.split(';')[0]?.trim().toLowerCase();
     if (media === 'application/json') a.pass('RESPONSE-CONTENT-TYPE-JSON');
-    else a.fail('RESPONSE-CONTENT-TYPE-JSON', expected('Content-Type: application/json on a JSON body', type === undefined ? 'no Content-Type' : `Content-Type: ${type}`), [x], `${x.meta.operation} ${media ?? 'none'}`);
+    else a.fail('RESPONSE-CONTENT-TYPE-JSON', { code: 'NOT_LABELLED_JSON', args: type === undefined ? {} : { contentType: type } }, [x], `${x.meta.operation} ${media ?? 'none'}`);
   },
 });
 
@@ -89,14 +89,14 @@ export const petBodies = defineResponseCheck({
     if (body === undefined) return; // the operation's own rule reports a missing body
     const pets = operation === 'listPets' ? (Array.isArray(body) ? body : []) : [body];
     for (const [index, item] of pets.entries()) {
-      const where = operation === 'listPets' ? `item ${index}` : 'the body';
+      const where = operation === 'listPets' ? { item: index } : {};
       if (isJsonObject(item) && item.status === null) {
         // status is "string, enum PetStatus", not required: an absent status is an omitted field.
-        a.fail('PET-SCHEMA', expected(`${where} to be a Pet: an absent status is omitted, not written "status": null`, show(item, 160)), [x], `${operation} status null`);
+        a.fail('PET-SCHEMA', { code: 'PET_STATUS_NULL', args: { ...where, body: show(item, 160) } }, [x], `${operation} status null`);
         continue;
       }
       const violations = validateSchema('Pet', item);
-      if (violations.length > 0) a.fail('PET-SCHEMA', expected(`${where} to be a Pet`, `${show(item, 160)} (${describeViolations(violations)})`), [x], `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`);
+      if (violations.length > 0) a.fail('PET-SCHEMA', { code: 'NOT_A_PET', args: { ...where, body: show(item, 160), violations: describeViolations(violations) } }, [x], `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`);
       else a.pass('PET-SCHEMA');
     }
   },
@@ -112,7 +112,7 @@ export const listMaximum = defineResponseCheck({
     const body = jsonOf(x);
     if (!Array.isArray(body)) return; // LIST-RESPONSE's business
     const query = new URL(x.request.url).search || '(no query)';
-    if (body.length > 100) a.fail('LIST-LIMIT-BOUNDS', expected(`at most 100 animals (the maximum) for ${query}`, `${body.length}`), [x], `over 100 for ${query}`);
+    if (body.length > 100) a.fail('LIST-LIMIT-BOUNDS', { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query, count: body.length } }, [x], `over 100 for ${query}`);
     else a.pass('LIST-LIMIT-BOUNDS');
   },
 });
@@ -124,7 +124,7 @@ export const validKeyAccepted = defineResponseCheck({
   rules: ['AUTH-VALID-KEY'],
   inspect(x, a) {
     if (x.meta.auth !== 'valid' || !x.response) return;
-    if (x.response.status === 401) a.fail('AUTH-VALID-KEY', expected('the key sent as "Authorization: Bearer <key>" to be accepted', describeResponse(x)), [x], `${x.meta.operation} 401`);
+    if (x.response.status === 401) a.fail('AUTH-VALID-KEY', { code: 'NOT_ACCEPTED', args: { request: 'the key sent as "Authorization: Bearer <key>"', received: describeResponse(x) } }, [x], `${x.meta.operation} 401`);
     else a.pass('AUTH-VALID-KEY');
   },
 });
@@ -145,12 +145,12 @@ export const bearerChallenge = defineResponseCheck({
     const header = x.response.headers['www-authenticate'];
     const bearer = header === undefined ? undefined : /(?:^|,)\s*bearer(?=$|[\s,])(.*)$/i.exec(header);
     if (!bearer) {
-      a.fail('AUTH-CHALLENGE', expected('WWW-Authenticate: Bearer … on a 401', header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`), [x], `no bearer challenge`);
+      a.fail('AUTH-CHALLENGE', { code: 'NO_BEARER_CHALLENGE', args: header === undefined ? {} : { header } }, [x], `no bearer challenge`);
       return;
     }
     const error = /(?:^|[\s,])error\s*=\s*"?([A-Za-z_]+)"?/.exec(bearer[1] ?? '')?.[1];
     if (x.meta.auth === 'invalid-token' && error !== 'invalid_token' && error !== 'invalid_request') {
-      a.fail('AUTH-CHALLENGE', expected('error="invalid_token" in the challenge when a non-empty bearer token was sent and refused', `WWW-Authenticate: ${header}`), [x], 'no invalid_token');
+      a.fail('AUTH-CHALLENGE', { code: 'NO_INVALID_TOKEN', args: { header: header! } }, [x], 'no invalid_token');
     } else {
       a.pass('AUTH-CHALLENGE');
     }
@@ -176,19 +176,19 @@ export const deprecationHeaders = defineResponseCheck({
     const date = deprecation === undefined ? undefined : DEPRECATION_DATE.exec(deprecation);
     if (date && Number(date[1]) <= GET_PET_SUNSET.unixSeconds) a.pass('GET-DEPRECATION-HEADER');
     else {
-      const received =
-        deprecation === undefined ? 'no Deprecation header'
-        : deprecation.toLowerCase() === 'true' ? 'Deprecation: true (the draft form that predates RFC 9745)'
-        : date ? `Deprecation: ${deprecation}, after the sunset`
-        : `Deprecation: ${deprecation}`;
-      a.fail('GET-DEPRECATION-HEADER', expected(`Deprecation: @<unix seconds> not after ${GET_PET_SUNSET.unixSeconds} (RFC 9745)`, received), [x], received.split(':')[0] ?? received);
+      const problem =
+        deprecation === undefined ? 'missing'
+        : deprecation.toLowerCase() === 'true' ? 'draft'
+        : date ? 'after-sunset'
+        : 'malformed';
+      a.fail('GET-DEPRECATION-HEADER', { code: 'NO_DEPRECATION', args: { sunset: GET_PET_SUNSET.unixSeconds, problem, ...(deprecation === undefined ? {} : { header: deprecation }) } }, [x], deprecation === undefined ? 'no Deprecation header' : 'Deprecation');
     }
     const sunset = headers['sunset'];
     if (sunset !== undefined && httpDate(sunset) === GET_PET_SUNSET.unixSeconds * 1000) a.pass('GET-SUNSET-HEADER');
-    else a.fail('GET-SUNSET-HEADER', expected(`Sunset: ${GET_PET_SUNSET.httpDate}`, sunset === undefined ? 'no Sunset header' : `Sunset: ${sunset}`), [x], sunset === undefined ? 'missing' : 'other date');
+    else a.fail('GET-SUNSET-HEADER', { code: 'NO_SUNSET', args: { date: GET_PET_SUNSET.httpDate, ...(sunset === undefined ? {} : { header: sunset }) } }, [x], sunset === undefined ? 'missing' : 'other date');
     const link = headers['link'];
     if (link !== undefined && linksToReplacement(link, x.request.url)) a.pass('GET-SUCCESSOR-LINK');
-    else a.fail('GET-SUCCESSOR-LINK', expected('Link: <…/pets>; rel="successor-version" (or latest-version, alternate), or a rel="deprecation" link', link === undefined ? 'no Link header' : `Link: ${link}`), [x], link === undefined ? 'missing' : 'no successor');
+    else a.fail('GET-SUCCESSOR-LINK', { code: 'NO_SUCCESSOR_LINK', args: link === undefined ? {} : { header: link } }, [x], link === undefined ? 'missing' : 'no successor');
   },
 });
 
@@ -227,7 +227,7 @@ export const noDeprecationElsewhere = defineResponseCheck({
     if (x.meta.operation === 'getPet' || !x.response) return;
     const found = ['deprecation', 'sunset'].filter((h) => x.response?.headers[h] !== undefined);
     if (found.length === 0) a.pass('DEPRECATION-ONLY-DEPRECATED');
-    else a.fail('DEPRECATION-ONLY-DEPRECATED', expected(`no deprecation signal on ${x.meta.operation}, which is not deprecated`, found.map((h) => `${h}: ${x.response?.headers[h]}`).join('; ')), [x], `${x.meta.operation} ${found.join(',')}`);
+    else a.fail('DEPRECATION-ONLY-DEPRECATED', { code: 'DEPRECATION_ELSEWHERE', args: { operation: x.meta.operation, headers: found.map((h) => `${h}: ${x.response?.headers[h]}`) } }, [x], `${x.meta.operation} ${found.join(',')}`);
   },
 });
 

@@ -5,7 +5,7 @@ import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
 import { toBody } from '../../generators/invalidNewPet.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { type CheckContext, defineCheck } from '../check.js';
-import { CREATE_GAPS, createAndJudge, describeResponse, expected, jsonOf, judgeCreated, ordinaryNameFor, petView, rawId } from '../judge.js';
+import { CREATE_GAPS, createAndJudge, describeResponse, jsonOf, judgeCreated, ordinaryNameFor, petView, rawId } from '../judge.js';
 import { createPet, listPets } from '../requests.js';
 
 /** The store must provably hold more than 100 animals, so limits up to 100 and the maximum can be tested. */
@@ -78,6 +78,6 @@ async function learnCategory(ctx: CheckContext, candidates: readonly bigint[]): 
     return pet !== undefined;
   }
   const last = refused.at(-1)!;
-  ctx.fail('CREATE-RESPONSE', expected(`201 for a valid NewPet with an ordinary name and one of the categoryIds ${candidates.join(', ')} (categories of animals already in the store, then small positive integers)`, `400 to each; the last: ${describeResponse(last)}`), refused.slice(-3), 'every categoryId refused', { kind: 'create' });
+  ctx.fail('CREATE-RESPONSE', { code: 'NO_CATEGORY_ACCEPTED', args: { categoryIds: candidates.map(String), received: describeResponse(last) } }, refused.slice(-3), 'every categoryId refused', { kind: 'create' });
   return false;
 }

@@ -1,6 +1,6 @@
 /** `GET /store/orders` (Endpoints › Other endpoints): it exists; nothing else is known. */
 import { defineCheck } from '../check.js';
-import { describeResponse, expected, jsonOf } from '../judge.js';
+import { describeResponse, jsonOf } from '../judge.js';
 import { listStoreOrders } from '../requests.js';
 
 /** Statuses that would say the endpoint does not exist. */
@@ -17,7 +17,7 @@ export const ordersExist = defineCheck({
   async run(ctx) {
     const x = await ctx.send(listStoreOrders());
     const status = x.response?.status;
-    if (status === undefined || ABSENT.includes(status)) ctx.fail('ORDERS-EXISTS', expected('GET /store/orders to exist', describeResponse(x)), [x], `status ${status ?? 'none'}`, { kind: 'not-status', rule: 'ORDERS-EXISTS', refused: ABSENT, what: 'GET /store/orders' });
+    if (status === undefined || ABSENT.includes(status)) ctx.fail('ORDERS-EXISTS', { code: 'OPERATION_MISSING', args: { operation: 'GET /store/orders', received: describeResponse(x) } }, [x], `status ${status ?? 'none'}`, { kind: 'not-status', rule: 'ORDERS-EXISTS', refused: ABSENT, what: 'GET /store/orders' });
     else ctx.pass('ORDERS-EXISTS');
     if (status !== undefined) {
       const body = jsonOf(x);

@@ -69,7 +69,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
       pass: (rule) => inner.pass(rule),
       fail: (rule, message, exchanges, key, judge) => {
         failed.add(rule);
-        inner.fail(rule, `Under load (${profile.name}): ${message}`, exchanges, key, judge);
+        inner.fail(rule, { ...message, underLoad: profile.name }, exchanges, key, judge);
       },
       inconclusive: (rule, message, exchanges) => inner.inconclusive(rule, message, exchanges),
     };
@@ -148,7 +148,7 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
   const { request } = observed;
   if (request.authProbe) {
     if (observed.status === 401) assert.pass('AUTH-REQUIRED');
-    else assert.fail('AUTH-REQUIRED', `Expected 401 for ${request.operation} without a key / Received ${observed.status}`, [x], `${request.operation} ${observed.status}`, { kind: 'status', rule: 'AUTH-REQUIRED', expected: [401], what: `${request.operation} without a key` });
+    else assert.fail('AUTH-REQUIRED', { code: 'WRONG_STATUS', args: { status: '401', request: `${request.operation} without a key`, received: `${observed.status}` } }, [x], `${request.operation} ${observed.status}`, { kind: 'status', rule: 'AUTH-REQUIRED', expected: [401], what: `${request.operation} without a key` });
     return;
   }
   if (request.operation === 'listPets') {
