@@ -272,10 +272,10 @@ describe('certify', () => {
   });
 
   it.each([
-    [{ name: 'x', version: '1' }, /--product .*product-[0-9a-f]{8}\.json: key "contact" is missing: it must be an email address or an http\(s\) URL/],
-    [{ ...PRODUCT, contact: 'call us' }, /key "contact" must be an email address or an http\(s\) URL/],
-    [{ ...PRODUCT, version: 'one two' }, /key "version" must be a non-empty string without spaces/],
-    [{ ...PRODUCT, colour: 'red' }, /key "colour" is not known \(known keys: name, version, contact, description\)/],
+    [{ name: 'x', version: '1' }, /--product .*product-[0-9a-f]{8}\.json: \/contact is missing: it must be an email address or an http\(s\) URL/],
+    [{ ...PRODUCT, contact: 'call us' }, /\/contact .*: it must be an email address or an http\(s\) URL/],
+    [{ ...PRODUCT, version: 'one two' }, /\/version .*: it must be a non-empty string without spaces/],
+    [{ ...PRODUCT, colour: 'red' }, /\/colour is not a known key \(known keys: name, version, contact, description\)/],
   ])('an invalid product.json (%j) is refused before anything runs: exit 2, one line naming the key', async (product, message) => {
     const file = path(`product-${sha256(JSON.stringify(product)).slice(0, 8)}.json`);
     writeFileSync(file, JSON.stringify(product));

@@ -104,7 +104,7 @@ describe('the package entry certifies and verifies without the CLI', () => {
     const library = await load();
     const refused = library.certify({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: DISTINCTIVE_KEY, product: { name: 'x', version: '1', contact: 'call us' } });
     await expect(refused).rejects.toThrow(library.ProductRefused);
-    await expect(refused).rejects.toMatchObject({ reason: 'key "contact" must be an email address or an http(s) URL', code: 'PC_ERR_USAGE' });
+    await expect(refused).rejects.toMatchObject({ reason: '/contact must match format "email": it must be an email address or an http(s) URL', code: 'PC_ERR_USAGE' });
   });
 });
 
