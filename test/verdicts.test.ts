@@ -107,8 +107,9 @@ describe('every printed re-run command reproduces its failure', () => {
     ['limit-over-100-crashes', 'RESPONSE-NO-5XX'],
     ['getPet-empty-body', 'GET-RESPONSE'],
   ];
+  // Independent runs that mostly wait on each other's CLI child: side by side.
   for (const [name, rule] of cases) {
-    it(`${name}: ${rule}`, async () => {
+    it.concurrent(`${name}: ${rule}`, async () => {
       const mutant = mutants.find((m) => m.name === name)!;
       const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
       try {
