@@ -50,7 +50,8 @@ describe('conventions', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it.each([
+  // One CLI process each, nothing shared: side by side.
+  it.concurrent.each([
     [['--base-ur', 'http://x/v1'], /^petstore-conformance: error: unknown argument: --base-ur \(did you mean --base-url\?\)/],
     [['--embedded', '--seeed', '3', '--strikt'], /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/],
     [['rulez'], /unknown argument: rulez \(did you mean the command "rules"\?\)/],

@@ -55,7 +55,8 @@ describe('petstore-conformance CLI', () => {
     expect(ran.stderr).toMatch(/CONFORMANT/);
   });
 
-  it.each([
+  // One CLI process each, nothing shared: side by side.
+  it.concurrent.each([
     [['--base-url', 'staging.example/v1', '--api-key', 'dummy-key'], /not an absolute URL; write it with its scheme/],
     [['--base-url', 'ftp://h/v1', '--api-key', 'dummy-key'], /must use http or https/],
     [['--base-url', 'http://127.0.0.1:9/v1'], /--api-key is required/],

@@ -29,7 +29,8 @@ describe('petstore-conformance.config.json', () => {
     expect(missing.stderr).toMatch(/cannot read the config file .*nope\.json: no such file/);
   });
 
-  it.each([
+  // One CLI process each, nothing shared: side by side.
+  it.concurrent.each([
     [{ bogus: 1 }, /\.json: \/bogus is not a known key /],
     [{ numRuns: '3' }, /\.json: \/numRuns must be integer /],
     [{ only: ['NOT-A-RULE'] }, /\.json: \/only\/0 must be one of "PET-SCHEMA", .*, … /],

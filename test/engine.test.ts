@@ -4,12 +4,10 @@ import { swapCase } from '../core/redact.js';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
 import { rerunCommand } from '../reports/commands.js';
 import { DISTINCTIVE_KEY, reportErrors, withServer } from './helpers.js';
 
 const run = (baseUrl: string, seed = 11) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed, numRuns: 15 });
-const outcomes = (result: ConformanceResult) => Object.fromEntries(result.rules.map((r) => [r.id, r.outcome]));
 
 describe('runConformance against the reference', () => {
   it('passes every rule, MUST and SHOULD, and writes a report valid against its schema', async () => {
@@ -19,13 +17,6 @@ describe('runConformance against the reference', () => {
     expect(reportErrors(JSON.parse(JSON.stringify(result)))).toEqual([]);
     expect(result.observations.length).toBeGreaterThan(0);
     expect(result.skippedPhases).toEqual([{ phase: 'load', why: { code: 'load-none' }, reason: 'load profile "none"' }]);
-  });
-
-  it('gives the same outcomes for the same seed', async () => {
-    const [a, b] = [await withServer({}, (url) => run(url, 5)), await withServer({}, (url) => run(url, 5))];
-    expect(outcomes(a)).toEqual(outcomes(b));
-    const counts = (r: ConformanceResult) => r.rules.map((rule) => rule.checks.map((c) => [c.id, c.passed, c.failed]));
-    expect(counts(a)).toEqual(counts(b));
   });
 
   it('waits out 429 answers (rate limits are not shown) instead of failing the target, and records it', async () => {

@@ -185,7 +185,8 @@ describe('export-load --format artillery', () => {
 });
 
 describe('export-load usage', () => {
-  it.each([
+  // One CLI process each, nothing shared: side by side.
+  it.concurrent.each([
     [['export-load', '--format', 'k6'], /export-load needs --profile \(known: smoke, baseline, stress, soak\)/],
     [['export-load', '--profile', 'smoke'], /export-load needs --format \(k6 or artillery\)/],
     [['export-load', '--profile', 'hurricane', '--format', 'k6'], /unknown profile "hurricane"/],

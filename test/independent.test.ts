@@ -84,8 +84,9 @@ const VARIANTS: ReadonlyArray<{ name: string; flags: string[]; fails?: string[] 
 ];
 
 describe('conformance suite against an independent implementation', () => {
+  // Each variant is its own server process, mostly waited on: side by side.
   for (const variant of VARIANTS) {
-    it(`${variant.name} (${variant.flags.join(' ') || 'no flags'})`, async () => {
+    it.concurrent(`${variant.name} (${variant.flags.join(' ') || 'no flags'})`, async () => {
       const server = await startServer(variant.flags);
       try {
         const report = await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, seed: 7, numRuns: 20 });

@@ -9,8 +9,9 @@ import { suiteText } from '../core/redact.js';
 import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter, renderJunit } from '../reports/junit.js';
 import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
-import type { CheckResult, ConformanceResult, Evidence, Finding, Outcome, RuleResult } from '../suites/model.js';
+import type { ConformanceResult } from '../suites/model.js';
 import { smokeLoad } from './fixtures/load-result.js';
+import { evidence, finding, resultFixture, withOutcomes } from './fixtures/result.js';
 import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';
 
 const XSD = new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
@@ -348,62 +349,11 @@ const HOSTILE = [
   'astral[😀 𝄞] bidi[\u202e] bom[\ufeff] nel[\u0085] del[\u007f]',
 ];
 
-/** `base` with the given rules' outcomes replaced (and a finding or reason to match). */
-function withOutcomes(base: ConformanceResult, outcomes: Record<string, Outcome>): ConformanceResult {
-  const rulesOut = base.rules.map((rule): RuleResult => {
-    const outcome = outcomes[rule.id];
-    if (!outcome) return rule;
-    const check: CheckResult = { ...rule.checks[0]!, outcome, passed: 0, failed: 0, inconclusive: 0, findings: [] };
-    if (outcome === 'fail') Object.assign(check, { failed: 1, findings: [finding(rule.id, check.id, 'fail', 'Expected something / Received something else', [evidence('{}')])] });
-    if (outcome === 'inconclusive') Object.assign(check, { inconclusive: 1, findings: [finding(rule.id, check.id, 'inconclusive', 'Expected a full page / Received 3 of 7; inconclusive, the store changed')] });
-    if (outcome === 'error') check.reason = suiteText('check crashed: TypeError: boom');
-    if (outcome === 'skip') check.reason = suiteText('not selected by --only/--skip');
-    return { ...rule, outcome, checks: [check] };
-  });
-  return { ...base, rules: rulesOut };
-}
-
-/** A finding as reports of earlier versions hold it: a message without a code, which the reports show as it is. */
-function finding(rule: string, check: string, outcome: Finding['outcome'], message: string, evidence: Evidence[] = []): Finding {
-  return { rule: rule as Finding['rule'], check, operation: 'listPets', outcome, message: suiteText(message), evidence, key: suiteText(`${rule}:${message}`), rerun: { only: [rule as Finding['rule']] } } as Finding;
-}
-
-function evidence(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, curl = "curl -sS -i -X GET 'http://127.0.0.1:1/v1/pets'"): Evidence {
-  // Hand-made evidence stands for text a redactor already went through.
-  const redacted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, suiteText(v)]));
-  return {
-    seq: 1,
-    request: { method: 'GET', url: suiteText('http://127.0.0.1:1/v1/pets'), headers: redacted({ authorization: 'Bearer <API_KEY>' }), bodyBytes: 0 },
-    response: { status: 200, headers: redacted(headers), body: suiteText(body), bodyBytes: Buffer.byteLength(body), truncated: false },
-    durationMs: 1.5,
-    curl: suiteText(curl),
-  };
-}
-
-/** The run options of the hand-made result (whatever fields the model has, from a real run's shape). */
-const EMPTY_OPTIONS: ConformanceResult['options'] = { strict: false, timeoutMs: 1000, only: [], skip: [], load: 'none', insecure: false, customCa: false };
-
 /** Every hostile string in messages, bodies, headers, curl, reasons and the target; megabytes in two rules. */
 function hostileResult(): ConformanceResult {
   const all = HOSTILE.join('\n');
-  const base: ConformanceResult = {
-    tool: { name: 'petstore-conformance', version: '1.0.0' },
-    interfaceVersion: '1.0.0',
-    target: `http://127.0.0.1:1/v1?${HOSTILE[0]}${HOSTILE[2]}${HOSTILE[3]}`,
-    seed: 1,
-    numRuns: 1,
-    startedAt: '2025-01-01T00:00:00.000Z',
-    finishedAt: '2025-01-01T00:00:01.500Z',
-    durationMs: 1500,
-    options: { ...EMPTY_OPTIONS },
-    namePrefix: 'pctest-0000 ',
-    summary: { verdict: 'non-conformant', reason: all, strict: false, counts: { MUST: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 } }, requests: 1, checks: 1, thresholds: 'none' },
-    rules: rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, group: r.group, section: r.section, outcome: 'pass', checks: [{ id: `${r.group}.check`, kind: 'example', title: 't', outcome: 'pass', passed: 1, failed: 0, inconclusive: 0, findings: [] }] })),
-    observations: [],
-    skippedPhases: [],
-    load: [],
-    waivers: [],
-  };
+  const fixture = resultFixture();
+  const base: ConformanceResult = { ...fixture, target: `http://127.0.0.1:1/v1?${HOSTILE[0]}${HOSTILE[2]}${HOSTILE[3]}`, summary: { ...fixture.summary, verdict: 'non-conformant', reason: all } };
   const result = withOutcomes(base, { 'PET-SCHEMA': 'fail', 'LIST-RESPONSE': 'fail', 'AUTH-CHALLENGE': 'fail', 'LIST-PAGE-FULL': 'inconclusive', 'GET-RESPONSE': 'error' });
   const byId = (id: string) => result.rules.find((r) => r.id === id)!;
   const headers = Object.fromEntries(HOSTILE.map((h, i) => [`x-hostile-${i}-${h}`, h]));

@@ -190,7 +190,8 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     expect(ran.stdout + ran.stderr).not.toContain(TOKEN);
   });
 
-  it.each([
+  // One CLI process each, nothing shared: side by side.
+  it.concurrent.each([
     [['-H', 'Authorization: Bearer other'], /--header Authorization: the suite sends Authorization itself/],
     [['-H', 'authorization:x'], /the suite sends Authorization itself/],
     [['--secret-header', 'Authorization: Bearer other-key-123'], /--secret-header Authorization: the suite sends Authorization itself/],

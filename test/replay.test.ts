@@ -13,8 +13,27 @@ beforeAll(async () => {
 });
 afterAll(() => reference.close());
 
-/** Runs the suite against a mutant (kept running), returns the report path and the first failure of `rule`. */
-async function recordFailure(mutantName: string, rule: string): Promise<{ server: RunningServer; report: string; finding: Finding; stdout: string }> {
+interface Recorded {
+  server: RunningServer;
+  report: string;
+  finding: Finding;
+  stdout: string;
+}
+
+/** Recorded runs by mutant and rule: the tests only read a report (or an edited copy), so a run is made once per file. */
+const recordings = new Map<string, Promise<Recorded>>();
+afterAll(async () => {
+  await Promise.all([...recordings.values()].map(async (recorded) => (await recorded.catch(() => undefined))?.server.close()));
+});
+
+/** Runs the suite against a mutant (kept running until the end of the file), returns the report path and the first failure of `rule`. */
+function recordFailure(mutantName: string, rule: string): Promise<Recorded> {
+  const key = `${mutantName} ${rule}`;
+  if (!recordings.has(key)) recordings.set(key, record(mutantName, rule));
+  return recordings.get(key)!;
+}
+
+async function record(mutantName: string, rule: string): Promise<Recorded> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
@@ -36,34 +55,26 @@ describe('petstore-conformance replay', () => {
     ['not-found-as-400', 'GET-NOT-FOUND', 'status'],
   ])('%s: the %s failure fails again against the mutant and passes against the reference', async (mutant, rule, kind) => {
     const { server, report, finding, stdout } = await recordFailure(mutant, rule);
-    try {
-      expect(finding.case!.judge.kind).toBe(kind);
-      expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id}`);
-      const again = await runCli(['replay', report, finding.case!.id], { env });
-      expect(again.stdout).toMatch(/verdict: {2}still fails/);
-      expect(again.code).toBe(1);
-      const fixed = await runCli(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
-      expect(fixed.stdout).toMatch(/verdict: {2}passes now/);
-      expect(fixed.stdout).toContain(`(recorded against ${server.url}; what the run knew of that store is not applied here)`);
-      expect(fixed.code).toBe(0);
-      expect(again.stdout + fixed.stdout).not.toContain(CONTRACT_API_KEY);
-    } finally {
-      await server.close();
-    }
+    expect(finding.case!.judge.kind).toBe(kind);
+    expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id}`);
+    const again = await runCli(['replay', report, finding.case!.id], { env });
+    expect(again.stdout).toMatch(/verdict: {2}still fails/);
+    expect(again.code).toBe(1);
+    const fixed = await runCli(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
+    expect(fixed.stdout).toMatch(/verdict: {2}passes now/);
+    expect(fixed.stdout).toContain(`(recorded against ${server.url}; what the run knew of that store is not applied here)`);
+    expect(fixed.code).toBe(0);
+    expect(again.stdout + fixed.stdout).not.toContain(CONTRACT_API_KEY);
   });
 
   it('refuses an unknown case id, and a request that needs the key without one', async () => {
-    const { server, report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
-    try {
-      const unknown = await runCli(['replay', report, 'c-00000000'], { env });
-      expect(unknown.code).toBe(2);
-      expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
-      const keyless = await runCli(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
-      expect(keyless.code).toBe(2);
-      expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
-    } finally {
-      await server.close();
-    }
+    const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
+    const unknown = await runCli(['replay', report, 'c-00000000'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
+    const keyless = await runCli(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
   });
 });
 
@@ -94,7 +105,7 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     ['a path that leaves the base URL', (c: NonNullable<Finding['case']>) => void (c.request.path = '//evil.example/pets' as never), /its path is not a path under the base URL/],
     ['the placeholder in the path', (c: NonNullable<Finding['case']>) => void (c.request.path = '/pets?key=<API_KEY>' as never), /its path holds a placeholder of the key/],
   ])('an edited case with %s is refused in one line, and nothing is sent', async (_name, edit, message) => {
-    const { server, report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
+    const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
     const other = await recording();
     try {
       const file = edited(report, finding.case!.id, edit);
@@ -105,12 +116,12 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
       expect(ran.stderr + ran.stdout).not.toContain(CONTRACT_API_KEY);
       expect(other.seen).toHaveLength(0);
     } finally {
-      await Promise.all([server.close(), other.server.close()]);
+      await other.server.close();
     }
   });
 
   it('without --base-url the recorded origin is printed before anything is sent and gets the request; with it, only the origin it names does; the key travels in Authorization only', async () => {
-    const { server, report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
+    const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
     const recorded = await recording();
     const named = await recording();
     try {
@@ -132,7 +143,7 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
       }
       expect(toRecorded.stdout + toNamed.stdout + toRecorded.stderr + toNamed.stderr).not.toContain(CONTRACT_API_KEY);
     } finally {
-      await Promise.all([server.close(), recorded.server.close(), named.server.close()]);
+      await Promise.all([recorded.server.close(), named.server.close()]);
     }
   });
 });

@@ -51,22 +51,19 @@ describe('no empty green', () => {
 describe('429 answers within the wait budget', () => {
   it('Retry-After beyond 5 s is honoured (every request paused) and the run passes', async () => {
     let n = 0;
-    let limitedAt = 0;
-    let pausedUntil = 0;
-    let early = 0;
+    /** When each request after the 429 arrived. */
+    const arrivals: number[] = [];
     const limiter = (inner: Handler): Handler => (request) => {
-      // Requests already in flight when the 429 went out may still arrive; none may be sent after the suite read it.
-      if (Date.now() > limitedAt + 300 && Date.now() < pausedUntil) early++;
-      if (++n === 40) {
-        limitedAt = Date.now();
-        pausedUntil = limitedAt + 5_900;
-        return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '6' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } };
-      }
+      if (++n === 40) return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '6' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } };
+      if (n > 40) arrivals.push(Date.now());
       return inner(request);
     };
     const result = await withServer({ wrap: limiter }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 11, numRuns: 5 }));
     expect(result.summary.verdict, result.summary.reason).toBe('conformant');
-    expect(early, 'requests sent while the target asked to wait').toBe(0);
+    // Every sender paused: after the requests already on their way when the suite read the 429, nothing arrived for more
+    // than 5 s (a gap, not a window from the 429: on a busy machine those stragglers arrive late). A cap at 5 s would show.
+    const silence = Math.max(...arrivals.slice(1).map((at, i) => at - arrivals[i]!));
+    expect(silence, 'the longest time without a request after the 429, ms').toBeGreaterThan(5_000);
     expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/every request paused 6 s/);
   }, 60_000);
 });

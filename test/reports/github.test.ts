@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeData, renderAnnotations, renderStepSummary } from '../../reports/github.js';
-import { runConformance } from '../../suites/engine.js';
 import { exitCode } from '../../suites/policy.js';
 import type { ConformanceResult } from '../../suites/model.js';
 import { smokeLoad } from '../fixtures/load-result.js';
+import { resultFixture } from '../fixtures/result.js';
 import type { Handler } from '../../reference/handler.js';
 import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from '../helpers.js';
 
@@ -38,8 +38,8 @@ describe('GitHub Actions output', () => {
     });
   });
 
-  it('summarises the load profiles in a table and annotates each breached threshold (error) and each unmeasured one (warning)', async () => {
-    const run = await withServer({}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 2, only: ['LIST-LIMIT-DEFAULT'] }));
+  it('summarises the load profiles in a table and annotates each breached threshold (error) and each unmeasured one (warning)', () => {
+    const run = resultFixture();
     const result = { ...run, load: [smokeLoad()], summary: { ...run.summary, thresholds: 'fail' as const } };
     expect(exitCode(result.summary)).toBe(3);
     const markdown = renderStepSummary(result);
@@ -58,16 +58,14 @@ describe('GitHub Actions output', () => {
     const refused: ConformanceResult = { ...run, skippedPhases: [{ phase: 'load', why: { code: 'load-refused', failed: ['AUTH-REQUIRED'] }, reason: 'load not started: the target does not authenticate' }] };
     expect(renderStepSummary(refused)).toMatch(/### Load\n\nload not started: the target does not authenticate/);
   });
-
-  it('writes nothing of the kind outside GitHub Actions', async () => {
-    const ran = await runCli(['--embedded', '--num-runs', '3', '--report-dir', tempDir()], { env: { GITHUB_ACTIONS: '' } });
-    expect(ran.stdout).not.toMatch(/^::/m);
-  });
 });
 
-describe('console progress', () => {
-  it('is plain lines, one per phase, when not on a TTY', async () => {
-    const ran = await runCli(['--embedded', '--num-runs', '3', '--report-dir', tempDir()]);
+describe('outside GitHub Actions', () => {
+  // One run for both: it is the CLI's default output.
+  it('writes no workflow command, and its progress is plain lines, one per phase, when not on a TTY', async () => {
+    const ran = await runCli(['--embedded', '--num-runs', '3', '--report-dir', tempDir()], { env: { GITHUB_ACTIONS: '' } });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).not.toMatch(/^::/m);
     expect(ran.stderr).toMatch(/^· setup \(1 checks\)$/m);
     expect(ran.stderr).toMatch(/^· auth \(5 checks\)$/m);
     expect(ran.stderr).not.toContain('\r');
