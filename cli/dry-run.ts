@@ -13,7 +13,7 @@ import { UsageError } from '../core/errors.js';
 import { parseBaseUrl, targetOf } from '../core/http.js';
 import { startReference } from '../reference/server.js';
 import { rules } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
+import { PHASES, runConformance } from '../suites/engine.js';
 import { builtinProfiles, type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { EXIT } from '../suites/policy.js';
 import type { Io } from './io.js';
@@ -40,11 +40,12 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
 
   const rehearsalKey = `dry-run-${randomBytes(12).toString('hex')}`;
   const reference = await startReference({ apiKey: rehearsalKey });
-  const checks = new Map<string, CheckPlan>();
-  let phase = 'preflight';
-  const planOf = (id: string, title = ''): CheckPlan => {
+  // Each check's phase comes with its end (events go out in plan order); its requests are counted as they are sent, whenever that is.
+  const checks = new Map<string, CheckPlan>([['preflight', { id: 'preflight', title: '', phase: 'preflight', requests: 0, creates: 0 }]]);
+  const ended: CheckPlan[] = [];
+  const planOf = (id: string): CheckPlan => {
     let plan = checks.get(id);
-    if (!plan) checks.set(id, (plan = { id, title, phase, requests: 0, creates: 0 }));
+    if (!plan) checks.set(id, (plan = { id, title: '', phase: 'preflight', requests: 0, creates: 0 }));
     return plan;
   };
   let result;
@@ -60,11 +61,10 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
       skip: config.skip,
       load: 'none',
       onEvent: (event) => {
-        if (event.type === 'phase-start') phase = event.phase;
         if (event.type === 'check-end') {
-          const plan = planOf(event.check, event.title);
-          plan.title = event.title;
-          if (event.skipped) plan.skipped = event.skipped;
+          const plan = planOf(event.check);
+          Object.assign(plan, { title: event.title, phase: event.phase }, event.skipped ? { skipped: event.skipped } : {});
+          ended.push(plan);
         }
       },
       onExchange: (x) => {
@@ -88,8 +88,10 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     '',
     'Phases, checks and requests (counted by rehearsing this run against the embedded reference implementation with an empty store; a store that already holds animals needs fewer in setup, a failing target more while properties shrink):',
   ];
-  const byPhase = new Map<string, CheckPlan[]>();
-  for (const plan of checks.values()) byPhase.set(plan.phase, [...(byPhase.get(plan.phase) ?? []), plan]);
+  const byPhase = new Map<string, CheckPlan[]>(['preflight', ...PHASES].map((name) => [name, []]));
+  // Plan order: the preflight, then the checks as they ended in plan order.
+  for (const plan of new Set([checks.get('preflight')!, ...ended, ...checks.values()])) byPhase.get(plan.phase)?.push(plan);
+  for (const [name, plans] of byPhase) if (plans.length === 0) byPhase.delete(name);
   let requests = 0;
   let creates = 0;
   for (const [name, plans] of byPhase) {

@@ -170,9 +170,11 @@ describe('conventions', () => {
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/^Dry run: nothing is sent to http:\/\/127\.0\.0\.1:\d+\/v1\./);
       expect(ran.stdout).toMatch(/rules {4}2 of 32 \(2 MUST, 0 SHOULD\)/);
-      expect(ran.stdout).toMatch(/^ {2}setup +1 check +~ +\d+ requests +~ *\d+ animals created$/m);
+      // Each check under its own phase, in plan order, whichever answer came first.
+      expect(ran.stdout).toMatch(/^ {2}setup +1 check +~ +\d+ requests +~ *\d+ animals created\n {6}· store\.seed /m);
+      expect(ran.stdout).toMatch(/^ {2}listPets +\d+ checks .*\n {6}· listPets\.default-limit /m);
       expect(ran.stdout).toMatch(/^ {6}· listPets\.default-limit +~1 requests$/m);
-      expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not selected\)$/m);
+      expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not selected by --only\/--skip\)$/m);
       expect(ran.stdout).toMatch(/^ {2}total +~ *\d+ requests +~ *\d+ animals created/m);
       expect(ran.stdout).toMatch(/Load profile "smoke": closed loop, 4 connections for 3 s/);
       expect(ran.stdout).toMatch(/thresholds: errorRate < 1%, p99 < 1000ms/);

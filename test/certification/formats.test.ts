@@ -48,7 +48,7 @@ describe('manifest.json', () => {
     ['not JSON', Buffer.from('{'), { kind: 'not-json' }, 'manifest.json: not JSON; nothing else in the bundle can be checked'],
     ['a manifest of the first format (a transcript of JSON lines)', manifestBytes({ ...manifest, format: 'petstore-conformance-certification/1' }), { kind: 'format', format: 'petstore-conformance-certification/1' }, 'manifest.json: not a certification manifest this version reads (format "petstore-conformance-certification/1", expected "petstore-conformance-certification/2"); nothing else in the bundle can be checked'],
     ['a hash that is no sha256', manifestBytes({ ...manifest, files: { 'report.json': 'x' } }), { kind: 'schema', violations: [{ path: '/files/report.json', message: 'must match pattern "^[0-9a-f]{64}$"' }] }, 'manifest.json: not a certification manifest (/files/report.json must match pattern "^[0-9a-f]{64}$"); nothing else in the bundle can be checked'],
-    ['a key missing', manifestBytes({ ...manifest, certified: undefined }), { kind: 'schema', violations: [{ path: '/', message: "must have required property 'certified'" }] }, "manifest.json: not a certification manifest (/ must have required property 'certified'); nothing else in the bundle can be checked"],
+    ['a key missing', manifestBytes({ ...manifest, certified: undefined }), { kind: 'schema', violations: [{ path: '/certified', message: 'is missing' }] }, 'manifest.json: not a certification manifest (/certified is missing); nothing else in the bundle can be checked'],
   ])('%s is a defect, said in one line', (_label, bytes, defect, text) => {
     expect(readManifest(bytes)).toEqual({ defect });
     expect(describeStep({ code: 'MANIFEST_INVALID', defect: defect as never })).toEqual({ mark: '✗', text });
@@ -67,9 +67,9 @@ describe('transcript.har', () => {
   it.each([
     ['not JSON', '{', { kind: 'not-json' }, 'verdicts: not recomputed: transcript.har: not JSON'],
     ['a _seq twice', har(entry, entry), { kind: 'seq-repeated', entry: 1, seq: 1 }, 'verdicts: not recomputed: transcript.har: /log/entries/1 repeats _seq 1'],
-    ['a method the suite never sends', har({ ...entry, request: { ...entry.request, method: 'DELETE' as 'GET' } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/request/method must be equal to one of the allowed values: "GET", "POST"'],
+    ['a method the suite never sends', har({ ...entry, request: { ...entry.request, method: 'DELETE' as 'GET' } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/request/method must be one of "GET", "POST"'],
     ['a body that is not base64', har({ ...entry, response: { ...entry.response, content: { ...entry.response.content, text: 'not base64!' } } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/response/content/text must match pattern "^[A-Za-z0-9+/]*={0,2}$"'],
-    ['an error with a response', har({ ...entry, _error: { code: 'PC_ERR_TLS', message: 'x' } }), { kind: 'schema' }, /^verdicts: not recomputed: transcript\.har: \/log\/entries\/0\/response\/status must be equal to constant/],
+    ['an error with a response', har({ ...entry, _error: { code: 'PC_ERR_TLS', message: 'x' } }), { kind: 'schema' }, 'verdicts: not recomputed: transcript.har: /log/entries/0/response/status must be 0'],
   ])('%s is a defect, said in one line', (_label, text, defect, words) => {
     const parsed = parseTranscript(text);
     expect(parsed).toMatchObject({ defect });
