@@ -20,7 +20,7 @@ import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
-import { FILE_LIMITS, FileRefused, readBoundedFileSync } from './files.js';
+import { FILE_LIMITS, FileRefused, readBoundedFile } from './files.js';
 
 const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 
@@ -191,12 +191,12 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string,
  * variables are interpolated, then the file is validated; paths in it come
  * back absolute. Throws `UsageError` naming the file and the offending key.
  */
-export function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): { path?: string; config: FileConfig } {
+export async function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ path?: string; config: FileConfig }> {
   const path = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
   if (path === undefined) return { config: {} };
   let text: string;
   try {
-    text = readBoundedFileSync(path, FILE_LIMITS.config, `cannot read the config file ${path}`).toString('utf8');
+    text = (await readBoundedFile(path, FILE_LIMITS.config, `cannot read the config file ${path}`)).toString('utf8');
   } catch (error) {
     if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { config: {} };
     throw error;

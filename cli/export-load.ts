@@ -69,7 +69,7 @@ export async function exportLoadCommand(args: Record<string, unknown>, io: Io): 
   const cwd = io.cwd ?? process.cwd();
   const format = args.format as ExportFormat | undefined;
   if (!format) throw new UsageError(`export-load needs --format (${EXPORT_FORMATS.join(' or ')})`);
-  const file = loadConfigFile(args.config as string | undefined, cwd, io.env).config;
+  const file = (await loadConfigFile(args.config as string | undefined, cwd, io.env)).config;
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...profilesOf(file) };
   const name = args.profile as string | undefined;
   if (!name) throw new UsageError(`export-load needs --profile (known: ${Object.keys(profiles).join(', ')})`);

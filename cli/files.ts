@@ -12,7 +12,7 @@
  * one-line usage error then, not a lost run afterwards. (`mkdir -p` is not
  * used: Node 20's recursive mkdir loops forever below /proc.)
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { mkdir, open, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -49,7 +49,8 @@ export class FileRefused extends UsageError {
 
 /** Open flags: read only, never block on open (a FIFO), never become the controlling terminal. */
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-const CHUNK = 64 * KiB;
+/** Bytes read at a time. */
+const CHUNK = MiB;
 
 /** What kind of file `stats` describes, in words. */
 export function kindOf(stats: Stats): string {
@@ -79,34 +80,10 @@ function tooLarge(label: string, max: number): FileRefused {
 }
 
 /**
- * Reads a regular file of at most `max` bytes. `label` starts every message
- * (`--config ./x.json`). Throws {@link FileRefused}.
+ * Reads a regular file of at most `max` bytes: the one way the CLI reads a file
+ * the user names. `label` starts every message (`--config ./x.json`). Throws
+ * {@link FileRefused}.
  */
-export function readBoundedFileSync(path: string, max: number, label: string): Buffer {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, FLAGS);
-    checkStats(fstatSync(fd), max, label);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Each read makes progress or ends the loop; at most max + 1 bytes are read.
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, max + 1 - size));
-      const n = readSync(fd, buffer, 0, buffer.length, null);
-      if (n === 0) break;
-      chunks.push(buffer.subarray(0, n));
-      size += n;
-      if (size > max) throw tooLarge(label, max);
-    }
-    return Buffer.concat(chunks, size);
-  } catch (error) {
-    throw refusal(label, error);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** {@link readBoundedFileSync}, asynchronously. */
 export async function readBoundedFile(path: string, max: number, label: string): Promise<Buffer> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
@@ -115,7 +92,7 @@ export async function readBoundedFile(path: string, max: number, label: string):
     const chunks: Buffer[] = [];
     let size = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK * 16, max + 1 - size));
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, max + 1 - size));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       chunks.push(buffer.subarray(0, bytesRead));

@@ -204,7 +204,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   const [{ loadConfigFile, profilesOf }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
   // Flags win over PETSTORE_* variables (the base URL and the key keep their own handling below).
   const args: Record<string, unknown> = { ...optionsFromEnv(env, runOptions, ['base-url', 'api-key']), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
-  const file = loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env).config;
+  const file = (await loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env)).config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
   const pick = <T>(flag: T | undefined, fromFile: T | undefined, fallback: T): T => flag ?? fromFile ?? fallback;
@@ -276,7 +276,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd) : config.reportDir;
     const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
     const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
-    const waivers = config.waivers ? (await import('./waivers.js')).loadWaivers(config.waivers) : undefined;
+    const waivers = config.waivers ? await (await import('./waivers.js')).loadWaivers(config.waivers) : undefined;
     const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
     const interrupts = watchInterrupts(io);
     try {

@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { Waiver } from '../suites/model.js';
-import { FILE_LIMITS, readBoundedFileSync } from './files.js';
+import { FILE_LIMITS, readBoundedFile } from './files.js';
 
 const waiver = {
   type: 'object',
@@ -34,8 +34,8 @@ let ajv: Ajv2020 | undefined;
 let validator: ValidateFunction<Waiver[] | { waivers: Waiver[] }> | undefined;
 
 /** Reads a waivers file: an array of waivers, or `{ "waivers": [...] }`. Throws `UsageError` naming the file and the offending key. */
-export function loadWaivers(path: string): Waiver[] {
-  const text = readBoundedFileSync(path, FILE_LIMITS.waivers, `the waivers file ${path}`).toString('utf8');
+export async function loadWaivers(path: string): Promise<Waiver[]> {
+  const text = (await readBoundedFile(path, FILE_LIMITS.waivers, `the waivers file ${path}`)).toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
