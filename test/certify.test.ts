@@ -1,8 +1,10 @@
 /**
  * Certification: `certify` against the reference (certified, signed) and
  * against a mutant (not certified), `verify` of both, and tampering of every
- * kind verify must catch, each said in words. Everything runs through bin/
- * (build first: bin/ runs dist/).
+ * kind verify must catch, each said in words. Every certify run, and a
+ * verify of each exit code, runs through bin/ (build first: bin/ runs dist/);
+ * the other verifies and the refusals run main() in this process, sparing a
+ * child process each.
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +24,7 @@ import { createPet } from '../suites/requests.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { swapCase } from '../core/redact.js';
-import { DISTINCTIVE_KEY, type Ran, reportErrors, runCli, tempDir } from './helpers.js';
+import { DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir } from './helpers.js';
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);
@@ -120,9 +122,13 @@ function replaceWithHash(files: Map<string, Buffer>, name: string, content: stri
 const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString()) as T;
 /** The entries of a bundle's transcript (an HTTP Archive). */
 const transcriptOf = (files: Map<string, Buffer>) => json<Transcript>(files, 'transcript.har').log.entries;
-const verify = (bundle: string, publicKey?: string) => runCli(['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])]);
+const verifyArgs = (bundle: string, publicKey?: string) => ['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])];
+/** `verify` in this process. */
+const verify = (bundle: string, publicKey?: string) => runInProcess(verifyArgs(bundle, publicKey));
+/** `verify` through bin/, for its exit code and output as a shell sees them. */
+const verifyCli = (bundle: string, publicKey?: string) => runCli(verifyArgs(bundle, publicKey));
 /** The ✗ lines of verify's output. */
-const problems = (ran: Ran) => ran.stdout.split('\n').filter((l) => l.startsWith('✗ '));
+const problems = (ran: Pick<Ran, 'stdout'>) => ran.stdout.split('\n').filter((l) => l.startsWith('✗ '));
 
 describe('certify', () => {
   it('a passing run against the reference is certified; the bundle holds every file, hashed, and verifies with and without the public key', async () => {
@@ -152,7 +158,7 @@ describe('certify', () => {
     expect(headerOf(entries[0]!.request.headers, 'authorization')).toBe('Bearer <API_KEY>');
     expect(entries.filter((e) => e._meta.check.startsWith('load.'))).toHaveLength(20);
 
-    const signed = await verify(GOOD, path('vendor.pub.pem'));
+    const signed = await verifyCli(GOOD, path('vendor.pub.pem'));
     expect(signed.code, signed.stdout).toBe(0);
     expect(signed.stdout).toMatch(/✓ signature: manifest\.json is signed by the given Ed25519 key/);
     expect(signed.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
@@ -279,7 +285,7 @@ describe('certify', () => {
   ])('an invalid product.json (%j) is refused before anything runs: exit 2, one line naming the key', async (product, message) => {
     const file = path(`product-${sha256(JSON.stringify(product)).slice(0, 8)}.json`);
     writeFileSync(file, JSON.stringify(product));
-    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', file, '--out', path('never.tar.gz')]);
+    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', file, '--out', path('never.tar.gz')]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
@@ -294,7 +300,7 @@ describe('certify', () => {
     [['--strict'], '--strict'],
     [['--waivers', 'waivers.json'], '--waivers'],
   ])('%j is refused: certification settings are fixed (exit 2, one line)', async (flags, flag) => {
-    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
+    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toContain(`certify runs with fixed settings (every rule, seed 20301205, 40 runs per property, load profile smoke`);
@@ -377,7 +383,7 @@ describe.concurrent('verify catches tampering', () => {
     const files = await unpack(GOOD);
     files.delete('junit.xml');
     files.set('notes.txt', Buffer.from('trust me\n'));
-    const ran = await verify(await repack(files), path('vendor.pub.pem'));
+    const ran = await verifyCli(await repack(files), path('vendor.pub.pem'));
     expect(ran.code).toBe(1);
     expect(problems(ran)).toEqual(['✗ junit.xml: missing from the bundle (the manifest lists it)', '✗ notes.txt: extra file, not in the manifest']);
   });
@@ -399,7 +405,7 @@ describe.concurrent('verify catches tampering', () => {
     ['garbage.gz', /garbage\.gz: not a tar archive inside the gzip/],
   ])('%s is a usage error: exit 2, one line', async (name, message) => {
     writeFileSync(path('garbage.gz'), gzipSync(Buffer.from('not a tar archive at all '.repeat(50))));
-    const ran = await verify(path(name));
+    const ran = await verifyCli(path(name));
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);

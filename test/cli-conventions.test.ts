@@ -9,26 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfigFile, interpolate } from '../cli/config.js';
 import { explainUnknown, suggest, useColor } from '../cli/conventions.js';
-import { type Io, main } from '../cli/main.js';
 import { envVarOf, runOptions } from '../cli/options.js';
 import type { Handler } from '../reference/handler.js';
 import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
-
-/** Runs main() in this process with the given environment and working directory; collects stdout and stderr. */
-async function inProcess(args: string[], env: Record<string, string> = {}, cwd = tempDir()): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) } as unknown as Io['stdout'],
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) } as unknown as Io['stderr'],
-    env: { NO_COLOR: '1', ...env },
-    cwd,
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
 
 /** A reference broken three MUST ways: default limit 21, Error.status as a string, and no 401 without a key. */
 const broken: (inner: Handler) => Handler = (inner) => async (request) => {
@@ -199,7 +184,7 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
     const cwd = tempDir();
     writeFileSync(join(cwd, 'petstore-conformance.config.json'), JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }));
     const env = { PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
-    const ran = await inProcess(['--embedded', '--num-runs', '2'], env, cwd);
+    const ran = await runInProcess(['--embedded', '--num-runs', '2'], env, cwd);
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'from-env', 'report.json'), 'utf8')) as ConformanceResult;
@@ -211,15 +196,15 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   });
 
   it('an unparsable variable is a one-line usage error naming it', async () => {
-    const ran = await inProcess(['--embedded'], { PETSTORE_STRICT: 'maybe' });
+    const ran = await runInProcess(['--embedded'], { PETSTORE_STRICT: 'maybe' });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/);
-    const seed = await inProcess(['--embedded'], { PETSTORE_SEED: 'soon' });
+    const seed = await runInProcess(['--embedded'], { PETSTORE_SEED: 'soon' });
     expect(seed.stderr).toMatch(/PETSTORE_SEED must be a number, got "soon"/);
   });
 
   it('PETSTORE_DRY_RUN and PETSTORE_MAX_FAILURES are options like the others', async () => {
-    const ran = await inProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' });
+    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^Dry run:/);
     expect(ran.stdout).toContain('stops after 3 failing rules');

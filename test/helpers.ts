@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { type Io, main } from '../cli/main.js';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
 import { newAjv } from '../spec/validate.js';
@@ -120,6 +121,24 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/**
+ * Runs main() in this process with the given environment (NO_COLOR, and nothing of this process's) and working
+ * directory; collects stdout and stderr. For tests about what a command does rather than how bin/ starts it: it spares
+ * a child process's start-up.
+ */
+export async function runInProcess(args: string[], env: Record<string, string> = {}, cwd = tempDir()): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) } as unknown as Io['stdout'],
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) } as unknown as Io['stderr'],
+    env: { NO_COLOR: '1', ...env },
+    cwd,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
 }
 
 const reportSchema = JSON.parse(readFileSync(new URL('../spec/report.schema.json', import.meta.url), 'utf8')) as object;

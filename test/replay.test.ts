@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../reference/server.js';
 import type { ConformanceResult, Finding } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { runCli, tempDir } from './helpers.js';
+import { runCli, runInProcess, tempDir } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: CONTRACT_API_KEY };
 let reference: RunningServer;
@@ -37,7 +37,8 @@ async function record(mutantName: string, rule: string): Promise<Recorded> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
-  const ran = await runCli(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--report-dir', dir], { env });
+  // In this process (main()), sparing a child process: the run only records failures to replay.
+  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], env);
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
   const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
@@ -78,6 +79,7 @@ describe('petstore-conformance replay', () => {
   });
 });
 
+// In this process (main()): these tests are about what replay sends and refuses; its exit codes through bin/ are pinned above.
 describe('replay sends the key only to the origin it names, only in Authorization', () => {
   /** A reference that records the headers of every request it is sent. */
   async function recording(): Promise<{ server: RunningServer; seen: Record<string, string | undefined>[] }> {
@@ -109,7 +111,7 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     const other = await recording();
     try {
       const file = edited(report, finding.case!.id, edit);
-      const ran = await runCli(['replay', file, finding.case!.id, '--base-url', other.server.url], { env });
+      const ran = await runInProcess(['replay', file, finding.case!.id, '--base-url', other.server.url], env);
       expect(ran.code).toBe(2);
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
       expect(ran.stderr).toMatch(message);
@@ -127,12 +129,12 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     try {
       // A report whose target was edited to point elsewhere: replay says where it sends, then sends there.
       const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
-      const toRecorded = await runCli(['replay', retargeted, finding.case!.id], { env });
+      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], env);
       expect(toRecorded.stdout.split('\n')[0]).toBe(`sending case ${finding.case!.id} to ${new URL(recorded.server.url).origin} (the report's recorded target; --base-url sends it elsewhere), the key in its Authorization header`);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(0);
       // --base-url wins over the report's target, whatever it names.
-      const toNamed = await runCli(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], { env });
+      const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], env);
       expect(toNamed.stdout.split('\n')[0]).toMatch(/ \(from --base-url\), the key in its Authorization header$/);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(1);
