@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './helpers.js';
+import { tempDir, TINY_PROFILE } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const quiet = { encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false' } };
@@ -27,8 +27,11 @@ describe('the packed package', () => {
     // npx once, as users type it; every other command calls the installed bin link directly (each npx costs a second of CPU).
     const bin = join(app, 'node_modules', '.bin', 'petstore-conformance');
     expect(execFileSync(bin, ['--version'], { ...quiet, cwd: app }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const out = execFileSync('npx', ['petstore-conformance', '--embedded', '--num-runs', '3', '--report-dir', 'r'], { ...quiet, cwd: app });
+    // With a load phase of one second (smoke, the default, lasts three), from the config file the installed CLI finds.
+    writeFileSync(join(app, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: TINY_PROFILE } }));
+    const out = execFileSync('npx', ['petstore-conformance', '--embedded', '--num-runs', '3', '--load', 'tiny', '--report-dir', 'r'], { ...quiet, cwd: app });
     expect(out).toMatch(/CONFORMANT/);
+    expect(JSON.parse(readFileSync(join(app, 'r', 'report.json'), 'utf8')).load[0].profile).toBe('tiny');
 
     writeFileSync(join(app, 'use.mjs'), `
       import { runConformance, startReference, renderJunit, renderHtml, renderJson, renderSummary } from 'petstore-conformance';
