@@ -20,7 +20,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, TINY_PROFILE } from './helpers.js';
+import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
 const closers: (() => Promise<void> | void)[] = [];
@@ -52,7 +52,7 @@ async function listen(server: Server): Promise<number> {
 }
 
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
-const tiny = TINY_PROFILE;
+const tiny = { kind: 'closed' as const, description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };
 
 /**
  * A loopback HTTP proxy: CONNECT tunnels (to `route(host)`, default the host asked for) and plain forwarding. Counts
@@ -91,13 +91,8 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
   return { url: `http://127.0.0.1:${port}`, ...seen, get connects() { return seen.connects; }, get forwarded() { return seen.forwarded; } };
 }
 
-type Certificates = { dir: string; ca: string; server: { key: string; cert: string } };
-let certificatesMade: Certificates | undefined;
-/** The certificates, made once per file: three RSA keys cost openssl a second of CPU, and no test changes them. */
-const certificates = (): Certificates => (certificatesMade ??= makeCertificates());
-
 /** Self-signed certificates made with openssl: a CA, a server certificate for 127.0.0.1 and petstore.invalid, a client certificate. */
-function makeCertificates(): Certificates {
+function certificates(): { dir: string; ca: string; server: { key: string; cert: string } } {
   const dir = tempDir();
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
   run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pc-test-ca');
