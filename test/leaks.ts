@@ -59,8 +59,13 @@ function* decodings(text: string): Generator<[string, string]> {
   const percent = percentDecode(text);
   layers.push(['json', json], ['percent', percent], ['percent(json)', percentDecode(json)], ['json(percent)', jsonUnescape(percent)], ['html', htmlUnescape(text)]);
   yield* layers;
+  // A run decodes the same wherever it is: each is decoded once (echoed keys repeat a form thousands of times).
+  const base64Runs = new Set<string>();
+  const hexRuns = new Set<string>();
   for (const [name, layer] of layers) {
     for (const run of layer.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+      if (base64Runs.has(run)) continue;
+      base64Runs.add(run);
       for (let offset = 0; offset < 4; offset++) {
         const bytes = Buffer.from(run.slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
         yield [`base64(${name})`, bytes.toString('utf8')];
@@ -68,6 +73,8 @@ function* decodings(text: string): Generator<[string, string]> {
       }
     }
     for (const run of layer.match(/[0-9a-fA-F]{16,}/g) ?? []) {
+      if (hexRuns.has(run)) continue;
+      hexRuns.add(run);
       for (let offset = 0; offset < 2; offset++) {
         const usable = run.slice(offset, offset + Math.floor((run.length - offset) / 2) * 2);
         const bytes = Buffer.from(usable, 'hex');
