@@ -20,7 +20,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir } from './helpers.js';
+import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, TINY_PROFILE } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
 const closers: (() => Promise<void> | void)[] = [];
@@ -52,7 +52,7 @@ async function listen(server: Server): Promise<number> {
 }
 
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
-const tiny = { kind: 'closed' as const, description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };
+const tiny = TINY_PROFILE;
 
 /**
  * A loopback HTTP proxy: CONNECT tunnels (to `route(host)`, default the host asked for) and plain forwarding. Counts
