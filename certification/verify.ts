@@ -27,7 +27,7 @@ import { reportSchema } from '../spec/report-schema.js';
 import { validatorFor, violationsOf } from '../spec/validate.js';
 import { runConformance } from '../suites/engine.js';
 import type { CheckResult, ConformanceResult, Outcome } from '../suites/model.js';
-import { CERTIFICATION, certificationDecision } from '../suites/policy.js';
+import { CERTIFICATION, certificationDecision, failsRun, thresholdsOutcome } from '../suites/policy.js';
 import { combine } from '../suites/recorder.js';
 import { type BundleContents, unpackBundle } from './bundle.js';
 import { BUNDLE, HASHED_FILES, readManifest, suiteHash } from './manifest.js';
@@ -273,7 +273,7 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
   for (const extra of recordedRules.keys()) found.problem({ code: 'RULE_UNKNOWN', rule: extra });
 
   // The verdict, from the recomputed rules plus the load checks as recorded.
-  const loadFailure = report.rules.some((r) => (r.severity === 'MUST' || report.options.strict) && r.checks.some((c) => c.id.startsWith('load.') && c.outcome === 'fail'));
+  const loadFailure = report.rules.some((r) => failsRun({ outcome: 'fail', severity: r.severity }, report.options.strict) && r.checks.some((c) => c.id.startsWith('load.') && c.outcome === 'fail'));
   const verdict = replayed.summary.verdict === 'conformant' && loadFailure ? 'non-conformant' : replayed.summary.verdict;
   if (report.summary.verdict !== verdict) found.problem({ code: 'VERDICT_DIFFERS', recorded: report.summary.verdict, recomputed: verdict });
 
@@ -296,8 +296,7 @@ function explainedByLoad(recorded: CheckResult, again: CheckResult, loadSeqs: Re
 
 function checkDecision(report: ConformanceResult, manifest: Manifest, found: Steps): void {
   const decision = certificationDecision(report);
-  const thresholdsFailed = report.load.some((l) => l.thresholds.some((t) => t.outcome === 'fail'));
-  const thresholds = report.load.length === 0 ? 'none' : thresholdsFailed ? 'fail' : 'pass';
+  const thresholds = thresholdsOutcome(report.load);
   if (report.summary.thresholds !== thresholds) found.problem({ code: 'THRESHOLDS_DIFFER', recorded: report.summary.thresholds, computed: thresholds });
   if (decision.certified !== manifest.certified) found.problem({ code: 'DECISION_DIFFERS', manifest: manifest.certified, supported: decision.certified, reasons: decision.reasons });
   else found.say({ code: 'DECISION_FOLLOWS', certified: manifest.certified });

@@ -99,10 +99,7 @@ export function schemaProblem(error: ErrorObject): SchemaViolation {
 
 /** The first of a validator's errors in one line (`/only/0 must be one of …`), as every file the suite reads is refused with. */
 export function schemaErrorText(errors: readonly ErrorObject[] | null | undefined): string {
-  const first = errors?.[0];
-  if (!first) return '/ is invalid';
-  const { path, message } = schemaProblem(first);
-  return `${path} ${message}`;
+  return describeViolations(violationsOf(errors?.slice(0, 1)), 1) || '/ is invalid';
 }
 
 function resolve(node: SchemaNode): SchemaNode {

@@ -28,6 +28,17 @@ function sink() {
   };
 }
 
+/** A sink that knows when the counterexample's last replay has begun (`replaying()` true from then on). */
+function sinkThatReplays() {
+  const s = sink();
+  let replaying = false;
+  s.sink.recording = (_into, during) => {
+    replaying = true;
+    return during();
+  };
+  return { ...s, replaying: () => replaying };
+}
+
 const base = { arbitrary: fc.integer({ min: 0, max: 1000 }), seed: 42, numRuns: 50, timeLimitMs: 10_000, concurrency: 4 } satisfies Omit<PropertyRun<number>, 'body'>;
 const failOver = (rule: RuleId, bound: number, when: () => boolean = () => true): PropertyRun<number>['body'] =>
   async (value, assert) => {
@@ -59,26 +70,16 @@ describe('the property runner, without a target', () => {
   });
 
   it('a failure that does not reproduce stays a failure, labelled intermittent, when it rests on the exchange alone', async () => {
-    const s = sink();
     // Fails in the sampled run and while shrinking; never when the counterexample is replayed last.
-    let replaying = false;
-    s.sink.recording = (_into, during) => {
-      replaying = true;
-      return during();
-    };
-    await runProperty({ ...base, body: failOver('CREATE-ECHO', 500, () => !replaying) }, s.sink);
+    const s = sinkThatReplays();
+    await runProperty({ ...base, body: failOver('CREATE-ECHO', 500, () => !s.replaying()) }, s.sink);
     expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([['CREATE-ECHO', 'fail', 'intermittent']]);
     expect(s.counted).toEqual(['CREATE-ECHO']);
   });
 
   it('a failure that does not reproduce turns inconclusive when its judgement rested on what was inferred about the store', async () => {
-    const s = sink();
-    let replaying = false;
-    s.sink.recording = (_into, during) => {
-      replaying = true;
-      return during();
-    };
-    await runProperty({ ...base, body: failOver('LIST-PAGE-FULL', 500, () => !replaying) }, s.sink);
+    const s = sinkThatReplays();
+    await runProperty({ ...base, body: failOver('LIST-PAGE-FULL', 500, () => !s.replaying()) }, s.sink);
     expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([['LIST-PAGE-FULL', 'inconclusive', 'not-reproduced']]);
     expect(s.counted).toEqual([]);
   });
