@@ -28,6 +28,7 @@
  */
 import { UsageError } from './errors.js';
 import { EXCERPT_CLOSE, EXCERPT_OPEN, EXCERPT_SEP } from './excerpt.js';
+import { SampledGrams } from './grams.js';
 import { parseJson, stringifyJson } from './json.js';
 
 export { excerpt, holdsExcerpt } from './excerpt.js';
@@ -137,6 +138,8 @@ interface Compiled {
   /** Every {@link FRAGMENT}-character piece of a secret, and their rolling hashes. */
   windows: Set<string>;
   windowHashes: Set<number>;
+  /** Rules out, cheaply, a view holding none of the above (most do). */
+  grams: SampledGrams;
 }
 
 /** Texts up to this long are remembered once redacted, up to this many. */
@@ -393,6 +396,7 @@ export class Redactor {
       const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
       const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
       const v = view.text;
+      if (!compiled.grams.mayHold(v)) continue;
       for (const needle of compiled.plain) {
         for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
       }
@@ -479,6 +483,8 @@ export class Redactor {
       minHex: Math.min(...hex.map((h) => h.text.length)),
       windows,
       windowHashes: new Set([...windows].map((w) => windowHash(w, 0))),
+      // Every match is one of these, whole: a needle, a window, a core, a hex needle (in either case, which the grams allow).
+      grams: new SampledGrams([...plain.map((n) => n.text), ...windows, ...coreList.map((c) => c.text), ...hex.map((h) => h.text)]),
     };
     return this.#compiled;
   }
