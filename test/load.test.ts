@@ -410,7 +410,8 @@ describe('load phase: every answer stays with its request', () => {
     try {
       const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'resets', loadProfiles: { resets: profile({ name: 'resets', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 5%'] }) } });
       const [load] = result.load;
-      expect(target.loadRequests()).toBeGreaterThan(500);
+      // Enough for a few resets (one in 50), however busy the machine.
+      expect(target.loadRequests()).toBeGreaterThan(150);
       expect(load!.overall.errors.socketErrors).toBeGreaterThan(0);
       expect(load!.overall.errors.socketErrors).toBeLessThanOrEqual(Math.ceil(target.loadRequests() / 50));
       expect(load!.overall.errors.non2xx).toBe(0);
