@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { isLosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8, exactInteger, int64Of, isInt64, LosslessNumber, parseJson, stringifyJson, toPlain } from '../../core/json.js';
 
@@ -64,5 +66,59 @@ describe('decodeUtf8', () => {
   it('decodes UTF-8 and refuses invalid bytes', () => {
     expect(decodeUtf8(Buffer.from('ñ🐾'))).toBe('ñ🐾');
     expect(decodeUtf8(Uint8Array.from([0x7b, 0xff, 0x7d]))).toBeUndefined();
+  });
+});
+
+describe('parseJson: the fast path gives what lossless-json gives', () => {
+  const slow = (text: string) => parse(text, null, { onDuplicateKey: ({ newValue }) => newValue });
+  /** Numbers as the text they were written with, so the comparison sees every digit. */
+  const exact = (value: unknown): unknown =>
+    isLosslessNumber(value) ? `#${value.value}`
+    : Array.isArray(value) ? value.map(exact)
+    : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exact(v)]))
+    : value;
+  const number = fc.tuple(fc.constantFrom('', '-'), fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 2n ** 70n }).map(String)), fc.option(fc.nat().map((n) => `.${n}`), { nil: '' }), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.nat(400)).map((p) => p.join('')), { nil: '' })).map((p) => p.join(''));
+  const texts = fc.oneof(
+    fc.json(),
+    fc.json({ stringUnit: 'binary' }),
+    fc.letrec((tie) => ({ value: fc.oneof({ depthSize: 'small' }, number, fc.string().map((s) => JSON.stringify(s)), fc.array(tie('value')).map((a) => `[ ${a.join(' ,\n')} ]`), fc.array(fc.tuple(fc.constantFrom('"a"', '"__proto__"', '"1"', '"b"'), tie('value'))).map((m) => `{${m.map(([k, v]) => `${k}:${v}`).join(',')}}`)) })).value as fc.Arbitrary<string>,
+  );
+
+  it('on valid JSON: the same values, every number with its exact text, duplicate keys and __proto__ alike', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(exact(parseJson(text))).toEqual(exact(slow(text)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on text that is not JSON, or that could hold a marker: the same error or value', () => {
+    fc.assert(
+      fc.property(texts, fc.nat(), fc.constantFrom('01', '1.', '-', '.5', '+1', '"', '\\', '\u0001', '"\\u0001"', '"\\\\u0001x"', ',', '}', '1e'), (text, at, insert) => {
+        const damaged = text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1));
+        let fast: unknown;
+        let reference: unknown;
+        try {
+          fast = exact(parseJson(damaged));
+        } catch (error) {
+          fast = `throws ${(error as Error).message}`;
+        }
+        try {
+          reference = exact(slow(damaged));
+        } catch (error) {
+          reference = `throws ${(error as Error).message}`;
+        }
+        expect(fast).toEqual(reference);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps a __proto__ member as a member, not as the prototype', () => {
+    const value = parseJson('{"__proto__": {"polluted": 1}, "n": 12345678901234567890}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 'n']);
+    expect((value.n as LosslessNumber).value).toBe('12345678901234567890');
   });
 });
