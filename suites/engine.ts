@@ -375,10 +375,6 @@ export function exchangeLine(x: SentExchange): string {
   return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
 }
 
-/** The run's one connection description: `options.connection`, checked, with `ca` and `insecure` applied. */
-
-/** A positive finite number, or a `UsageError` naming the option. */
-
 /**
  * One request before anything else: the target must answer HTTP, and accept the
  * key. Otherwise every check would only repeat the same problem: the run stops,

@@ -131,7 +131,7 @@ export function resolve(options: ConformanceOptions): Resolved {
   const only = ruleList('only', options.only);
   const skip = ruleList('skip', options.skip);
   const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
-  if (mustLeft.length === 0) throw new UsageError(wording`${setting('only')} and ${setting('skip')} leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)`);
+  if (mustLeft.length === 0) throw new UsageError(wording`${setting('only')}/${setting('skip')} leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)`);
   const load = options.load ?? DEFAULTS.load;
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
   const profile = load === 'none' ? undefined : profiles[load];
