@@ -243,7 +243,7 @@ export function shownProxy(url: string): string {
 
 /** What report.json records of a connection: never a secret. */
 export interface ConnectionRecord {
-  /** The proxy given, or `from the environment: …` the environment's, credentials removed; absent when none. */
+  /** The proxy the run was given, or `from the environment: HTTP_PROXY=…`; credentials removed; absent when none. */
   proxy?: string;
   /** A client certificate was presented (--cert). */
   clientCertificate: boolean;

@@ -9,9 +9,9 @@ import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './connection.js';
 import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
-import { setting, wording } from './wording.js';
 import { type Json, decodeUtf8, parseJson } from './json.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
+import { setting, wording } from './wording.js';
 
 
 export type Method = 'GET' | 'POST';
