@@ -28,6 +28,8 @@ export { openapi, INTERFACE_VERSION, PET_STATUSES, type PetStatus } from './spec
 export { startReference, type RunningServer, type ServeOptions } from './reference/server.js';
 export type { ApiRequest, ApiResponse, Handler, ReferenceOptions } from './reference/handler.js';
 export { PcError, type ErrorCode } from './core/errors.js';
+// A PcError's `wording` names the settings as data: render it with your own names for them, or read `message` (option names).
+export { OPTION_NAMES, renderWording, type Setting, type SettingRef, type Wording } from './core/wording.js';
 export type { ConnectOptions, ProxyChoice } from './core/connection.js';
 export { TOOL_VERSION } from './core/version.js';
 export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult } from './suites/model.js';

@@ -50,7 +50,7 @@ function words(step: VerifyStep): [StepMark, string] {
       return ['✗', `${BUNDLE.manifest}: ${why}; nothing else in the bundle can be checked`];
     }
     case 'SIGNATURE_NOT_CHECKED':
-      return ['-', `signature: not checked (no --public-key given)${step.signed ? `; the bundle has one (${BUNDLE.signature})` : '; the bundle is unsigned'}`];
+      return ['-', `signature: not checked (no public key given)${step.signed ? `; the bundle has one (${BUNDLE.signature})` : '; the bundle is unsigned'}`];
     case 'SIGNATURE_MISSING':
       return ['✗', `signature: ${BUNDLE.signature} is missing, but a public key was given: the bundle is unsigned`];
     case 'SIGNATURE_INVALID':
@@ -158,7 +158,7 @@ export function renderVerification(verification: Verification, name: string): st
 /** How the run reached its target, as report.json records it (TLS verification first: it is what a reader needs to know). */
 function connectionLine(report: ConformanceResult): string {
   const { options } = report;
-  const parts = [options.insecure ? 'TLS NOT verified (--insecure)' : report.target.startsWith('https:') ? `TLS verified${options.customCa ? ' with a private CA (--ca)' : ''}` : 'plain http'];
+  const parts = [options.insecure ? 'TLS NOT verified (any certificate accepted)' : report.target.startsWith('https:') ? `TLS verified${options.customCa ? ' with a private CA' : ''}` : 'plain http'];
   const c = options.connection;
   if (c?.clientCertificate) parts.push('client certificate presented');
   if (c?.proxy) parts.push(`proxy ${c.proxy}`);

@@ -21,6 +21,7 @@ import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
 import type { Io } from './io.js';
+import { inFlags } from './options.js';
 import { apiKeyOf } from './env.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
@@ -103,7 +104,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     return manifest.certified ? 0 : 1;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${pcError.message.split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);
+    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }

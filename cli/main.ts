@@ -19,7 +19,7 @@ import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { apiKeyOf, optionsFromEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
-import { CLI_DEFAULTS, type CliConfig, runOptions } from './options.js';
+import { CLI_DEFAULTS, type CliConfig, inFlags, runOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
@@ -124,7 +124,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     return exitCode;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${pcError.message.split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}`)}\n`);
+    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}`)}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }

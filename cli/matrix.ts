@@ -18,6 +18,7 @@ import { HTML_REPORT_FILE } from '../reports/html.js';
 import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
+import { inFlags } from './options.js';
 import { readReport, reportFile } from './report-file.js';
 
 /** Where the matrix goes without `--out-dir`. */
@@ -78,7 +79,7 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
     return EXIT_WRITTEN;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`petstore-conformance: error: ${oneLine(pcError.message)}\n`);
+    io.stderr.write(`petstore-conformance: error: ${oneLine(inFlags(pcError))}\n`);
     return pcError.exitCode;
   }
 }

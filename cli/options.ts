@@ -5,6 +5,8 @@
  * Light on purpose: `--help` loads it, and none of what a run needs.
  */
 import type { Options } from 'yargs';
+import type { PcError } from '../core/errors.js';
+import { OPTION_NAMES, renderWording, type Setting } from '../core/wording.js';
 import type { ConnectionFlags } from './connection-flags.js';
 import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
@@ -83,6 +85,37 @@ export const CLI_DEFAULTS = {
 
 /** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
 export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+/**
+ * How the CLI names each setting the engine's messages refer to: by its flag.
+ * The key has its variable too, the way most runs pass it.
+ */
+const FLAG_OF: Readonly<Record<Setting, string>> = {
+  baseUrl: '--base-url',
+  apiKey: '--api-key (or PETSTORE_API_KEY)',
+  seed: '--seed',
+  numRuns: '--num-runs',
+  timeoutMs: '--timeout',
+  only: '--only',
+  skip: '--skip',
+  load: '--load',
+  // No flag sets it: only a library caller can get it wrong.
+  maxBodyBytes: OPTION_NAMES.maxBodyBytes,
+  maxWaitMs: '--max-wait',
+  rateLimit: '--rate-limit',
+  maxTimeMs: '--max-time',
+  maxFailures: '--max-failures',
+  concurrency: '--concurrency',
+  cert: '--cert',
+  certKey: '--cert-key',
+  proxy: '--proxy',
+  headers: '--header',
+};
+
+/** An error's message as the CLI prints it: the settings it names called by their flags. */
+export function inFlags(error: PcError): string {
+  return renderWording(error.wording, (setting) => FLAG_OF[setting]);
+}
 
 /** "(env PETSTORE_…)" for a flag's description. */
 const env = (flag: string): string => ` (env ${envVarOf(flag)})`;

@@ -17,6 +17,7 @@ import { oneLine } from '../core/one-line.js';
 import { readEd25519Key } from './certification.js';
 import { readBoundedFile } from './files.js';
 import type { Io } from './io.js';
+import { inFlags } from './options.js';
 
 export const verifyOptions: Record<string, Options> = {
   'public-key': { type: 'string', describe: 'PEM file of the Ed25519 public key the manifest must be signed with' },
@@ -37,7 +38,7 @@ export async function verifyCommand(bundlePath: string | undefined, options: { p
     return verification.problems.length === 0 ? 0 : 1;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`petstore-conformance: error: ${oneLine(pcError.message.split('\n')[0]!)}${pcError.code === 'PC_ERR_USAGE' ? ' (see verify --help)' : ''}\n`);
+    io.stderr.write(`petstore-conformance: error: ${oneLine(inFlags(pcError).split('\n')[0]!)}${pcError.code === 'PC_ERR_USAGE' ? ' (see verify --help)' : ''}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     return pcError.exitCode;
   }

@@ -28,7 +28,9 @@
  */
 import type { Duplex } from 'node:stream';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
+import { UsageError } from './errors.js';
 import type { Redactor } from './redact.js';
+import { setting, type SettingRef, type Wording, wording } from './wording.js';
 
 /** Which proxy, if any, requests go through. */
 export type ProxyChoice =
@@ -241,7 +243,7 @@ export function shownProxy(url: string): string {
 
 /** What report.json records of a connection: never a secret. */
 export interface ConnectionRecord {
-  /** `--proxy <url>`, or the environment's proxies, credentials removed; absent when none. */
+  /** The proxy the run was given, or `from the environment: HTTP_PROXY=…`; credentials removed; absent when none. */
   proxy?: string;
   /** A client certificate was presented (--cert). */
   clientCertificate: boolean;
@@ -256,7 +258,7 @@ export function connectionRecord(options: ConnectOptions | undefined): Connectio
   const proxy = options?.proxy ?? { kind: 'none' };
   const env = proxy.kind === 'env' ? [proxy.httpProxy && `HTTP_PROXY=${shownProxy(proxy.httpProxy)}`, proxy.httpsProxy && `HTTPS_PROXY=${shownProxy(proxy.httpsProxy)}`, proxy.noProxy && `NO_PROXY=${proxy.noProxy}`].filter(Boolean) : [];
   return {
-    ...(proxy.kind === 'url' ? { proxy: `${shownProxy(proxy.url)} (--proxy)` } : proxy.kind === 'env' && env.length > 0 ? { proxy: `from the environment: ${env.join(', ')}` } : {}),
+    ...(proxy.kind === 'url' ? { proxy: shownProxy(proxy.url) } : proxy.kind === 'env' && env.length > 0 ? { proxy: `from the environment: ${env.join(', ')}` } : {}),
     clientCertificate: Boolean(options?.cert),
     headers: Object.keys(options?.headers ?? {}).sort(),
     secretHeaders: [...(options?.secretHeaders ?? [])].sort(),
@@ -270,32 +272,32 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * The reason an extra header cannot be sent, in one line, or undefined when it
- * can. `flag` names where it came from (`-H`, `--secret-header`).
+ * can. `where` names where it came from (the `headers` option, a flag of cli/).
  */
-export function headerProblem(name: string, value: string, flag: string): string | undefined {
-  if (!TOKEN.test(name)) return `${flag} ${JSON.stringify(name)}: not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`;
+export function headerProblem(name: string, value: string, where: string | SettingRef): Wording | undefined {
+  if (!TOKEN.test(name)) return wording`${where} ${JSON.stringify(name)}: not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`;
   const lower = name.toLowerCase();
-  if (lower === 'authorization') return `${flag} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with --api-key, never as a header`;
-  if ((REFUSED_HEADERS as readonly string[]).includes(lower)) return `${flag} ${name}: the suite does not send this header from -H (${lower === 'proxy-authorization' ? 'put the proxy\'s credentials in the --proxy URL' : 'it frames the HTTP exchange itself'})`;
-  if (/[\r\n\0]/.test(value)) return `${flag} ${name}: the value holds a line break or NUL`;
+  if (lower === 'authorization') return wording`${where} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with ${setting('apiKey')}, never as a header`;
+  if ((REFUSED_HEADERS as readonly string[]).includes(lower)) return wording`${where} ${name}: the suite does not send this header as an extra one (${lower === 'proxy-authorization' ? wording`put the proxy's credentials in the ${setting('proxy')} URL` : 'it frames the HTTP exchange itself'})`;
+  if (/[\r\n\0]/.test(value)) return wording`${where} ${name}: the value holds a line break or NUL`;
   return undefined;
 }
 
 /**
  * `options` checked, with header names in lower case: throws a one-line
- * message (as `Error`) for the first problem (a refused header, one given
- * twice, a secret header that is not sent, a certificate without its key).
+ * `UsageError` for the first problem (a refused header, one given twice, a
+ * secret header that is not sent, a certificate without its key).
  */
 export function checkConnectOptions(options: ConnectOptions | undefined): ConnectOptions {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options?.headers ?? {})) {
-    const problem = headerProblem(name, value, 'header');
-    if (problem) throw new Error(problem);
-    if (Object.hasOwn(headers, name.toLowerCase())) throw new Error(`header ${name}: given twice`);
+    const problem = headerProblem(name, value, setting('headers'));
+    if (problem) throw new UsageError(problem);
+    if (Object.hasOwn(headers, name.toLowerCase())) throw new UsageError(wording`${setting('headers')} ${name}: given twice`);
     headers[name.toLowerCase()] = value;
   }
   const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
-  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new Error(`secret header ${name}: not among the headers sent`);
-  if (Boolean(options?.cert) !== Boolean(options?.key)) throw new Error('a client certificate needs its key, and a key its certificate (--cert and --cert-key together)');
+  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
+  if (Boolean(options?.cert) !== Boolean(options?.key)) throw new UsageError(wording`a client certificate needs its key, and a key its certificate (${setting('cert')} and ${setting('certKey')} together)`);
   return { ...options, ...(options?.headers ? { headers } : {}), ...(options?.secretHeaders ? { secretHeaders } : {}) };
 }

@@ -2,6 +2,7 @@
  * Usage and environment problems, as typed errors with stable codes. Findings
  * about the target are data (see suites/), never thrown.
  */
+import { renderWording, type Wording } from './wording.js';
 
 /** Every error code the suite can raise, with the exit code it maps to. */
 export const ERROR_CODES = {
@@ -21,13 +22,21 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Base class of every error the suite raises on purpose. `message` is one line meant for the user. */
+/**
+ * Base class of every error the suite raises on purpose. `message` is one line
+ * meant for the user, settings called by their option names; `wording` is the
+ * same line with the settings as data, for a reader who knows them by other
+ * names (cli/ says `--api-key`).
+ */
 export class PcError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly wording: Wording;
+  constructor(code: ErrorCode, message: string | Wording, options?: { cause?: unknown }) {
+    const parts = typeof message === 'string' ? [message] : message;
+    super(renderWording(parts), options);
     this.name = 'PcError';
     this.code = code;
+    this.wording = parts;
   }
   /** The process exit code this error maps to. */
   get exitCode(): number {
@@ -37,7 +46,7 @@ export class PcError extends Error {
 
 /** Bad flags, arguments or configuration. */
 export class UsageError extends PcError {
-  constructor(message: string) {
+  constructor(message: string | Wording) {
     super('PC_ERR_USAGE', message);
     this.name = 'UsageError';
   }
@@ -45,7 +54,7 @@ export class UsageError extends PcError {
 
 /** The base URL cannot be used (no scheme, not http(s), credentials in it…). */
 export class InvalidBaseUrlError extends PcError {
-  constructor(message: string) {
+  constructor(message: string | Wording) {
     super('PC_ERR_INVALID_BASE_URL', message);
     this.name = 'InvalidBaseUrlError';
   }
@@ -56,9 +65,14 @@ export class InvalidBaseUrlError extends PcError {
  * `UND_ERR_*` or the socket error.
  */
 export class TransportError extends PcError {
-  constructor(code: 'PC_ERR_UNREACHABLE' | 'PC_ERR_TIMEOUT' | 'PC_ERR_TLS' | 'PC_ERR_PROTOCOL', message: string, cause?: unknown) {
+  declare readonly code: 'PC_ERR_UNREACHABLE' | 'PC_ERR_TIMEOUT' | 'PC_ERR_TLS' | 'PC_ERR_PROTOCOL';
+  constructor(code: TransportError['code'], message: string, cause?: unknown) {
     super(code, message, { cause });
     this.name = 'TransportError';
+  }
+  /** The same error with `note` after its message (which way the request went, what the server may want). */
+  noted(note: string): TransportError {
+    return new TransportError(this.code, `${this.message} ${note}`, this.cause);
   }
 }
 
@@ -99,7 +113,7 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   }
   if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code))) {
     // A server that wants a client certificate says so with a TLS alert.
-    const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code) ? ' (does the server require a client certificate? --cert and --cert-key)' : '';
+    const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code) ? ' (does the server require a client certificate? give one, with its key)' : '';
     return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}${hint}`, error);
   }
   if (code === 'HPE_INVALID_CONSTANT' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || (typeof code === 'string' && code.startsWith('HPE_'))) {

@@ -11,6 +11,7 @@ import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
 import { type Json, decodeUtf8, parseJson } from './json.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
+import { setting, wording } from './wording.js';
 
 
 export type Method = 'GET' | 'POST';
@@ -64,6 +65,8 @@ export interface HttpClientOptions extends ConnectOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+const BASE_URL = setting('baseUrl');
+
 /**
  * Parses and checks a base URL: absolute, http or https, no credentials, no
  * query or fragment. The trailing slash is dropped so `/pets` appends cleanly.
@@ -73,13 +76,13 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidBaseUrlError(`--base-url "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
+    throw new InvalidBaseUrlError(wording`${BASE_URL} "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidBaseUrlError(`--base-url must use http or https, not ${url.protocol.slice(0, -1)}`);
+    throw new InvalidBaseUrlError(wording`${BASE_URL} must use http or https, not ${url.protocol.slice(0, -1)}`);
   }
-  if (url.username || url.password) throw new InvalidBaseUrlError('--base-url must not carry credentials; pass the key with --api-key');
-  if (url.search || url.hash) throw new InvalidBaseUrlError('--base-url must not have a query or fragment');
+  if (url.username || url.password) throw new InvalidBaseUrlError(wording`${BASE_URL} must not carry credentials; pass the key with ${setting('apiKey')}`);
+  if (url.search || url.hash) throw new InvalidBaseUrlError(wording`${BASE_URL} must not have a query or fragment`);
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
@@ -201,11 +204,12 @@ export class HttpClient implements Transport {
         ? { status: response.statusCode, headers: responseHeaders, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding }
         : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
-      exchange.error = transportErrorFrom(error, url, this.#timeoutMs);
+      const failure = transportErrorFrom(error, url, this.#timeoutMs);
       // Through a proxy, a refused or broken connection may be the proxy's: say which way the request went.
-      if (this.#route.proxied && this.#proxy) exchange.error.message += ` (through the proxy ${this.#proxy})`;
+      if (this.#route.proxied && this.#proxy) exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
       // A TLS server that wants a client certificate often just closes the connection when it gets none.
-      else if (this.#mayWantCertificate && exchange.error.code === 'PC_ERR_PROTOCOL' && exchange.error.message.endsWith('(UND_ERR_SOCKET)')) exchange.error.message += ' (if the server requires a client certificate: --cert and --cert-key)';
+      else if (this.#mayWantCertificate && failure.code === 'PC_ERR_PROTOCOL' && failure.message.endsWith('(UND_ERR_SOCKET)')) exchange.error = failure.noted('(if the server requires a client certificate: give one, with its key)');
+      else exchange.error = failure;
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);

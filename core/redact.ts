@@ -30,6 +30,7 @@ import { UsageError } from './errors.js';
 import { EXCERPT_CLOSE, EXCERPT_OPEN, EXCERPT_SEP } from './excerpt.js';
 import { SampledGrams } from './grams.js';
 import { parseJson, stringifyJson } from './json.js';
+import { setting, type Wording, wording } from './wording.js';
 
 export { excerpt, holdsExcerpt } from './excerpt.js';
 
@@ -60,23 +61,26 @@ export function suiteText(text: string): Redacted {
   return text as Redacted;
 }
 
+/** What a run or a certification without a key is told. */
+export const KEY_REQUIRED: Wording = wording`an API key is required: pass ${setting('apiKey')}`;
+
 /**
  * Why `key` cannot be used, in words that never quote it; undefined when it can.
  * Bounds: {@link MIN_KEY_LENGTH} to {@link MAX_KEY_LENGTH} characters of printable
  * ASCII or Latin-1 (it travels in an HTTP header), without `<` and `>` (the
  * placeholders use them) and without whitespace at either end (HTTP drops it).
  */
-export function keyProblem(key: string): string | undefined {
-  if (key.length === 0) return 'an API key is required: pass --api-key or set PETSTORE_API_KEY';
-  if (key.length > MAX_KEY_LENGTH) return `the API key is ${key.length} characters long; at most ${MAX_KEY_LENGTH} are supported`;
-  if (key.length < MIN_KEY_LENGTH) return `the API key is ${key.length} character(s) long; at least ${MIN_KEY_LENGTH} are needed to keep it out of the reports`;
+export function keyProblem(key: string): Wording | undefined {
+  if (key.length === 0) return KEY_REQUIRED;
+  if (key.length > MAX_KEY_LENGTH) return [`the API key is ${key.length} characters long; at most ${MAX_KEY_LENGTH} are supported`];
+  if (key.length < MIN_KEY_LENGTH) return [`the API key is ${key.length} character(s) long; at least ${MIN_KEY_LENGTH} are needed to keep it out of the reports`];
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return 'the API key holds a control character (a line break, a tab…), which an HTTP header cannot carry';
-    if (c > 0xff) return 'the API key holds a character outside Latin-1 (U+0000–U+00FF), which an HTTP header cannot carry';
-    if (c === 0x3c || c === 0x3e) return 'the API key holds "<" or ">", which the redaction placeholders use';
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return ['the API key holds a control character (a line break, a tab…), which an HTTP header cannot carry'];
+    if (c > 0xff) return ['the API key holds a character outside Latin-1 (U+0000–U+00FF), which an HTTP header cannot carry'];
+    if (c === 0x3c || c === 0x3e) return ['the API key holds "<" or ">", which the redaction placeholders use'];
   }
-  if (/^\s|\s$/.test(key)) return 'the API key begins or ends with whitespace, which HTTP drops from header values';
+  if (/^\s|\s$/.test(key)) return ['the API key begins or ends with whitespace, which HTTP drops from header values'];
   return undefined;
 }
 

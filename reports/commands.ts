@@ -9,6 +9,9 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Where {@link replayCommand} takes the key from, for the line above it. */
+export const REPLAY_KEY_SOURCE = 'the key comes from --api-key or $PETSTORE_API_KEY';
+
 /** The command that sends a recorded failure again and judges the answer: `npx petstore-conformance replay <report.json> <case id>`. */
 export function replayCommand(reportJson: string, caseId: string): string {
   return `npx petstore-conformance replay ${shellWord(reportJson)} ${caseId}`;

@@ -19,7 +19,7 @@ import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
 import { lineChart } from './charts.js';
-import { replayCommand, rerunCommand } from './commands.js';
+import { REPLAY_KEY_SOURCE, replayCommand, rerunCommand } from './commands.js';
 import { count, markedText as text, plural, severityTag } from './components.js';
 import { renderPage } from './page.js';
 import { fileReporter } from './file.js';
@@ -104,7 +104,7 @@ function renderGlance(result: ConformanceResult, verdictWord: string, strict: bo
   const qualifier = summary.verdict === 'conformant' && warnings > 0 ? `, with ${plural(warnings, 'warning')}` : '';
   const policy = strict
     ? 'Strict run: a SHOULD failure fails the run like a MUST failure.'
-    : 'SHOULD failures are warnings: they do not change the verdict (run with --strict to make them fail it).';
+    : 'SHOULD failures are warnings: they do not change the verdict (a strict run makes them fail it).';
   const attention = [...result.rules]
     .map((rule) => ({ rule, as: shown(rule.outcome, rule.severity, strict) }))
     .filter(({ as }) => as === 'fail' || as === 'error' || as === 'waived' || as === 'warning' || as === 'inconclusive')
@@ -125,8 +125,8 @@ function renderGlance(result: ConformanceResult, verdictWord: string, strict: bo
     const profiles = result.load.map((l) => l.profile).join(', ');
     facts.push(['Load', html`<a href="#load">${text(profiles)}</a>: ${summary.thresholds === 'pass' ? 'every threshold met' : html`<strong class="bad">a threshold was breached</strong>`}`]);
   }
-  if (result.options.insecure) facts.push(['TLS', 'certificates were not verified (--insecure)']);
-  else if (result.options.customCa) facts.push(['TLS', 'verified against the CA given with --ca']);
+  if (result.options.insecure) facts.push(['TLS', 'certificates were not verified (the run accepted any)']);
+  else if (result.options.customCa) facts.push(['TLS', 'verified against a private CA given for the run']);
   facts.push(['Animals created', html`names start with <code>${text(result.namePrefix)}</code>`]);
   return html`<section id="glance" class="glance">
 <div class="verdict v-${summary.verdict}">
@@ -292,7 +292,7 @@ function renderFinding(finding: Finding, open: boolean, cmd: Commands): SafeHtml
 <div class="finding-body">
 ${finding.counterexample && renderCounterexample(finding.counterexample)}
 ${join(finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)), '\n')}
-${caseId && html`<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; the key comes from --api-key or $PETSTORE_API_KEY)</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId))}</pre></div>`}
+${caseId && html`<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; ${REPLAY_KEY_SOURCE})</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId))}</pre></div>`}
 <div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(rerunCommand(cmd.run, finding.rerun))}</pre></div>
 </div>
 </details>`;
@@ -421,7 +421,7 @@ function renderWaivers(waivers: readonly WaiverResult[]): SafeHtml | undefined {
   );
   return html`<section id="waivers">
 <h2>Waivers <span class="h-count">${count(waivers.length)}</span></h2>
-<p class="hint">Known, tracked deviations given with --waivers. An applied waiver keeps a failure from failing the run until it expires; the rule is still shown as waived below.</p>
+<p class="hint">Known, tracked deviations given to the run as waivers. An applied waiver keeps a failure from failing the run until it expires; the rule is still shown as waived below.</p>
 <table class="waivers"><thead><tr><th>status</th><th>rule</th><th>reason</th><th>tracking issue</th><th>expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 </section>`;
 }

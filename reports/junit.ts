@@ -27,7 +27,7 @@
  *
  * SHOULD warnings do not turn a test tab red unless the run was strict: when
  * `summary.strict` is false, a failing SHOULD rule is a passing testcase whose
- * `<system-out>` begins with "WARNING (SHOULD, not failing without --strict):",
+ * `<system-out>` begins with "WARNING (SHOULD, not failing unless the run is strict):",
  * followed by the message and the text a `<failure>` would hold. With
  * `--strict` it is a `<failure>`, like a MUST rule.
  *
@@ -69,7 +69,7 @@ import { shownOutcome } from '../suites/policy.js';
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
 /** How a non-strict run's failing SHOULD rule begins its `<system-out>`. */
-export const SHOULD_WARNING_PREFIX = 'WARNING (SHOULD, not failing without --strict):';
+export const SHOULD_WARNING_PREFIX = 'WARNING (SHOULD, not failing unless the run is strict):';
 
 /** Largest text of one element (failure, error, skipped, system-out), in UTF-8 bytes, marker included. */
 export const MAX_TEXT_BYTES = 64 * 1024;

@@ -86,7 +86,7 @@ export const gaps = [
     id: 'GAP-RATE-LIMITS',
     title: 'Rate limits and quotas',
     section: 'Limits (rate limits, quotas: not shown)',
-    accepted: 'A 429 is never a conformance failure (its body must still be an Error). It is waited out, Retry-After honoured (delta-seconds or an HTTP-date; without one, 1 s doubling), within a run-wide wait budget (--max-wait); a request still limited after the budget makes what depended on it inconclusive.',
+    accepted: 'A 429 is never a conformance failure (its body must still be an Error). It is waited out, Retry-After honoured (delta-seconds or an HTTP-date; without one, 1 s doubling), within a run-wide wait budget; a request still limited after the budget makes what depended on it inconclusive.',
   }),
   gap({
     id: 'GAP-NULL-STATUS',

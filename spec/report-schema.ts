@@ -53,17 +53,17 @@ export const reportSchema = {
       properties: {
         strict: { type: 'boolean' },
         insecure: { type: 'boolean', description: 'TLS certificates were not verified' },
-        customCa: { type: 'boolean', description: 'A private CA was trusted (--ca)' },
+        customCa: { type: 'boolean', description: 'A private CA was trusted' },
         connection: {
           type: 'object',
           description: 'How the target was reached besides TLS verification; never a secret',
           required: ['clientCertificate', 'headers', 'secretHeaders'],
           additionalProperties: false,
           properties: {
-            proxy: { type: 'string', description: 'The proxy (--proxy, or from the environment), without credentials' },
-            clientCertificate: { type: 'boolean', description: 'A client certificate was presented (--cert)' },
-            headers: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers sent (-H, --secret-header); never their values' },
-            secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Names of the headers whose values were redacted (--secret-header)' },
+            proxy: { type: 'string', description: 'The proxy given for the run, or the environment\'s ("from the environment: …"), without credentials' },
+            clientCertificate: { type: 'boolean', description: 'A client certificate was presented' },
+            headers: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers sent, secret ones included; never their values' },
+            secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers whose values are secret, and were redacted' },
           },
         },
         timeoutMs: { type: 'integer' },

@@ -4,7 +4,8 @@
  * (core/redact.ts), so none reaches a report.
  */
 import { UsageError } from '../core/errors.js';
-import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
+import { setting, wording } from '../core/wording.js';
+import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import type { AuthKind } from './auth-kind.js';
@@ -40,7 +41,7 @@ export const SUITE_VOCABULARY: readonly string[] = [
  * URL does not carry it. The placeholders `verify` runs with pass.
  */
 export function checkRunKey(key: unknown, baseUrl: string): void {
-  if (typeof key !== 'string' || key.length === 0) throw new UsageError('an API key is required: pass --api-key or set PETSTORE_API_KEY');
+  if (typeof key !== 'string' || key.length === 0) throw new UsageError(KEY_REQUIRED);
   if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
   checkApiKey(key);
   // The key, or any piece of it as long as a fragment the redactor hides (core/redact.ts FRAGMENT).
@@ -50,7 +51,7 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
   if (pieces.some((piece) => vocabulary.includes(piece))) {
     throw new UsageError('the API key is, or holds, a word the suite sends or reads in every run (a path, a field, a status, a header); it could not be kept out of the requests and reports: use a real key');
   }
-  if (redactorFor(key).leaks(baseUrl)) throw new UsageError('--base-url holds the API key; pass the key with --api-key only');
+  if (redactorFor(key).leaks(baseUrl)) throw new UsageError(wording`${setting('baseUrl')} holds the API key; pass the key with ${setting('apiKey')} only`);
 }
 
 export interface AuthVariant {

@@ -375,10 +375,6 @@ export function exchangeLine(x: SentExchange): string {
   return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
 }
 
-/** The run's one connection description: `options.connection`, checked, with `ca` and `insecure` applied. */
-
-/** A positive finite number, or a `UsageError` naming the option. */
-
 /**
  * One request before anything else: the target must answer HTTP, and accept the
  * key. Otherwise every check would only repeat the same problem: the run stops,
@@ -388,12 +384,12 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   const x = await send(listPets({ limit: 1 }));
   if (x.error) throw x.error;
   if (x.response?.status === 401) {
-    throw new PreflightError('PC_ERR_KEY_REJECTED', `the target answered 401 to GET /pets with the key: check --api-key (or PETSTORE_API_KEY) and --base-url`);
+    throw new PreflightError('PC_ERR_KEY_REJECTED', 'the target answered 401 to GET /pets with the key: check the API key and the base URL');
   }
   // Every path is relative to {base_url}, which "already ends in the version segment /v1": a 404 for GET /pets means the base URL misses the interface.
   if (x.response?.status === 404 || x.response?.status === 405) {
     const base = x.request.url.slice(0, -'/pets?limit=1'.length);
-    const hint = /\/v\d+$/.test(base) ? 'check --base-url' : `did you mean ${base}/v1?`;
+    const hint = /\/v\d+$/.test(base) ? 'check the base URL' : `did you mean ${base}/v1?`;
     throw new PreflightError('PC_ERR_NOT_AN_API', `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
+import { type Setting, setting, wording } from '../core/wording.js';
 import { checkConnectOptions, type ConnectOptions } from '../core/connection.js';
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
@@ -117,59 +118,55 @@ export interface Resolved {
 export function resolve(options: ConformanceOptions): Resolved {
   const url = parseBaseUrl(options.baseUrl);
   checkRunKey(options.apiKey, options.baseUrl);
-  const ruleList = (name: string, ids: readonly string[] = []): RuleId[] => {
+  const ruleList = (name: Setting, ids: readonly string[] = []): RuleId[] => {
     const unknown = ids.filter((id) => !isRuleId(id));
-    if (unknown.length > 0) throw new UsageError(`--${name}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
+    if (unknown.length > 0) throw new UsageError(wording`${setting(name)}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
     return ids as RuleId[];
   };
-  const integer = (name: string, value: number | undefined, fallback: number, min: number, max: number): number => {
+  const integer = (name: Setting, value: number | undefined, fallback: number, min: number, max: number): number => {
     if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${value}`);
+    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(wording`${setting(name)} must be an integer from ${min} to ${max}, got ${value}`);
     return value;
   };
   const only = ruleList('only', options.only);
   const skip = ruleList('skip', options.skip);
   const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
-  if (mustLeft.length === 0) throw new UsageError('--only/--skip leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)');
+  if (mustLeft.length === 0) throw new UsageError(wording`${setting('only')}/${setting('skip')} leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)`);
   const load = options.load ?? DEFAULTS.load;
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
   const profile = load === 'none' ? undefined : profiles[load];
-  if (load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+  if (load !== 'none' && !profile) throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   const connection = connectionOf(options);
   return {
     target: targetOf(url),
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),
-    numRuns: integer('num-runs', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
+    numRuns: integer('numRuns', options.numRuns, DEFAULTS.numRuns, 1, 10_000),
     strict: options.strict ?? DEFAULTS.strict,
-    timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
+    timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
     only,
     skip,
     load,
     profile: profile ? { ...profile, name: load } : undefined,
     thresholds,
-    maxBodyBytes: integer('max-body-bytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024),
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
     insecure: connection.insecure === true,
     connection,
-    maxWaitMs: integer('max-wait', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
-    rateLimit: options.rateLimit === undefined ? undefined : positive('rate-limit', options.rateLimit),
-    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('max-time', options.maxTimeMs),
-    maxFailures: options.maxFailures === undefined ? undefined : integer('max-failures', options.maxFailures, 1, 1, rules.length),
+    maxWaitMs: integer('maxWaitMs', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
+    rateLimit: options.rateLimit === undefined ? undefined : positive('rateLimit', options.rateLimit),
+    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('maxTimeMs', options.maxTimeMs),
+    maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
   };
 }
 
 function connectionOf(options: ConformanceOptions): ConnectOptions {
   const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
-  try {
-    return checkConnectOptions(connection);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return checkConnectOptions(connection);
 }
 
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, got ${value}`);
+function positive(name: Setting, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(wording`${setting(name)} must be a positive number, got ${value}`);
   return value;
 }

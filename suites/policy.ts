@@ -115,7 +115,7 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: 
   let reason: string;
   if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
     verdict = 'non-conformant';
-    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed under --strict: ${listed(failedShould)}` : ''];
+    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed, and strict mode counts them: ${listed(failedShould)}` : ''];
     reason = parts.filter(Boolean).join('; ') + (stopped ? `; then ${stopped}, and the rest was not run` : '');
   } else if (stopped) {
     verdict = 'error';

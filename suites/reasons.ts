@@ -56,7 +56,7 @@ export function stopText(stop: StopReason): string {
     case 'time-bound':
       return `the run reached its time bound (${stop.seconds} s)`;
     case 'max-failures':
-      return `stopped after ${stop.failing} failing rule${stop.failing === 1 ? '' : 's'} (--max-failures ${stop.limit})`;
+      return `stopped after ${stop.failing} failing rule${stop.failing === 1 ? '' : 's'} (the run's limit: ${stop.limit})`;
     case 'interrupted':
       return `interrupted by ${stop.signal}`;
     case 'preflight':
@@ -67,7 +67,7 @@ export function stopText(stop: StopReason): string {
 export function skipText(why: SkipReason): string {
   switch (why.code) {
     case 'not-selected':
-      return 'not selected by --only/--skip';
+      return 'not among the rules selected to run';
     case 'not-run':
       return `not run: ${stopText(why.stop)}`;
     case 'cut-short':

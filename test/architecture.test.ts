@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -62,6 +63,14 @@ describe('architecture', () => {
     expect(cyclesOf(edges)).toEqual([]);
   });
 
+  it('below cli/, no string names a --flag: the engine speaks in options and data, cli/ turns them into flags', () => {
+    const offenders = Object.keys(allowed)
+      .flatMap((layer) => sources(join(root, layer)))
+      .filter((file) => !FLAG_TEXT_ALLOWED.includes(relative(root, file)))
+      .flatMap((file) => flagsInStrings(readFileSync(file, 'utf8')).map((text) => `${relative(root, file)}: ${text}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('nothing but bin/ calls process.exit', () => {
     const offenders = Object.keys(allowed)
       .concat('cli')
@@ -70,6 +79,31 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * Files below cli/ whose strings may hold `--` words: the command lines a report
+ * prints for its reader to copy are the CLI's by design, and the embedded
+ * stylesheets' `--name` are CSS custom properties.
+ */
+const FLAG_TEXT_ALLOWED = ['reports/commands.ts', 'reports/assets/generated.ts'];
+
+/** A long flag in a string (`--only`), or a template that builds one (`--${name}`); curl's `--data-binary` is not ours. */
+const LONG_FLAG = /(?<![\w-])--(?!data-binary\b)(?:[a-z][a-z0-9-]*|$)/;
+
+/** The string literals and template pieces of `source` that name a long flag; comments are not strings, so they pass. */
+function flagsInStrings(source: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      // A piece followed by a substitution may end in `--` (`--${name}`); a whole string may not end so.
+      const text = ts.isTemplateHead(node) || ts.isTemplateMiddle(node) ? node.text : `${node.text} `;
+      if (LONG_FLAG.test(text)) found.push(node.getText().slice(0, 120));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('source.ts', source, ts.ScriptTarget.Latest, true));
+  return found;
+}
 
 /** The strongly connected components with more than one module (Tarjan), each as its modules, sorted. */
 function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {

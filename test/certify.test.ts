@@ -166,7 +166,7 @@ describe('certify', () => {
     expect(signed.stdout).toMatch(/^VERIFIED: .*; the bundle's decision: CERTIFIED$/m);
     const unchecked = await verify(GOOD);
     expect(unchecked.code).toBe(0);
-    expect(unchecked.stdout).toMatch(/- signature: not checked \(no --public-key given\); the bundle has one/);
+    expect(unchecked.stdout).toMatch(/- signature: not checked \(no public key given\); the bundle has one/);
   });
 
   it('a failing run against a mutant is not certified (exit 1, the bundle says why) and the bundle still verifies', async () => {

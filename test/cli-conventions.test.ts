@@ -135,14 +135,14 @@ describe('conventions', () => {
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
       expect(reportErrors(report)).toEqual([]);
       expect(report.summary.verdict).toBe('non-conformant');
-      expect(report.summary.reason).toMatch(/then stopped after 1 failing rule \(--max-failures 1\), and the rest was not run/);
+      expect(report.summary.reason).toMatch(/then stopped after 1 failing rule \(the run's limit: 1\), and the rest was not run/);
       // Answers to requests already in flight are still judged, so a few more rules may fail than the bound.
       const failed = report.rules.filter((r) => r.outcome === 'fail').length;
       expect(failed).toBeGreaterThanOrEqual(1);
       expect(failed).toBeLessThanOrEqual(everything.rules.filter((r) => r.outcome === 'fail').length);
       const notRun = report.rules.filter((r) => r.outcome === 'skip');
       expect(notRun.length).toBeGreaterThan(0);
-      expect(notRun[0]!.checks.some((c) => /stopped after 1 failing rule \(--max-failures 1\)/.test(c.reason ?? ''))).toBe(true);
+      expect(notRun[0]!.checks.some((c) => /stopped after 1 failing rule \(the run's limit: 1\)/.test(c.reason ?? ''))).toBe(true);
       expect(report.summary.requests).toBeLessThan(everything.summary.requests);
       expect(report.skippedPhases.map((p) => p.phase)).toContain('getPet');
     });
@@ -159,7 +159,7 @@ describe('conventions', () => {
       expect(ran.stdout).toMatch(/^ {2}setup +1 check +~ +\d+ requests +~ *\d+ animals created\n {6}· store\.seed /m);
       expect(ran.stdout).toMatch(/^ {2}listPets +\d+ checks .*\n {6}· listPets\.default-limit /m);
       expect(ran.stdout).toMatch(/^ {6}· listPets\.default-limit +~1 requests$/m);
-      expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not selected by --only\/--skip\)$/m);
+      expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not among the rules selected to run\)$/m);
       expect(ran.stdout).toMatch(/^ {2}total +~ *\d+ requests +~ *\d+ animals created/m);
       expect(ran.stdout).toMatch(/Load profile "smoke": closed loop, 4 connections for 3 s/);
       expect(ran.stdout).toMatch(/thresholds: errorRate < 1%, p99 < 1000ms/);

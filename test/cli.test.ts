@@ -85,7 +85,7 @@ describe('petstore-conformance CLI', () => {
     await withServer({}, async (url) => {
       const ran = await runCli(['--base-url', url, '--api-key', 'wrong-key']);
       expect(ran.code).toBe(2);
-      expectOneLineError(ran.stderr, /answered 401 .* check --api-key/);
+      expectOneLineError(ran.stderr, /answered 401 .* check the API key and the base URL$/);
     });
   });
 

@@ -201,7 +201,7 @@ describe('unreachable and misconfigured targets (exit 2, one line, within 5 s)',
   it('an unknown host', () => quick(['--base-url', 'http://no-such-host.invalid/v1'], /unknown host no-such-host\.invalid|no complete response/));
   it('a base URL without a scheme', () => quick(['--base-url', '127.0.0.1:8080/v1'], /not an absolute URL|must use http or https/));
   it('an invalid key (every request 401)', async () => {
-    await withServer({}, (url) => quick(['--base-url', url], /answered 401 .*check --api-key/, { PETSTORE_API_KEY: 'not-the-key' }));
+    await withServer({}, (url) => quick(['--base-url', url], /answered 401 .*check the API key and the base URL$/, { PETSTORE_API_KEY: 'not-the-key' }));
   });
 
   describe('https', () => {

@@ -17,6 +17,21 @@ import { DISTINCTIVE_KEY, requireProgram, tempDir, withServer } from './helpers.
 type Library = typeof import('../index.js');
 const load = async (): Promise<Library> => (await import(/* @vite-ignore */ ['petstore', 'conformance'].join('-'))) as Library;
 
+describe('the library names its options, never the CLI\'s flags', () => {
+  it.each([
+    [{ baseUrl: 'ftp://h/v1' }, 'baseUrl must use http or https, not ftp'],
+    [{ numRuns: 0 }, 'numRuns must be an integer from 1 to 10000, got 0'],
+    [{ only: ['NOT-A-RULE'] }, 'only: unknown rule id NOT-A-RULE (see petstore-conformance rules)'],
+    [{ load: 'huge' }, /^load: unknown profile "huge"/],
+    [{ connection: { headers: { Authorization: 'Bearer x' } } }, /^connection\.headers Authorization: .*pass the key with apiKey, never as a header$/],
+  ])('%o is refused before anything is sent: %s', async (options, message) => {
+    const library = await load();
+    const refused = library.runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: DISTINCTIVE_KEY, ...options });
+    await expect(refused).rejects.toThrow(library.PcError);
+    await expect(refused).rejects.toThrow(message);
+  });
+});
+
 describe('the package entry exports the reporters', () => {
   it('renders report.json, junit.xml, report.html, the console summary and the GitHub summary from a result', async () => {
     expect(createRequire(import.meta.url).resolve('petstore-conformance')).toBe(new URL('../dist/index.js', import.meta.url).pathname);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyInRequestError, RedactionBoundary, requestDigest } from '../../core/boundary.js';
 import type { Exchange, RequestSpec, Transport } from '../../core/http.js';
 import { show } from '../../core/json.js';
+import { renderWording } from '../../core/wording.js';
 import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, redactorFor, suiteText, swapCase, truncate } from '../../core/redact.js';
 import { TranscriptReplayer } from '../../core/transcript.js';
 import { EvidenceFactory, shellQuote } from '../../suites/evidence.js';
@@ -155,7 +156,7 @@ describe('keyProblem', () => {
     ['abc<def>', /"<" or ">"/],
     [' abcdef', /whitespace/],
   ])('%j is refused, in words that quote none of it', (key, message) => {
-    const problem = keyProblem(key);
+    const problem = renderWording(keyProblem(key) ?? []);
     expect(problem).toMatch(message);
     if (key.length >= 4) expect(problem).not.toContain(key.trim().slice(0, 4));
   });

@@ -30,14 +30,14 @@ describe('reasons as data', () => {
     expect(stops.map(stopText)).toEqual([
       'the target stopped answering (PC_ERR_TIMEOUT: no answer within 10000 ms)',
       'the run reached its time bound (1800 s)',
-      'stopped after 1 failing rule (--max-failures 1)',
+      "stopped after 1 failing rule (the run's limit: 1)",
       'interrupted by SIGTERM',
       'the target answered 401 to GET /pets with the key',
     ]);
     expect(skips.map(skipText)).toEqual([
-      'not selected by --only/--skip',
+      'not among the rules selected to run',
       'not run: the target stopped answering (PC_ERR_TIMEOUT: no answer within 10000 ms)',
-      'cut short: stopped after 1 failing rule (--max-failures 1)',
+      "cut short: stopped after 1 failing rule (the run's limit: 1)",
       'this check sent 4 requests, answered 503 ×3, no response (PC_ERR_TIMEOUT) ×1: none of the answers was one it could judge LIST-PAGE-FULL on',
       'no response came back in the whole run, so there was nothing for this check to judge for ERROR-SCHEMA',
       'check crashed: boom',
