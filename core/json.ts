@@ -3,6 +3,7 @@
  * values beyond 2^53 are compared and re-sent exactly. Node 20 has no
  * `JSON.parse` source-text access, hence lossless-json.
  */
+import { isUtf8 } from 'node:buffer';
 import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
 import { excerpt } from './excerpt.js';
 
@@ -17,15 +18,16 @@ export type JsonObject = { [key: string]: Json };
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Decodes bytes as strict UTF-8 (RFC 8259 §8.1); `undefined` when they are not. */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+/**
+ * Decodes bytes as strict UTF-8 (RFC 8259 §8.1); `undefined` when they are not.
+ * A leading BOM is dropped, as a decoder does, unless `keepBom` (text that must
+ * give back the very bytes). Validated natively, then decoded by Buffer: several
+ * times faster than a fatal TextDecoder, and this runs on every body.
+ */
+export function decodeUtf8(bytes: Uint8Array, options: { keepBom?: boolean } = {}): string | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return !options.keepBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

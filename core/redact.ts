@@ -29,7 +29,8 @@
 import { UsageError } from './errors.js';
 import { EXCERPT_CLOSE, EXCERPT_OPEN, EXCERPT_SEP } from './excerpt.js';
 import { SampledGrams } from './grams.js';
-import { parseJson, stringifyJson } from './json.js';
+import { isUtf8 } from 'node:buffer';
+import { decodeUtf8, parseJson, stringifyJson } from './json.js';
 import { setting, type Wording, wording } from './wording.js';
 
 export { excerpt, holdsExcerpt } from './excerpt.js';
@@ -263,12 +264,7 @@ export class Redactor {
    * a longer body (see {@link redact}).
    */
   redactBytes(bytes: Uint8Array, options: { complete?: boolean } = {}): Uint8Array {
-    let text: string | undefined;
-    try {
-      text = strictUtf8.decode(bytes);
-    } catch {
-      text = undefined;
-    }
+    const text = decodeUtf8(bytes, { keepBom: true });
     const complete = options.complete ?? true;
     if (text !== undefined) {
       const out = this.#replace(text, complete, 0);
@@ -442,12 +438,7 @@ export class Redactor {
 
   #computeBase64Label(run: string): string {
     const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    let decoded: string;
-    try {
-      decoded = strictUtf8.decode(bytes);
-    } catch {
-      decoded = bytes.toString('latin1');
-    }
+    const decoded = decodeUtf8(bytes, { keepBom: true }) ?? bytes.toString('latin1');
     const inner = this.#replace(decoded, true, 1);
     if (!inner.changed || inner.text.length > 64 || /[\u0000-\u001f\u007f-\u009f"\\\uFDD0-\uFDD2]/.test(inner.text)) return BASE64_LABEL;
     return `<base64 of ${inner.text}>`;
@@ -493,8 +484,6 @@ export class Redactor {
     return this.#compiled;
   }
 }
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The base64 characters that only `bytes` determine, when they are encoded
@@ -714,12 +703,7 @@ function utf8Length(bytes: readonly number[], k: number): number {
   const len = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 1;
   if (len === 1 || k + len > bytes.length) return 1;
   for (let m = 1; m < len; m++) if ((bytes[k + m]! & 0xc0) !== 0x80) return 1;
-  try {
-    strictUtf8.decode(Uint8Array.from(bytes.slice(k, k + len)));
-  } catch {
-    return 1;
-  }
-  return len;
+  return isUtf8(Uint8Array.from(bytes.slice(k, k + len))) ? len : 1;
 }
 
 /** A view of a view, its offsets in the original (worked out when asked for, as a view's own). */

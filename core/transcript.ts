@@ -19,6 +19,7 @@
 import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec, Transport } from './http.js';
+import { decodeUtf8 } from './json.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
 import type { Redactor } from './redact.js';
 import { sha256 } from './hash.js';
@@ -85,8 +86,6 @@ export interface Transcript {
 export type RecordedExchange = Exchange & { meta: { operation: string; auth: string; check: string } };
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-// Fatal: bytes that are not UTF-8 are kept as base64, never replaced; the BOM kept: the text gives back the very bytes.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const pairs = (headers: Record<string, string>): HarPair[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 /** The value of header `name` (any letter case) in a list of headers; '' when absent. */
@@ -102,11 +101,9 @@ export function requestBytes(entry: TranscriptEntry): Uint8Array | undefined {
 }
 
 function postData(body: Uint8Array, mimeType: string): NonNullable<TranscriptEntry['request']['postData']> {
-  try {
-    return { mimeType, text: utf8.decode(body) };
-  } catch {
-    return { mimeType, text: base64(body), _encoding: 'base64' };
-  }
+  // Bytes that are not UTF-8 are kept as base64, never replaced; the BOM kept: the text gives back the very bytes.
+  const text = decodeUtf8(body, { keepBom: true });
+  return text === undefined ? { mimeType, text: base64(body), _encoding: 'base64' } : { mimeType, text };
 }
 
 /** The query of a URL as HAR lists it (for display; the URL is what is compared). */

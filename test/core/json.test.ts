@@ -122,3 +122,29 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
     expect((value.n as LosslessNumber).value).toBe('12345678901234567890');
   });
 });
+
+describe('decodeUtf8 decodes as a fatal TextDecoder does', () => {
+  const decoder = (ignoreBOM: boolean) => new TextDecoder('utf-8', { fatal: true, ignoreBOM });
+  const reference = (bytes: Uint8Array, ignoreBOM: boolean) => {
+    try {
+      return decoder(ignoreBOM).decode(bytes);
+    } catch {
+      return undefined;
+    }
+  };
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 30 }).map((s) => new Uint8Array(Buffer.from(s))),
+    fc.tuple(fc.constantFrom([0xef, 0xbb, 0xbf], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]), fc.string({ unit: 'binary', maxLength: 10 })).map(([raw, s]) => new Uint8Array([...raw, ...Buffer.from(s)])),
+  );
+
+  it('the same text, or undefined where the decoder throws; a leading BOM dropped unless kept', () => {
+    fc.assert(
+      fc.property(bytes, (b) => {
+        expect(decodeUtf8(b)).toEqual(reference(b, false));
+        expect(decodeUtf8(b, { keepBom: true })).toEqual(reference(b, true));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
