@@ -187,15 +187,18 @@ export class HttpClient implements Transport {
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const started = performance.now();
+    // A timer of our own, not AbortSignal.timeout: Node 20's AbortSignal.any holds its sources weakly, and a collected
+    // timeout signal never fires (nodejs/node#57736), which left a dripping body unbounded.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')), this.#timeoutMs);
     try {
-      const deadline = AbortSignal.timeout(this.#timeoutMs);
       const response = await this.#pool.request({
         origin: this.#origin,
         method: spec.method,
         path: requestPath(this.baseUrl, spec.path),
         headers,
         body: body === undefined ? null : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-        signal: this.#signal ? AbortSignal.any([deadline, this.#signal]) : deadline,
+        signal: this.#signal ? AbortSignal.any([deadline.signal, this.#signal]) : deadline.signal,
       });
       const { bytes, truncated } = await readBounded(response.body, this.#maxBodyBytes);
       const responseHeaders = flattenHeaders(response.headers);
@@ -210,6 +213,8 @@ export class HttpClient implements Transport {
       // A TLS server that wants a client certificate often just closes the connection when it gets none.
       else if (this.#mayWantCertificate && failure.code === 'PC_ERR_PROTOCOL' && failure.message.endsWith('(UND_ERR_SOCKET)')) exchange.error = failure.noted('(if the server requires a client certificate: give one, with its key)');
       else exchange.error = failure;
+    } finally {
+      clearTimeout(timer);
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);
