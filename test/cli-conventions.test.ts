@@ -184,7 +184,7 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
     const cwd = tempDir();
     writeFileSync(join(cwd, 'petstore-conformance.config.json'), JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }));
     const env = { PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
-    const ran = await runInProcess(['--embedded', '--num-runs', '2'], env, cwd);
+    const ran = await runInProcess(['--embedded', '--num-runs', '2'], { env, cwd });
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'from-env', 'report.json'), 'utf8')) as ConformanceResult;
@@ -196,15 +196,15 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   });
 
   it('an unparsable variable is a one-line usage error naming it', async () => {
-    const ran = await runInProcess(['--embedded'], { PETSTORE_STRICT: 'maybe' });
+    const ran = await runInProcess(['--embedded'], { env: { PETSTORE_STRICT: 'maybe' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/);
-    const seed = await runInProcess(['--embedded'], { PETSTORE_SEED: 'soon' });
+    const seed = await runInProcess(['--embedded'], { env: { PETSTORE_SEED: 'soon' } });
     expect(seed.stderr).toMatch(/PETSTORE_SEED must be a number, got "soon"/);
   });
 
   it('PETSTORE_DRY_RUN and PETSTORE_MAX_FAILURES are options like the others', async () => {
-    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' });
+    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { env: { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' } });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^Dry run:/);
     expect(ran.stdout).toContain('stops after 3 failing rules');

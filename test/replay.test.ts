@@ -38,7 +38,7 @@ async function record(mutantName: string, rule: string): Promise<Recorded> {
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
   // In this process (main()), sparing a child process: the run only records failures to replay.
-  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], env);
+  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], { env });
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
   const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
@@ -111,7 +111,7 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     const other = await recording();
     try {
       const file = edited(report, finding.case!.id, edit);
-      const ran = await runInProcess(['replay', file, finding.case!.id, '--base-url', other.server.url], env);
+      const ran = await runInProcess(['replay', file, finding.case!.id, '--base-url', other.server.url], { env });
       expect(ran.code).toBe(2);
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
       expect(ran.stderr).toMatch(message);
@@ -129,12 +129,12 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     try {
       // A report whose target was edited to point elsewhere: replay says where it sends, then sends there.
       const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
-      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], env);
+      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], { env });
       expect(toRecorded.stdout.split('\n')[0]).toBe(`sending case ${finding.case!.id} to ${new URL(recorded.server.url).origin} (the report's recorded target; --base-url sends it elsewhere), the key in its Authorization header`);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(0);
       // --base-url wins over the report's target, whatever it names.
-      const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], env);
+      const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], { env });
       expect(toNamed.stdout.split('\n')[0]).toMatch(/ \(from --base-url\), the key in its Authorization header$/);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(1);

@@ -115,7 +115,7 @@ describe('every printed re-run command reproduces its failure', () => {
         const findings = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
         expect(findings.length, `${name} should fail ${rule}`).toBeGreaterThan(0);
         // Through main() in this process: what is tested is the printed argv, not how bin/ starts.
-        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { PETSTORE_API_KEY: CONTRACT_API_KEY });
+        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
         expect(ran.code, ran.stdout + ran.stderr).toBe(1);
         expect(ran.stdout).toMatch(new RegExp(`✗ ${rule} \\(MUST\\)`));
       } finally {
