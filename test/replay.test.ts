@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../reference/server.js';
 import type { ConformanceResult, Finding } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { runCli, runInProcess, tempDir } from './helpers.js';
+import { runInProcess, tempDir } from './helpers.js';
 
+// Every command runs main() in this process, sparing a child process each: these tests are about what replay sends,
+// judges and refuses; how bin/ hands an exit code to the shell is tested in test/cli.test.ts.
 const env = { PETSTORE_API_KEY: CONTRACT_API_KEY };
 let reference: RunningServer;
 beforeAll(async () => {
@@ -37,7 +39,6 @@ async function record(mutantName: string, rule: string): Promise<Recorded> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
-  // In this process (main()), sparing a child process: the run only records failures to replay.
   const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], { env });
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
@@ -58,10 +59,10 @@ describe('petstore-conformance replay', () => {
     const { server, report, finding, stdout } = await recordFailure(mutant, rule);
     expect(finding.case!.judge.kind).toBe(kind);
     expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id}`);
-    const again = await runCli(['replay', report, finding.case!.id], { env });
+    const again = await runInProcess(['replay', report, finding.case!.id], { env });
     expect(again.stdout).toMatch(/verdict: {2}still fails/);
     expect(again.code).toBe(1);
-    const fixed = await runCli(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
+    const fixed = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
     expect(fixed.stdout).toMatch(/verdict: {2}passes now/);
     expect(fixed.stdout).toContain(`(recorded against ${server.url}; what the run knew of that store is not applied here)`);
     expect(fixed.code).toBe(0);
@@ -70,16 +71,15 @@ describe('petstore-conformance replay', () => {
 
   it('refuses an unknown case id, and a request that needs the key without one', async () => {
     const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
-    const unknown = await runCli(['replay', report, 'c-00000000'], { env });
+    const unknown = await runInProcess(['replay', report, 'c-00000000'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
-    const keyless = await runCli(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
+    const keyless = await runInProcess(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
     expect(keyless.code).toBe(2);
     expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
   });
 });
 
-// In this process (main()): these tests are about what replay sends and refuses; its exit codes through bin/ are pinned above.
 describe('replay sends the key only to the origin it names, only in Authorization', () => {
   /** A reference that records the headers of every request it is sent. */
   async function recording(): Promise<{ server: RunningServer; seen: Record<string, string | undefined>[] }> {
