@@ -1,8 +1,8 @@
 /**
  * The compatibility matrix (`petstore-conformance matrix`): three real reports
- * (the reference, a MUST bug, a SHOULD bug), the command (main(), in this process), the
- * Markdown table, the badges, refusal of invalid reports, and the page in a
- * real browser: visible, offline, and inert against hostile strings.
+ * (the reference, a MUST bug, a SHOULD bug), the command (main(), in this
+ * process), the Markdown table, the badges, refusal of invalid reports, and the
+ * page in a real browser: visible, offline, and inert against hostile strings.
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
