@@ -1,10 +1,9 @@
 /**
  * Certification: `certify` against the reference (certified, signed) and
  * against a mutant (not certified), `verify` of both, and tampering of every
- * kind verify must catch, each said in words. Every certify run, and a
- * verify of each exit code, runs through bin/ (build first: bin/ runs dist/);
- * the other verifies and the refusals run main() in this process, sparing a
- * child process each.
+ * kind verify must catch, each said in words. Every command runs main() in
+ * this process, sparing a child process each: how bin/ hands an exit code to
+ * the shell is tested once for every command (test/cli.test.ts).
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +23,7 @@ import { createPet } from '../suites/requests.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { swapCase } from '../core/redact.js';
-import { DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir } from './helpers.js';
+import { DISTINCTIVE_KEY, type Ran, reportErrors, runInProcess, tempDir } from './helpers.js';
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);
@@ -85,11 +84,11 @@ beforeAll(async () => {
   referenceUrl = reference.url;
   try {
     [good, bad, echoed, loadOnly, laundered] = await Promise.all([
-      runCli(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', GOOD, '--sign-key', path('vendor.pem')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
-      runCli(['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD]),
-      runCli(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
-      runCli(['certify', '--base-url', failsUnderLoad.url, '--product', path('product.json'), '--out', LOAD_ONLY], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
-      runCli(['certify', '--base-url', intermittent.url, '--product', path('product.json'), '--out', LAUNDERED], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runInProcess(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', GOOD, '--sign-key', path('vendor.pem')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runInProcess(['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD]),
+      runInProcess(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runInProcess(['certify', '--base-url', failsUnderLoad.url, '--product', path('product.json'), '--out', LOAD_ONLY], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+      runInProcess(['certify', '--base-url', intermittent.url, '--product', path('product.json'), '--out', LAUNDERED], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
     ]);
   } finally {
     await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close(), intermittent.close()]);
@@ -122,11 +121,7 @@ function replaceWithHash(files: Map<string, Buffer>, name: string, content: stri
 const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString()) as T;
 /** The entries of a bundle's transcript (an HTTP Archive). */
 const transcriptOf = (files: Map<string, Buffer>) => json<Transcript>(files, 'transcript.har').log.entries;
-const verifyArgs = (bundle: string, publicKey?: string) => ['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])];
-/** `verify` in this process. */
-const verify = (bundle: string, publicKey?: string) => runInProcess(verifyArgs(bundle, publicKey));
-/** `verify` through bin/, for its exit code and output as a shell sees them. */
-const verifyCli = (bundle: string, publicKey?: string) => runCli(verifyArgs(bundle, publicKey));
+const verify = (bundle: string, publicKey?: string) => runInProcess(['verify', bundle, ...(publicKey ? ['--public-key', publicKey] : [])]);
 /** The ✗ lines of verify's output. */
 const problems = (ran: Pick<Ran, 'stdout'>) => ran.stdout.split('\n').filter((l) => l.startsWith('✗ '));
 
@@ -158,7 +153,7 @@ describe('certify', () => {
     expect(headerOf(entries[0]!.request.headers, 'authorization')).toBe('Bearer <API_KEY>');
     expect(entries.filter((e) => e._meta.check.startsWith('load.'))).toHaveLength(20);
 
-    const signed = await verifyCli(GOOD, path('vendor.pub.pem'));
+    const signed = await verify(GOOD, path('vendor.pub.pem'));
     expect(signed.code, signed.stdout).toBe(0);
     expect(signed.stdout).toMatch(/✓ signature: manifest\.json is signed by the given Ed25519 key/);
     expect(signed.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
@@ -214,7 +209,7 @@ describe('certify', () => {
     const reference = await startReference({ apiKey: key });
     const bundle = path('short-key.tar.gz');
     try {
-      const ran = await runCli(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', bundle], { env: { PETSTORE_API_KEY: key } });
+      const ran = await runInProcess(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', bundle], { env: { PETSTORE_API_KEY: key } });
       expect(ran.code, ran.stderr).toBe(0);
     } finally {
       await reference.close();
@@ -270,7 +265,7 @@ describe('certify', () => {
   });
 
   it.each(['sold', 'categoryId', 'xx-application/json-yy'])('a key that is, or holds, a word the suite sends (%j) is refused before anything is sent (exit 2, one line, the key not in it)', async (key) => {
-    const ran = await runCli(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', key, '--product', path('product.json'), '--out', path('never.tar.gz')]);
+    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', key, '--product', path('product.json'), '--out', path('never.tar.gz')]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends or reads in every run/);
@@ -383,7 +378,7 @@ describe.concurrent('verify catches tampering', () => {
     const files = await unpack(GOOD);
     files.delete('junit.xml');
     files.set('notes.txt', Buffer.from('trust me\n'));
-    const ran = await verifyCli(await repack(files), path('vendor.pub.pem'));
+    const ran = await verify(await repack(files), path('vendor.pub.pem'));
     expect(ran.code).toBe(1);
     expect(problems(ran)).toEqual(['✗ junit.xml: missing from the bundle (the manifest lists it)', '✗ notes.txt: extra file, not in the manifest']);
   });
@@ -405,7 +400,7 @@ describe.concurrent('verify catches tampering', () => {
     ['garbage.gz', /garbage\.gz: not a tar archive inside the gzip/],
   ])('%s is a usage error: exit 2, one line', async (name, message) => {
     writeFileSync(path('garbage.gz'), gzipSync(Buffer.from('not a tar archive at all '.repeat(50))));
-    const ran = await verifyCli(path(name));
+    const ran = await verify(path(name));
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);

@@ -35,14 +35,14 @@ describe('conventions', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  // One CLI process each, nothing shared: side by side.
+  // Nothing shared: side by side.
   it.concurrent.each([
     [['--base-ur', 'http://x/v1'], /^petstore-conformance: error: unknown argument: --base-ur \(did you mean --base-url\?\)/],
     [['--embedded', '--seeed', '3', '--strikt'], /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/],
     [['rulez'], /unknown argument: rulez \(did you mean the command "rules"\?\)/],
     [['--embedded', '--max-failure', '2'], /did you mean --max-failures\?/],
   ])('%j suggests what was meant: exit 2, one line', async (args, message) => {
-    const ran = await runCli(args);
+    const ran = await runInProcess(args);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
@@ -56,6 +56,7 @@ describe('conventions', () => {
     expect(explainUnknown('Not enough arguments', [], [], [])).toBe('Not enough arguments');
   });
 
+  // Through bin/: yargs prints the script and the completions on the process's stdout, not on main()'s.
   it('completion prints a shell script; the script asks the CLI, which offers the run flags and the commands', async () => {
     const script = await runCli(['completion']);
     expect(script.code).toBe(0);
@@ -84,17 +85,21 @@ describe('conventions', () => {
     for (const level of ['0', 'false']) expect(useColor(tty, { FORCE_COLOR: level }), level).toBe(false);
   });
 
+  // main() reads the colour variables from its environment and a TTY from its stream (io), as bin/ gives them.
   it('FORCE_COLOR colours the verdict in a pipe; NO_COLOR set as well wins', async () => {
-    const forced = await runCli(['--embedded', '-q', '--num-runs', '3', '--reporter', 'console'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
-    expect(forced.code).toBe(0);
-    expect(forced.stdout).toContain('\u001b[32mCONFORMANT\u001b[0m');
-    const both = await runCli(['--embedded', '-q', '--num-runs', '3', '--reporter', 'console'], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
-    expect(both.stdout).not.toMatch(/\u001b\[/);
+    await withServer({}, async (url) => {
+      const args = ['--base-url', url, '-q', '--num-runs', '3', '--reporter', 'console'];
+      const forced = await runInProcess(args, { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '', FORCE_COLOR: '1' } });
+      expect(forced.code).toBe(0);
+      expect(forced.stdout).toContain('\u001b[32mCONFORMANT\u001b[0m');
+      const both = await runInProcess(args, { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '1', FORCE_COLOR: '1' } });
+      expect(both.stdout).not.toMatch(/\u001b\[/);
+    });
   });
 
   it('-q prints the verdict line only; the reports are still written', async () => {
     const dir = tempDir();
-    const ran = await runCli(['--embedded', '-q', '--num-runs', '3', '--report-dir', dir]);
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '-q', '--num-runs', '3', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^CONFORMANT: 24 of 24 MUST rules passed\n$/);
     expect(ran.stderr).toBe('');
@@ -103,7 +108,7 @@ describe('conventions', () => {
 
   it('--verbose prints each exchange on one line, the key redacted', async () => {
     await withServer({}, async (url) => {
-      const ran = await runCli(['--base-url', url, '--verbose', '--num-runs', '3', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--verbose', '--num-runs', '3', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(0);
       const lines = ran.stderr.split('\n').filter((l) => /^ {2}#\d+ /.test(l));
       const requests = Number(/(\d+) requests in/.exec(ran.stdout)?.[1]);
@@ -116,7 +121,7 @@ describe('conventions', () => {
   });
 
   it('--quiet and --verbose exclude each other', async () => {
-    const ran = await runCli(['--embedded', '-q', '--verbose']);
+    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '-q', '--verbose']);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/--quiet and --verbose exclude each other/);
   });
@@ -124,13 +129,13 @@ describe('conventions', () => {
   it('--max-failures stops sending once that many rules fail: the rest is not run, the verdict non-conformant', async () => {
     await withServer({ wrap: broken }, async (url) => {
       const full = tempDir();
-      const all = await runCli(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', full, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const all = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', full, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(all.code).toBe(1);
       const everything = JSON.parse(readFileSync(join(full, 'report.json'), 'utf8')) as ConformanceResult;
       expect(everything.rules.filter((r) => r.outcome === 'fail').length).toBeGreaterThan(1);
 
       const dir = tempDir();
-      const ran = await runCli(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', dir, '--max-failures', '1'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', dir, '--max-failures', '1'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(1);
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
       expect(reportErrors(report)).toEqual([]);
@@ -151,7 +156,7 @@ describe('conventions', () => {
   it('--dry-run prints the plan and sends nothing to the target: exit 0', async () => {
     let received = 0;
     await withServer({ wrap: (inner) => (request) => ((received += 1), inner(request)) }, async (url) => {
-      const ran = await runCli(['--base-url', url, '--dry-run', '--seed', '9', '--num-runs', '5', '--load', 'smoke', '--only', 'LIST-LIMIT-DEFAULT,CREATE-RESPONSE'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--dry-run', '--seed', '9', '--num-runs', '5', '--load', 'smoke', '--only', 'LIST-LIMIT-DEFAULT,CREATE-RESPONSE'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/^Dry run: nothing is sent to http:\/\/127\.0\.0\.1:\d+\/v1\./);
       expect(ran.stdout).toMatch(/rules {4}2 of 32 \(2 MUST, 0 SHOULD\)/);
@@ -168,7 +173,7 @@ describe('conventions', () => {
   });
 
   it('--dry-run validates what a run validates', async () => {
-    const ran = await runCli(['--embedded', '--dry-run', '--load', 'hurricane']);
+    const ran = await runInProcess(['--embedded', '--dry-run', '--load', 'hurricane']);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/unknown profile "hurricane"/);
   });
@@ -183,8 +188,8 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   it('seed, runs, strict, load, only, report dir and reporters come from the environment, over the file and under the flags', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'petstore-conformance.config.json'), JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }));
-    const env = { PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
-    const ran = await runInProcess(['--embedded', '--num-runs', '2'], env, cwd);
+    const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY, PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--num-runs', '2'], { env, cwd }));
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(cwd, 'from-env', 'report.json'), 'utf8')) as ConformanceResult;
@@ -196,15 +201,15 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   });
 
   it('an unparsable variable is a one-line usage error naming it', async () => {
-    const ran = await runInProcess(['--embedded'], { PETSTORE_STRICT: 'maybe' });
+    const ran = await runInProcess(['--embedded'], { env: { PETSTORE_STRICT: 'maybe' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/);
-    const seed = await runInProcess(['--embedded'], { PETSTORE_SEED: 'soon' });
+    const seed = await runInProcess(['--embedded'], { env: { PETSTORE_SEED: 'soon' } });
     expect(seed.stderr).toMatch(/PETSTORE_SEED must be a number, got "soon"/);
   });
 
   it('PETSTORE_DRY_RUN and PETSTORE_MAX_FAILURES are options like the others', async () => {
-    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' });
+    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { env: { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' } });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^Dry run:/);
     expect(ran.stdout).toContain('stops after 3 failing rules');
@@ -226,7 +231,7 @@ describe('the config file', () => {
   it('is found upward from the working directory to the repository root, and its paths are relative to it', async () => {
     const { root, nested } = repository({ seed: 31, numRuns: 2, reportDir: 'reports/conformance', reporter: ['json'], only: ['LIST-LIMIT-DEFAULT'] });
     expect(findConfigFile(nested)).toBe(join(root, 'petstore-conformance.config.json'));
-    const ran = await runCli(['--embedded'], { cwd: nested });
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(root, 'reports', 'conformance', 'report.json'), 'utf8')) as ConformanceResult;
     expect(report.seed).toBe(31);
@@ -247,7 +252,7 @@ describe('the config file', () => {
   it('interpolates ${NAME} in string values; $${ is a literal ${', async () => {
     const out = tempDir();
     const { nested } = repository({ numRuns: 2, reportDir: '${PC_REPORTS}/run', reporter: ['json'], only: ['${PC_RULE}'] });
-    const ran = await runCli(['--embedded'], { cwd: nested, env: { PC_REPORTS: out, PC_RULE: 'LIST-LIMIT-DEFAULT' } });
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, PC_REPORTS: out, PC_RULE: 'LIST-LIMIT-DEFAULT' } }));
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'run', 'report.json'), 'utf8')) as ConformanceResult;
@@ -257,14 +262,14 @@ describe('the config file', () => {
 
   it('an unset variable is a one-line usage error naming it', async () => {
     const { nested, root } = repository({ baseUrl: 'https://${PC_UNSET_HOST}/v1' });
-    const ran = await runCli(['--api-key', 'k'], { cwd: nested, env: { PC_UNSET_HOST: '' } });
+    const ran = await runInProcess(['--api-key', 'k'], { cwd: nested, env: { PC_UNSET_HOST: '' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toBe(`petstore-conformance: error: ${join(root, 'petstore-conformance.config.json')}: "baseUrl" uses \${PC_UNSET_HOST}, but the environment variable PC_UNSET_HOST is not set (see --help)\n`);
   });
 
   it('never takes the key, not even through a variable', async () => {
     const { nested } = repository({ apiKey: '${PETSTORE_API_KEY}' });
-    const ran = await runCli(['--embedded'], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    const ran = await runInProcess(['--embedded'], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/the API key is never read from a file/);
     expect(ran.stderr).not.toContain(DISTINCTIVE_KEY);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { rules } from '../spec/rules.js';
-import { BIN, DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
+import { BIN, DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
 
 /** One line on stderr, no stack trace. */
 function expectOneLineError(stderr: string, pattern: RegExp): void {
@@ -14,10 +14,12 @@ function expectOneLineError(stderr: string, pattern: RegExp): void {
   expect(stderr).not.toMatch(/\n\s+at /);
 }
 
+// Most commands run main() in this process, sparing a child process each; bin/ is spawned where the process is the
+// subject: a verdict's exit code and output as the shell sees them, the --help and --version fast paths, serve.
 describe('petstore-conformance CLI', () => {
   it('--embedded runs the whole suite against the reference, exit 0, report.json written and valid', async () => {
     const dir = tempDir();
-    const ran = await runCli(['--embedded', '--seed', '3', '--num-runs', '10', '--report-dir', dir]);
+    const ran = await runInProcess(['--embedded', '--seed', '3', '--num-runs', '10', '--report-dir', dir]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/CONFORMANT: 24 of 24 MUST rules passed/);
     expect(ran.stdout).toContain(join(dir, 'report.json'));
@@ -35,6 +37,7 @@ describe('petstore-conformance CLI', () => {
     };
     await withServer({ wrap: off }, async (url) => {
       const dir = tempDir();
+      // Through bin/: the exit code and the output as a shell sees them, the key in neither.
       const ran = await runCli(['--base-url', url, '--seed', '8', '--num-runs', '10', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(1);
       expect(ran.stdout).toMatch(/NON-CONFORMANT: .*LIST-LIMIT-DEFAULT/);
@@ -48,34 +51,36 @@ describe('petstore-conformance CLI', () => {
   });
 
   it('--json prints the report to stdout and the summary to stderr', async () => {
-    const ran = await runCli(['--embedded', '--seed', '4', '--num-runs', '5', '--json', '--reporter', 'console']);
-    expect(ran.code).toBe(0);
-    const report = JSON.parse(ran.stdout) as { seed: number };
-    expect(report.seed).toBe(4);
-    expect(ran.stderr).toMatch(/CONFORMANT/);
+    await withServer({}, async (url) => {
+      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--json', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code).toBe(0);
+      const report = JSON.parse(ran.stdout) as { seed: number };
+      expect(report.seed).toBe(4);
+      expect(ran.stderr).toMatch(/CONFORMANT/);
+    });
   });
 
-  // One CLI process each, nothing shared: side by side.
+  // Each refused before anything is sent (nothing listens on port 9), nothing shared: side by side.
   it.concurrent.each([
     [['--base-url', 'staging.example/v1', '--api-key', 'dummy-key'], /not an absolute URL; write it with its scheme/],
     [['--base-url', 'ftp://h/v1', '--api-key', 'dummy-key'], /must use http or https/],
     [['--base-url', 'http://127.0.0.1:9/v1'], /--api-key is required/],
     [['--api-key', 'k'], /--base-url is required/],
     [['--embedded', '--base-url', 'http://x/v1'], /exclude each other/],
-    [['--embedded', '--only', 'NOT-A-RULE'], /unknown rule id NOT-A-RULE/],
-    [['--embedded', '--num-runs', '0'], /--num-runs must be an integer from 1/],
-    [['--embedded', '--timeout', 'soon'], /--timeout must be an integer/],
-    [['--embedded', '--load', 'hurricane'], /unknown profile "hurricane"/],
-    [['--embedded', '--reporter', 'pdf'], /unknown reporter pdf/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--only', 'NOT-A-RULE'], /unknown rule id NOT-A-RULE/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--num-runs', '0'], /--num-runs must be an integer from 1/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--timeout', 'soon'], /--timeout must be an integer/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--load', 'hurricane'], /unknown profile "hurricane"/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--reporter', 'pdf'], /unknown reporter pdf/],
     [['--no-such-flag'], /unknown argument: --no-such-flag/],
   ])('%j is a usage error: exit 2, one line', async (args, message) => {
-    const ran = await runCli(args, { env: { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' } });
+    const ran = await runInProcess(args, { env: { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' } });
     expect(ran.code).toBe(2);
     expectOneLineError(ran.stderr, message);
   });
 
   it('an unreachable target is exit 2 with one line, within 5 s', async () => {
-    const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key']);
+    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key']);
     expect(ran.code).toBe(2);
     expectOneLineError(ran.stderr, /connection refused by 127\.0\.0\.1:9/);
     expect(ran.ms).toBeLessThan(5000);
@@ -83,14 +88,14 @@ describe('petstore-conformance CLI', () => {
 
   it('a rejected key is exit 2 with one line saying what to fix', async () => {
     await withServer({}, async (url) => {
-      const ran = await runCli(['--base-url', url, '--api-key', 'wrong-key']);
+      const ran = await runInProcess(['--base-url', url, '--api-key', 'wrong-key']);
       expect(ran.code).toBe(2);
       expectOneLineError(ran.stderr, /answered 401 .* check the API key and the base URL$/);
     });
   });
 
   it('rules prints every rule id; --help and --version exit 0', async () => {
-    const listed = await runCli(['rules']);
+    const listed = await runInProcess(['rules']);
     expect(listed.code).toBe(0);
     for (const rule of rules) expect(listed.stdout).toContain(rule.id);
     const help = await runCli(['--help']);
@@ -123,7 +128,7 @@ describe('petstore-conformance CLI', () => {
 
   it('the report directory is created where asked', async () => {
     const dir = join(tempDir(), 'nested', 'reports');
-    const ran = await runCli(['--embedded', '--num-runs', '3', '--report-dir', dir, '--reporter', 'json']);
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', dir, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
     expect(ran.code).toBe(0);
     expect(existsSync(join(dir, 'report.json'))).toBe(true);
   });

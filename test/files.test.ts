@@ -16,7 +16,7 @@ import { createGzip } from 'node:zlib';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileRefused, prepareOutputDir, readBoundedFile } from '../cli/files.js';
-import { DISTINCTIVE_KEY, runCli, tempDir } from './helpers.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir } from './helpers.js';
 
 const dir = tempDir();
 const fifo = join(dir, 'fifo');
@@ -92,7 +92,7 @@ describe('the CLI refuses unusable files and directories before anything is sent
     [['--cert', fifo, '--cert-key', regular], /--cert .*fifo: a FIFO/],
     [['--waivers', '/dev/zero'], /the waivers file \/dev\/zero: a character device/],
   ])('%j', async (args, message) => {
-    const ran = await runCli(['--base-url', url, '--json', ...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', tempDir()])], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const ran = await runInProcess(['--base-url', url, '--json', ...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', tempDir()])], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
     expect(ran.code).toBe(2);
     expect(ran.ms).toBeLessThan(5000);
     expect(ran.stdout).toBe('');
@@ -103,13 +103,13 @@ describe('the CLI refuses unusable files and directories before anything is sent
   it('certify and verify: keys and products that are FIFOs or devices are refused at once', async () => {
     const product = join(dir, 'product.json');
     writeFileSync(product, JSON.stringify({ name: 'A', version: '1', contact: 'a@b.example' }));
-    const certify = await runCli(['certify', '--base-url', url, '--product', '/dev/zero', '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const certify = await runInProcess(['certify', '--base-url', url, '--product', '/dev/zero', '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
     expect(certify.code).toBe(2);
     expect(certify.stderr.trim()).toMatch(/--product \/dev\/zero: a character device, not a regular file/);
-    const signKey = await runCli(['certify', '--base-url', url, '--product', product, '--sign-key', fifo, '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const signKey = await runInProcess(['certify', '--base-url', url, '--product', product, '--sign-key', fifo, '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
     expect(signKey.code).toBe(2);
     expect(signKey.stderr.trim()).toMatch(/--sign-key .*fifo: a FIFO/);
-    const verify = await runCli(['verify', fifo], { timeoutMs: 20_000 });
+    const verify = await runInProcess(['verify', fifo], { timeoutMs: 20_000 });
     expect(verify.code).toBe(2);
     expect(verify.stderr.trim()).toMatch(/fifo: a FIFO/);
     expect(contacted).toBe(0);
@@ -136,7 +136,7 @@ describe('verify: a bundle whose entries are too large is read within bounds, an
     }
     await pipeline(Readable.from(archive()), createGzip({ level: 9 }), createWriteStream(bundle));
     expect(statSync(bundle).size).toBeLessThan(1024 * 1024);
-    const ran = await runCli(['verify', bundle], { timeoutMs: 60_000 });
+    const ran = await runInProcess(['verify', bundle], { timeoutMs: 60_000 });
     expect(ran.code).toBe(1);
     expect(ran.stderr).toBe('');
     expect(ran.stdout).toMatch(new RegExp(`✗ product\\.json: ${size} bytes, more than a bundle's product\\.json may hold \\(65536\\); not read`));
@@ -151,7 +151,7 @@ describe('verify: a bundle whose entries are too large is read within bounds, an
     writeFileSync(join(staging, 'manifest.json'), '{}');
     const bundle = join(dir, 'odd.tar.gz');
     await tar.c({ gzip: true, file: bundle, cwd: staging }, ['manifest.json', 'sub', 'manifest.json']);
-    const ran = await runCli(['verify', bundle], { timeoutMs: 30_000 });
+    const ran = await runInProcess(['verify', bundle], { timeoutMs: 30_000 });
     expect(ran.code).toBe(1);
     const problems = ran.stdout.split('\n').filter((l) => l.startsWith('✗'));
     expect(problems).toEqual(expect.arrayContaining(['✗ "sub/": a Directory entry, not a file (a bundle holds only files)', '✗ "sub/x.txt": a path, not a file name (a bundle holds flat files only)', '✗ manifest.json: appears twice in the archive']));

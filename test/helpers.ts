@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { StopSignal } from '../cli/io.js';
 import { type Io, main } from '../cli/main.js';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
@@ -97,28 +98,43 @@ export interface Ran {
   ms: number;
 }
 
-/**
- * Spawns the CLI with NO_COLOR and waits, at most `timeoutMs`. Adds `--load none`
- * unless the arguments choose a profile or a command other than the run.
- */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
-  // In a fresh temporary folder unless told otherwise: a run that writes to the default ./petstore-conformance-report
-  // (a preflight failure, a forgotten --report-dir) must never write into the repository or the caller's folder.
-  const cwd = options.cwd ?? tempDir();
+/** How a test runs the CLI: its environment (on top of NO_COLOR), working directory, and how long it may take. */
+export interface RunOptions {
+  env?: Record<string, string>;
+  /** Default: a fresh temporary folder, so that a run writing to the default ./petstore-conformance-report (a preflight failure, a forgotten --report-dir) never writes into the repository or the caller's folder. */
+  cwd?: string;
+  /** Default: 60 s. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** `args` with `--load none` added, unless they choose a profile or a command other than the run. */
+function withDefaultLoad(args: string[]): string[] {
   // Subcommands (rules, serve, matrix, replay, certify, verify…) come first and take no --load; the run takes flags only.
   const command = (args[0] !== undefined && !args[0].startsWith('-')) || ['--help', '--version', '-h', '-v', '--get-yargs-completions'].some((a) => args.includes(a));
-  const withLoad = command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
+  return command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
+}
+
+/**
+ * Spawns the CLI (bin/) with NO_COLOR and this process's environment, and waits, at most `timeoutMs`. Adds `--load
+ * none` unless the arguments choose a profile or a command other than the run. For tests about the process itself:
+ * start-up, the fast paths, signals, what reaches the real stdout and stderr; {@link runInProcess} for the rest.
+ */
+export function runCli(args: string[], options: RunOptions = {}): Promise<Ran> {
+  const cwd = options.cwd ?? tempDir();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...withLoad], { cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...withDefaultLoad(args)], { cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`CLI did not finish within ${options.timeoutMs ?? 60_000} ms: ${args.join(' ')}`));
-    }, options.timeoutMs ?? 60_000);
+      reject(new Error(`CLI did not finish within ${timeoutMs} ms: ${args.join(' ')}`));
+    }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
@@ -127,21 +143,40 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
 }
 
 /**
- * Runs main() in this process with the given environment (NO_COLOR, and nothing of this process's) and working
- * directory; collects stdout and stderr. For tests about what a command does rather than how bin/ starts it: it spares
- * a child process's start-up.
+ * Runs main() in this process, as {@link runCli} runs bin/ (same defaults), with NO_COLOR and `env` only (nothing of
+ * this process's environment); collects stdout and stderr. For tests about what a command does rather than about the
+ * process: it spares a child process's start-up, and the engine's code is already compiled. At the deadline the run is
+ * interrupted, as a first Ctrl-C would, so that it does not go on beside the tests that follow.
  */
-export async function runInProcess(args: string[], env: Record<string, string> = {}, cwd = tempDir()): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runInProcess(args: string[], options: RunOptions = {}): Promise<Ran> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let stdout = '';
   let stderr = '';
+  let interrupt: ((signal: StopSignal) => void) | undefined;
   const io: Io = {
     stdout: { write: (chunk: string) => ((stdout += chunk), true) } as unknown as Io['stdout'],
     stderr: { write: (chunk: string) => ((stderr += chunk), true) } as unknown as Io['stderr'],
-    env: { NO_COLOR: '1', ...env },
-    cwd,
+    env: { NO_COLOR: '1', ...options.env },
+    cwd: options.cwd ?? tempDir(),
+    signals: (handler) => {
+      interrupt = handler;
+      return () => (interrupt = undefined);
+    },
   };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      interrupt?.('SIGINT');
+      reject(new Error(`main() did not finish within ${timeoutMs} ms: ${args.join(' ')}`));
+    }, timeoutMs);
+  });
+  try {
+    const code = await Promise.race([main(withDefaultLoad(args), io), deadline]);
+    return { code, stdout, stderr, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const reportSchema = JSON.parse(readFileSync(new URL('../spec/report.schema.json', import.meta.url), 'utf8')) as object;

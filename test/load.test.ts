@@ -13,7 +13,7 @@ import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
 import type { ConformanceResult } from '../suites/model.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 
 const MIX = { listPets: 6, getPet: 3, createPet: 1 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +60,7 @@ describe('load profiles', () => {
     await withServer({ wrap: slow }, async (url) => {
       const dir = tempDir();
       writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tight: { kind: 'closed', connections: 4, durationSec: 2, maxRequests: 50_000, mix: MIX, thresholds: ['listPets.p50 < 10ms', 'errorRate < 1%'] } } }));
-      const ran = await runCli(['--base-url', url, '--load', 'tight', '--num-runs', '5', '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--load', 'tight', '--num-runs', '5', '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(3);
       expect(ran.stdout).toMatch(/✗ LOAD-TIGHT-LISTPETS-P50: listPets\.p50 < 10ms, measured (2\d|[3-9]\d)\.\d+ms/);
       expect(ran.stdout).toMatch(/✓ LOAD-TIGHT-ALL-ERRORRATE/);
@@ -264,11 +264,11 @@ async function front(behaviour: LoadBehaviour): Promise<{ url: string; loadReque
   };
 }
 
-/** Runs the CLI against `url` with a small closed-loop profile; returns the exit code, the output and the report. */
+/** Runs the CLI (main(), in this process) against `url` with a small closed-loop profile; returns the exit code, the output and the report. */
 async function cliLoad(url: string, timeoutMs = 1000): Promise<{ code: number | null; stdout: string; report: ConformanceResult }> {
   const dir = tempDir();
   writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 5%', 'p99 < 1000ms'] } } }));
-  const ran = await runCli(['--base-url', url, '--load', 'tiny', '--num-runs', '5', '--timeout', String(timeoutMs), '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 90_000 });
+  const ran = await runInProcess(['--base-url', url, '--load', 'tiny', '--num-runs', '5', '--timeout', String(timeoutMs), '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 90_000 });
   return { code: ran.code, stdout: ran.stdout, report: JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult };
 }
 
@@ -339,11 +339,11 @@ describe('load phase: only what was measured counts', () => {
     try {
       writeFileSync(join(dir, 'product.json'), JSON.stringify({ name: 'Silent Store', version: '1.0.0', contact: 'ops@silent.example' }));
       const bundle = join(dir, 'silent.tar.gz');
-      const ran = await runCli(['certify', '--base-url', target.url, '--product', join(dir, 'product.json'), '--out', bundle, '--timeout', '1000'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 120_000 });
+      const ran = await runInProcess(['certify', '--base-url', target.url, '--product', join(dir, 'product.json'), '--out', bundle, '--timeout', '1000'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 120_000 });
       expect(ran.code, ran.stdout + ran.stderr).not.toBe(0);
       expect(ran.stdout).toMatch(/NOT CERTIFIED: Silent Store 1\.0\.0/);
       expect(ran.stdout).toMatch(/load threshold\(s\) breached or not measured: .*only 0 of \d+ requests answered/);
-      const verified = await runCli(['verify', bundle]);
+      const verified = await runInProcess(['verify', bundle]);
       expect(verified.code, verified.stdout).toBe(0);
       expect(verified.stdout).toMatch(/the bundle's decision: NOT CERTIFIED$/m);
     } finally {
@@ -440,7 +440,7 @@ describe('load phase over https: TLS verified as in the functional phase', () =>
     await withServer({ tls }, async (url) => {
       const work = tempDir();
       writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny } }));
-      const ran = await runCli(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')], { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')], { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       const report = JSON.parse(readFileSync(join(work, 'r', 'report.json'), 'utf8')) as ConformanceResult;
       expect(ran.code).toBe(0);
       expect(report.options).toMatchObject({ insecure: false, customCa: true });

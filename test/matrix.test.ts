@@ -1,8 +1,8 @@
 /**
  * The compatibility matrix (`petstore-conformance matrix`): three real reports
- * (the reference, a MUST bug, a SHOULD bug), the command run through bin/, the
- * Markdown table, the badges, refusal of invalid reports, and the page in a
- * real browser: visible, offline, and inert against hostile strings.
+ * (the reference, a MUST bug, a SHOULD bug), the command (main(), in this
+ * process), the Markdown table, the badges, refusal of invalid reports, and the
+ * page in a real browser: visible, offline, and inert against hostile strings.
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { badgeFor, cellOutcome, type MatrixColumn, renderMatrixMarkdown } from '
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { artifactsDir, findChromium, reportErrors, runCli, tempDir, watch } from './helpers.js';
+import { artifactsDir, findChromium, type Ran, reportErrors, runInProcess, tempDir, watch } from './helpers.js';
 import { suiteText } from '../core/redact.js';
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
@@ -103,13 +103,13 @@ describe('the reports the matrix is made of', () => {
   });
 });
 
-describe('matrix command (bin/)', () => {
+describe('matrix command', () => {
   let out: string;
-  let ran: Awaited<ReturnType<typeof runCli>>;
+  let ran: Ran;
 
   beforeAll(async () => {
     out = join(root, 'matrix');
-    ran = await runCli(['matrix', ...VARIANTS.map(reportPath), '--out-dir', out, '--label', `reference=${reportPath('reference')}`], { cwd: root });
+    ran = await runInProcess(['matrix', ...VARIANTS.map(reportPath), '--out-dir', out, '--label', `reference=${reportPath('reference')}`], { cwd: root });
   });
 
   it('writes matrix.html, matrix.md and a badge per report, and says where', () => {
@@ -184,7 +184,7 @@ describe('refusing what is not a report', () => {
     bad.summary.verdict = 'certified';
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
-    const ran = await runCli(['matrix', reportPath('reference'), 'bad.json', '--out-dir', 'out'], { cwd: dir });
+    const ran = await runInProcess(['matrix', reportPath('reference'), 'bad.json', '--out-dir', 'out'], { cwd: dir });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
     expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "error", "interrupted"\n');
@@ -194,10 +194,10 @@ describe('refusing what is not a report', () => {
   it('refuses a file that is not JSON, and one that is missing, each with one line', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'notes.txt'), '<html>\nnot a report\n');
-    const notJson = await runCli(['matrix', 'notes.txt'], { cwd: dir });
+    const notJson = await runInProcess(['matrix', 'notes.txt'], { cwd: dir });
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/^petstore-conformance: error: notes\.txt: not JSON \([^\n]+\)\n$/);
-    const missing = await runCli(['matrix', 'nowhere.json'], { cwd: dir });
+    const missing = await runInProcess(['matrix', 'nowhere.json'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe('petstore-conformance: error: nowhere.json: no such file or directory\n');
   });
@@ -213,7 +213,7 @@ describe('refusing what is not a report', () => {
       'petstore-conformance: error: a\\u000ab\\u001b[31m.json: no such file or directory\n',
       'petstore-conformance: error: matrix needs at least one report.json\n',
     ]);
-    const ran = await runCli(['matrix', reportPath('reference'), '--label', 'acme'], { cwd: root });
+    const ran = await runInProcess(['matrix', reportPath('reference'), '--label', 'acme'], { cwd: root });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/^petstore-conformance: error: --label takes name=path \(a report\.json\), got "acme"[^\n]*\n$/);
   });
@@ -306,7 +306,7 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'report.json'), JSON.stringify(hostile));
     const out = join(root, 'hostile-matrix');
-    const ran = await runCli(['matrix', reportPath('reference'), join(dir, 'report.json'), '--out-dir', out, '--label', `${HOSTILE_LABEL}=${join(dir, 'report.json')}`], { cwd: root });
+    const ran = await runInProcess(['matrix', reportPath('reference'), join(dir, 'report.json'), '--out-dir', out, '--label', `${HOSTILE_LABEL}=${join(dir, 'report.json')}`], { cwd: root });
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(readdirSync(out)).toContain('badge-2-td-script-alert-1-script-b-x-b-y.json');

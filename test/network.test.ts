@@ -20,7 +20,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, tempDir, TINY_PROFILE } from './helpers.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
 const closers: (() => Promise<void> | void)[] = [];
@@ -118,7 +118,7 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     // petstore.invalid resolves nowhere: only the proxy knows where it is.
     const p = await proxy(() => `127.0.0.1:${target.port}`);
     const dir = join(work, 'flag');
-    const ran = await runCli(['--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env });
+    const ran = await runInProcess(['--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env });
     expect(ran.code, ran.stderr).toBe(0);
     expect(p.connects.length).toBeGreaterThan(2);
     expect(new Set(p.connects)).toEqual(new Set(['petstore.invalid:80']));
@@ -131,12 +131,12 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
 
   it('HTTP_PROXY is used; NO_PROXY matching 127.0.0.1 goes around it', async () => {
     const p = await proxy();
-    const via = await runCli(['--base-url', target.url, '--num-runs', '3', '--report-dir', join(work, 'env')], { env: { ...env, HTTP_PROXY: p.url, NO_PROXY: '' } });
+    const via = await runInProcess(['--base-url', target.url, '--num-runs', '3', '--report-dir', join(work, 'env')], { env: { ...env, HTTP_PROXY: p.url, NO_PROXY: '' } });
     expect(via.code, via.stderr).toBe(0);
     expect(p.connects.length + p.forwarded.length).toBeGreaterThan(0);
     expect(readJson(join(work, 'env')).options.connection?.proxy).toBe(`from the environment: HTTP_PROXY=${p.url}`);
     const before = p.connects.length + p.forwarded.length;
-    const around = await runCli(['--base-url', target.url, '--num-runs', '3', '--report-dir', join(work, 'around')], { env: { ...env, http_proxy: p.url, HTTP_PROXY: p.url, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1' } });
+    const around = await runInProcess(['--base-url', target.url, '--num-runs', '3', '--report-dir', join(work, 'around')], { env: { ...env, http_proxy: p.url, HTTP_PROXY: p.url, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1' } });
     expect(around.code, around.stderr).toBe(0);
     expect(p.connects.length + p.forwarded.length).toBe(before);
   });
@@ -145,17 +145,17 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     const certs = certificates();
     const secure = await reference({ apiKey: DISTINCTIVE_KEY, tls: certs.server });
     const p = await proxy(() => `127.0.0.1:${secure.port}`);
-    const ran = await runCli(['--base-url', 'https://petstore.invalid/v1', '--ca', join(certs.dir, 'ca.pem'), '--num-runs', '3', '--report-dir', join(work, 'https')], { env: { ...env, HTTPS_PROXY: p.url } });
+    const ran = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--ca', join(certs.dir, 'ca.pem'), '--num-runs', '3', '--report-dir', join(work, 'https')], { env: { ...env, HTTPS_PROXY: p.url } });
     expect(ran.code, ran.stderr).toBe(0);
     expect(new Set(p.connects)).toEqual(new Set(['petstore.invalid:443']));
     // Without the CA, the certificate is refused through the tunnel too: exit 2, one line.
-    const refused = await runCli(['--base-url', 'https://petstore.invalid/v1', '--num-runs', '3', '--report-dir', join(work, 'https-refused')], { env: { ...env, HTTPS_PROXY: p.url } });
+    const refused = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--num-runs', '3', '--report-dir', join(work, 'https-refused')], { env: { ...env, HTTPS_PROXY: p.url } });
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([expect.stringMatching(/TLS error talking to petstore\.invalid/)]);
   });
 
   it('a proxy that refuses connections: exit 2, one line naming the proxy', async () => {
-    const ran = await runCli(['--base-url', target.url, '--proxy', 'http://user:hunter2-proxy-pw@127.0.0.1:9', '--num-runs', '3', '--report-dir', join(work, 'refused')], { env });
+    const ran = await runInProcess(['--base-url', target.url, '--proxy', 'http://user:hunter2-proxy-pw@127.0.0.1:9', '--num-runs', '3', '--report-dir', join(work, 'refused')], { env });
     expect(ran.code).toBe(2);
     const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
     expect(lines).toHaveLength(1);
@@ -177,7 +177,7 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     const work = tempDir();
     writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny } }));
     const dir = join(work, 'r');
-    const ran = await runCli(['--base-url', target.url, '-H', 'X-Tenant: acme', '--secret-header', 'X-Tenant-Token', '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env: { ...env, PETSTORE_SECRET_HEADER_X_TENANT_TOKEN: TOKEN } });
+    const ran = await runInProcess(['--base-url', target.url, '-H', 'X-Tenant: acme', '--secret-header', 'X-Tenant-Token', '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env: { ...env, PETSTORE_SECRET_HEADER_X_TENANT_TOKEN: TOKEN } });
     expect(ran.code, ran.stderr).toBe(0);
     expect(seen.length).toBeGreaterThan(300);
     expect(seen.every((h) => h.tenant === 'acme' && h.token === TOKEN)).toBe(true);
@@ -190,7 +190,7 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     expect(ran.stdout + ran.stderr).not.toContain(TOKEN);
   });
 
-  // One CLI process each, nothing shared: side by side.
+  // Nothing shared: side by side.
   it.concurrent.each([
     [['-H', 'Authorization: Bearer other'], /--header Authorization: the suite sends Authorization itself/],
     [['-H', 'authorization:x'], /the suite sends Authorization itself/],
@@ -199,7 +199,7 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     [['-H', 'no colon'], /--header "no colon": write it as "Name: value"/],
     [['--secret-header', 'X-Token'], /set PETSTORE_SECRET_HEADER_X_TOKEN/],
   ])('%j is refused before anything is sent: exit 2, one line', async (args, message) => {
-    const ran = await runCli(['--base-url', 'http://127.0.0.1:9/v1', ...args, '--report-dir', tempDir()], { env });
+    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', ...args, '--report-dir', tempDir()], { env });
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
   });
@@ -229,7 +229,7 @@ describe('certify connects like a run, and verify shows how it connected', () =>
     const work = tempDir();
     writeFileSync(join(work, 'product.json'), JSON.stringify({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }));
     const bundle = join(work, 'acme.tar.gz');
-    const certify = await runCli(['certify', '--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '-H', 'X-Tenant: acme', '--secret-header', `X-Tenant-Token: ${TOKEN}`, '--product', join(work, 'product.json'), '--out', bundle], { env, timeoutMs: 120_000 });
+    const certify = await runInProcess(['certify', '--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '-H', 'X-Tenant: acme', '--secret-header', `X-Tenant-Token: ${TOKEN}`, '--product', join(work, 'product.json'), '--out', bundle], { env, timeoutMs: 120_000 });
     expect(certify.code, certify.stderr).toBe(0);
     expect(seen.length).toBeGreaterThan(300);
     expect(seen.every((v) => v === TOKEN)).toBe(true);
@@ -238,7 +238,7 @@ describe('certify connects like a run, and verify shows how it connected', () =>
     execFileSync('tar', ['-xzf', bundle, '-C', unpacked]);
     for (const file of readdirSync(unpacked)) expect(readFileSync(join(unpacked, file), 'utf8')).not.toContain(TOKEN);
     expect(readFileSync(join(unpacked, 'transcript.har'), 'utf8')).toContain('{"name":"x-tenant-token","value":"<secret x-tenant-token>"}');
-    const verify = await runCli(['verify', bundle], { timeoutMs: 120_000 });
+    const verify = await runInProcess(['verify', bundle], { timeoutMs: 120_000 });
     expect(verify.code, verify.stdout).toBe(0);
     expect(verify.stdout).toContain(`connection: plain http; proxy ${p.url}; extra headers x-tenant, x-tenant-token (secret: x-tenant-token)`);
   });
@@ -253,14 +253,14 @@ describe('client certificates (mTLS): --cert and --cert-key', () => {
     const work = tempDir();
     writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny } }));
     const cert = ['--cert', join(certs.dir, 'client.pem'), '--cert-key', join(certs.dir, 'client.key')];
-    const ok = await runCli(['--base-url', target.url, '--ca', join(certs.dir, 'ca.pem'), ...cert, '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'ok')], { cwd: work, env });
+    const ok = await runInProcess(['--base-url', target.url, '--ca', join(certs.dir, 'ca.pem'), ...cert, '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'ok')], { cwd: work, env });
     expect(ok.code, ok.stderr).toBe(0);
     const report = readJson(join(work, 'ok'));
     expect(report.options).toMatchObject({ insecure: false, customCa: true, connection: { clientCertificate: true } });
     expect(report.load[0]!.overall.errors.socketErrors).toBe(0);
     expect(report.load[0]!.overall.requests).toBeGreaterThan(20);
 
-    const without = await runCli(['--base-url', target.url, '--ca', join(certs.dir, 'ca.pem'), '--num-runs', '3', '--report-dir', join(work, 'without')], { env });
+    const without = await runInProcess(['--base-url', target.url, '--ca', join(certs.dir, 'ca.pem'), '--num-runs', '3', '--report-dir', join(work, 'without')], { env });
     expect(without.code).toBe(2);
     expect(without.ms).toBeLessThan(10_000);
     const lines = without.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
@@ -269,9 +269,9 @@ describe('client certificates (mTLS): --cert and --cert-key', () => {
     expect(without.stderr).not.toMatch(/\n\s+at /);
 
     // A certificate without its key, and a key that is not the certificate's: one line each, nothing sent.
-    const half = await runCli(['--base-url', target.url, '--cert', join(certs.dir, 'client.pem'), '--report-dir', tempDir()], { env });
+    const half = await runInProcess(['--base-url', target.url, '--cert', join(certs.dir, 'client.pem'), '--report-dir', tempDir()], { env });
     expect(half.stderr.trim()).toMatch(/^petstore-conformance: error: --cert needs --cert-key/);
-    const mismatched = await runCli(['--base-url', target.url, '--cert', join(certs.dir, 'client.pem'), '--cert-key', join(certs.dir, 'server.key'), '--report-dir', tempDir()], { env });
+    const mismatched = await runInProcess(['--base-url', target.url, '--cert', join(certs.dir, 'client.pem'), '--cert-key', join(certs.dir, 'server.key'), '--report-dir', tempDir()], { env });
     expect(mismatched.code).toBe(2);
     expect(mismatched.stderr.trim()).toMatch(/the key does not belong to the certificate/);
   });
@@ -285,11 +285,11 @@ describe('replay verifies TLS as asked, with the same connection flags as the ru
     closers.push(() => server.close());
     const dir = tempDir();
     const ca = join(certs.dir, 'ca.pem');
-    const run = await runCli(['--base-url', server.url, '--ca', ca, '--seed', '6', '--num-runs', '10', '--report-dir', dir], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+    const run = await runInProcess(['--base-url', server.url, '--ca', ca, '--seed', '6', '--num-runs', '10', '--report-dir', dir], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
     expect(run.code).toBe(1);
     const result = readJson(dir);
     const finding = result.rules.find((r) => r.id === 'GET-NOT-FOUND')!.checks.flatMap((c) => c.findings).find((f) => f.case)!;
-    const replay = (...extra: string[]) => runCli(['replay', join(dir, 'report.json'), finding.case!.id, ...extra], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+    const replay = (...extra: string[]) => runInProcess(['replay', join(dir, 'report.json'), finding.case!.id, ...extra], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
     const unverified = await replay();
     expect(unverified.code).toBe(2);
     expect(unverified.stderr.trim()).toMatch(/^petstore-conformance: error: TLS error talking to 127\.0\.0\.1:\d+/);

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../reference/server.js';
 import type { ConformanceResult, Finding } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { runCli, runInProcess, tempDir } from './helpers.js';
+import { runInProcess, tempDir } from './helpers.js';
 
+// Every command runs main() in this process, sparing a child process each: these tests are about what replay sends,
+// judges and refuses; how bin/ hands an exit code to the shell is tested in test/cli.test.ts.
 const env = { PETSTORE_API_KEY: CONTRACT_API_KEY };
 let reference: RunningServer;
 beforeAll(async () => {
@@ -37,8 +39,7 @@ async function record(mutantName: string, rule: string): Promise<Recorded> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
-  // In this process (main()), sparing a child process: the run only records failures to replay.
-  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], env);
+  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], { env });
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
   const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
@@ -58,10 +59,10 @@ describe('petstore-conformance replay', () => {
     const { server, report, finding, stdout } = await recordFailure(mutant, rule);
     expect(finding.case!.judge.kind).toBe(kind);
     expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id}`);
-    const again = await runCli(['replay', report, finding.case!.id], { env });
+    const again = await runInProcess(['replay', report, finding.case!.id], { env });
     expect(again.stdout).toMatch(/verdict: {2}still fails/);
     expect(again.code).toBe(1);
-    const fixed = await runCli(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
+    const fixed = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
     expect(fixed.stdout).toMatch(/verdict: {2}passes now/);
     expect(fixed.stdout).toContain(`(recorded against ${server.url}; what the run knew of that store is not applied here)`);
     expect(fixed.code).toBe(0);
@@ -70,16 +71,15 @@ describe('petstore-conformance replay', () => {
 
   it('refuses an unknown case id, and a request that needs the key without one', async () => {
     const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
-    const unknown = await runCli(['replay', report, 'c-00000000'], { env });
+    const unknown = await runInProcess(['replay', report, 'c-00000000'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
-    const keyless = await runCli(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
+    const keyless = await runInProcess(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
     expect(keyless.code).toBe(2);
     expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
   });
 });
 
-// In this process (main()): these tests are about what replay sends and refuses; its exit codes through bin/ are pinned above.
 describe('replay sends the key only to the origin it names, only in Authorization', () => {
   /** A reference that records the headers of every request it is sent. */
   async function recording(): Promise<{ server: RunningServer; seen: Record<string, string | undefined>[] }> {
@@ -111,7 +111,7 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     const other = await recording();
     try {
       const file = edited(report, finding.case!.id, edit);
-      const ran = await runInProcess(['replay', file, finding.case!.id, '--base-url', other.server.url], env);
+      const ran = await runInProcess(['replay', file, finding.case!.id, '--base-url', other.server.url], { env });
       expect(ran.code).toBe(2);
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
       expect(ran.stderr).toMatch(message);
@@ -129,12 +129,12 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     try {
       // A report whose target was edited to point elsewhere: replay says where it sends, then sends there.
       const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
-      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], env);
+      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], { env });
       expect(toRecorded.stdout.split('\n')[0]).toBe(`sending case ${finding.case!.id} to ${new URL(recorded.server.url).origin} (the report's recorded target; --base-url sends it elsewhere), the key in its Authorization header`);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(0);
       // --base-url wins over the report's target, whatever it names.
-      const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], env);
+      const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], { env });
       expect(toNamed.stdout.split('\n')[0]).toMatch(/ \(from --base-url\), the key in its Authorization header$/);
       expect(recorded.seen).toHaveLength(1);
       expect(named.seen).toHaveLength(1);

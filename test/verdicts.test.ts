@@ -10,23 +10,25 @@ import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, Finding } from '../suites/model.js';
 import { rerunCommand } from '../reports/commands.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, runCli, runInProcess, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from './helpers.js';
 
 describe('no empty green', () => {
   it('a selection that leaves no MUST rule is a usage error, exit 2', async () => {
-    const ran = await runCli(['--embedded', '--only', 'LIST-RESPONSE', '--skip', 'LIST-RESPONSE', '--report-dir', tempDir()]);
+    // Refused before anything is sent: nothing listens on port 9.
+    const target = ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key'];
+    const ran = await runInProcess([...target, '--only', 'LIST-RESPONSE', '--skip', 'LIST-RESPONSE', '--report-dir', tempDir()]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/--only\/--skip leave no MUST rule to run/);
     expect(ran.stdout).not.toMatch(/CONFORMANT/);
-    // The same refusal through main() in this process: bin/'s exit code is pinned just above.
-    const shouldOnly = await runInProcess(['--embedded', '--only', 'GET-SUNSET-HEADER', '--load', 'none', '--report-dir', tempDir()]);
+    const shouldOnly = await runInProcess([...target, '--only', 'GET-SUNSET-HEADER', '--report-dir', tempDir()]);
     expect(shouldOnly.code).toBe(2);
+    expect(shouldOnly.stderr).toMatch(/--only\/--skip leave no MUST rule to run/);
   });
 
   it('a base URL without /v1 stops with exit 2 and a hint, instead of failing the whole interface', async () => {
     await withServer({}, async (url) => {
       const bare = url.replace(/\/v1$/, '');
-      const ran = await runCli(['--base-url', `${bare}/`, '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', `${bare}/`, '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(2);
       expect(ran.stderr).toContain(`did you mean ${bare}/v1?`);
       expect(ran.stderr).not.toMatch(/\/\/pets/);
@@ -77,7 +79,7 @@ describe('the run\'s time bound', () => {
     };
     await withServer({ wrap: slow }, async (url) => {
       const dir = tempDir();
-      const ran = await runCli(['--base-url', url, '--max-time', '2', '--report-dir', dir, '--seed', '3'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--max-time', '2', '--report-dir', dir, '--seed', '3'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(2);
       expect(ran.stdout).toMatch(/ERROR: the run reached its time bound \(2 s\)/);
       expect(ran.ms).toBeLessThan(30_000);
@@ -115,7 +117,7 @@ describe('every printed re-run command reproduces its failure', () => {
         const findings = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
         expect(findings.length, `${name} should fail ${rule}`).toBeGreaterThan(0);
         // Through main() in this process: what is tested is the printed argv, not how bin/ starts.
-        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { PETSTORE_API_KEY: CONTRACT_API_KEY });
+        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
         expect(ran.code, ran.stdout + ran.stderr).toBe(1);
         expect(ran.stdout).toMatch(new RegExp(`✗ ${rule} \\(MUST\\)`));
       } finally {

@@ -6,7 +6,7 @@ import type { ConformanceResult, Waiver } from '../suites/model.js';
 import { decideVerdict } from '../suites/policy.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { resultFixture } from './fixtures/result.js';
-import { reportErrors, runCli, tempDir, withServer } from './helpers.js';
+import { reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 
 const defaultLimit21 = mutants.find((m) => m.name === 'default-limit-21')!;
 const future = '2999-12-31';
@@ -57,7 +57,7 @@ describe('waivers', () => {
     await withServer({ wrap: defaultLimit21.wrap, apiKey: CONTRACT_API_KEY }, async (url) => {
       const dir = tempDir();
       writeFileSync(join(dir, 'waivers.json'), JSON.stringify({ waivers: [{ rule: 'LIST-LIMIT-DEFAULT', reason: 'default page size fix ships in 2.4', issue, expires: future }] }));
-      const ran = await runCli(['--base-url', url, '--num-runs', '5', '--waivers', join(dir, 'waivers.json'), '--report-dir', join(dir, 'r')], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--num-runs', '5', '--waivers', join(dir, 'waivers.json'), '--report-dir', join(dir, 'r')], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/W waiver applied: LIST-LIMIT-DEFAULT, failure waived until 2999-12-31/);
       const report = JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult;
@@ -69,7 +69,7 @@ describe('waivers', () => {
       expect(readFileSync(join(dir, 'r', 'junit.xml'), 'utf8')).toMatch(/WAIVED \(failing, covered by a waiver\)/);
       expect(readFileSync(join(dir, 'r', 'report.html'), 'utf8')).toMatch(/<section id="waivers">/);
       writeFileSync(join(dir, 'bad.json'), JSON.stringify([{ rule: 'LIST-LIMIT-DEFAULT', reason: 'r', issue, expires: 'soon' }]));
-      const bad = await runCli(['--base-url', url, '--waivers', join(dir, 'bad.json')], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      const bad = await runInProcess(['--base-url', url, '--waivers', join(dir, 'bad.json')], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim()).toMatch(/bad\.json: \/0\/expires must match format "date" /);
     });

@@ -7,7 +7,7 @@ import type { ConformanceResult } from '../../suites/model.js';
 import { smokeLoad } from '../fixtures/load-result.js';
 import { resultFixture } from '../fixtures/result.js';
 import type { Handler } from '../../reference/handler.js';
-import { DISTINCTIVE_KEY, runCli, tempDir, withServer } from '../helpers.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../helpers.js';
 
 /** A variant without the Sunset header (a SHOULD warning) and with Error.status written as a string (a MUST failure). */
 const broken = (inner: Handler): Handler => async (request) => {
@@ -26,7 +26,7 @@ describe('GitHub Actions output', () => {
     await withServer({ wrap: broken }, async (url) => {
       const dir = tempDir();
       const summary = join(dir, 'summary.md');
-      const ran = await runCli(['--base-url', url, '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+      const ran = await runInProcess(['--base-url', url, '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
       expect(ran.code).toBe(1);
       expect(ran.stdout).toMatch(/^::error title=ERROR-SCHEMA \(MUST\) Every error response has an Error body::Expected .*%0Acurl /m);
       expect(ran.stdout).toMatch(/^::warning title=GET-SUNSET-HEADER \(SHOULD\) .*::Expected Sunset: Thu, 05 Dec 2030/m);
@@ -63,7 +63,7 @@ describe('GitHub Actions output', () => {
 describe('outside GitHub Actions', () => {
   // One run for both: it is the CLI's default output.
   it('writes no workflow command, and its progress is plain lines, one per phase, when not on a TTY', async () => {
-    const ran = await runCli(['--embedded', '--num-runs', '3', '--report-dir', tempDir()], { env: { GITHUB_ACTIONS: '' } });
+    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: '' } }));
     expect(ran.code).toBe(0);
     expect(ran.stdout).not.toMatch(/^::/m);
     expect(ran.stderr).toMatch(/^· setup \(1 checks\)$/m);
