@@ -104,6 +104,12 @@ export interface FindingArguments<T extends string = Redacted> {
   WIDE_CATEGORIES_REFUSED: Record<string, never>;
   /** A check cut short (the target kept asking the suite to wait…): why. */
   CUT_SHORT: { reason: T };
+  /**
+   * A body longer than the suite reads (or coded, and decoding to more): what
+   * it holds is unknown, so it is not judged. The bound is not an argument: the
+   * judges see the body redacted, which may have cut its unfinished end.
+   */
+  BODY_NOT_READ: { status: number };
 }
 
 export type FindingCode = keyof FindingArguments;
@@ -196,6 +202,7 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   NO_ANIMAL_TO_GET: () => 'getPet not tried: no animal could be created to ask for',
   WIDE_CATEGORIES_REFUSED: () => 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
   CUT_SHORT: (a) => `cut short: ${a.reason}`,
+  BODY_NOT_READ: (a) => `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
 };
 
 function matching(status: string | undefined): string {

@@ -11,6 +11,7 @@ import { outsideRepertoire } from '../generators/petName.js';
 import { toBody } from '../generators/invalidNewPet.js';
 import type { FindingMessage } from '../spec/findings.js';
 import { PET_STATUSES } from '../spec/openapi.js';
+import type { RuleId } from '../spec/rules.js';
 import { describeViolations, validateSchema } from '../spec/validate.js';
 import type { Asserter, Observer, PetView, SendOptions, SentExchange, StoreState } from './check.js';
 import { createPet } from './requests.js';
@@ -55,6 +56,19 @@ export function jsonOf(exchange: SentExchange): Json | undefined {
   if (!exchange.response) return undefined;
   const parsed = bodyJson(exchange.response);
   return parsed.ok ? parsed.value : undefined;
+}
+
+/**
+ * True when the suite did not read the body to its end (longer than the bound,
+ * or coded and decoding to more): what it holds is unknown, so each of `rules`
+ * that would rest on it is inconclusive, never failed. Judgements of the status
+ * and headers do not ask.
+ */
+export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange): boolean {
+  const response = exchange.response;
+  if (!response?.truncated) return false;
+  for (const rule of rules) a.inconclusive(rule, { code: 'BODY_NOT_READ', args: { status: response.status } }, [exchange]);
+  return true;
 }
 
 /** The value with a `status: null` dropped (read as absent; see PET-SCHEMA). */
@@ -131,6 +145,7 @@ export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput
     a.fail('CREATE-RESPONSE', { code: 'NOT_CREATED', args: { received: describeResponse(exchange) } }, [exchange], `status ${status ?? 'none'}`, CREATE);
     return undefined;
   }
+  if (bodyNotRead(a, ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'], exchange)) return undefined;
   const body = jsonOf(exchange);
   if (body === undefined) {
     a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_JSON', args: { received: describeResponse(exchange) } }, [exchange], 'body not JSON', CREATE);
@@ -250,6 +265,7 @@ export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetI
   const fail = (message: FindingMessage<string>, key: string) => assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
   const failed = (key: string) => fail({ code: 'FETCH_FAILED', args: { id: `${id}`, received: describeResponse(fetched) } }, key);
   if (fetched.response?.status !== 200) return failed(`status ${fetched.response?.status ?? 'none'}`);
+  if (bodyNotRead(assert, ['GET-RESPONSE'], fetched)) return;
   const body = jsonOf(fetched);
   if (body === undefined) return failed('body not JSON');
   const why = notAPet(body);
@@ -280,10 +296,12 @@ export function provenMatches(store: StoreState, status: string | undefined): nu
  * LIST-STATUS-FILTER (status s) and, unless `pageFull` is `later`,
  * LIST-PAGE-FULL against `proven`, the matching animals known before sending.
  * Returns the list items, and notes their ids (and the statuses of animals the
- * suite created) in the store.
+ * suite created) in the store. A 200 whose body was not read to its end leaves
+ * those rules inconclusive.
  */
 export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number, pageFull: 'now' | 'later' = 'now'): Json[] | undefined {
   const again: Judgement = { kind: 'list', query, proven };
+  if (exchange.response?.status === 200 && bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange)) return undefined;
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
   if (!Array.isArray(body)) {
     a.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { received: describeResponse(exchange) } }, [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);
@@ -314,6 +332,11 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
   judgeListedAsCreated(a, exchange, body, store);
   store.noteIds(body.map(rawId).filter((id): id is bigint => id !== undefined));
   return body;
+}
+
+/** The rules {@link judgeList} judges for `query`. */
+function listRules(query: ListQuery, pageFull: boolean): RuleId[] {
+  return ['LIST-RESPONSE', query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-HONOURED', ...(query.status === undefined ? [] : ['LIST-STATUS-FILTER' as const]), ...(pageFull ? ['LIST-PAGE-FULL' as const] : [])];
 }
 
 /**

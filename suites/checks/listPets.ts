@@ -3,7 +3,7 @@ import { isJsonObject } from '../../core/json.js';
 import { type ListQuery, listQuery } from '../../generators/listQuery.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { defineCheck, type CheckContext, type CreatedPet, type SentExchange } from '../check.js';
-import { describeResponse, JUDGE_GAPS, jsonOf, judgeFetched, judgeList, judgePageFull, petView, provenMatches, rawId } from '../judge.js';
+import { bodyNotRead, describeResponse, JUDGE_GAPS, jsonOf, judgeFetched, judgeList, judgePageFull, petView, provenMatches, rawId } from '../judge.js';
 import { getPet, listPets } from '../requests.js';
 
 /** Headers that would carry paging data, recorded when present (rule 3: not shown). */
@@ -76,6 +76,7 @@ export const statusFilter = defineCheck({
       const exchanges = await ctx.sendAll(queries.map((query) => listPets(query)));
       const items = exchanges.map((x, i) => judgeList(ctx, x, queries[i]!, ctx.store, 0, 'later'));
       if (items[0]) await judgeComplete(ctx, status, exchanges[0]!, items[0].length, known);
+      else if (known.length > 0) bodyNotRead(ctx, ['LIST-STATUS-COMPLETE'], exchanges[0]!);
       for (const [i, x] of exchanges.entries()) await settlePageFull(ctx, status, x, queries[i]!, known);
     }
   },
@@ -89,6 +90,7 @@ export const statusFilter = defineCheck({
  * after the page was answered: the benefit of the doubt goes to the target).
  */
 async function settlePageFull(ctx: CheckContext, status: string, x: SentExchange, query: ListQuery, known: readonly CreatedPet[]): Promise<void> {
+  if (known.length > 0 && x.response?.status === 200 && bodyNotRead(ctx, ['LIST-PAGE-FULL'], x)) return;
   const items = jsonOf(x);
   if (!Array.isArray(items)) return;
   const shown = new Set(items.map(rawId));
@@ -164,7 +166,7 @@ export const outOfRangeLimit = defineCheck({
     exchanges.forEach((x, i) => {
       const value = values[i]!;
       const gap = OUT_OF_RANGE.includes(value) ? 'GAP-LIMIT-OUT-OF-RANGE' : 'GAP-LIMIT-MALFORMED';
-      const count = judgeAnyList(ctx, x, `limit=${value}`);
+      const count = judgeAnyList(ctx, x, `limit=${value}`, 'LIST-LIMIT-BOUNDS');
       if (count !== undefined) {
         if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query: `limit=${value}`, count } }, [x], `limit=${value} over 100`, { kind: 'response', check: 'responses.list-maximum' });
         else ctx.pass('LIST-LIMIT-BOUNDS');
@@ -188,7 +190,7 @@ export const unknownStatus = defineCheck({
     const exchanges = await ctx.sendAll(values.map((v) => listPets(`?status=${v}`)));
     exchanges.forEach((x, i) => {
       const value = values[i]!;
-      const count = judgeAnyList(ctx, x, `status=${value}`);
+      const count = judgeAnyList(ctx, x, `status=${value}`, 'LIST-LIMIT-DEFAULT');
       if (count !== undefined) {
         if (count > 20) ctx.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, query: `status=${value}`, count } }, [x], `status=${value} over 20`);
         else ctx.pass('LIST-LIMIT-DEFAULT');
@@ -200,9 +202,12 @@ export const unknownStatus = defineCheck({
   },
 });
 
-/** For a request whose answer may be an Error: when it is 200, it must be Pets. Returns the item count then. */
-function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string): number | undefined {
-  if (x.response?.status !== 200) return undefined;
+/**
+ * For a request whose answer may be an Error: when it is 200, it must be Pets.
+ * Returns the item count then, which the caller judges against `bound`.
+ */
+function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string, bound: 'LIST-LIMIT-BOUNDS' | 'LIST-LIMIT-DEFAULT'): number | undefined {
+  if (x.response?.status !== 200 || bodyNotRead(ctx, ['LIST-RESPONSE', bound], x)) return undefined;
   const body = jsonOf(x);
   if (!Array.isArray(body)) {
     ctx.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { request: what, received: describeResponse(x) } }, [x], `${what} not an array`);
