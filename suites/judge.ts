@@ -58,15 +58,29 @@ export function jsonOf(exchange: SentExchange): Json | undefined {
   return parsed.ok ? parsed.value : undefined;
 }
 
+/** The JSON a body must hold to be judged: an object (a Pet, an Error), an array (a page), or any value. */
+export type BodyShape = 'object' | 'array' | 'json';
+
+const OPENERS: Readonly<Record<BodyShape, string>> = { object: '{', array: '[', json: '{["-0123456789tfn' };
+
+/** Whether the body's first character (after a BOM and whitespace) can open the JSON `shape` asks for; true for a body of whitespace. */
+function mayOpen(body: Uint8Array, shape: BodyShape): boolean {
+  let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  return i === body.length || OPENERS[shape].includes(String.fromCharCode(body[i]!));
+}
+
 /**
  * True when the suite did not read the body to its end (longer than the bound,
- * or coded and decoding to more): what it holds is unknown, so each of `rules`
- * that would rest on it is inconclusive, never failed. Judgements of the status
- * and headers do not ask.
+ * or coded and decoding to more) and what it read could still begin the JSON
+ * `shape` expected: what the body holds is unknown, so each of `rules` that
+ * would rest on it is inconclusive, never failed. A body that already begins
+ * with something else (an HTML page) is judged as it is: nothing after can mend
+ * its start. Judgements of the status and headers do not ask.
  */
-export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange): boolean {
+export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange, shape: BodyShape): boolean {
   const response = exchange.response;
-  if (!response?.truncated) return false;
+  if (!response?.truncated || !mayOpen(response.body, shape)) return false;
   for (const rule of rules) a.inconclusive(rule, { code: 'BODY_NOT_READ', args: { status: response.status } }, [exchange]);
   return true;
 }
@@ -145,7 +159,7 @@ export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput
     a.fail('CREATE-RESPONSE', { code: 'NOT_CREATED', args: { received: describeResponse(exchange) } }, [exchange], `status ${status ?? 'none'}`, CREATE);
     return undefined;
   }
-  if (bodyNotRead(a, ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'], exchange)) return undefined;
+  if (bodyNotRead(a, ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'], exchange, 'object')) return undefined;
   const body = jsonOf(exchange);
   if (body === undefined) {
     a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_JSON', args: { received: describeResponse(exchange) } }, [exchange], 'body not JSON', CREATE);
@@ -265,7 +279,7 @@ export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetI
   const fail = (message: FindingMessage<string>, key: string) => assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
   const failed = (key: string) => fail({ code: 'FETCH_FAILED', args: { id: `${id}`, received: describeResponse(fetched) } }, key);
   if (fetched.response?.status !== 200) return failed(`status ${fetched.response?.status ?? 'none'}`);
-  if (bodyNotRead(assert, ['GET-RESPONSE'], fetched)) return;
+  if (bodyNotRead(assert, ['GET-RESPONSE'], fetched, 'object')) return;
   const body = jsonOf(fetched);
   if (body === undefined) return failed('body not JSON');
   const why = notAPet(body);
@@ -301,7 +315,7 @@ export function provenMatches(store: StoreState, status: string | undefined): nu
  */
 export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number, pageFull: 'now' | 'later' = 'now'): Json[] | undefined {
   const again: Judgement = { kind: 'list', query, proven };
-  if (exchange.response?.status === 200 && bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange)) return undefined;
+  if (exchange.response?.status === 200 && bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange, 'array')) return undefined;
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
   if (!Array.isArray(body)) {
     a.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { received: describeResponse(exchange) } }, [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);

@@ -46,7 +46,7 @@ export const unknownIds = defineCheck({
       const status = x.response?.status;
       if (status === 404) return ctx.pass('GET-NOT-FOUND');
       // A 200 may be that very animal (an id the suite has not seen yet): only the body tells.
-      if (status === 200 && bodyNotRead(ctx, ['GET-NOT-FOUND'], x)) return;
+      if (status === 200 && bodyNotRead(ctx, ['GET-NOT-FOUND'], x, 'object')) return;
       const pet = status === 200 ? petView(jsonOf(x) ?? null) : undefined;
       if (pet?.id === id) {
         existing++;

@@ -76,7 +76,7 @@ export const statusFilter = defineCheck({
       const exchanges = await ctx.sendAll(queries.map((query) => listPets(query)));
       const items = exchanges.map((x, i) => judgeList(ctx, x, queries[i]!, ctx.store, 0, 'later'));
       if (items[0]) await judgeComplete(ctx, status, exchanges[0]!, items[0].length, known);
-      else if (known.length > 0) bodyNotRead(ctx, ['LIST-STATUS-COMPLETE'], exchanges[0]!);
+      else if (known.length > 0) bodyNotRead(ctx, ['LIST-STATUS-COMPLETE'], exchanges[0]!, 'array');
       for (const [i, x] of exchanges.entries()) await settlePageFull(ctx, status, x, queries[i]!, known);
     }
   },
@@ -90,7 +90,7 @@ export const statusFilter = defineCheck({
  * after the page was answered: the benefit of the doubt goes to the target).
  */
 async function settlePageFull(ctx: CheckContext, status: string, x: SentExchange, query: ListQuery, known: readonly CreatedPet[]): Promise<void> {
-  if (known.length > 0 && x.response?.status === 200 && bodyNotRead(ctx, ['LIST-PAGE-FULL'], x)) return;
+  if (known.length > 0 && x.response?.status === 200 && bodyNotRead(ctx, ['LIST-PAGE-FULL'], x, 'array')) return;
   const items = jsonOf(x);
   if (!Array.isArray(items)) return;
   const shown = new Set(items.map(rawId));
@@ -207,7 +207,7 @@ export const unknownStatus = defineCheck({
  * Returns the item count then, which the caller judges against `bound`.
  */
 function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string, bound: 'LIST-LIMIT-BOUNDS' | 'LIST-LIMIT-DEFAULT'): number | undefined {
-  if (x.response?.status !== 200 || bodyNotRead(ctx, ['LIST-RESPONSE', bound], x)) return undefined;
+  if (x.response?.status !== 200 || bodyNotRead(ctx, ['LIST-RESPONSE', bound], x, 'array')) return undefined;
   const body = jsonOf(x);
   if (!Array.isArray(body)) {
     ctx.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { request: what, received: describeResponse(x) } }, [x], `${what} not an array`);

@@ -43,7 +43,7 @@ export const errorBodies = defineResponseCheck({
   gaps: ['GAP-ERROR-CODES'],
   inspect(x, a) {
     const status = x.response?.status;
-    if (status === undefined || status < 400 || bodyNotRead(a, ['ERROR-SCHEMA', 'ERROR-STATUS-MATCHES'], x)) return;
+    if (status === undefined || status < 400 || bodyNotRead(a, ['ERROR-SCHEMA', 'ERROR-STATUS-MATCHES'], x, 'object')) return;
     const body = jsonOf(x);
     if (body === undefined) {
       a.fail('ERROR-SCHEMA', { code: 'ERROR_NOT_JSON', args: { status, received: describeResponse(x) } }, [x], `${status} not JSON`);
@@ -72,7 +72,7 @@ export const jsonContentType = defineResponseCheck({
     const media = type?.split(';')[0]?.trim().toLowerCase();
     // A body not read to its end may or may not be JSON: only the JSON label is right for it either way.
     if (x.response.truncated && media === 'application/json') return a.pass('RESPONSE-CONTENT-TYPE-JSON');
-    if (bodyNotRead(a, ['RESPONSE-CONTENT-TYPE-JSON'], x) || jsonOf(x) === undefined) return;
+    if (bodyNotRead(a, ['RESPONSE-CONTENT-TYPE-JSON'], x, 'json') || jsonOf(x) === undefined) return;
     if (media === 'application/json') a.pass('RESPONSE-CONTENT-TYPE-JSON');
     else a.fail('RESPONSE-CONTENT-TYPE-JSON', { code: 'NOT_LABELLED_JSON', args: type === undefined ? {} : { contentType: type } }, [x], `${x.meta.operation} ${media ?? 'none'}`);
   },
@@ -87,7 +87,7 @@ export const petBodies = defineResponseCheck({
     const { operation } = x.meta;
     const status = x.response?.status;
     const carriesPets = (operation === 'listPets' && status === 200) || (operation === 'createPet' && status === 201) || (operation === 'getPet' && status === 200);
-    if (!carriesPets || bodyNotRead(a, ['PET-SCHEMA'], x)) return;
+    if (!carriesPets || bodyNotRead(a, ['PET-SCHEMA'], x, operation === 'listPets' ? 'array' : 'object')) return;
     const body = jsonOf(x);
     if (body === undefined) return; // the operation's own rule reports a missing body
     const pets = operation === 'listPets' ? (Array.isArray(body) ? body : []) : [body];
@@ -111,7 +111,7 @@ export const listMaximum = defineResponseCheck({
   title: 'No listPets answer holds more than 100 animals',
   rules: ['LIST-LIMIT-BOUNDS'],
   inspect(x, a) {
-    if (x.meta.operation !== 'listPets' || x.response?.status !== 200 || bodyNotRead(a, ['LIST-LIMIT-BOUNDS'], x)) return;
+    if (x.meta.operation !== 'listPets' || x.response?.status !== 200 || bodyNotRead(a, ['LIST-LIMIT-BOUNDS'], x, 'array')) return;
     const body = jsonOf(x);
     if (!Array.isArray(body)) return; // LIST-RESPONSE's business
     const query = new URL(x.request.url).search || '(no query)';
