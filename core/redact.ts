@@ -26,10 +26,10 @@
  * Server text may be put into a message whole, as an *excerpt* ({@link excerpt}):
  * it is redacted, escaped and cut only when the message is redacted.
  */
+import { isUtf8 } from 'node:buffer';
 import { UsageError } from './errors.js';
 import { EXCERPT_CLOSE, EXCERPT_OPEN, EXCERPT_SEP } from './excerpt.js';
 import { SampledGrams } from './grams.js';
-import { isUtf8 } from 'node:buffer';
 import { decodeUtf8, parseJson, stringifyJson } from './json.js';
 import { setting, type Wording, wording } from './wording.js';
 
