@@ -5,6 +5,7 @@
 import { bodyJson } from '../core/http.js';
 import { excerpt } from '../core/excerpt.js';
 import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, show, stringifyJson } from '../core/json.js';
+import { type JsonShape, mayBeginJson } from '../core/json-prefix.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
 import { outsideRepertoire } from '../generators/petName.js';
@@ -58,29 +59,20 @@ export function jsonOf(exchange: SentExchange): Json | undefined {
   return parsed.ok ? parsed.value : undefined;
 }
 
-/** The JSON a body must hold to be judged: an object (a Pet, an Error), an array (a page), or any value. */
-export type BodyShape = 'object' | 'array' | 'json';
-
-const OPENERS: Readonly<Record<BodyShape, string>> = { object: '{', array: '[', json: '{["-0123456789tfn' };
-
-/** Whether the body's first character (after a BOM and whitespace) can open the JSON `shape` asks for; true for a body of whitespace. */
-function mayOpen(body: Uint8Array, shape: BodyShape): boolean {
-  let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
-  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
-  return i === body.length || OPENERS[shape].includes(String.fromCharCode(body[i]!));
-}
-
 /**
  * True when the suite did not read the body to its end (longer than the bound,
  * or coded and decoding to more) and what it read could still begin the JSON
- * `shape` expected: what the body holds is unknown, so each of `rules` that
- * would rest on it is inconclusive, never failed. A body that already begins
- * with something else (an HTML page) is judged as it is: nothing after can mend
- * its start. Judgements of the status and headers do not ask.
+ * `shape` expected (`core/json-prefix.ts`): what the body holds is unknown, so
+ * each of `rules` that would rest on it is inconclusive, never failed. A body
+ * whose start no ending can mend (an HTML page, a Pet followed by other bytes,
+ * an array where a Pet belongs) is judged as it is, and fails. Judgements of
+ * the status and headers do not ask. The body judged is the redacted one: a
+ * run of characters that may be a key's form cut in two is dropped from the
+ * end of a body not read whole, so such a run cannot rule a body out.
  */
-export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange, shape: BodyShape): boolean {
+export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange, shape: JsonShape): boolean {
   const response = exchange.response;
-  if (!response?.truncated || !mayOpen(response.body, shape)) return false;
+  if (!response?.truncated || !mayBeginJson(response.body, shape)) return false;
   for (const rule of rules) a.inconclusive(rule, { code: 'BODY_NOT_READ', args: { status: response.status } }, [exchange]);
   return true;
 }
