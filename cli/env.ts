@@ -18,7 +18,7 @@ const FALSE = ['0', 'false', 'no', 'off'];
 /** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
 export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
 
-/** Whether `flag` has a variable of this rule: every option `--help` shows. */
+/** Whether an option has a variable of this rule: every option `--help` shows does. */
 const hasVariable = (option: Options): boolean => option.hidden !== true;
 
 /**
@@ -39,7 +39,7 @@ export function documented(options: Record<string, Options>): Record<string, Opt
  * values among the option's choices. Throws `UsageError` naming the variable
  * (never its value, which may be a secret header) when a value does not parse.
  */
-export function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>, except: readonly string[] = []): Record<string, unknown> {
+function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>, except: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [flag, option] of Object.entries(options)) {
     if (flag === 'api-key' || except.includes(flag) || !hasVariable(option)) continue;
