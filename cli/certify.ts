@@ -29,8 +29,8 @@ const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver',
 
 /** The options of `certify`; the refused ones are declared (hidden) so that the refusal can say why. */
 export const certifyOptions: Record<string, Options> = {
-  'base-url': { type: 'string', describe: 'Base URL of the implementation (env PETSTORE_BASE_URL)' },
-  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written into the bundle (env PETSTORE_API_KEY)' },
+  'base-url': { type: 'string', describe: 'Base URL of the implementation' },
+  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written into the bundle' },
   product: { type: 'string', describe: 'product.json: the product\'s name, version and contact (spec/product.schema.json)' },
   out: { type: 'string', describe: 'Where the bundle (.tar.gz) is written' },
   'sign-key': { type: 'string', describe: 'PEM file of an Ed25519 private key: signs manifest.json into manifest.sig' },
@@ -57,7 +57,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
       if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} takes one value`);
       return value;
     };
-    const baseUrl = text('base-url') ?? (io.env.PETSTORE_BASE_URL || undefined);
+    const baseUrl = text('base-url');
     if (!baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL)');
     const apiKey = apiKeyOf(text('api-key'), io.env);
     if (!apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');

@@ -1,7 +1,14 @@
 /**
- * `--dry-run`: the plan of a run, and nothing sent to the target. Every option
- * is validated as a run would validate it. How many requests each check sends
- * and how many animals it creates is not declared anywhere: the plan rehearses
+ * `--dry-run`: the plan of a run, and nothing sent to the target. It reads and
+ * checks what a run reads and checks before its first request
+ * (cli/run-setup.ts: the report directory, the waivers, the connection's
+ * certificates, proxy and headers, every engine setting), so that it refuses
+ * what the run would. What it does not do: create the report directory (it
+ * checks that the run could), write a report, or connect to the target or its
+ * proxy, so an unreachable target, a certificate the server refuses and a
+ * wrong key are found only by the run's preflight.
+ *
+ * How many requests each check sends and how many animals it creates is not declared anywhere: the plan rehearses
  * the same run (seed, runs per property, selection) against the embedded
  * reference implementation with an empty store, in this process, on loopback,
  * and counts. Against a store that already holds animals the setup phase
@@ -9,15 +16,17 @@
  * shrink and send more.
  */
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../core/errors.js';
-import { parseBaseUrl, targetOf } from '../core/http.js';
 import { startReference } from '../reference/server.js';
 import { rules } from '../spec/rules.js';
 import { PHASES, runConformance } from '../suites/engine.js';
-import { builtinProfiles, type LoadProfile, validateProfile } from '../suites/load/profiles.js';
+import { resolve as resolveOptions } from '../suites/options.js';
 import { EXIT } from '../suites/policy.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
+import { setUpRun } from './run-setup.js';
+
+/** Where the embedded reference will be, for checking the settings: always on loopback, its port chosen when it starts. */
+const EMBEDDED_TARGET = 'http://127.0.0.1/v1';
 
 /** What the rehearsal counted for one check. */
 interface CheckPlan {
@@ -31,14 +40,12 @@ interface CheckPlan {
 
 /** Prints the plan of `config`'s run to stdout; sends nothing to the target. Exit 0. */
 export async function dryRun(config: CliConfig, io: Io): Promise<number> {
-  const target = config.embedded ? 'the embedded reference implementation (started by the run)' : targetOf(parseBaseUrl(config.baseUrl ?? ''));
-  const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...config.profiles };
-  const profile = config.load === 'none' ? undefined : profiles[config.load];
-  if (config.load !== 'none' && !profile) throw new UsageError(`--load: unknown profile "${config.load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
-  const thresholds = profile ? validateProfile({ ...profile, name: config.load }).map((t) => t.expression) : [];
-  const seed = config.seed ?? randomBytes(4).readInt32BE(0);
-
   const rehearsalKey = `dry-run-${randomBytes(12).toString('hex')}`;
+  const { settings } = await setUpRun(config, io, { createReportDir: false });
+  const resolved = resolveOptions({ ...settings, baseUrl: config.baseUrl ?? EMBEDDED_TARGET, apiKey: config.apiKey ?? rehearsalKey });
+  const target = config.embedded ? 'the embedded reference implementation (started by the run)' : resolved.target;
+  const { profile, seed } = resolved;
+
   const reference = await startReference({ apiKey: rehearsalKey });
   // Each check's phase comes with its end (events go out in plan order); its requests are counted as they are sent, whenever that is.
   const checks = new Map<string, CheckPlan>([['preflight', { id: 'preflight', title: '', phase: 'preflight', requests: 0, creates: 0 }]]);
@@ -118,7 +125,7 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     const weights = profile.mix.listPets + profile.mix.getPet + profile.mix.createPet;
     const share = weights > 0 ? Math.round((profile.mix.createPet / weights) * 100) : 0;
     lines.push(`Load profile "${config.load}": ${shape}; at most ${profile.maxRequests} requests; it creates 20 animals first, then ${share}% of its requests create one.`);
-    lines.push(`  thresholds: ${thresholds.join(', ') || 'none'}`);
+    lines.push(`  thresholds: ${resolved.thresholds.map((t) => t.expression).join(', ') || 'none'}`);
   } else {
     lines.push('Load: none.');
   }

@@ -1,29 +1,48 @@
 /**
- * Every option of a run from the environment: `PETSTORE_` and the flag in upper
- * snake case (`--max-wait` → `PETSTORE_MAX_WAIT`, see {@link envVarOf}). Flags
- * win over the environment, the environment over the config file, the file over
- * the defaults. An empty variable counts as unset. The base URL and the key keep
- * their own handling in cli/main.ts (PETSTORE_BASE_URL, PETSTORE_API_KEY).
+ * Every option of every command from the environment, by one rule:
+ * `PETSTORE_` and the flag in upper snake case (`--max-wait` →
+ * `PETSTORE_MAX_WAIT`, `export-load --format` → `PETSTORE_FORMAT`). Flags win
+ * over the environment, the environment over the config file, the file over
+ * the defaults. An empty variable counts as unset. A repeatable option's
+ * variable holds one value per line (header values may hold commas). Options
+ * hidden from `--help` (certify's refused ones) have no variable. The key is
+ * read by {@link apiKeyOf} alone, from `--api-key` or `PETSTORE_API_KEY`; the
+ * run reads `PETSTORE_BASE_URL` itself (cli/main.ts), beside `--embedded`.
  */
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { envVarOf } from './options.js';
-
-export { envVarOf };
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];
 
+/** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
+export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+/** Whether an option has a variable of this rule: every option `--help` shows does. */
+const hasVariable = (option: Options): boolean => option.hidden !== true;
+
+/**
+ * The options as `--help` shows them: each description ends with its
+ * variable, `(env PETSTORE_…)`, and for a repeatable option how to write
+ * several values in it.
+ */
+export function documented(options: Record<string, Options>): Record<string, Options> {
+  return Object.fromEntries(
+    Object.entries(options).map(([flag, option]) => [flag, hasVariable(option) ? { ...option, describe: `${option.describe ?? ''} (env ${envVarOf(flag)}${option.array ? ', one value per line' : ''})` } : option]),
+  );
+}
+
 /**
  * The options set in `env`, keyed by flag as yargs gives them (`max-wait`),
  * parsed by the option's type: numbers as numbers, booleans from
- * 1/true/yes/on and 0/false/no/off, lists split at commas. Throws `UsageError`
- * naming the variable when a value does not parse.
+ * 1/true/yes/on and 0/false/no/off, repeatable options one value per line,
+ * values among the option's choices. Throws `UsageError` naming the variable
+ * (never its value, which may be a secret header) when a value does not parse.
  */
-export function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>, except: readonly string[] = []): Record<string, unknown> {
+function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>, except: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [flag, option] of Object.entries(options)) {
-    if (except.includes(flag)) continue;
+    if (flag === 'api-key' || except.includes(flag) || !hasVariable(option)) continue;
     const name = envVarOf(flag);
     const raw = env[name];
     if (raw === undefined || raw.trim() === '') continue;
@@ -36,13 +55,19 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, O
       const number = Number(value);
       if (!Number.isFinite(number)) throw new UsageError(`${name} must be a number, got "${value}"`);
       out[flag] = number;
-    } else if (option.array) {
-      out[flag] = value.split(',').map((v) => v.trim()).filter(Boolean);
     } else {
-      out[flag] = value;
+      const values = option.array ? value.split('\n').map((v) => v.trim()).filter(Boolean) : [value];
+      const choices = option.choices as readonly unknown[] | undefined;
+      if (choices && !values.every((v) => choices.includes(v))) throw new UsageError(`${name} must be one of ${choices.join(', ')}`);
+      out[flag] = option.array ? values : value;
     }
   }
   return out;
+}
+
+/** Parsed arguments completed from the environment: each option the command line left out, from its variable. */
+export function withEnv(args: Record<string, unknown>, options: Record<string, Options>, env: NodeJS.ProcessEnv, except: readonly string[] = []): Record<string, unknown> {
+  return { ...optionsFromEnv(env, options, except), ...Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) };
 }
 
 /**

@@ -38,7 +38,7 @@ export const exportLoadOptions = {
   profile: { type: 'string', describe: 'The load profile: smoke, baseline, stress, soak, or one from the config file' },
   format: { type: 'string', choices: EXPORT_FORMATS, describe: 'k6 (a JavaScript test for k6 run) or artillery (a YAML script for artillery run)' },
   out: { type: 'string', describe: "File to write (default: stdout). Artillery's closed loop needs a processor, written beside it as <name>.processor.cjs" },
-  'base-url': { type: 'string', describe: 'Base URL written into the script as its default (PETSTORE_BASE_URL overrides it when the script runs)' },
+  'base-url': { type: 'string', describe: 'Base URL written into the script as its default; PETSTORE_BASE_URL, where the script runs, overrides it' },
   config: { type: 'string', describe: 'Config file holding the profile [default: found as for a run]' },
 } satisfies Record<string, Options>;
 
@@ -77,7 +77,7 @@ export async function exportLoadCommand(args: Record<string, unknown>, io: Io): 
   if (!profile) throw new UsageError(`--profile: unknown profile "${name}" (known: ${Object.keys(profiles).join(', ')})`);
   const named = { ...profile, name };
   const thresholds = validateProfile(named);
-  const given = (args['base-url'] as string | undefined) ?? (io.env.PETSTORE_BASE_URL || undefined) ?? file.baseUrl;
+  const given = (args['base-url'] as string | undefined) ?? file.baseUrl;
   const baseUrl = given === undefined ? undefined : targetOf(parseBaseUrl(given));
   const out = args.out === undefined ? undefined : resolve(cwd, String(args.out));
   const processorName = out ? `${basename(out).replace(/\.ya?ml$/, '')}.processor.cjs` : undefined;

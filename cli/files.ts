@@ -13,7 +13,7 @@
  * used: Node 20's recursive mkdir loops forever below /proc.)
  */
 import { constants, type Stats } from 'node:fs';
-import { mkdir, open, realpath, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -120,9 +120,12 @@ function pseudoFilesystem(real: string): string | undefined {
  * Makes sure `dir` is a directory the reports can be written to: creates it
  * (and its missing parents, one at a time) when needed, and writes and removes
  * a probe file. Returns its absolute path. Throws a one-line `UsageError`
- * starting with `label` when it cannot be.
+ * starting with `label` when it cannot be. With `create: false` (a dry run) it
+ * changes nothing: the nearest existing part of the path must be a directory
+ * this process may write into, which is what creating and probing need
+ * (a full disk or a quota is found only by writing).
  */
-export async function prepareOutputDir(dir: string, label: string, cwd: string = process.cwd()): Promise<string> {
+export async function prepareOutputDir(dir: string, label: string, cwd: string = process.cwd(), { create = true }: { create?: boolean } = {}): Promise<string> {
   const absolute = resolve(cwd, dir);
   const refuse = (why: string): never => {
     throw new UsageError(`${label} ${dir}: ${why}`);
@@ -149,6 +152,10 @@ export async function prepareOutputDir(dir: string, label: string, cwd: string =
   if (!info.isDirectory()) {
     const kind = info.isFile() ? 'a regular file' : kindOf(info);
     refuse(existing === absolute ? `${kind}, not a directory` : `${existing} is ${kind}, not a directory`);
+  }
+  if (!create) {
+    await access(existing, constants.W_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) => refuse(`${existing === absolute ? '' : `${existing}: `}not writable (${error.code ?? error.message})`));
+    return absolute;
   }
   for (const path of missing) {
     await mkdir(path).catch(async (error: NodeJS.ErrnoException) => {

@@ -6,20 +6,20 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import type { Reporter, ReporterContext } from '../reports/index.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import { connectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
+import { connectionFlags, connectionOptions } from './connection-flags.js';
 import { explainUnknown, useColor } from './conventions.js';
 import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
-import { apiKeyOf, optionsFromEnv } from './env.js';
+import { apiKeyOf, documented, withEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
-import { CLI_DEFAULTS, type CliConfig, inFlags, runOptions } from './options.js';
+import { CLI_DEFAULTS, type CliConfig, inFlags, matrixOptions, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
@@ -28,6 +28,9 @@ import { CLI_DEFAULTS, type CliConfig, inFlags, runOptions } from './options.js'
 export type { Io } from './io.js';
 
 export { EXIT };
+
+/** The default command's options: the run's and the connection's. */
+const RUN_OPTIONS: Record<string, Options> = { ...runOptions, ...connectionOptions };
 
 /** The commands, for "did you mean". */
 const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'export-load', 'completion'];
@@ -47,59 +50,54 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
   try {
     if (prepared.keys.length > 1) throw new UsageError('--api-key is given more than once');
     const { default: yargs } = await import('yargs');
+    // The options of the command being parsed: its builder (run only for that command) records them, for "did you
+    // mean" and for the environment, which fills what the flags leave out (cli/env.ts).
+    let parsing: Record<string, Options> = RUN_OPTIONS;
+    const offer = (y: Argv, options: Record<string, Options>): Argv => ((parsing = options), y.options(documented(options)));
+    const given = (args: Record<string, unknown>): Record<string, unknown> => withEnv(args, parsing, io.env);
     const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
       .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
-      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => y.options({ ...runOptions, ...connectionOptions }), async (args) => {
+      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => offer(y, RUN_OPTIONS), async (args) => {
         exitCode = await run(await toConfig(args as Record<string, unknown>, io), io);
       })
-      .command('rules', 'Print the rule catalog', (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'As JSON' }), async (args) => {
+      .command('rules', 'Print the rule catalog', (y: Argv) => offer(y, rulesOptions), async (args) => {
         const { renderRules, renderRulesJson } = await import('./rules.js');
-        io.stdout.write(args.json ? renderRulesJson() : renderRules());
+        io.stdout.write(given(args).json === true ? renderRulesJson() : renderRules());
       })
-      .command('serve', 'Start the embedded reference implementation alone', (y: Argv) =>
-        y.options({
-          port: { type: 'number', default: 8080, describe: 'Port (0 for a free one)' },
-          host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
-          'api-key': { type: 'string', describe: 'The key it accepts (env PETSTORE_API_KEY)' },
-        }), async (args) => {
-        exitCode = await serve(args.port, args.host, apiKeyOf(args['api-key'], io.env), io);
+      .command('serve', 'Start the embedded reference implementation alone', (y: Argv) => offer(y, serveOptions), async (args) => {
+        const { port = SERVE_DEFAULTS.port, host = SERVE_DEFAULTS.host, 'api-key': apiKey } = given(args) as { port?: number; host?: string; 'api-key'?: string };
+        exitCode = await serve(port, host, apiKeyOf(apiKey, io.env), io);
       })
       .command('matrix <reports..>', 'Compare report.json files: matrix.html, matrix.md and a badge JSON per implementation', (y: Argv) =>
-        y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }).options({
-          'out-dir': { type: 'string', describe: 'Where the files go (default: ./petstore-conformance-matrix)' },
-          label: { type: 'string', array: true, describe: 'Names a column: name=path of one of the reports (repeatable)' },
-        }), async (args) => {
+        offer(y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }), matrixOptions), async (raw) => {
+        const args = given(raw);
         // Loaded on demand: a conformance run does not pay for the matrix's schema compilation.
         const { MATRIX_OUT_DIR, matrixCommand, parseLabels } = await import('./matrix.js');
-        exitCode = await matrixCommand(args.reports as string[], { outDir: args['out-dir'] ?? MATRIX_OUT_DIR, labels: parseLabels(args.label) }, io);
+        exitCode = await matrixCommand(args.reports as string[], { outDir: (args['out-dir'] as string | undefined) ?? MATRIX_OUT_DIR, labels: parseLabels(args.label as string[] | undefined) }, io);
       })
       .command('replay <report> <case>', 'Send a recorded failure again and judge the answer (exit 0 passes now, 1 still fails, 4 cannot be judged alone)', (y: Argv) =>
-        y.positional('report', { type: 'string', describe: 'report.json (or its directory)' }).positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }).options({
-          'base-url': { type: 'string', describe: 'Send it to another implementation (default: the report\'s target)' },
-          'api-key': { type: 'string', describe: 'The key, when the request carries it (env PETSTORE_API_KEY)' },
-          timeout: { type: 'number', default: CLI_DEFAULTS.timeout, describe: 'Deadline of the request, ms' },
-          ...tlsOptions,
-          ...connectionOptions,
-        }), async (args) => {
+        offer(y.positional('report', { type: 'string', describe: 'report.json (or its directory)' }).positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }), replayOptions), async (raw) => {
+        const args = given(raw);
         const [{ replayCommand }, { buildConnection }] = await Promise.all([import('./replay.js'), import('./connection.js')]);
         const apiKey = apiKeyOf(args['api-key'], io.env);
         const cwd = io.cwd ?? process.cwd();
-        const connection = await buildConnection(connectionFlags(args as Record<string, unknown>), io.env, cwd);
-        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: args.timeout as number, cwd, connection }, io);
+        const connection = await buildConnection(connectionFlags(args), io.env, cwd);
+        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? CLI_DEFAULTS.timeout, cwd, connection }, io);
       })
-      .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => y.options((await import('./certify.js')).certifyOptions), async (args) => {
-        exitCode = await (await import('./certify.js')).certifyCommand(args as Record<string, unknown>, io);
+      .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => offer(y, (await import('./certify.js')).certifyOptions), async (args) => {
+        exitCode = await (await import('./certify.js')).certifyCommand(given(args), io);
       })
-      .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }).options((await import('./verify.js')).verifyOptions), async (args) => {
+      .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => offer(y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }), (await import('./verify.js')).verifyOptions), async (raw) => {
+        const args = given(raw);
         exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, args['public-key'] === undefined ? {} : { publicKey: String(args['public-key']) }, io);
       })
-      .command('export-load', 'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)', async (y: Argv) => y.options((await import('./export-load.js')).exportLoadOptions), async (args) => {
-        exitCode = await (await import('./export-load.js')).exportLoadCommand(args as Record<string, unknown>, io);
+      .command('export-load', 'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)', async (y: Argv) => offer(y, (await import('./export-load.js')).exportLoadOptions), async (args) => {
+        exitCode = await (await import('./export-load.js')).exportLoadCommand(given(args), io);
       })
       .completion('completion', 'Print a bash/zsh completion script (petstore-conformance completion >> ~/.bashrc)', (current: string, args: { _: unknown[] }, fallback: (done: (error: Error | null, completions: string[] | undefined) => void) => void, done: (completions: string[]) => void) => {
         // The run's flags live in the default command, which yargs does not offer: offer them when no command was typed.
-        if (current.startsWith('-') && args._.length <= 1) return done([...Object.keys(runOptions).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
+        if (current.startsWith('-') && args._.length <= 1) return done([...Object.keys(RUN_OPTIONS).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
         fallback((_error, completions) => done((completions ?? []).filter((c) => c !== '$0')));
       })
       .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
@@ -113,7 +111,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw error ?? new UsageError(invalidValues(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(runOptions), COMMANDS)));
+        throw error ?? new UsageError(invalidValues(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(parsing).filter((flag) => parsing[flag]!.hidden !== true), COMMANDS)));
       });
     // yargs prints the script for `completion` and then, with exitProcess(false), goes on to run the default command.
     if (argv[0] === 'completion' && argv.length === 1) {
@@ -195,15 +193,15 @@ function defaultIo(): Io {
 }
 
 /**
- * Flags win over the config file, the file over the defaults; the key and base
- * URL may also come from the environment. Lists accept repeats and commas.
+ * Flags win over the PETSTORE_* variables (cli/env.ts), the variables over the
+ * config file, the file over the defaults. Lists accept repeats and commas.
  * Validates before anything runs.
  */
 async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
   const [{ loadConfigFile, profilesOf }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
-  // Flags win over PETSTORE_* variables (the base URL and the key keep their own handling below).
-  const args: Record<string, unknown> = { ...optionsFromEnv(env, runOptions, ['base-url', 'api-key']), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+  // The base URL's variable is read below, where --embedded may set it aside; the key only by apiKeyOf.
+  const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
   const file = (await loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env)).config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
@@ -261,23 +259,18 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   starting?.catch(() => {});
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
   try {
-    const [{ runConformance }, { reporters }, { renderJson }, { prepareOutputDir }, { buildConnection }] = await Promise.all([
+    const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }] = await Promise.all([
       import('../suites/engine.js'),
       import('../reports/index.js'),
       import('../reports/json.js'),
-      import('./files.js'),
-      import('./connection.js'),
+      import('./run-setup.js'),
     ]);
     const out = config.json ? io.stderr : io.stdout;
-    const cwd = io.cwd ?? process.cwd();
     // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
     // cannot be read, a header that cannot be sent cost nothing.
-    const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
-    const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd) : config.reportDir;
+    const { reportDir, settings } = await setUpRun(config, io, { createReportDir: true });
     const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
     const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
-    const waivers = config.waivers ? await (await import('./waivers.js')).loadWaivers(config.waivers) : undefined;
-    const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
     const interrupts = watchInterrupts(io);
     try {
       embedded = await starting;
@@ -285,21 +278,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       const result = await runConformance({
         baseUrl: embedded?.url ?? config.baseUrl ?? '',
         apiKey,
-        ...(config.seed === undefined ? {} : { seed: config.seed }),
-        numRuns: config.numRuns,
-        strict: config.strict,
-        timeoutMs: config.timeout,
-        maxWaitMs: config.maxWait * 1000,
-        ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
-        ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-        ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
-        load: config.load,
-        only: config.only,
-        skip: config.skip,
-        connection,
-        loadProfiles: config.profiles,
-        ...(waivers ? { waivers } : {}),
-        ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+        ...settings,
         exchangeEvents: config.verbose,
         signal: interrupts.signal,
         onEvent: (event) => {
@@ -333,9 +312,6 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     await (embedded ?? (await starting?.catch(() => undefined)))?.close();
   }
 }
-
-/** Reporters that write into the report directory. */
-const FILE_REPORTERS: readonly ReporterName[] = ['json', 'junit', 'html'];
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {
   if (!apiKey) throw new UsageError('serve needs --api-key (or PETSTORE_API_KEY): the key the server will accept');

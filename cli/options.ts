@@ -7,7 +7,7 @@
 import type { Options } from 'yargs';
 import type { PcError } from '../core/errors.js';
 import { OPTION_NAMES, renderWording, type Setting } from '../core/wording.js';
-import type { ConnectionFlags } from './connection-flags.js';
+import { type ConnectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
@@ -56,13 +56,16 @@ export interface CliConfig {
   connection: ConnectionFlags;
 }
 
+/** Where `serve` listens unless told. */
+export const SERVE_DEFAULTS = { port: 8080, host: '127.0.0.1' };
+
 /** Kebab-case flag names of the config keys. */
 type Flag<K extends string> = K extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${Flag<T>}` : `-${Lowercase<H>}${Flag<T>}`) : K;
 
 /**
  * Defaults of the CLI-only keys; the engine's own are in suites/defaults.ts. The
- * option table below sets none, so a flag left out reads as undefined and the
- * config file can fill it (flags > file > defaults).
+ * option tables below set none, so a flag left out reads as undefined and the
+ * environment or the config file can fill it (flags > env > file > defaults).
  */
 export const CLI_DEFAULTS = {
   reportDir: './petstore-conformance-report',
@@ -82,9 +85,6 @@ export const CLI_DEFAULTS = {
   verbose: false,
   dryRun: false,
 };
-
-/** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
-export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
 
 /**
  * How the CLI names each setting the engine's messages refer to: by its flag.
@@ -117,33 +117,58 @@ export function inFlags(error: PcError): string {
   return renderWording(error.wording, (setting) => FLAG_OF[setting]);
 }
 
-/** "(env PETSTORE_…)" for a flag's description. */
-const env = (flag: string): string => ` (env ${envVarOf(flag)})`;
-
+/** The run's own options; with {@link connectionOptions}, the default command's. */
 export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection'> as Flag<K & string>]-?: Options } = {
-  'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1 (env PETSTORE_BASE_URL)' },
-  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere (env PETSTORE_API_KEY)' },
-  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` + env('report-dir') },
-  seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' + env('seed') },
-  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` + env('num-runs') },
-  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' + env('strict') },
-  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` + env('timeout') },
-  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` + env('max-wait') },
-  concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` + env('concurrency') },
-  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' + env('rate-limit') },
-  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` + env('max-time') },
-  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` + env('load') },
-  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' + env('only') },
-  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' + env('skip') },
-  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` + env('reporter') },
-  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' + env('json') },
-  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' + env('embedded') },
-  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' + env('waivers') },
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' + env('ca') },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' + env('insecure') },
-  config: { type: 'string', describe: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]' + env('config') },
-  quiet: { type: 'boolean', alias: 'q', describe: 'Print the verdict line only (the reports are still written)' + env('quiet') },
-  verbose: { type: 'boolean', describe: 'Print each exchange as it completes, one line, the key redacted' + env('verbose') },
-  'max-failures': { type: 'number', describe: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant' + env('max-failures') },
-  'dry-run': { type: 'boolean', describe: 'Print the plan (phases, checks, about how many requests and animals) and send nothing' + env('dry-run') },
+  'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1' },
+  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere' },
+  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
+  seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' },
+  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
+  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
+  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
+  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
+  concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` },
+  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' },
+  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },
+  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
+  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
+  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },
+  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
+  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
+  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
+  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' },
+  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
+  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
+  config: { type: 'string', describe: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]' },
+  quiet: { type: 'boolean', alias: 'q', describe: 'Print the verdict line only (the reports are still written)' },
+  verbose: { type: 'boolean', describe: 'Print each exchange as it completes, one line, the key redacted' },
+  'max-failures': { type: 'number', describe: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant' },
+  'dry-run': { type: 'boolean', describe: 'Print the plan (phases, checks, about how many requests and animals) and send nothing' },
+};
+
+/** `rules`. */
+export const rulesOptions: Record<string, Options> = {
+  json: { type: 'boolean', describe: 'As JSON' },
+};
+
+/** `serve`: no defaults in the table, so that the environment can fill what the flags leave out. */
+export const serveOptions: Record<string, Options> = {
+  port: { type: 'number', describe: `Port (0 for a free one) [default: ${SERVE_DEFAULTS.port}]` },
+  host: { type: 'string', describe: `Address to listen on [default: ${SERVE_DEFAULTS.host}]` },
+  'api-key': { type: 'string', describe: 'The key it accepts' },
+};
+
+/** `matrix`, beside its positional report files. */
+export const matrixOptions: Record<string, Options> = {
+  'out-dir': { type: 'string', describe: 'Where the files go [default: ./petstore-conformance-matrix]' },
+  label: { type: 'string', array: true, describe: 'Names a column: name=path of one of the reports (repeatable)' },
+};
+
+/** `replay`, beside its positional report and case. */
+export const replayOptions: Record<string, Options> = {
+  'base-url': { type: 'string', describe: "Send it to another implementation [default: the report's target]" },
+  'api-key': { type: 'string', describe: 'The key, when the request carries it' },
+  timeout: { type: 'number', describe: `Deadline of the request, ms [default: ${CLI_DEFAULTS.timeout}]` },
+  ...tlsOptions,
+  ...connectionOptions,
 };

@@ -4,12 +4,12 @@
  * --max-failures, --dry-run, PETSTORE_* variables for every option, and a
  * config file found upward, with ${ENV} interpolation and a published schema.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfigFile, interpolate } from '../cli/config.js';
 import { explainUnknown, suggest, useColor } from '../cli/conventions.js';
-import { envVarOf, runOptions } from '../cli/options.js';
+import { envVarOf } from '../cli/env.js';
 import type { Handler } from '../reference/handler.js';
 import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
@@ -41,6 +41,12 @@ describe('conventions', () => {
     [['--embedded', '--seeed', '3', '--strikt'], /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/],
     [['rulez'], /unknown argument: rulez \(did you mean the command "rules"\?\)/],
     [['--embedded', '--max-failure', '2'], /did you mean --max-failures\?/],
+    // Each command's own flags, the connection's included.
+    [['--embedded', '--prxy', 'http://x'], /unknown argument: --prxy \(did you mean --proxy\?\)/],
+    [['export-load', '--formt', 'k6'], /unknown argument: --formt \(did you mean --format\?\)/],
+    [['serve', '--prot', '1'], /unknown argument: --prot \(did you mean --port\?\)/],
+    [['certify', '--prodct', 'x'], /unknown argument: --prodct \(did you mean --product\?\)/],
+    [['replay', 'r.json', 'c-1', '--secret-hedaer', 'X'], /unknown argument: --secret-hedaer \(did you mean --secret-header\?\)/],
   ])('%j suggests what was meant: exit 2, one line', async (args, message) => {
     const ran = await runInProcess(args);
     expect(ran.code).toBe(2);
@@ -64,6 +70,8 @@ describe('conventions', () => {
     expect(script.stdout).toContain('--get-yargs-completions');
     const flags = await runCli(['--get-yargs-completions', 'petstore-conformance', '--max-']);
     expect(flags.stdout.trim().split('\n').sort()).toEqual(['--max-failures', '--max-time', '--max-wait']);
+    const connection = await runCli(['--get-yargs-completions', 'petstore-conformance', '--']);
+    expect(connection.stdout.trim().split('\n')).toEqual(expect.arrayContaining(['--cert', '--cert-key', '--proxy', '--header', '--secret-header']));
     const commands = await runCli(['--get-yargs-completions', 'petstore-conformance', '']);
     expect(commands.stdout).toMatch(/^rules$/m);
     expect(commands.stdout).toMatch(/^export-load$/m);
@@ -177,12 +185,91 @@ describe('conventions', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/unknown profile "hurricane"/);
   });
+
+  // What a run checks before its first request (cli/run-setup.ts): each refused by the run and the dry run alike.
+  it.concurrent.each([
+    [['-H', 'Authorization: x'], /--header Authorization: the suite sends Authorization itself/],
+    [['--cert', '/nonexistent/client.pem', '--cert-key', '/nonexistent/client.key'], /--cert \/nonexistent\/client\.pem: no such file/],
+    [['--waivers', '/nonexistent/waivers.json'], /the waivers file \/nonexistent\/waivers\.json: no such file/],
+    [['--report-dir', '/proc/x'], /--report-dir \/proc\/x: it is below \/proc, a kernel pseudo-filesystem/],
+    [['--concurrency', '0'], /--concurrency must be an integer from 1 to 256, got 0/],
+  ])('%j: exit 2, one line, in a run and in a dry run', async (args, message) => {
+    for (const dry of [[], ['--dry-run']]) {
+      const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--num-runs', '2', ...args, ...dry], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      expect(ran.code, `${dry.join('')} ${ran.stderr}`).toBe(2);
+      expect(ran.stderr.trim().split('\n'), dry.join('')).toEqual([expect.stringMatching(message)]);
+    }
+  });
+
+  it('--dry-run does not create the report directory a run would create', async () => {
+    const reportDir = join(tempDir(), 'not', 'yet');
+    const ran = await runInProcess(['--embedded', '--dry-run', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT', '--report-dir', reportDir]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain(`→ ${reportDir}`);
+    expect(existsSync(join(reportDir, '..'))).toBe(false);
+  });
 });
 
 describe('PETSTORE_* variables: flags > environment > config file > defaults', () => {
-  it('names one variable per option of a run', () => {
-    expect(Object.keys(runOptions).map(envVarOf)).toEqual(expect.arrayContaining(['PETSTORE_BASE_URL', 'PETSTORE_API_KEY', 'PETSTORE_SEED', 'PETSTORE_LOAD', 'PETSTORE_REPORT_DIR', 'PETSTORE_STRICT', 'PETSTORE_MAX_FAILURES', 'PETSTORE_DRY_RUN', 'PETSTORE_QUIET']));
-    for (const [flag, option] of Object.entries(runOptions)) expect(String(option.describe), flag).toContain(`env ${envVarOf(flag)}`);
+  /** The options `--help` lists, each with its description in one line. */
+  function optionsOfHelp(help: string): Map<string, string> {
+    const options = new Map<string, string>();
+    let current: string | undefined;
+    for (const line of help.split('\n')) {
+      const start = /^ {2}(?:-\w, | {4})--([\w-]+)\s/.exec(line);
+      if (start) options.set((current = start[1]!), line.trim());
+      else if (current && /^ {6,}\S/.test(line)) options.set(current, `${options.get(current)} ${line.trim()}`);
+      else current = undefined;
+    }
+    return options;
+  }
+
+  // Through bin/: yargs prints help on the process's stdout.
+  it('every option of every command names its variable in that command\'s --help', async () => {
+    const top = await runCli(['--help']);
+    const commands = [...top.stdout.matchAll(/^ {2}petstore-conformance ([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+    expect(commands).toEqual(['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'export-load', 'completion']);
+    // completion takes no option.
+    const helps = [top, ...(await Promise.all(commands.filter((c) => c !== 'completion').map((command) => runCli([command, '--help']))))];
+    const variables = new Set<string>();
+    for (const help of helps) {
+      expect(help.code).toBe(0);
+      for (const [flag, text] of optionsOfHelp(help.stdout)) {
+        if (flag === 'help' || flag === 'version') continue;
+        expect(text, flag).toContain(`(env ${envVarOf(flag)}`);
+        variables.add(envVarOf(flag));
+      }
+    }
+    expect([...variables]).toEqual(expect.arrayContaining([
+      ...['PETSTORE_BASE_URL', 'PETSTORE_API_KEY', 'PETSTORE_SEED', 'PETSTORE_LOAD', 'PETSTORE_REPORT_DIR', 'PETSTORE_STRICT', 'PETSTORE_MAX_FAILURES', 'PETSTORE_DRY_RUN', 'PETSTORE_QUIET'],
+      ...['PETSTORE_CERT', 'PETSTORE_CERT_KEY', 'PETSTORE_PROXY', 'PETSTORE_HEADER', 'PETSTORE_SECRET_HEADER'],
+      ...['PETSTORE_PROFILE', 'PETSTORE_FORMAT', 'PETSTORE_OUT', 'PETSTORE_PORT', 'PETSTORE_HOST', 'PETSTORE_OUT_DIR', 'PETSTORE_LABEL', 'PETSTORE_TIMEOUT', 'PETSTORE_PRODUCT', 'PETSTORE_SIGN_KEY', 'PETSTORE_PUBLIC_KEY'],
+    ]));
+    // The run's repeatable options say how to write several values in one variable.
+    expect(optionsOfHelp(top.stdout).get('header')).toContain('(env PETSTORE_HEADER, one value per line)');
+  });
+
+  it('a subcommand reads its own variables: export-load finds the profile of PETSTORE_CONFIG; its flags win', async () => {
+    const cwd = tempDir();
+    const config = join(cwd, 'cfg.json');
+    writeFileSync(config, JSON.stringify({ profiles: { 'release-gate': { kind: 'closed', connections: 16, durationSec: 30, maxRequests: 100000, mix: { listPets: 5, getPet: 4, createPet: 1 }, thresholds: ['p99 < 250ms'] } } }));
+    const k6 = await runInProcess(['export-load', '--profile', 'release-gate', '--format', 'k6'], { env: { PETSTORE_CONFIG: config } });
+    expect(k6.stderr).toBe('');
+    expect(k6.code).toBe(0);
+    expect(k6.stdout).toContain('Load profile "release-gate"');
+    expect(k6.stdout).toContain('Thresholds: p99 < 250ms.');
+    const byVariables = await runInProcess(['export-load', '--format', 'artillery', '--out', join(cwd, 'gate.yml')], { env: { PETSTORE_CONFIG: config, PETSTORE_PROFILE: 'release-gate', PETSTORE_FORMAT: 'k6' } });
+    expect(byVariables.code, byVariables.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'gate.yml'), 'utf8')).toMatch(/^config:/m);
+    const wrong = await runInProcess(['export-load', '--profile', 'smoke'], { env: { PETSTORE_FORMAT: 'jmeter' } });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^petstore-conformance: error: PETSTORE_FORMAT must be one of k6, artillery/);
+  });
+
+  it('options hidden from --help have no variable: certify is not refused for the run\'s PETSTORE_SEED', async () => {
+    const ran = await runInProcess(['certify'], { env: { PETSTORE_SEED: '3', PETSTORE_CONFIG: '/nonexistent.json' } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/--base-url is required/);
   });
 
   it('seed, runs, strict, load, only, report dir and reporters come from the environment, over the file and under the flags', async () => {

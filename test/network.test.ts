@@ -277,6 +277,40 @@ describe('client certificates (mTLS): --cert and --cert-key', () => {
   });
 });
 
+describe('the connection from PETSTORE_* variables alone, as from its flags', () => {
+  it('PETSTORE_PROXY, PETSTORE_CA, PETSTORE_CERT, PETSTORE_CERT_KEY, PETSTORE_HEADER and PETSTORE_SECRET_HEADER (one value per line) reach an mTLS target through a proxy; the secret in no output', async () => {
+    const SECRET = 'env-secret-Q7-DISTINCTIVE-2290';
+    const certs = certificates();
+    const seen: Record<string, string | undefined>[] = [];
+    // The reference's https server takes node's TLS options: ask for a client certificate signed by the CA.
+    const tls = { ...certs.server, ca: certs.ca, requestCert: true, rejectUnauthorized: true };
+    const target = await reference({ apiKey: DISTINCTIVE_KEY, tls, wrap: (inner) => (request) => {
+      seen.push(request.headers);
+      return inner(request);
+    } });
+    // petstore.invalid resolves nowhere: only the proxy knows where it is.
+    const p = await proxy(() => `127.0.0.1:${target.port}`);
+    const dir = tempDir();
+    const variables = {
+      ...env,
+      PETSTORE_PROXY: p.url,
+      PETSTORE_CA: join(certs.dir, 'ca.pem'),
+      PETSTORE_CERT: join(certs.dir, 'client.pem'),
+      PETSTORE_CERT_KEY: join(certs.dir, 'client.key'),
+      PETSTORE_HEADER: 'X-Tenant: acme, eu\nX-Region: north',
+      PETSTORE_SECRET_HEADER: `X-Tenant-Token: ${SECRET}`,
+    };
+    const ran = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT', '--report-dir', dir], { env: variables });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(p.connects).toContain('petstore.invalid:443');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const headers of seen) expect(headers).toMatchObject({ 'x-tenant': 'acme, eu', 'x-region': 'north', 'x-tenant-token': SECRET });
+    expect(readJson(dir).options).toMatchObject({ customCa: true, connection: { clientCertificate: true, proxy: p.url } });
+    expect(ran.stdout + ran.stderr).not.toContain(SECRET);
+    for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file), 'utf8'), file).not.toContain(SECRET);
+  });
+});
+
 describe('replay verifies TLS as asked, with the same connection flags as the run', () => {
   it('--ca and --insecure: without either, an https target\'s unknown certificate is refused (exit 2); with one, the failure is judged again', async () => {
     const certs = certificates();

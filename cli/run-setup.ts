@@ -1,0 +1,54 @@
+/**
+ * What a run reads and checks before its first request, in one place, so that
+ * `--dry-run` refuses exactly what the run would: the report directory (when a
+ * reporter writes files), the waivers file, the connection description
+ * (certificates, proxy, headers), and the engine's settings as
+ * `runConformance` will resolve them.
+ */
+import type { ReporterName } from '../reports/names.js';
+import type { ConformanceOptions } from '../suites/options.js';
+import { buildConnection } from './connection.js';
+import { prepareOutputDir } from './files.js';
+import type { Io } from './io.js';
+import type { CliConfig } from './options.js';
+import { loadWaivers } from './waivers.js';
+
+/** Reporters that write into the report directory. */
+const FILE_REPORTERS: readonly ReporterName[] = ['json', 'junit', 'html'];
+
+/** The run's settings for the engine, all but where the target is and its key (the embedded reference's are known only once it started). */
+export type RunSettings = Omit<ConformanceOptions, 'baseUrl' | 'apiKey'>;
+
+/**
+ * Reads and checks what `config` names and returns the report directory
+ * (absolute when a reporter writes files) and the engine's settings. A run
+ * creates a missing report directory; a dry run (`createReportDir: false`)
+ * only checks that it could. Throws one-line `UsageError`s.
+ */
+export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: { createReportDir: boolean }): Promise<{ reportDir: string; settings: RunSettings }> {
+  const cwd = io.cwd ?? process.cwd();
+  const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
+  const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
+  const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
+  const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
+  return {
+    reportDir,
+    settings: {
+      ...(config.seed === undefined ? {} : { seed: config.seed }),
+      numRuns: config.numRuns,
+      strict: config.strict,
+      timeoutMs: config.timeout,
+      maxWaitMs: config.maxWait * 1000,
+      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+      ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
+      load: config.load,
+      only: config.only,
+      skip: config.skip,
+      connection,
+      loadProfiles: config.profiles,
+      ...(waivers ? { waivers } : {}),
+      ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+    },
+  };
+}
