@@ -82,7 +82,7 @@ describe('export-load --format k6', () => {
     expect(smoke).toContain('const responseCallback = probe ? UNAUTHORIZED : OK;');
     expect(smoke).toContain('const API_KEY = __ENV.PETSTORE_API_KEY;');
     expect(smoke).toContain('authorization: `Bearer ${API_KEY}`');
-    expect(smoke).toMatch(/^\/\/ In a distributed run the request bound holds for each instance/m);
+    expect(smoke).toMatch(/^\/\/ Distributed \(k6 cloud run, k6-operator\): the virtual users, the rate and the request bound are split/m);
     expect(smoke).toContain('const MIX = [["listPets",6],["getPet",3],["createPet",1]];');
     expect(smoke).toContain('const AUTH_PROBE_SHARE = 0.02;');
     expect(smoke).toContain('__ENV.PETSTORE_BASE_URL || "http://127.0.0.1:8080/v1"');
@@ -156,6 +156,7 @@ describe('export-load --format artillery', () => {
     expect(asked).toEqual([true]);
     expect(readFileSync(processorFile, 'utf8')).toMatch(/const DURATION_MS = 3000;\n.*\nconst MAX_CYCLES = 100;/);
     expect(readFileSync(processorFile, 'utf8')).toContain('per worker in a distributed run');
+    expect(text).toMatch(/^# Distributed \(run-fargate, run-lambda --count N\): each worker runs the whole script/m);
   });
 
   it('a fixed-rate profile: arrivals at the rate, one request each in the mix proportions; what Artillery cannot judge is said', async () => {
