@@ -78,9 +78,23 @@ export function findProgram(names: readonly string[], options: { envVar?: string
  */
 export function findChromium(file: string): string | undefined {
   const path = findProgram(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], { envVar: 'CHROMIUM_PATH', debianPath: '/usr/bin/chromium' });
-  if (path) return path;
-  if (process.env.CI === 'true') throw new Error(`${file}: no Chromium found (set CHROMIUM_PATH, put chromium on PATH, or apt-get install chromium); under CI=true the browser tests may not be skipped`);
-  console.warn(`\n!!! ${file}: no Chromium found (CHROMIUM_PATH, PATH, /usr/bin/chromium); the browser tests are SKIPPED. Install it (apt-get install chromium) or set CHROMIUM_PATH.\n`);
+  return path ?? skippedUnlessCi(file, 'Chromium', 'CHROMIUM_PATH, PATH, /usr/bin/chromium', 'the browser tests', 'apt-get install chromium, or set CHROMIUM_PATH');
+}
+
+/**
+ * Artillery, for the test that runs an exported script: `$ARTILLERY_PATH`,
+ * then `artillery` on PATH. It is not a dependency of the project; .ci/run
+ * installs the pinned release of .ci/artillery outside the clone. As with
+ * Chromium, none is a loud skip, except under CI=true, where it fails.
+ */
+export function findArtillery(file: string): string | undefined {
+  return findProgram(['artillery'], { envVar: 'ARTILLERY_PATH' }) ?? skippedUnlessCi(file, 'Artillery', 'ARTILLERY_PATH, PATH', 'the Artillery runs', 'export ARTILLERY_PATH="$(.ci/install-artillery)" (it installs the release pinned in .ci/artillery outside the clone)');
+}
+
+/** A program missing where the README lets a developer's machine skip: a loud warning, or an error under CI=true. */
+function skippedUnlessCi(file: string, program: string, searched: string, tests: string, install: string): undefined {
+  if (process.env.CI === 'true') throw new Error(`${file}: no ${program} found (${searched}); under CI=true ${tests} may not be skipped. Install it: ${install}`);
+  console.warn(`\n!!! ${file}: no ${program} found (${searched}); ${tests} are SKIPPED. Install it: ${install}.\n`);
   return undefined;
 }
 

@@ -50,6 +50,9 @@ export interface RampProfile extends ProfileBase {
 
 export type LoadProfile = ClosedProfile | RateProfile | RampProfile;
 
+/** A profile is within its thresholds only when at least this share of the requests due were answered (run.ts; export-load writes it into its scripts). */
+export const MIN_ANSWERED = 0.9;
+
 const MIX: LoadMix = { listPets: 6, getPet: 3, createPet: 1 };
 
 /** The built-in profiles. `smoke` is the default. */

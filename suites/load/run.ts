@@ -9,14 +9,12 @@ import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult 
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
-import { type LoadProfile, meets, type Threshold, thresholdId } from './profiles.js';
+import { type LoadProfile, meets, MIN_ANSWERED, type Threshold, thresholdId } from './profiles.js';
 import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
 /** The generator counts as the limit when it used this share of a core or more. */
 export const GENERATOR_BOUND_CPU = 0.85;
-/** A profile is within its thresholds only when at least this share of the requests due were answered. */
-export const MIN_ANSWERED = 0.9;
 
 export interface LoadRunDeps {
   baseUrl: string;
