@@ -257,7 +257,7 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
     expect(k6.stderr).toBe('');
     expect(k6.code).toBe(0);
     expect(k6.stdout).toContain('Load profile "release-gate"');
-    expect(k6.stdout).toContain('Thresholds: p99 < 250ms.');
+    expect(k6.stdout).toContain('Thresholds: p99 < 250ms; answered >= 90%.');
     const byVariables = await runInProcess(['export-load', '--format', 'artillery', '--out', join(cwd, 'gate.yml')], { env: { PETSTORE_CONFIG: config, PETSTORE_PROFILE: 'release-gate', PETSTORE_FORMAT: 'k6' } });
     expect(byVariables.code, byVariables.stderr).toBe(0);
     expect(readFileSync(join(cwd, 'gate.yml'), 'utf8')).toMatch(/^config:/m);

@@ -18,7 +18,8 @@ const PARALLEL = 4;
 
 interface Verdict {
   failed: RuleId[];
-  errored: RuleId[];
+  /** Rules that errored, and a line when the run stopped early without one. */
+  errored: string[];
   /** runConformance threw. */
   crash?: string;
   /** One line per failing rule: its first finding, for the assertion message. */
@@ -30,7 +31,7 @@ interface Verdict {
 async function judge(mutant: Mutant): Promise<Verdict> {
   const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
   try {
-    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS });
+    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}) });
     return outcomes(result);
   } catch (error) {
     return { failed: [], errored: [], evidence: [], observed: [], crash: String((error as Error)?.stack ?? error) };
@@ -47,7 +48,9 @@ function outcomes(result: ConformanceResult): Verdict {
       const check = r.checks.find((c) => c.outcome === r.outcome);
       return `${r.id} (${check?.id}): ${check?.findings[0]?.message ?? check?.reason ?? ''}`.slice(0, 400);
     });
-  return { failed: withOutcome('fail'), errored: withOutcome('error'), evidence, observed: [...new Set(result.observations.map((o) => o.gap))] };
+  // A run that stopped (target taken for gone, time bound) judged less than it should: no row may pass that way.
+  const stopped = result.summary.verdict === 'error' && withOutcome('error').length === 0 ? [`run stopped: ${result.summary.reason}`] : [];
+  return { failed: withOutcome('fail'), errored: [...withOutcome('error'), ...stopped], evidence, observed: [...new Set(result.observations.map((o) => o.gap))] };
 }
 
 
