@@ -11,7 +11,7 @@ import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/m
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome, thresholdMeasure } from '../suites/policy.js';
+import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {
@@ -37,11 +37,11 @@ export function renderAnnotations(result: ConformanceResult): string {
     const waiver = result.waivers.find((w) => w.rule === rule.id && w.status === 'applied');
     lines.push(`::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`);
   }
-  // A breached threshold fails the run (exit 3): an error. One that could not be measured is said as a warning.
+  // A failed threshold, breached or not computed, fails the run (exit 3): an error. An inconclusive one is said as a warning.
   for (const load of result.load) {
     for (const t of load.thresholds.filter((x) => x.outcome !== 'pass')) {
-      const breached = t.outcome === 'fail';
-      lines.push(`::${breached ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${breached ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${thresholdMeasure(t)}`)}`);
+      const failed = t.outcome === 'fail';
+      lines.push(`::${failed ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${thresholdMeasured(t) ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${thresholdMeasure(t)}`)}`);
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
