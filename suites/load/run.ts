@@ -132,7 +132,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const judged =
     profile.kind === 'ramp' && brokeAt && held
       ? [...held.filter((t) => t.metric !== 'answered'), ...evaluate(profile.name, thresholds.filter((t) => t.metric === 'drift'), figures, drift), ...held.filter((t) => t.metric === 'answered')]
-      : [...evaluate(profile.name, thresholds, figures, drift), answeredThreshold(profile.name, answered.answered, answered.due)];
+      : judgeThresholds(profile.name, thresholds, figures, drift, answered);
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,
@@ -160,6 +160,16 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     ...(drift ? { drift } : {}),
     ...(stoppedEarly ? { stoppedEarly } : {}),
   };
+}
+
+/**
+ * A profile's thresholds judged on its whole run: each of its expressions
+ * against the figures, then the share answered. `verify` judges a bundle's
+ * recorded figures with it too, so a recorded pass the figures do not support
+ * is found.
+ */
+export function judgeThresholds(profile: string, thresholds: readonly Threshold[], figures: Pick<LoadResult, 'overall' | 'operations'>, drift: LoadResult['drift'], answered: { answered: number; due: number }): ThresholdResult[] {
+  return [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
 }
 
 /**
