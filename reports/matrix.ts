@@ -104,7 +104,7 @@ const MAX_LABEL_CHARS = 120;
 // Verdicts
 
 /** A rule's outcome as the matrix shows it: a failing SHOULD rule of a run that was not strict is a warning. */
-export function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
+function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
   return shownOutcome(rule, strict);
 }
 
