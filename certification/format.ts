@@ -115,7 +115,9 @@ function words(step: VerifyStep): [StepMark, string] {
     case 'VERDICTS_AGREE':
       return ['✓', `verdicts: all ${step.rules} rules and their checks, recomputed from ${step.exchanges} recorded exchanges with this installation's validators, agree with ${BUNDLE.report}`];
     case 'LOAD_NOT_RECOMPUTED':
-      return ['-', 'load: not recomputed (the load.* checks, thresholds and figures cannot be replayed): only the hashes, and the signature when checked, vouch for them'];
+      return ['-', 'load: not recomputed (the load.* checks and figures cannot be replayed): only the hashes, and the signature when checked, vouch for them; the thresholds are judged again from those figures'];
+    case 'THRESHOLD_DIFFERS':
+      return ['✗', `load: ${step.threshold} (profile ${step.profile}) is ${step.recorded} in ${BUNDLE.report}, but ${step.recomputed} when judged again from its own figures${step.measure === undefined ? '' : ` (${step.measure})`}`];
     case 'THRESHOLDS_DIFFER':
       return ['✗', `load: ${BUNDLE.report} says thresholds ${step.recorded}, but its load results say ${step.computed}`];
     case 'DECISION_DIFFERS':

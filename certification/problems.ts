@@ -4,7 +4,7 @@
  * verification; passes and notes are said.
  */
 import type { Severity } from '../spec/rules.js';
-import type { Outcome, RuleOutcome } from '../suites/model.js';
+import type { Outcome, RuleOutcome, ThresholdResult } from '../suites/model.js';
 import type { SchemaViolation } from '../spec/validate.js';
 import type { ManifestDefect } from './manifest.js';
 import type { TranscriptDefect } from './transcript.js';
@@ -15,6 +15,8 @@ export interface ShownRequest {
   path: string;
   authorization: string;
 }
+
+type ThresholdOutcome = ThresholdResult['outcome'];
 
 /** Something in the bundle that does not match; any one fails the verification. */
 export type VerifyProblem =
@@ -66,6 +68,8 @@ export type VerifyProblem =
   /** `message`: the recomputation's first failure, when it failed. */
   | { code: 'CHECK_DIFFERS'; rule: string; check: string; recorded: Outcome; recomputed: Outcome; message?: string }
   | { code: 'VERDICT_DIFFERS'; recorded: string; recomputed: string }
+  /** A threshold's outcome in report.json against the one its recorded figures give (`measure`: what they give, in words). */
+  | { code: 'THRESHOLD_DIFFERS'; profile: string; threshold: string; recorded: ThresholdOutcome | 'absent'; recomputed: ThresholdOutcome | 'absent'; measure?: string }
   /** report.json's summary of the load thresholds against its own load results. */
   | { code: 'THRESHOLDS_DIFFER'; recorded: string; computed: string }
   /** manifest.json's decision against what report.json supports (`reasons`: why it supports none). */

@@ -8,10 +8,12 @@
  * - every rule's outcome, recomputed by running the suite again against the
  *   transcript (same seed, runs and name prefix; the key a placeholder) with
  *   the current validators, against report.json's;
+ * - each load threshold's outcome against the one report.json's own load
+ *   figures give, judged as the load phase judges them;
  * - the certificate decision against what report.json supports.
  *
- * Load results cannot be replayed (checks `load.*`, thresholds, figures): the
- * hashes, and the signature when checked, are all that vouch for them.
+ * Load results cannot be replayed (checks `load.*`, figures): the hashes, and
+ * the signature when checked, are all that vouch for them.
  */
 import { verify as verifySignature, type KeyObject } from 'node:crypto';
 import { WITHHELD_DIGEST } from '../core/boundary.js';
@@ -26,8 +28,10 @@ import type { Product } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
 import { validatorFor, violationsOf } from '../spec/validate.js';
 import { runConformance } from '../suites/engine.js';
-import type { CheckResult, ConformanceResult, Outcome } from '../suites/model.js';
-import { CERTIFICATION, certificationDecision, failsRun, thresholdsOutcome } from '../suites/policy.js';
+import { builtinProfiles, type Threshold, validateProfile } from '../suites/load/profiles.js';
+import { judgeThresholds } from '../suites/load/run.js';
+import type { CheckResult, ConformanceResult, LoadResult, Outcome, ThresholdResult } from '../suites/model.js';
+import { CERTIFICATION, certificationDecision, failsRun, thresholdMeasure, thresholdsOutcome } from '../suites/policy.js';
 import { combine } from '../suites/recorder.js';
 import { type BundleContents, unpackBundle } from './bundle.js';
 import { BUNDLE, HASHED_FILES, readManifest, suiteHash } from './manifest.js';
@@ -294,10 +298,44 @@ function explainedByLoad(recorded: CheckResult, again: CheckResult, loadSeqs: Re
   return recorded.findings.every((f) => f.evidence.length > 0 && f.evidence.every((e) => loadSeqs.has(e.seq)));
 }
 
+/**
+ * The decision report.json supports. Its load figures cannot be replayed, but
+ * its threshold outcomes must follow from them: each profile's thresholds are
+ * judged again from its recorded figures as the load phase judges them, and
+ * the decision is made on those (a profile that answered nothing never reads
+ * as within its thresholds, whatever the file says).
+ */
 function checkDecision(report: ConformanceResult, manifest: Manifest, found: Steps): void {
-  const decision = certificationDecision(report);
-  const thresholds = thresholdsOutcome(report.load);
+  const load = report.load.map((recorded) => {
+    const judged = judgedAgain(recorded);
+    if (!judged) return recorded;
+    const ids = [...new Set([...recorded.thresholds, ...judged].map((t) => t.id))];
+    for (const id of ids) {
+      const was = recorded.thresholds.find((t) => t.id === id);
+      const is = judged.find((t) => t.id === id);
+      if (was?.outcome !== is?.outcome) found.problem({ code: 'THRESHOLD_DIFFERS', profile: recorded.profile, threshold: id, recorded: was?.outcome ?? 'absent', recomputed: is?.outcome ?? 'absent', ...(is ? { measure: thresholdMeasure(is) } : {}) });
+    }
+    return { ...recorded, thresholds: judged };
+  });
+  const supported = { ...report, load };
+  const decision = certificationDecision(supported);
+  const thresholds = thresholdsOutcome(load);
   if (report.summary.thresholds !== thresholds) found.problem({ code: 'THRESHOLDS_DIFFER', recorded: report.summary.thresholds, computed: thresholds });
   if (decision.certified !== manifest.certified) found.problem({ code: 'DECISION_DIFFERS', manifest: manifest.certified, supported: decision.certified, reasons: decision.reasons });
   else found.say({ code: 'DECISION_FOLLOWS', certified: manifest.certified });
+}
+
+/**
+ * A profile's thresholds judged again from its recorded figures: those of the
+ * built-in profile of that name (certification runs `smoke`), else the
+ * recorded expressions. Undefined for a stress profile that broke: it is
+ * judged on the last stage that held, whose figures a report does not keep.
+ */
+function judgedAgain(load: LoadResult): ThresholdResult[] | undefined {
+  const builtin = builtinProfiles[load.profile];
+  if ((builtin?.kind ?? load.kind) === 'ramp' && load.brokeAt) return undefined;
+  const expressions: Threshold[] = builtin ? validateProfile(builtin) : load.thresholds.filter((t) => t.metric !== 'answered').map(({ expression, operation, metric, comparator, limit, unit }) => ({ expression, operation, metric, comparator, limit, unit }));
+  // A report without the count of requests due (an earlier version's) is judged on what its figures show was sent.
+  const { requests, errors } = load.overall;
+  return judgeThresholds(load.profile, expressions, load, load.drift, load.answered ?? { answered: requests, due: requests + errors.timeouts + errors.socketErrors });
 }

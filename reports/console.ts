@@ -2,7 +2,7 @@ import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } 
 import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { inconclusiveCases, outcomeLabel, shownOutcome } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;
@@ -87,7 +87,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
   if (load.schedule) lines.push(`  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`);
   for (const t of load.thresholds) {
     const mark = t.outcome === 'pass' ? paint(32, '✓') : t.outcome === 'fail' ? paint(31, '✗') : paint(33, '?');
-    lines.push(`  ${mark} ${t.id}: ${t.expression}, measured ${t.measured}${t.unit === 'req/s' ? ' req/s' : t.unit}${t.reason ? ` (${t.reason})` : ''}`);
+    lines.push(`  ${mark} ${t.id}: ${t.expression}, ${thresholdMeasure(t)}`);
   }
   if (load.brokeAt) lines.push(`  broke at stage ${load.brokeAt.stage} (${load.brokeAt.connections} connections): ${load.brokeAt.thresholds.join('; ')}`);
   if (load.drift) lines.push(`  drift: p99 ×${load.drift.p99Ratio} from the first tenth to the last, error rate ${load.drift.errorRateDelta >= 0 ? '+' : ''}${(load.drift.errorRateDelta * 100).toFixed(2)} points`);

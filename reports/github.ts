@@ -11,7 +11,7 @@ import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/m
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome } from '../suites/policy.js';
+import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {
@@ -37,20 +37,14 @@ export function renderAnnotations(result: ConformanceResult): string {
     const waiver = result.waivers.find((w) => w.rule === rule.id && w.status === 'applied');
     lines.push(`::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`);
   }
-  // A breached threshold fails the run (exit 3): an error. One that could not be measured is said as a warning.
+  // A failed threshold, breached or not computed, fails the run (exit 3): an error. An inconclusive one is said as a warning.
   for (const load of result.load) {
     for (const t of load.thresholds.filter((x) => x.outcome !== 'pass')) {
-      const breached = t.outcome === 'fail';
-      lines.push(`::${breached ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${breached ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${measured(t)}`)}`);
+      const failed = t.outcome === 'fail';
+      lines.push(`::${failed ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${thresholdMeasured(t) ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${thresholdMeasure(t)}`)}`);
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
-}
-
-/** What a threshold measured, in words: `measured 40 req/s`, or why nothing was. */
-function measured(t: ThresholdResult): string {
-  if (t.outcome === 'inconclusive') return `not measured${t.reason ? `: ${t.reason}` : ''}`;
-  return `measured ${t.measured}${t.unit === 'req/s' ? ' req/s' : t.unit === 'x' ? 'x' : ` ${t.unit}`}${t.reason ? ` (${t.reason})` : ''}`;
 }
 
 const SHOWN_ICON: Record<ShownOutcome, string> = { pass: '✅', fail: '❌', warning: '⚠️', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
@@ -99,7 +93,7 @@ export function renderLoadTable(loads: readonly LoadResult[], notRun?: string): 
   for (const load of loads) {
     const f = load.overall;
     const shape = load.kind === 'rate' ? `rate ${load.settings.rate}/s` : load.kind === 'ramp' ? `ramp to ${Math.max(...(load.settings.stages ?? [load.settings.connections]))} connections` : `${load.settings.connections} connections`;
-    const thresholds = load.thresholds.map((t) => `${THRESHOLD_ICON[t.outcome]} \`${t.expression}\` (${measured(t)})`).join('<br>') || 'none';
+    const thresholds = load.thresholds.map((t) => `${THRESHOLD_ICON[t.outcome]} \`${t.expression}\` (${thresholdMeasure(t)})`).join('<br>') || 'none';
     const notes = [load.generatorLoad.bound ? 'generator-bound' : '', load.brokeAt ? `broke at ${load.brokeAt.connections} connections` : '', load.stoppedEarly ? `stopped early: ${load.stoppedEarly}` : ''].filter(Boolean);
     lines.push(`| ${cell(load.profile)} (${load.kind}, ${shape}, ${(load.durationMs / 1000).toFixed(1)} s)${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${f.requests} | ${f.throughput.toFixed(1)}/s | ${millis(f.latencyMs.p50)} | ${millis(f.latencyMs.p99)} | ${(f.errorRate * 100).toFixed(2)}% | ${cell(thresholds)} |`);
   }

@@ -24,7 +24,7 @@ import { count, markedText as text, plural, severityTag } from './components.js'
 import { renderPage } from './page.js';
 import { fileReporter } from './file.js';
 import { html, join, type SafeHtml } from './safe-html.js';
-import { inconclusiveCases, SHOWN_ORDER, type ShownOutcome, shownOutcome } from '../suites/policy.js';
+import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, type ShownOutcome, shownOutcome, thresholdMeasured } from '../suites/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 
 export const HTML_REPORT_FILE = 'report.html';
@@ -364,7 +364,7 @@ function renderProfile(load: LoadResult): SafeHtml {
   const row = (label: string, f: LoadFigures) =>
     html`<tr><th scope="row">${text(label)}</th><td>${count(f.requests)}</td><td>${text(f.throughput)}</td><td>${millis(f.latencyMs.p50)}</td><td>${millis(f.latencyMs.p95)}</td><td>${millis(f.latencyMs.p99)}</td><td>${millis(f.latencyMs.max)}</td><td>${(f.errorRate * 100).toFixed(2)}%</td><td>${count(f.errors.non2xx)} / ${count(f.errors.timeouts)} / ${count(f.errors.socketErrors)}</td></tr>`;
   const thresholds = load.thresholds.map(
-    (t) => html`<tr id="${anchor(t.id)}"><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${text(t.measured)} ${text(t.unit)}</td><td>${text(t.reason ?? '')}</td></tr>`,
+    (t) => html`<tr id="${anchor(t.id)}"><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${thresholdMeasured(t) ? html`${text(t.measured)} ${text(t.unit)}` : NOT_MEASURED}</td><td>${text(t.reason ?? '')}</td></tr>`,
   );
   const g = load.generatorLoad;
   const facts: SafeHtml[] = [

@@ -17,7 +17,9 @@
  * - `inconclusive` and `skip` → `<skipped>` holding the reasons (the schema
  *   gives `skipped` no attributes, so the reason is its text).
  * - `error` (a check of the suite crashed) → `<error>` with the crash reasons.
- * - `pass` → an empty testcase.
+ * - `pass` → an empty testcase; one with cases the suite could not decide
+ *   says so in its `<system-out>` (`pass, 5 cases inconclusive:` and why each
+ *   was), never a bare pass.
  * - The run's `<properties>` (tool.name, tool.version, interfaceVersion,
  *   target, seed, numRuns, strict, startedAt) are written once, on the first
  *   testsuite: the schema allows none on testsuites.
@@ -64,7 +66,7 @@ import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
-import { shownOutcome } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
@@ -150,7 +152,7 @@ export function renderJunit(result: ConformanceResult, options: JunitOptions = {
     properties(suite);
     for (const { load, threshold, kind } of thresholds) {
       const testcase = suite.ele('testcase', { name: ampersands(threshold.id), classname: ampersands(`${CLASSNAME_PACKAGE}.load.${load.profile}`), time: seconds(thresholdTime(load)) });
-      const measured = `measured ${threshold.measured}${threshold.unit === 'req/s' ? ' req/s' : threshold.unit} against ${threshold.expression}${threshold.reason ? ` (${threshold.reason})` : ''}`;
+      const measured = `${threshold.expression}: ${thresholdMeasure(threshold)}`;
       const figures = loadFigures(load);
       if (kind === 'skipped') testcase.ele('skipped').txt(block(threshold.reason ?? 'inconclusive'));
       else if (kind === 'failure') testcase.ele('failure', { message: attribute(measured), type: 'threshold' }).txt(block(`${measured}\n\n${figures}`));
@@ -242,6 +244,7 @@ function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: 
   const testcase = suite.ele('testcase', { classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`), name: attribute(rule.id), time: seconds(timeMs) });
   switch (kind) {
     case 'passed':
+      if (inconclusiveCases(rule) > 0) testcase.ele('system-out').txt(block(`${outcomeLabel(rule, run.summary.strict)}:\n${skipText(rule)}`));
       return;
     case 'failure':
       testcase.ele('failure', { type: rule.severity, message: attribute(failureMessage(rule)) }).txt(block(failureText(rule, run)));

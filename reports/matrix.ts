@@ -9,7 +9,9 @@
  * - Cells: the outcome as a word (and, in the page, a symbol and a colour):
  *   `pass`, `fail`, `inconclusive`, `error`, `skip`, and `warning` for a failing
  *   SHOULD rule of a run that was not strict; `absent` when that report does
- *   not hold the row. Each links to the evidence: the column's report page with
+ *   not hold the row. A rule with cases the suite could not decide says so
+ *   (`pass, 5 cases inconclusive`, the policy's {@link outcomeLabel}), never a
+ *   bare pass. Each links to the evidence: the column's report page with
  *   the rule's anchor in report.html ({@link evidenceHref}).
  * - Columns: a heading per implementation with its label, target URL, tool
  *   version, seed, start date and verdict.
@@ -29,7 +31,7 @@ import { renderPage } from './page.js';
 import { html, join, type SafeHtml, visible } from './safe-html.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
-import { failsRun, shownOutcome } from '../suites/policy.js';
+import { failsRun, NOT_MEASURED, outcomeLabel, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -62,6 +64,8 @@ export interface Badge {
 
 interface Cell {
   outcome: CellOutcome;
+  /** The outcome in words: the outcome, or the policy's label of a rule (`pass, 5 cases inconclusive`). */
+  label: string;
   href: string;
   /** Why: the first finding's message, a skip or error reason, a measured value. */
   note: string;
@@ -100,7 +104,7 @@ const MAX_LABEL_CHARS = 120;
 // Verdicts
 
 /** A rule's outcome as the matrix shows it: a failing SHOULD rule of a run that was not strict is a warning. */
-export function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
+function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
   return shownOutcome(rule, strict);
 }
 
@@ -183,20 +187,20 @@ function ruleRows(columns: readonly MatrixColumn[]): Row[] {
       severity: fromCatalog?.severity ?? fromReport?.severity ?? '',
       cells: columns.map((column, i) => {
         const rule = byId[i]!.get(id);
-        if (!rule) return { outcome: 'absent', href: evidenceHref(column, id), note: 'not in this report' };
-        const outcome = cellOutcome(rule, column.result.summary.strict);
-        return { outcome, href: evidenceHref(column, id), note: ruleNote(rule) };
+        if (!rule) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'not in this report' };
+        const { strict } = column.result.summary;
+        return { outcome: cellOutcome(rule, strict), label: outcomeLabel(rule, strict), href: evidenceHref(column, id), note: ruleNote(rule) };
       }),
     };
   });
 }
 
-/** The first finding of a failing or inconclusive rule; the reason of a skipped or crashed one. */
+/** The first finding of a failing or inconclusive rule, or of a passing rule's inconclusive cases; the reason of a skipped or crashed one. */
 function ruleNote(rule: RuleResult): string {
-  if (rule.outcome === 'pass') return '';
-  const check = rule.checks.find((c) => c.outcome === rule.outcome);
+  const looked = rule.outcome === 'pass' ? 'inconclusive' : rule.outcome;
+  const check = rule.outcome === 'pass' ? rule.checks.find((c) => c.inconclusive > 0) : rule.checks.find((c) => c.outcome === rule.outcome);
   if (!check) return '';
-  const finding = check.findings.find((f) => f.outcome === rule.outcome) ?? check.findings[0];
+  const finding = check.findings.find((f) => f.outcome === looked) ?? (rule.outcome === 'pass' ? undefined : check.findings[0]);
   const message = finding ? findingText(finding) : check.reason;
   return message ? cut(`${check.id}: ${message}`, MAX_NOTE_CHARS) : '';
 }
@@ -220,10 +224,10 @@ function loadRows(columns: readonly MatrixColumn[]): Row[] {
     severity: 'load',
     cells: columns.map((column, i) => {
       const t = byId[i]!.get(id);
-      if (!t) return { outcome: 'absent', href: evidenceHref(column, id), note: 'no such threshold in this report' };
+      if (!t) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'no such threshold in this report' };
       const outcome: CellOutcome = OUTCOMES.includes(t.outcome) ? t.outcome : 'error';
-      const measured = `${figure(t.measured)} ${t.unit}`;
-      return { outcome, href: evidenceHref(column, id), note: cut(`${t.expression}: measured ${measured}${t.reason ? ` (${t.reason})` : ''}`, MAX_NOTE_CHARS), detail: measured };
+      const measure = thresholdMeasure({ ...t, measured: Math.round(t.measured * 100) / 100 });
+      return { outcome, label: outcome, href: evidenceHref(column, id), note: cut(`${t.expression}: ${measure}`, MAX_NOTE_CHARS), detail: thresholdMeasured(t) ? `${figure(t.measured)} ${t.unit}` : NOT_MEASURED };
     }),
   }));
 }
@@ -307,7 +311,7 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
     if (rows.length === 0) return;
     lines.push('', `## ${heading}`, '', mdRow([first, 'Title', 'Severity', ...names.map(md)]), mdRow(Array(3 + columns.length).fill('---')));
     for (const row of rows) {
-      const cells = row.cells.map((cell) => (cell.outcome === 'absent' ? '—' : `[${cell.outcome}${cell.detail ? ` ${md(cell.detail)}` : ''}](${mdHref(cell.href)})`));
+      const cells = row.cells.map((cell) => (cell.outcome === 'absent' ? '—' : `[${md(cell.label)}${cell.detail ? ` ${md(cell.detail)}` : ''}](${mdHref(cell.href)})`));
       lines.push(mdRow([md(row.id), md(row.title), md(row.severity), ...cells]));
     }
   };
@@ -383,7 +387,7 @@ function renderColumnHead(column: MatrixColumn, name: string, index: number): Sa
 function renderRow(row: Row): SafeHtml {
   const cells = row.cells.map((cell) => {
     if (cell.outcome === 'absent') return html`<td class="cell o-absent" title="${oneLine(cell.note)}"><span aria-hidden="true">·</span> absent</td>`;
-    return html`<td class="cell o-${cell.outcome}"><a href="${oneLine(cell.href)}"${cell.note && html` title="${oneLine(cell.note)}"`}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.outcome}${cell.detail && html`<span class="detail">${oneLine(cell.detail)}</span>`}</a></td>`;
+    return html`<td class="cell o-${cell.outcome}"><a href="${oneLine(cell.href)}"${cell.note && html` title="${oneLine(cell.note)}"`}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.label}${cell.detail && html`<span class="detail">${oneLine(cell.detail)}</span>`}</a></td>`;
   });
   return html`<tr data-rule="${oneLine(`${row.id} ${row.title}`.toLowerCase())}">
 <th scope="row" class="rid" id="${anchor(row.id)}">${oneLine(row.id)}</th>

@@ -57,7 +57,7 @@ export interface ConformanceOptions {
   onExchange?: (exchange: SentExchange) => void;
   /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
   transport?: Transport;
-  /** Name prefix of the animals the run creates. Default: `pctest-` and four random hex digits. */
+  /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
   /** Called with each event of the run, in order. */
   onEvent?: (event: RunEvent) => void;

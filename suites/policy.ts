@@ -6,7 +6,7 @@
  *
  * Pure functions over the result model; no I/O.
  */
-import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, Verdict } from './model.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, Verdict } from './model.js';
 
 /** A rule's outcome as every output shows it. */
 export type ShownOutcome = RuleOutcome | 'warning';
@@ -59,6 +59,26 @@ export function outcomeLabel(rule: Pick<RuleResult, 'outcome' | 'severity' | 'ch
   const open = inconclusiveCases(rule);
   if (open === 0 || shown === 'inconclusive') return shown;
   return `${shown}, ${open} case${open === 1 ? '' : 's'} inconclusive`;
+}
+
+/** How a threshold's reason begins when the threshold could not be computed (it then fails). */
+export const NOT_MEASURED = 'not measured';
+
+/** Whether a threshold's `measured` is a figure at all: not when it was inconclusive or could not be computed. */
+export function thresholdMeasured(t: Pick<ThresholdResult, 'outcome' | 'reason'>): boolean {
+  return t.outcome !== 'inconclusive' && !t.reason?.startsWith(NOT_MEASURED);
+}
+
+/**
+ * What a threshold measured, in words: `measured 40 req/s`, `measured 0.5%
+ * (reason)`, or, when it could not be computed or was inconclusive, `not
+ * measured: why`, never a figure that was not measured (a 0% error rate of no
+ * answer at all).
+ */
+export function thresholdMeasure(t: Pick<ThresholdResult, 'outcome' | 'measured' | 'unit' | 'reason'>): string {
+  if (!thresholdMeasured(t)) return t.reason?.startsWith(NOT_MEASURED) ? t.reason : `${NOT_MEASURED}${t.reason ? `: ${t.reason}` : ''}`;
+  const unit = t.unit === '%' || t.unit === 'x' ? t.unit : ` ${t.unit}`;
+  return `measured ${t.measured}${unit}${t.reason ? ` (${t.reason})` : ''}`;
 }
 
 /** `pass` when every threshold of every profile was met, `fail` when one was breached or unmeasured, `none` without load. */

@@ -19,6 +19,7 @@ import { startReference } from '../reference/server.js';
 import { defineCheck } from '../suites/check.js';
 import { runConformance } from '../suites/engine.js';
 import { builtinChecks } from '../suites/registry.js';
+import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { createPet } from '../suites/requests.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
@@ -33,6 +34,7 @@ const BAD = path('bad.tar.gz');
 const ECHO = path('echo.tar.gz');
 const LOAD_ONLY = path('load-only.tar.gz');
 const LAUNDERED = path('laundered.tar.gz');
+const SILENT = path('silent.tar.gz');
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 let good: Ran;
@@ -47,6 +49,17 @@ const failOnLoadSetup = (inner: Handler): Handler => async (request) => {
   const name = request.method === 'POST' ? /"name":"([^"]*)"/.exec(Buffer.from(request.body).toString('utf8'))?.[1] : undefined;
   if (name && / load \d+$/.test(name)) return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'no', status: 500 } };
   return inner(request);
+};
+
+/** A target that stops answering once the load profile's set-up has created its animals: the profile gets no answer at all. */
+const silentUnderLoad = (inner: Handler): Handler => {
+  let created = 0;
+  return async (request) => {
+    if (created >= LOAD_SETUP_ANIMALS) return new Promise(() => {});
+    const answer = await inner(request);
+    if (request.method === 'POST' && / load \d+"/.test(Buffer.from(request.body).toString('utf8'))) created++;
+    return answer;
+  };
 };
 
 /** A target whose 130th created animal is echoed with a wrong name (the store keeps it right): a failure that does not repeat. */
@@ -157,7 +170,7 @@ describe('certify', () => {
     expect(signed.code, signed.stdout).toBe(0);
     expect(signed.stdout).toMatch(/✓ signature: manifest\.json is signed by the given Ed25519 key/);
     expect(signed.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
-    expect(signed.stdout).toMatch(/- load: not recomputed/);
+    expect(signed.stdout).toMatch(/- load: not recomputed .*; the thresholds are judged again from those figures$/m);
     expect(signed.stdout).toMatch(/^VERIFIED: .*; the bundle's decision: CERTIFIED$/m);
     const unchecked = await verify(GOOD);
     expect(unchecked.code).toBe(0);
@@ -334,6 +347,43 @@ describe.concurrent('verify catches tampering', () => {
     expect(ran.code).toBe(1);
     expect(problems(ran)).toContain('✗ CREATE-ECHO (MUST): report.json says pass; recomputed from the transcript: fail');
   });
+
+  it('a forged certificate of a target that answered no load request (thresholds edited to pass, unsigned): they are judged again from the report\'s own figures', async () => {
+    // Certified on its own, after the others: one more run beside them would slow them all.
+    const target = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: silentUnderLoad });
+    let silent: Ran;
+    try {
+      silent = await runInProcess(['certify', '--base-url', target.url, '--product', path('product.json'), '--out', SILENT, '--timeout', '1000'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    } finally {
+      await target.close();
+    }
+    expect(silent.code, silent.stdout + silent.stderr).not.toBe(0);
+    expect(silent.stdout).toMatch(/NOT CERTIFIED: Acme Petstore 2\.4\.1/);
+    const files = await unpack(SILENT);
+    const report = json<ConformanceResult>(files, 'report.json');
+    const [load] = report.load;
+    expect(load!.answered).toMatchObject({ answered: 0 });
+    const due = load!.answered!.due;
+    expect(due).toBeGreaterThan(0);
+    // What a forger edits: every threshold, the summary, and the manifest's decision.
+    for (const threshold of load!.thresholds) threshold.outcome = 'pass';
+    report.summary.thresholds = 'pass';
+    const forged = replaceWithHash(files, 'report.json', JSON.stringify(report, null, 2));
+    const manifest = json<{ certified: boolean; reasons: string[] }>(forged, 'manifest.json');
+    forged.set('manifest.json', Buffer.from(`${JSON.stringify({ ...manifest, certified: true, reasons: [] }, null, 2)}\n`));
+    const ran = await verify(await repack(forged));
+    expect(ran.code, ran.stdout).toBe(1);
+    const lines = problems(ran);
+    expect(lines).toContain(`✗ load: LOAD-SMOKE-ALL-ANSWERED (profile smoke) is pass in report.json, but fail when judged again from its own figures (measured 0% (only 0 of ${due} requests answered))`);
+    expect(lines).toContain(`✗ load: LOAD-SMOKE-ALL-ERRORRATE (profile smoke) is pass in report.json, but fail when judged again from its own figures (not measured: no request was answered (${due} sent: ${load!.overall.errors.timeouts} timeouts, ${load!.overall.errors.socketErrors} socket errors))`);
+    expect(lines).toContain('✗ load: report.json says thresholds pass, but its load results say fail');
+    expect(lines.some((l) => l.startsWith('✗ certificate: manifest.json says certified, but report.json does not support one (load threshold(s) breached or not measured: ') && l.includes(`only 0 of ${due} requests answered`))).toBe(true);
+    expect(ran.stdout).toMatch(/^NOT VERIFIED: /m);
+    // The bundle as certify wrote it verifies: its decision follows from its figures.
+    const untouched = await verify(SILENT);
+    expect(untouched.code, untouched.stdout).toBe(0);
+    expect(untouched.stdout).toMatch(/the bundle's decision: NOT CERTIFIED$/m);
+  }, 120_000);
 
   it('a verdict edited in report.json, its hash updated (unsigned): the recomputation disagrees', async () => {
     const files = await unpack(BAD);

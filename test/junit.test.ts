@@ -11,7 +11,7 @@ import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { smokeLoad } from './fixtures/load-result.js';
-import { evidence, finding, resultFixture, withOutcomes } from './fixtures/result.js';
+import { evidence, finding, resultFixture, withOpenCases, withOutcomes } from './fixtures/result.js';
 import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';
 
 const XSD = new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
@@ -210,6 +210,19 @@ describe('junit.xml', () => {
     expect(viewerCounts(viewer.html)).toEqual({ passed: rules.length });
   });
 
+  it('a passing rule with inconclusive cases says so in its <system-out>, with why; still a pass, still valid', async () => {
+    const path = tempFile(renderJunit(withOpenCases(passing, 'PET-SCHEMA', 5)));
+    await expectValid(path);
+    expect(await countMismatches(path)).toBe('0');
+    expect(await xpath(path, '/testsuites/@failures')).toBe('0');
+    expect(await xpath(path, 'count(//skipped)')).toBe('0');
+    const out = await xpath(path, "//testcase[@name='PET-SCHEMA']/system-out");
+    expect(out.split('\n').slice(0, 2)).toEqual(['pass, 5 cases inconclusive:', 'PET-SCHEMA (MUST) Every animal returned is a valid Pet']);
+    expect(out).toMatch(/: the body of a 200 answer is longer than the suite reads of a response, so what it holds could not be judged$/);
+    // Only that rule says it: every other passing testcase stays empty.
+    expect(await xpath(path, 'count(//system-out)')).toBe('1');
+  });
+
   it('SHOULD failures are warnings (a passing testcase with system-out) unless strict, then failures', async () => {
     const rule = caseOf('GET-SUNSET-HEADER');
     const lenient = tempFile(renderJunit(failing));
@@ -312,7 +325,7 @@ describe('junit.xml', () => {
     expect(await xpath(path, `${suite}/@time`)).toBe('3.000');
     expect(await xpath(path, `${suite}/@timestamp`)).toBe('2026-01-02T03:04:05');
     expect(await xpath(path, `count(//testsuite[@hostname='ci-runner-7'])`)).toBe(await xpath(path, 'count(//testsuite)'));
-    expect(await xpath(path, `${suite}/testcase[@name='LOAD-SMOKE-ALL-THROUGHPUT']/failure/@message`)).toBe('measured 40 req/s against throughput > 50/s');
+    expect(await xpath(path, `${suite}/testcase[@name='LOAD-SMOKE-ALL-THROUGHPUT']/failure/@message`)).toBe('throughput > 50/s: measured 40 req/s');
     expect(await xpath(path, `count(${suite}/properties)`)).toBe('0');
   });
 

@@ -11,7 +11,9 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrixCommand } from '../cli/matrix.js';
 import { startReference } from '../reference/server.js';
-import { badgeFor, cellOutcome, type MatrixColumn, renderMatrixMarkdown } from '../reports/matrix.js';
+import { badgeFor, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { outcomeLabel } from '../suites/policy.js';
+import { withOpenCases } from './fixtures/result.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
@@ -130,7 +132,7 @@ describe('matrix command', () => {
     expect(rows.get('AUTH-CHALLENGE')!.slice(2).map((c) => link(c).text)).toEqual(['SHOULD', 'pass', 'pass', 'warning']);
     // Every cell is what its report says.
     for (const [i, name] of VARIANTS.entries()) {
-      for (const rule of reports[name]!.rules) expect(link(rows.get(rule.id)![3 + i]!).text, `${name} ${rule.id}`).toBe(cellOutcome(rule, false));
+      for (const rule of reports[name]!.rules) expect(link(rows.get(rule.id)![3 + i]!).text, `${name} ${rule.id}`).toBe(outcomeLabel(rule, false));
     }
     // Evidence: report.html#<the rule id in lower case> where there is one, else the report.json.
     const hrefs = rows.get('LIST-LIMIT-DEFAULT')!.slice(3).map((c) => link(c).href);
@@ -160,6 +162,28 @@ describe('matrix command', () => {
     const aborted = structuredClone(reports.reference!);
     aborted.summary.verdict = 'error';
     expect(badgeFor(aborted)).toMatchObject({ message: 'error', color: 'lightgrey' });
+  });
+
+  it('never shows a bare pass for a rule with inconclusive cases: the cell says how many, in the page and in matrix.md', () => {
+    const open = withOpenCases(reports.reference!, 'PET-SCHEMA', 5);
+    expect(reportErrors(open)).toEqual([]);
+    const columns: MatrixColumn[] = [{ label: 'open', result: open, evidence: 'a/report.html', evidenceKind: 'html' }];
+    const { rows } = rulesTable(renderMatrixMarkdown(columns));
+    expect(link(rows.get('PET-SCHEMA')![3]!).text).toBe('pass, 5 cases inconclusive');
+    expect(link(rows.get('LIST-RESPONSE')![3]!).text).toBe('pass');
+    const page = renderMatrixHtml(columns);
+    const cell = /<td class="cell o-pass"><a href="a\/report.html#pet-schema" title="([^"]*)"><span aria-hidden="true">✓<\/span> ([^<]*)<\/a><\/td>/.exec(page);
+    expect(cell?.[2]).toBe('pass, 5 cases inconclusive');
+    expect(cell?.[1]).toMatch(/could not be judged$/);
+  });
+
+  it('says "not measured" for a threshold that could not be computed, never its 0', () => {
+    const loaded = structuredClone(reports.reference!);
+    const load = smokeLoad();
+    load.thresholds[0] = { ...load.thresholds[0]!, measured: 0, outcome: 'fail', reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)' };
+    loaded.load = [load];
+    const markdown = renderMatrixMarkdown([{ label: 'silent', result: loaded, evidence: 'a/report.html', evidenceKind: 'html' }]);
+    expect(markdown).toContain('| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [fail not measured](a/report.html#load-smoke-all-p99) |');
   });
 
   it('adds the load thresholds of each report as LOAD-… rows', () => {

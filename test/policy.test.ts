@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, LoadResult, RuleResult } from '../suites/model.js';
 import { PacingGate, retryAfterMs } from '../suites/pacing.js';
-import { decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownOutcome, thresholdsOutcome } from '../suites/policy.js';
+import { decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownOutcome, thresholdMeasure, thresholdMeasured, thresholdsOutcome } from '../suites/policy.js';
 
 const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
 const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({ id: id as RuleResult['id'], title: id, severity, group: 'listPets', section: '', outcome, checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)] });
@@ -22,6 +22,16 @@ describe('shown outcomes', () => {
     expect(outcomeLabel(rule('A', 'MUST', 'pass', 3), false)).toBe('pass, 3 cases inconclusive');
     expect(outcomeLabel(rule('A', 'MUST', 'pass', 1), false)).toBe('pass, 1 case inconclusive');
     expect(outcomeLabel(rule('A', 'MUST', 'pass'), false)).toBe('pass');
+  });
+
+  it('a threshold that could not be computed is "not measured", never a figure', () => {
+    const unmeasured = { outcome: 'fail', measured: 0, unit: '%', reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)' } as const;
+    expect(thresholdMeasure(unmeasured)).toBe('not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)');
+    expect(thresholdMeasured(unmeasured)).toBe(false);
+    expect(thresholdMeasure({ outcome: 'inconclusive', measured: 0, unit: 'ms', reason: 'no getPet request was sent' })).toBe('not measured: no getPet request was sent');
+    expect(thresholdMeasure({ outcome: 'fail', measured: 0, unit: '%', reason: 'only 0 of 12 requests answered' })).toBe('measured 0% (only 0 of 12 requests answered)');
+    expect(thresholdMeasure({ outcome: 'pass', measured: 40, unit: 'req/s' })).toBe('measured 40 req/s');
+    expect(thresholdMeasure({ outcome: 'pass', measured: 6.25, unit: 'ms' })).toBe('measured 6.25 ms');
   });
 });
 

@@ -1,16 +1,20 @@
 /**
  * Gates that must never read green by accident, and the verdict policy's edges:
  * an empty selection, a base URL that misses the interface, re-run commands
- * that reproduce their failure, the wait budget for 429s, the run's time bound.
+ * that reproduce their failure (a SHOULD warning and a failure seen only under
+ * load among them), the wait budget for 429s, the run's time bound.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
+import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import type { ConformanceResult, Finding } from '../suites/model.js';
 import { rerunCommand } from '../reports/commands.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, TINY_PROFILE, withServer } from './helpers.js';
 
 describe('no empty green', () => {
   it('a selection that leaves no MUST rule is a usage error, exit 2', async () => {
@@ -125,4 +129,64 @@ describe('every printed re-run command reproduces its failure', () => {
       }
     });
   }
+
+  it('a SHOULD finding (no-www-authenticate: AUTH-CHALLENGE): the re-run exits 0 with the same warning', async () => {
+    const mutant = mutants.find((m) => m.name === 'no-www-authenticate')!;
+    const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
+    try {
+      const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10 });
+      const findings = result.rules.find((r) => r.id === 'AUTH-CHALLENGE')!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+      expect(findings.length).toBeGreaterThan(0);
+      const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(/^! AUTH-CHALLENGE \(SHOULD, warning\) /m);
+      expect(ran.stdout).toContain(findings[0]!.message);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a failure seen only under load (the status filter breaks once the load set-up is done): the re-run loads the same profile and fails the same way', async () => {
+    // A config file's profile of about a second, as a user's would be: the printed re-run names it, and runs where that file is found.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: TINY_PROFILE } }));
+    const underLoad = (result: ConformanceResult) => result.rules.find((r) => r.id === 'LIST-STATUS-FILTER')!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+    let server = await startReference({ apiKey: CONTRACT_API_KEY, wrap: filterBreaksAfterLoadSetup });
+    try {
+      const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10, load: 'tiny', loadProfiles: { tiny: { name: 'tiny', ...TINY_PROFILE } } });
+      const findings = underLoad(result);
+      expect(findings.length).toBeGreaterThan(0);
+      expect(findings.every((f) => f.underLoad === 'tiny')).toBe(true);
+      const args = rerunArgs(result, findings[0]!);
+      expect(args.join(' ')).toContain('--load tiny');
+      // The same target, fresh (on the same address): its filter holds again until the re-run's own load set-up.
+      const { port } = server;
+      await server.close();
+      server = await startReference({ apiKey: CONTRACT_API_KEY, wrap: filterBreaksAfterLoadSetup, port });
+      const reports = join(dir, 'rerun');
+      const ran = await runInProcess([...args, '--report-dir', reports], { cwd: dir, env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(1);
+      expect(ran.stdout).toMatch(/^✗ LIST-STATUS-FILTER \(MUST\) /m);
+      const again = underLoad(JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as ConformanceResult);
+      expect(again.length).toBeGreaterThan(0);
+      expect(again.every((f) => f.underLoad === 'tiny')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+/** The status filter holds until the load profile's set-up has created its animals; from then on it is ignored (every status is listed). */
+const filterBreaksAfterLoadSetup = (inner: Handler): Handler => {
+  let created = 0;
+  return async (request) => {
+    if (created >= LOAD_SETUP_ANIMALS && request.method === 'GET' && request.path === '/pets' && request.query.has('status')) {
+      const query = new URLSearchParams(request.query);
+      query.delete('status');
+      return inner({ ...request, query });
+    }
+    const answer = await inner(request);
+    if (request.method === 'POST' && / load \d+"/.test(Buffer.from(request.body).toString('utf8'))) created++;
+    return answer;
+  };
+};

@@ -6,6 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ConnectOptions } from '../../core/connection.js';
 import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../model.js';
+import { NOT_MEASURED } from '../policy.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
@@ -129,7 +130,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const judged =
     profile.kind === 'ramp' && brokeAt && held
       ? [...held.filter((t) => t.metric !== 'answered'), ...evaluate(profile.name, thresholds.filter((t) => t.metric === 'drift'), figures, drift), ...held.filter((t) => t.metric === 'answered')]
-      : [...evaluate(profile.name, thresholds, figures, drift), answeredThreshold(profile.name, answered.answered, answered.due)];
+      : judgeThresholds(profile.name, thresholds, figures, drift, answered);
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,
@@ -160,6 +161,16 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
 }
 
 /**
+ * A profile's thresholds judged on its whole run: each of its expressions
+ * against the figures, then the share answered. `verify` judges a bundle's
+ * recorded figures with it too, so a recorded pass the figures do not support
+ * is found.
+ */
+export function judgeThresholds(profile: string, thresholds: readonly Threshold[], figures: Pick<LoadResult, 'overall' | 'operations'>, drift: LoadResult['drift'], answered: { answered: number; due: number }): ThresholdResult[] {
+  return [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
+}
+
+/**
  * Evaluates thresholds against figures. A threshold is met only when it was
  * measured: one that cannot be computed fails (a latency with no response, an
  * `all` threshold with nothing answered, a drift over too short a run), except
@@ -170,7 +181,7 @@ export function evaluate(profile: string, thresholds: readonly Threshold[], figu
     const base = { id: thresholdId(profile, t), expression: t.expression, operation: t.operation, metric: t.metric, comparator: t.comparator, limit: t.limit, unit: t.unit };
     const f = t.operation === 'all' ? figures.overall : figures.operations[t.operation];
     if (t.metric === 'drift') {
-      if (!drift) return { ...base, measured: 0, outcome: 'fail', reason: 'not measured: the run was too short to compare its first and last tenth (20 seconds of timeline at least)' };
+      if (!drift) return { ...base, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: the run was too short to compare its first and last tenth (20 seconds of timeline at least)` };
       return { ...base, measured: drift.p99Ratio, outcome: meets(t, drift.p99Ratio) ? 'pass' : 'fail' };
     }
     const sent = f.requests + f.errors.timeouts + f.errors.socketErrors;
@@ -178,7 +189,7 @@ export function evaluate(profile: string, thresholds: readonly Threshold[], figu
     if (t.operation !== 'all' && sent === 0) return { ...base, measured: 0, outcome: 'inconclusive', reason: `no ${which}request was sent` };
     const latency = t.metric !== 'errorRate' && t.metric !== 'throughput';
     if (f.requests === 0 && (latency || t.operation === 'all')) {
-      return { ...base, measured: 0, outcome: 'fail', reason: `not measured: no ${which}request was answered (${sent} sent: ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)` };
+      return { ...base, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: no ${which}request was answered (${sent} sent: ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)` };
     }
     const measured = t.metric === 'errorRate' ? Math.round(f.errorRate * 10000) / 100 : t.metric === 'throughput' ? f.throughput : f.latencyMs[t.metric as keyof LoadFigures['latencyMs']];
     return { ...base, measured, outcome: meets(t, measured) ? 'pass' : 'fail' };
@@ -196,7 +207,7 @@ export function answeredThreshold(profile: string, answered: number, due: number
     // Rounded down, so a share just under the limit never reads as the limit.
     measured: Math.floor(share * 10000) / 100,
     outcome: held ? 'pass' : 'fail',
-    reason: held ? `${answered} of ${due} requests answered` : due === 0 ? 'no request was due' : `only ${answered} of ${due} requests answered`,
+    reason: held ? `${answered} of ${due} requests answered` : due === 0 ? `${NOT_MEASURED}: no request was due` : `only ${answered} of ${due} requests answered`,
   };
 }
 

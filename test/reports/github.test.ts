@@ -5,7 +5,7 @@ import { escapeData, renderAnnotations, renderStepSummary } from '../../reports/
 import { exitCode } from '../../suites/policy.js';
 import type { ConformanceResult } from '../../suites/model.js';
 import { smokeLoad } from '../fixtures/load-result.js';
-import { resultFixture } from '../fixtures/result.js';
+import { resultFixture, withOpenCases } from '../fixtures/result.js';
 import type { Handler } from '../../reference/handler.js';
 import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../helpers.js';
 
@@ -36,6 +36,16 @@ describe('GitHub Actions output', () => {
       expect(markdown).toMatch(/\| GET-SUNSET-HEADER \| SHOULD \| ⚠️ warning \|/);
       expect(ran.stdout + markdown).not.toContain(DISTINCTIVE_KEY);
     });
+  });
+
+  it('never a bare pass: a rule with inconclusive cases says how many; a threshold that could not be computed is an error said "not measured"', () => {
+    const run = withOpenCases(resultFixture(), 'PET-SCHEMA', 5);
+    expect(renderStepSummary(run)).toContain('| PET-SCHEMA | MUST | ✅ pass, 5 cases inconclusive | Every animal returned is a valid Pet |');
+    const load = smokeLoad();
+    load.thresholds = [{ ...load.thresholds[0]!, measured: 0, outcome: 'fail', reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)' }];
+    const silent = { ...run, load: [load], summary: { ...run.summary, thresholds: 'fail' as const } };
+    expect(renderAnnotations(silent)).toContain(`::error title=${load.thresholds[0]!.id} load threshold not measured::profile smoke: p99 < 1000ms, not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)`);
+    expect(renderStepSummary(silent)).toContain('❌ `p99 < 1000ms` (not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors))');
   });
 
   it('summarises the load profiles in a table and annotates each breached threshold (error) and each unmeasured one (warning)', () => {
