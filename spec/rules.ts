@@ -49,7 +49,7 @@ export const rules = [
     group: 'listPets',
     section: 'Endpoints › listPets: GET /pets',
     statement: 'Responses: 200 — JSON array of Pet (Pets).',
-    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key: a 200 whose body is empty, not JSON, cut at the read bound or not an array fails. A listed animal the suite created carries its name and categoryId as created; its status may have moved to another PetStatus since (transitions are not shown: observed as GAP-STATUS-TRANSITIONS).',
+    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key: a 200 whose body is empty, not JSON or not an array fails; a body longer than the read bound fails when what was read cannot begin an array, and is otherwise inconclusive (sizes are not shown). A listed animal the suite created carries its name and categoryId as created; its status may have moved to another PetStatus since (transitions are not shown: observed as GAP-STATUS-TRANSITIONS).',
   }),
   rule({
     id: 'LIST-LIMIT-DEFAULT',
@@ -161,7 +161,7 @@ export const rules = [
     group: 'getPet',
     section: 'Endpoints › getPet: GET /pets/{petId}',
     statement: 'Responses: 200 — Pet. petId: Identifier of the animal to retrieve.',
-    interpretation: 'For each animal the suite created: 200 with a Pet in JSON (empty, not JSON, cut at the read bound or not a Pet fails), same id, name and categoryId. Its status may have moved from the status it was created with to another PetStatus (transitions are not shown: observed as GAP-STATUS-TRANSITIONS); a name returned in another normalisation form of the same text is observed as GAP-NAME-NORMALISATION.',
+    interpretation: 'For each animal the suite created: 200 with a Pet in JSON (empty, not JSON or not a Pet fails; a body longer than the read bound fails when what was read cannot begin a Pet, and is otherwise inconclusive), same id, name and categoryId. Its status may have moved from the status it was created with to another PetStatus (transitions are not shown: observed as GAP-STATUS-TRANSITIONS); a name returned in another normalisation form of the same text is observed as GAP-NAME-NORMALISATION.',
   }),
   rule({
     id: 'GET-NOT-FOUND',
