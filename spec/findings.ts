@@ -110,6 +110,8 @@ export interface FindingArguments<T extends string = Redacted> {
    * judges see the body redacted, which may have cut its unfinished end.
    */
   BODY_NOT_READ: { status: number };
+  /** An Error whose `status` is there but not a number: ERROR-SCHEMA fails it; whether it repeats the HTTP status is not judged. */
+  ERROR_STATUS_NOT_A_NUMBER: { status: number; received: T };
 }
 
 export type FindingCode = keyof FindingArguments;
@@ -203,6 +205,7 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   WIDE_CATEGORIES_REFUSED: () => 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
   CUT_SHORT: (a) => `cut short: ${a.reason}`,
   BODY_NOT_READ: (a) => `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
+  ERROR_STATUS_NOT_A_NUMBER: (a) => `the Error body of a ${a.status} answer has status ${a.received}, which is not a number (ERROR-SCHEMA fails it), so whether it repeats the HTTP status was not judged`,
 };
 
 function matching(status: string | undefined): string {

@@ -57,6 +57,8 @@ export const errorBodies = defineResponseCheck({
       const repeated = exactInteger(body.status);
       if (repeated === BigInt(status)) a.pass('ERROR-STATUS-MATCHES');
       else a.fail('ERROR-STATUS-MATCHES', { code: 'ERROR_STATUS_DIFFERS', args: { status, received: body.status.value } }, [x], `${status} vs ${body.status.value}`);
+    } else if (isJsonObject(body) && body.status !== undefined) {
+      a.inconclusive('ERROR-STATUS-MATCHES', { code: 'ERROR_STATUS_NOT_A_NUMBER', args: { status, received: show(body.status, 80) } }, [x]);
     }
   },
 });
