@@ -438,11 +438,16 @@ describe('load phase over https: TLS verified as in the functional phase', () =>
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   const tiny = { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 1%'] };
+  // The fixed-rate sender once ignored --ca (100 of 100 requests failed): both senders are run.
+  const paced = { kind: 'rate', rate: 100, connections: 4, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 1%'] };
 
-  it('with --ca the load phase is answered (exit 0); the report says the certificate was verified', async () => {
+  it.each([
+    ['closed loop', tiny],
+    ['fixed rate', paced],
+  ])('with --ca the load phase (%s) is answered (exit 0); the report says the certificate was verified', async (_kind, tinyProfile) => {
     await withServer({ tls }, async (url) => {
       const work = tempDir();
-      writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny } }));
+      writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: tinyProfile } }));
       const ran = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')], { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       const report = JSON.parse(readFileSync(join(work, 'r', 'report.json'), 'utf8')) as ConformanceResult;
       expect(ran.code).toBe(0);
