@@ -31,7 +31,7 @@ import { runConformance } from '../suites/engine.js';
 import { builtinProfiles, type Threshold, validateProfile } from '../suites/load/profiles.js';
 import { judgeThresholds } from '../suites/load/run.js';
 import type { CheckResult, ConformanceResult, LoadResult, Outcome, ThresholdResult } from '../suites/model.js';
-import { CERTIFICATION, certificationDecision, failsRun, thresholdMeasure, thresholdsOutcome } from '../suites/policy.js';
+import { CERTIFICATION, certificationDecision, thresholdMeasure, thresholdsOutcome, verdictWithLoadFailures } from '../suites/policy.js';
 import { combine } from '../suites/recorder.js';
 import { type BundleContents, unpackBundle } from './bundle.js';
 import { BUNDLE, HASHED_FILES, readManifest, suiteHash } from './manifest.js';
@@ -277,8 +277,8 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
   for (const extra of recordedRules.keys()) found.problem({ code: 'RULE_UNKNOWN', rule: extra });
 
   // The verdict, from the recomputed rules plus the load checks as recorded.
-  const loadFailure = report.rules.some((r) => failsRun({ outcome: 'fail', severity: r.severity }, report.options.strict) && r.checks.some((c) => c.id.startsWith('load.') && c.outcome === 'fail'));
-  const verdict = replayed.summary.verdict === 'conformant' && loadFailure ? 'non-conformant' : replayed.summary.verdict;
+  const failedLoad = report.rules.filter((r) => r.checks.some((c) => c.id.startsWith('load.') && c.outcome === 'fail'));
+  const verdict = verdictWithLoadFailures(replayed.summary.verdict, failedLoad, report.options.strict);
   if (report.summary.verdict !== verdict) found.problem({ code: 'VERDICT_DIFFERS', recorded: report.summary.verdict, recomputed: verdict });
 
   if (found.problems.length === before) found.say({ code: 'VERDICTS_AGREE', rules: replayed.rules.length, exchanges: entries.length - loadSeqs.size });

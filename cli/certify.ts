@@ -16,7 +16,7 @@ import { checkApiKey, redactorForAll } from '../core/redact.js';
 import { reporters } from '../reports/index.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS } from '../suites/defaults.js';
-import { CERTIFICATION } from '../suites/policy.js';
+import { CERTIFICATION, certifyExitCode } from '../suites/policy.js';
 import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
@@ -101,7 +101,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     else lines.push(`NOT CERTIFIED: ${product.name} ${product.version}`, ...manifest.reasons.map((r) => `  - ${r}`));
     lines.push(`bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`);
     io.stdout.write(`${lines.join('\n')}\n`);
-    return manifest.certified ? 0 : 1;
+    return certifyExitCode(manifest.certified);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
     io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);

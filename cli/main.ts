@@ -19,7 +19,7 @@ import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { apiKeyOf, documented, withEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
-import { CLI_DEFAULTS, type CliConfig, inFlags, matrixOptions, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
+import { CLI_DEFAULTS, type CliConfig, inFlags, matrixOptions, parseRateLimit, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
@@ -226,7 +226,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     strict: pick(args.strict as boolean | undefined, file.strict, CLI_DEFAULTS.strict),
     timeout: pick(args.timeout as number | undefined, file.timeout, CLI_DEFAULTS.timeout),
     maxWait: pick(args['max-wait'] as number | undefined, file.maxWait, CLI_DEFAULTS.maxWait),
-    rateLimit: (args['rate-limit'] as number | undefined) ?? file.rateLimit,
+    rateLimit: parseRateLimit(args['rate-limit']) ?? file.rateLimit,
     concurrency: (args.concurrency as number | undefined) ?? file.concurrency,
     maxTime: pick(args['max-time'] as number | undefined, file.maxTime, CLI_DEFAULTS.maxTime),
     load: pick(args.load as string | undefined, file.load, CLI_DEFAULTS.load),

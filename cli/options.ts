@@ -5,7 +5,7 @@
  * Light on purpose: `--help` loads it, and none of what a run needs.
  */
 import type { Options } from 'yargs';
-import type { PcError } from '../core/errors.js';
+import { type PcError, UsageError } from '../core/errors.js';
 import { OPTION_NAMES, renderWording, type Setting } from '../core/wording.js';
 import { type ConnectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { DEFAULTS } from '../suites/defaults.js';
@@ -117,6 +117,18 @@ export function inFlags(error: PcError): string {
   return renderWording(error.wording, (setting) => FLAG_OF[setting]);
 }
 
+/**
+ * `--rate-limit` (or PETSTORE_RATE_LIMIT) in requests per second: `5` or `5/s`.
+ * A number from the config file passes as it is; whether it is positive is
+ * checked with the other options.
+ */
+export function parseRateLimit(value: unknown): number | undefined {
+  if (value === undefined || typeof value === 'number') return value;
+  const perSecond = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(?:\/\s*s)?\s*$/.exec(String(value));
+  if (!perSecond) throw new UsageError(`--rate-limit must be requests per second, as 5 or 5/s, got ${JSON.stringify(String(value).slice(0, 40))}`);
+  return Number(perSecond[1]);
+}
+
 /** The run's own options; with {@link connectionOptions}, the default command's. */
 export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1' },
@@ -128,7 +140,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
   'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
   concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` },
-  'rate-limit': { type: 'number', describe: 'Requests per second the functional phases send at most, for shared staging servers [default: no limit]' },
+  'rate-limit': { type: 'string', describe: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]' },
   'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },
   load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
   only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },

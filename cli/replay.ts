@@ -25,12 +25,11 @@ import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
 import type { Finding, ReplayCase } from '../suites/model.js';
+import { REPLAY_EXIT } from '../suites/policy.js';
 import { rejudge } from '../suites/replay.js';
 import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
-
-export const REPLAY_EXIT = { passes: 0, fails: 1, error: 2, notJudged: 4 } as const;
 
 /** The request headers the suite sends; a case carrying any other is refused. */
 const SENT_HEADERS = new Set(['authorization', 'content-type', ...Object.keys(DEFAULT_REQUEST_HEADERS)]);

@@ -18,6 +18,7 @@ import { readEd25519Key } from './certification.js';
 import { readBoundedFile } from './files.js';
 import type { Io } from './io.js';
 import { inFlags } from './options.js';
+import { verifyExitCode } from '../suites/policy.js';
 
 export const verifyOptions: Record<string, Options> = {
   'public-key': { type: 'string', describe: 'PEM file of the Ed25519 public key the manifest must be signed with' },
@@ -35,7 +36,7 @@ export async function verifyCommand(bundlePath: string | undefined, options: { p
     const unreadable = verification.problems.find((p) => p.code === 'NOT_A_BUNDLE');
     if (unreadable) throw new UsageError(`${bundlePath}: ${describeStep(unreadable).text}`);
     io.stdout.write(renderVerification(verification, bundlePath));
-    return verification.problems.length === 0 ? 0 : 1;
+    return verifyExitCode(verification.problems.length);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
     io.stderr.write(`petstore-conformance: error: ${oneLine(inFlags(pcError).split('\n')[0]!)}${pcError.code === 'PC_ERR_USAGE' ? ' (see verify --help)' : ''}\n`);

@@ -2,7 +2,7 @@ import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } 
 import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;
@@ -37,8 +37,9 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   const open = result.rules.filter((r) => r.outcome === 'inconclusive' || (r.outcome === 'pass' && inconclusiveCases(r) > 0));
   if (open.length > 0) lines.push('', `inconclusive: ${open.map((r) => `${r.id} (${outcomeLabel(r, summary.strict)})`).join(', ')}`);
   lines.push('');
+  const shown = shownCounts(summary.counts, summary.strict);
   const count = (severity: 'MUST' | 'SHOULD') =>
-    Object.entries(summary.counts[severity])
+    Object.entries(shown[severity])
       .filter(([, n]) => n > 0)
       .map(([outcome, n]) => `${n} ${outcome}`)
       .join(', ') || 'none';

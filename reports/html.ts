@@ -24,7 +24,7 @@ import { count, markedText as text, plural, severityTag } from './components.js'
 import { renderPage } from './page.js';
 import { fileReporter } from './file.js';
 import { html, join, type SafeHtml } from './safe-html.js';
-import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, type ShownOutcome, shownOutcome, thresholdMeasured } from '../suites/policy.js';
+import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 
 export const HTML_REPORT_FILE = 'report.html';
@@ -100,7 +100,8 @@ ${renderSkippedPhases(result.skippedPhases)}`,
 /** The verdict, the run's facts, counts by severity and outcome, and the rules that need attention. */
 function renderGlance(result: ConformanceResult, verdictWord: string, strict: boolean): SafeHtml {
   const { summary } = result;
-  const warnings = strict ? 0 : summary.counts.SHOULD.fail;
+  const counts = shownCounts(summary.counts, strict);
+  const warnings = SEVERITIES.reduce((n, severity) => n + (counts[severity].warning ?? 0), 0);
   const qualifier = summary.verdict === 'conformant' && warnings > 0 ? `, with ${plural(warnings, 'warning')}` : '';
   const policy = strict
     ? 'Strict run: a SHOULD failure fails the run like a MUST failure.'
@@ -166,18 +167,14 @@ function glanceMessage(rule: RuleResult): SafeHtml | undefined {
 /** Rules by severity and shown outcome; the warning column exists only when SHOULD failures are warnings, the waived one only with waivers. */
 function renderCounts(result: ConformanceResult, strict: boolean): SafeHtml {
   const waived = result.waivers.length > 0 || SEVERITIES.some((s) => (result.summary.counts[s].waived ?? 0) > 0);
-  const columns = SHOWN_ORDER.filter((o) => (o !== 'warning' || !strict) && (o !== 'waived' || waived));
-  const cell = (severity: Severity, as: Shown): number => {
-    const counts = result.summary.counts[severity];
-    if (as === 'warning') return severity === 'SHOULD' ? counts.fail : 0;
-    if (as === 'fail' && severity === 'SHOULD' && !strict) return 0;
-    return counts[as] ?? 0;
-  };
+  const counts = shownCounts(result.summary.counts, strict);
+  const possible = (severity: Severity, as: Shown) => shownOutcomesOf(severity, strict).includes(as);
+  const columns = SHOWN_ORDER.filter((o) => SEVERITIES.some((s) => possible(s, o)) && (o !== 'waived' || waived));
   const row = (severity: Severity): SafeHtml => {
     const total = Object.values(result.summary.counts[severity]).reduce((a, b) => a + b, 0);
     const cells = columns.map((as) => {
-      const n = cell(severity, as);
-      const na = (as === 'warning' && severity === 'MUST') || (as === 'fail' && severity === 'SHOULD' && !strict);
+      const n = counts[severity][as] ?? 0;
+      const na = !possible(severity, as);
       return html`<td class="${n > 0 ? `nz o-${as}` : 'zero'}">${na ? '–' : count(n)}</td>`;
     });
     return html`<tr><th scope="row">${severityTag(severity)}</th>${cells}<td class="total">${count(total)}</td></tr>`;

@@ -33,7 +33,8 @@ export interface FindingArguments<T extends string = Redacted> {
   /** A 201 to a NewPet whose body is not a Pet. */
   CREATED_NOT_A_PET: { problem: T };
   /** A valid NewPet refused, and the same body with an ordinary name and a categoryId accepted before refused too. `refused`: what the target may have refused. */
-  VALID_BODY_REFUSED: { refused: string; categoryId: string; received: T };
+  /** `swapped`: what the body sent again changed (an ordinary name, a categoryId accepted before, or both). */
+  VALID_BODY_REFUSED: { refused: string; swapped: string; received: T };
   /** Every categoryId tried for an ordinary NewPet refused. */
   NO_CATEGORY_ACCEPTED: { categoryIds: string[]; received: T };
   /** A created animal given an id another animal has. */
@@ -153,7 +154,7 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   CREATED_NOT_JSON: (a) => ({ expected: '201 with the created Pet as JSON', received: a.received }),
   CREATED_NOT_A_PET: (a) => ({ expected: '201 with the created Pet', received: `a body that is not a Pet: ${a.problem}` }),
   VALID_BODY_REFUSED: (a) => ({
-    expected: `201 for a valid NewPet (a refusal of ${a.refused} is legitimate only if the same body with an ordinary name and categoryId ${a.categoryId}, accepted before, is created)`,
+    expected: `201 for a valid NewPet (a refusal of ${a.refused} is legitimate only if the same body with ${a.swapped} is created)`,
     received: `400, and ${a.received} for that body too`,
   }),
   NO_CATEGORY_ACCEPTED: (a) => ({

@@ -104,7 +104,7 @@ export const gaps = [
     id: 'GAP-NAME-REPERTOIRE',
     title: 'Characters a name may hold',
     section: 'Resources and their fields › NewPet (name: string; no repertoire stated)',
-    accepted: 'A 400 Error for a name holding anything but ordinary printable text (controls such as U+0000–U+001F and U+007F, format characters, noncharacters, unassigned code points, whitespace at either end). A short name of ordinary printable characters of any script must be accepted.',
+    accepted: 'A 400 Error for a name holding anything but ordinary printable text: control, format or private-use characters (U+0000–U+001F and U+007F among them), noncharacters, escaped unpaired surrogates, spaces other than U+0020, code points unassigned or assigned after Unicode 6.0 (2010, which an older Unicode database may not know), a space at either end. A short name of letters, marks, digits, punctuation and symbols of any script, emoji and inner spaces included, must be accepted.',
   }),
   gap({
     id: 'GAP-NAME-NORMALISATION',

@@ -204,7 +204,8 @@ export async function createAndJudge(a: Judge, send: (request: SendOptions) => P
   }
   const what = [nameIssue ? `the name (${nameIssue})` : '', categoryIssue ? `categoryId ${sent.categoryId}` : ''].filter(Boolean).join(' or ');
   if (retried.response?.status !== 201) {
-    a.fail('CREATE-RESPONSE', { code: 'VALID_BODY_REFUSED', args: { refused: what, categoryId: `${again.categoryId}`, received: describeResponse(retried) } }, [exchange, retried], 'valid body refused', CREATE);
+    const swapped = [again.name !== sent.name ? 'an ordinary name' : '', again.categoryId !== sent.categoryId ? `categoryId ${again.categoryId} (accepted before)` : ''].filter(Boolean).join(' and ');
+    a.fail('CREATE-RESPONSE', { code: 'VALID_BODY_REFUSED', args: { refused: what, swapped, received: describeResponse(retried) } }, [exchange, retried], 'valid body refused', CREATE);
     return { sent, exchange };
   }
   if (blamed.name) a.observe('GAP-NAME-REPERTOIRE', 'createPet', `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`, exchange);

@@ -6,6 +6,7 @@
  *
  * Pure functions over the result model; no I/O.
  */
+import type { Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, Verdict } from './model.js';
 
 /** A rule's outcome as every output shows it. */
@@ -38,6 +39,24 @@ export const EXIT = {
 export function shownOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): ShownOutcome {
   if (!SHOWN_ORDER.includes(rule.outcome) || (rule.outcome as ShownOutcome) === 'warning') return 'error';
   return rule.outcome === 'fail' && rule.severity === 'SHOULD' && !strict ? 'warning' : rule.outcome;
+}
+
+/** The shown outcomes a rule of `severity` can have: a SHOULD rule shows `warning` instead of `fail` unless strict. */
+export function shownOutcomesOf(severity: Severity, strict: boolean): ShownOutcome[] {
+  const outcomes = SHOWN_ORDER.filter((o): o is RuleOutcome => o !== 'warning');
+  return [...new Set(outcomes.map((outcome) => shownOutcome({ outcome, severity }, strict)))];
+}
+
+/** Rules counted by severity and shown outcome (`SHOULD: { pass: 7, warning: 1 }`), as every output shows the counts. */
+export function shownCounts(counts: Summary['counts'], strict: boolean): Record<Severity, Partial<Record<ShownOutcome, number>>> {
+  const shown: Record<Severity, Partial<Record<ShownOutcome, number>>> = { MUST: {}, SHOULD: {} };
+  for (const severity of Object.keys(shown) as Severity[]) {
+    for (const [outcome, n] of Object.entries(counts[severity] ?? {}) as [RuleOutcome, number][]) {
+      const as = shownOutcome({ outcome, severity }, strict);
+      shown[severity][as] = (shown[severity][as] ?? 0) + n;
+    }
+  }
+  return shown;
 }
 
 /** True when the rule's outcome fails the run: a failing MUST rule, or a failing SHOULD rule under --strict. */
@@ -175,6 +194,30 @@ export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'inte
   if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
   return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
 }
+
+/**
+ * The verdict `verify` recomputes: the functional rules' verdict from the
+ * transcript, and the rules whose load checks failed as the report recorded
+ * them (the load phase is not sent again). One that fails the run makes a
+ * conformant verdict non-conformant.
+ */
+export function verdictWithLoadFailures(verdict: Verdict, failedLoadRules: readonly Pick<RuleResult, 'severity'>[], strict: boolean): Verdict {
+  const fails = failedLoadRules.some((r) => failsRun({ outcome: 'fail', severity: r.severity }, strict));
+  return verdict === 'conformant' && fails ? 'non-conformant' : verdict;
+}
+
+/** The exit code of `certify` once the bundle is written: 0 certified, 1 not. Usage and environment problems keep their own. */
+export function certifyExitCode(certified: boolean): number {
+  return certified ? EXIT.conformant : EXIT.nonConformant;
+}
+
+/** The exit code of `verify` once the bundle was read: 0 everything matches, 1 something does not. */
+export function verifyExitCode(problems: number): number {
+  return problems === 0 ? EXIT.conformant : EXIT.nonConformant;
+}
+
+/** The exit codes of `replay`: the case passes now, still fails, could not be sent or answered, or was answered but cannot be judged alone. */
+export const REPLAY_EXIT = { passes: 0, fails: 1, error: 2, notJudged: 4 } as const;
 
 /** The settings every certification runs with; none can be changed from the command line. */
 export const CERTIFICATION = {

@@ -78,7 +78,34 @@ describe('architecture', () => {
       .filter((file) => /process\.exit\(/.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  it('outside suites/policy.ts, no code re-derives the verdict policy: warnings, verdicts and exit codes are asked of it', () => {
+    for (const [pattern, example] of POLICY_REDERIVATIONS) expect(pattern.test(example), `${pattern} must catch ${example}`).toBe(true);
+    const offenders = [...Object.keys(allowed), 'cli']
+      .flatMap((layer) => sources(join(root, layer)))
+      .concat(join(root, 'index.ts'))
+      .filter((file) => relative(root, file) !== 'suites/policy.ts')
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => POLICY_REDERIVATIONS.some(([pattern]) => pattern.test(line)))
+          .map((line) => `${relative(root, file)}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
 });
+
+/** Ways the policy was re-derived before it had one home, each with a line it catches. */
+const POLICY_REDERIVATIONS: readonly [RegExp, string][] = [
+  // SHOULD failures counted raw, or turned into warnings by hand.
+  [/\bSHOULD\.fail\b|counts\.SHOULD\b/, 'const warnings = strict ? 0 : summary.counts.SHOULD.fail;'],
+  [/severity === 'SHOULD' && !strict|!strict && \w+\.severity === 'SHOULD'/, "if (as === 'fail' && severity === 'SHOULD' && !strict) return 0;"],
+  // A verdict decided again, or turned into an exit code, from a conformant verdict.
+  [/=== 'conformant'[^?]*\? ('non-conformant'|[0-9] :|EXIT\.)/, "const verdict = replayed.summary.verdict === 'conformant' && loadFailure ? 'non-conformant' : replayed.summary.verdict;"],
+  // Exit codes as literals, or a table of them outside the policy.
+  [/\b(certified|problems\.length === 0|verdict === '[a-z-]+') \? [0-9] : [0-9]/, 'return manifest.certified ? 0 : 1;'],
+  [/\bconst [A-Z_]*EXIT\b\s*(:[^=]+)?=/, 'export const REPLAY_EXIT = { passes: 0, fails: 1 } as const;'],
+];
 
 /**
  * Files below cli/ whose strings may hold `--` words: the command lines a report

@@ -180,6 +180,22 @@ describe('conventions', () => {
     expect(received).toBe(0);
   });
 
+  it('--rate-limit takes requests per second as 5 or 5/s, from the flag or PETSTORE_RATE_LIMIT; anything else is refused in one line', async () => {
+    const plan = (args: string[], env: Record<string, string> = {}) => runInProcess(['--embedded', '--dry-run', '--load', 'none', ...args], { env });
+    for (const [args, env, rate] of [[['--rate-limit', '5/s'], {}, '5'], [['--rate-limit', '5'], {}, '5'], [[], { PETSTORE_RATE_LIMIT: '2.5/s' }, '2.5']] as const) {
+      const ran = await plan([...args], env);
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toContain(`at most ${rate} requests/s`);
+    }
+    for (const [args, env] of [[['--rate-limit', '5/min'], {}], [[], { PETSTORE_RATE_LIMIT: 'fast' }]] as const) {
+      const ran = await plan([...args], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/^petstore-conformance: error: --rate-limit must be requests per second, as 5 or 5\/s, got "(5\/min|fast)"/);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   it('--dry-run validates what a run validates', async () => {
     const ran = await runInProcess(['--embedded', '--dry-run', '--load', 'hurricane']);
     expect(ran.code).toBe(2);

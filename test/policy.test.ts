@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, LoadResult, RuleResult } from '../suites/model.js';
 import { PacingGate, retryAfterMs } from '../suites/pacing.js';
-import { decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownOutcome, thresholdMeasure, thresholdMeasured, thresholdsOutcome } from '../suites/policy.js';
+import { renderSummary } from '../reports/console.js';
+import { rules as catalog } from '../spec/rules.js';
+import { certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../suites/policy.js';
+import { resultFixture } from './fixtures/result.js';
 
 const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
 const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({ id: id as RuleResult['id'], title: id, severity, group: 'listPets', section: '', outcome, checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)] });
@@ -35,7 +38,41 @@ describe('shown outcomes', () => {
   });
 });
 
+describe('shown counts', () => {
+  const counts = { MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 }, SHOULD: { pass: 7, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 } };
+  it('counts failing SHOULD rules as warnings unless strict', () => {
+    expect(shownCounts(counts, false)).toEqual({ MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 }, SHOULD: { pass: 7, warning: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 } });
+    expect(shownCounts(counts, true).SHOULD).toEqual(counts.SHOULD);
+    expect(shownOutcomesOf('SHOULD', false)).toContain('warning');
+    expect(shownOutcomesOf('SHOULD', false)).not.toContain('fail');
+    expect(shownOutcomesOf('SHOULD', true)).not.toContain('warning');
+    expect(shownOutcomesOf('MUST', false)).not.toContain('warning');
+  });
+
+  it('the console counts what the verdict says: a conformant run with a failing SHOULD rule shows a warning, not a fail', () => {
+    const should = catalog.find((r) => r.severity === 'SHOULD')!.id;
+    const result = resultFixture({ [should]: 'fail' });
+    expect(result.summary.reason).toMatch(/1 SHOULD warning/);
+    const line = renderSummary(result, [], false).split('\n').find((l) => l.startsWith('rules: '));
+    expect(line).toMatch(/SHOULD \d+ pass, 1 warning/);
+    expect(line).not.toMatch(/fail/);
+  });
+});
+
 describe('verdicts and exit codes', () => {
+  it('verify: a failing load check of a rule that counts makes a conformant verdict non-conformant; a SHOULD one only under strict', () => {
+    expect(verdictWithLoadFailures('conformant', [{ severity: 'MUST' }], false)).toBe('non-conformant');
+    expect(verdictWithLoadFailures('conformant', [{ severity: 'SHOULD' }], false)).toBe('conformant');
+    expect(verdictWithLoadFailures('conformant', [{ severity: 'SHOULD' }], true)).toBe('non-conformant');
+    expect(verdictWithLoadFailures('error', [{ severity: 'MUST' }], false)).toBe('error');
+    expect(verdictWithLoadFailures('conformant', [], false)).toBe('conformant');
+  });
+
+  it('certify and verify exit 0 when certified or matching, 1 otherwise', () => {
+    expect([certifyExitCode(true), certifyExitCode(false)]).toEqual([EXIT.conformant, EXIT.nonConformant]);
+    expect([verifyExitCode(0), verifyExitCode(3)]).toEqual([0, 1]);
+  });
+
   const must = (outcome: RuleResult['outcome']) => rule('M', 'MUST', outcome);
   it('a failing MUST rule is non-conformant; a SHOULD one only under strict', () => {
     expect(decideVerdict({ rules: [must('fail')], strict: false, loads: [] }).verdict).toBe('non-conformant');

@@ -4,7 +4,7 @@ import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
 import { invalidNewPet, newPetMissingField, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
 import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
-import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
+import { HOSTILE_NAME_SUFFIXES, ORDINARY_NAME_SUFFIXES } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
 import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
@@ -23,8 +23,11 @@ export const validProperty = defineCheck({
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE'],
   gaps: CREATE_GAPS,
   async run(ctx) {
-    // The hostile names and the int64 edges first, whatever the seed; each run also tries an ordinary name.
-    const examples = INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: ctx.settings.prefix + HOSTILE_NAME_SUFFIXES[i % HOSTILE_NAME_SUFFIXES.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) }));
+    // The hostile names and the int64 edges first, then ordinary names of many scripts, whatever the seed; each run also tries an ordinary name.
+    const examples = [
+      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: ctx.settings.prefix + HOSTILE_NAME_SUFFIXES[i % HOSTILE_NAME_SUFFIXES.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
+      ...ORDINARY_NAME_SUFFIXES.map((suffix, i): NewPetInput => ({ name: ctx.settings.prefix + suffix, categoryId: BigInt(i + 1) })),
+    ];
     const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.prefix }), newPet({ prefix: ctx.settings.prefix, names: 'ordinary' }));
     await ctx.property(arbitrary, async (body, assert) => {
       const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.prefix);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../core/json.js';
-import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, newPet, newPetMissingField, petName, scalarValue, toBody } from '../../generators/index.js';
+import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, outsideRepertoire, petName, scalarValue, toBody } from '../../generators/index.js';
 import { newPetDefect } from '../../suites/checks/createPet.js';
 
 const prefix = 'pctest-0000 ';
@@ -47,6 +47,45 @@ describe('generators', () => {
 
   it('petName refuses a prefix that leaves no room', () => {
     expect(() => petName({ prefix: 'x'.repeat(40) })).toThrow(/petName/);
+  });
+
+  it('names of ordinary printable characters of any script must be accepted; only controls, format and private-use characters, noncharacters, unpaired surrogates, other spaces, unassigned or recent code points and spaces at the ends may be refused', () => {
+    const ordinary = ['Nguyễn Văn', 'Ștefan', 'Олексій і Ганна', 'Հայկ', 'தமிழ்', 'สมชาย', 'ნინო', 'Ἀθηνᾶ', 'ǅemal ǈ', '李小龙', '한국', 'שלום', 'مرحبا ٣', 'नमस्ते', 'Rex 🐕 😃', '€5 — «ok» ½ ∑ →', 'e\u0301'];
+    for (const name of ordinary) expect(outsideRepertoire(`${prefix}${name}`), name).toBeUndefined();
+    const refusable: [string, RegExp][] = [
+      ['tab\there', /U\+0009, a control character/],
+      ['del\u007f', /U\+007F, a control character/],
+      ['nel\u0085', /U\+0085, a control character/],
+      ['lone\ud800', /U\+D800, an unpaired surrogate/],
+      ['non\ufdd0', /U\+FDD0, a noncharacter/],
+      ['non\u{1fffe}', /U\+1FFFE, a noncharacter/],
+      ['zwj\u200d', /U\+200D, a format character/],
+      ['\ufeffbom', /U\+FEFF, a format character/],
+      ['private\ue000', /U\+E000, a private-use character/],
+      ['no\u00a0break', /U\+00A0, a space other than U\+0020/],
+      ['gap\u0378', /U\+0378, an unassigned code point/],
+      ['guide dog \u{1f9ae}', /U\+1F9AE, a character assigned after Unicode 6\.0/],
+      ['bitcoin \u20bf', /U\+20BF, a character assigned after Unicode 6\.0/],
+      ['trailing ', /a space at one end/],
+    ];
+    for (const [name, why] of refusable) expect(outsideRepertoire(`${prefix}${name}`), JSON.stringify(name)).toMatch(why);
+    expect(outsideRepertoire(' leading')).toMatch(/a space at one end/);
+  });
+
+  it('ordinaryPetName draws from many scripts, every name ordinary and within the bounds of petName', () => {
+    const names = fc.sample(ordinaryPetName({ prefix }), { seed: 5, numRuns: 500 });
+    const scripts = new Set<string>();
+    for (const name of names) {
+      expect(name.startsWith(prefix)).toBe(true);
+      expect(outsideRepertoire(name), JSON.stringify(name)).toBeUndefined();
+      expect(name.length).toBeLessThanOrEqual(MAX_NAME_CODE_POINTS);
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_NAME_UTF8_BYTES);
+      for (const script of ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Devanagari', 'Tamil', 'Thai', 'Georgian', 'Han', 'Hangul', 'Ethiopic', 'Cherokee']) {
+        if (new RegExp(`\\p{Script=${script}}`, 'u').test(name.slice(prefix.length))) scripts.add(script);
+      }
+    }
+    expect(scripts.size).toBeGreaterThanOrEqual(8);
+    expect(names.some((name) => /\S \S/u.test(name.slice(prefix.length)))).toBe(true);
   });
 
   it('newPet bodies are valid NewPets', () => {

@@ -15,8 +15,8 @@ const WORDS: { [C in FindingCode]: [FindingArguments<string>[C], string] } = {
   CREATED_NOT_JSON: [{ received: RESPONSE }, `Expected 201 with the created Pet as JSON / Received ${RESPONSE}`],
   CREATED_NOT_A_PET: [{ problem: '/id must be integer' }, 'Expected 201 with the created Pet / Received a body that is not a Pet: /id must be integer'],
   VALID_BODY_REFUSED: [
-    { refused: 'categoryId 7', categoryId: '1', received: '400' },
-    'Expected 201 for a valid NewPet (a refusal of categoryId 7 is legitimate only if the same body with an ordinary name and categoryId 1, accepted before, is created) / Received 400, and 400 for that body too',
+    { refused: 'categoryId 7', swapped: 'categoryId 1 (accepted before)', received: '400' },
+    'Expected 201 for a valid NewPet (a refusal of categoryId 7 is legitimate only if the same body with categoryId 1 (accepted before) is created) / Received 400, and 400 for that body too',
   ],
   NO_CATEGORY_ACCEPTED: [
     { categoryIds: ['1', '2'], received: '400' },
