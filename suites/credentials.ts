@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { setting, wording } from '../core/wording.js';
-import { checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
+import { basicCredentials, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import type { AuthKind } from './auth-kind.js';
@@ -84,7 +84,7 @@ export function authVariants(key: string, seed: number): AuthVariants {
   return {
     invalid,
     otherScheme: [
-      { kind: 'other-scheme', label: 'the key as Basic credentials', authorization: `Basic ${Buffer.from(`conformance:${key}`).toString('base64')}` },
+      { kind: 'other-scheme', label: 'the key as Basic credentials', authorization: `Basic ${basicCredentials(key)}` },
       { kind: 'other-scheme', label: 'the key under a Token scheme', authorization: `Token ${key}` },
       { kind: 'other-scheme', label: 'the bare key, no scheme', authorization: key },
       { kind: 'other-scheme', label: 'the key glued to "Bearer" with no space', authorization: `Bearer${key}` },

@@ -16,6 +16,7 @@ const HOSTILE = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
 
 const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
 const u4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
 describe('redactorFor', () => {
   const r = redactorFor(KEY);
@@ -56,6 +57,13 @@ describe('redactorFor', () => {
     ['hex', (k) => Buffer.from(k).toString('hex')],
     ['hex in upper case', (k) => Buffer.from(k).toString('hex').toUpperCase()],
     ['hex of Latin-1 bytes', (k) => Buffer.from(k, 'latin1').toString('hex')],
+    ['percent-encoding twice', (k) => pctAll(k).replace(/%/g, '%25')],
+    ['percent-encoding of Latin-1 bytes twice, in a JSON string', (k) => JSON.stringify({ echo: pctAll(k, 'latin1').replace(/%/g, '%25') })],
+    ['\\uXXXX escapes inside a JSON string (two layers of escapes)', (k) => JSON.stringify({ echo: [...k].map(u4).join('') })],
+    ['\\uXXXX escapes inside a JSON string inside a JSON string (three layers)', (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map(u4).join('') }) })],
+    ['percent-encoding inside \\uXXXX escapes inside a JSON string', (k) => JSON.stringify({ echo: [...pctAll(k)].map(u4).join('') })],
+    ['base64 of the Basic header the auth checks send', (k) => b64(`Basic ${b64(`conformance:${k}`)}`)],
+    ['base64url of the Basic header, after other text', (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url')],
     ['lower case (a header name)', (k) => `x-echo-${k.toLowerCase()}`],
     ['a piece of it', (k) => k.slice(3, 14)],
   ];
