@@ -4,7 +4,8 @@
  * form a server may use (plain; JSON-escaped as JSON, PHP and `\uXXXX` write
  * it; percent-encoded in either case, as UTF-8 or Latin-1; base64 and
  * base64url of the key, of `Bearer <key>`, of `conformance:<key>` and of
- * `user:<key>`; hex in either case), in header values, in header names and in
+ * `user:<key>`; hex in either case; and nested: percent-encoded twice, a JSON
+ * escape inside a JSON string, base64 of the whole Basic header the suite sends), in header values, in header names and in
  * bodies, repeated so that a form straddles every cut the reports make (4096
  * characters of a body, 120 of a message's excerpt, 160 of a shown value).
  * Everything written is then searched for any 8-character window of the key in
@@ -56,11 +57,17 @@ const FORMS: Record<string, (key: string) => string> = {
   'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
   'percent-all': (k) => pctAll(k),
   'percent-latin1': (k) => pctAll(k, 'latin1'),
+  // Nested: percent-encoded twice (UTF-8 and Latin-1 bytes), and a JSON escape inside the JSON string (`\\u0051`, one more decoding to go).
+  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
+  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
+  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c, false)).join('')),
   base64: (k) => b64(k),
   'base64-latin1': (k) => b64(k, 'latin1'),
   'base64-bearer': (k) => b64(`Bearer ${k}`),
   'base64-basic': (k) => b64(`conformance:${k}`),
   'base64-user': (k) => b64(`user:${k}`),
+  // The Basic header the auth checks send, encoded once more.
+  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
   'base64-bearer-php': (k) => b64(`Bearer ${k}`).replace(/\//g, '\\/'),
   base64url: (k) => b64url(`x${k}`),
   'base64url-bearer': (k) => b64url(`Bearer ${k}`),
@@ -125,7 +132,7 @@ async function unpack(bundle: string): Promise<Record<string, string>> {
 describe('the API key', () => {
   describe.each([
     ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
-    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'base64-bearer', 'hex-upper']],
+    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper']],
   ])('%s', (_name, key, forms) => {
     it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
       const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
