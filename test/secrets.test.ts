@@ -272,6 +272,12 @@ describe('arguments', () => {
     [['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/, 'main()'],
     [['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /is not an absolute URL/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/, 'main()'],
+    // Without "//", userinfo parses as the scheme: the message names the flag and the expected form, not the scheme.
+    [['--base-url', 'Zz9SecretWord-77:x@127.0.0.1/v1', '--api-key', 'a-real-key-1234'], /--base-url must use http or https; write it as http:\/\/host:port\/path/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--proxy', 'Zz9SecretWord-77:x@127.0.0.1:3128'], /--proxy: the suite talks to HTTP\(S\) proxies only/, 'main()'],
+    // A header given without its name is a bare value, perhaps a secret: not echoed.
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '-H', 'Zz9SecretWord-77'], /--header takes "Name: value"/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', ':Zz9SecretWord-77'], /--secret-header takes "Name: value"/, 'main()'],
   ] as const)('%j: one line, exit 2, no secret in it (through %s)', async (args, message, through) => {
     const ran = await RUN[through]([...args], { env: { PETSTORE_API_KEY: '' } });
     expect(ran.code).toBe(2);
