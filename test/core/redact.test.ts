@@ -5,7 +5,8 @@ import { show } from '../../core/json.js';
 import { renderWording } from '../../core/wording.js';
 import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, redactorFor, suiteText, swapCase, truncate } from '../../core/redact.js';
 import { TranscriptReplayer } from '../../core/transcript.js';
-import { EvidenceFactory, shellQuote } from '../../suites/evidence.js';
+import { EvidenceFactory, redactResult, shellQuote } from '../../suites/evidence.js';
+import { finding, resultFixture } from '../fixtures/result.js';
 import type { SentExchange } from '../../suites/check.js';
 import type { Evidence, Finding } from '../../suites/model.js';
 import { findLeak } from '../leaks.js';
@@ -181,6 +182,17 @@ describe('evidence', () => {
     meta: { operation: 'createPet', auth: 'valid', check: 'test' },
   });
   const factory = new EvidenceFactory(redactorFor(KEY), KEY);
+
+  it("redacts a result's values, never its member names (the report's structure)", () => {
+    // A secret that a member name holds: refused before a run (SUITE_VOCABULARY), built here directly.
+    const result = resultFixture();
+    result.rules[0]!.checks[0]!.findings.push(finding(result.rules[0]!.id, result.rules[0]!.checks[0]!.id, 'fail', 'the server said xx-durationMs-77'));
+    redactResult(result, new EvidenceFactory(redactorFor('xx-durationMs-77')));
+    // Every member name as it was: none replaced by a label (`durationMs` would read as undefined).
+    expect(JSON.stringify(result)).not.toContain(`"<part of ${KEY_PLACEHOLDER}>":`);
+    expect(JSON.stringify(result)).toContain('"durationMs":1500');
+    expect(result.rules[0]!.checks[0]!.findings.at(-1)!.message).toBe('the server said <API_KEY>');
+  });
 
   it('redacts the key in headers (names too), echoed bodies and the curl command', () => {
     const evidence = factory.of(exchange({ authorization: `Bearer ${KEY}` }, '{"name":"x"}'));
