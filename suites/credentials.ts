@@ -57,11 +57,22 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
   if (typeof key !== 'string' || key.length === 0) throw new UsageError(KEY_REQUIRED);
   if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
   checkApiKey(key);
+  if (/^[0-9-]+$/.test(key) && key.length < MIN_NUMERIC_KEY_LENGTH) {
+    throw new UsageError(`the API key has only digits and "-" and is ${key.length} characters long; such a key occurs in the numbers the suite generates (categoryIds across all of int64) and could not be kept out of the requests: use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters`);
+  }
   if (holdsSuiteWord(key)) {
     throw new UsageError('the API key is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field); it could not be kept out of the requests and reports: use a real key');
   }
   if (redactorFor(key).leaks(baseUrl)) throw new UsageError(wording`${setting('baseUrl')} holds the API key; pass the key with ${setting('apiKey')} only`);
 }
+
+/**
+ * Shortest key of digits and "-" only, the characters of the integers the suite
+ * generates: a 19-digit int64 holds a given run of 12 digits with a chance of
+ * about 1 in 10^11, so a run's few thousand numbers do not meet it; a key of
+ * 4 digits is in about 1 number in 600.
+ */
+export const MIN_NUMERIC_KEY_LENGTH = 12;
 
 /** Refuses a secret header's value that holds a word of {@link SUITE_VOCABULARY}, naming the header only. */
 export function checkSecretHeaders(headers: Readonly<Record<string, string>>, secretHeaders: readonly string[]): void {

@@ -278,6 +278,9 @@ describe('arguments', () => {
     // A header given without its name is a bare value, perhaps a secret: not echoed.
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '-H', 'Zz9SecretWord-77'], /--header takes "Name: value"/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', ':Zz9SecretWord-77'], /--secret-header takes "Name: value"/, 'main()'],
+    // A short key of digits: the generated integers would carry it (a run would withhold requests and crash checks).
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '0000'], /the API key has only digits and "-" and is 4 characters long; .* at least 12 characters/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '20240117-77'], /the API key has only digits and "-" and is 11 characters long/, 'main()'],
     // A secret holding a member name of report.json: refused, as the report's structure is never redacted.
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'xx-durationMs-77'], /the API key is, or holds, a word .* a report field/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: VerySecretHeaderValue99'], /x-sec: the secret value is, or holds, a word/, 'main()'],
