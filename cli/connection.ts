@@ -14,10 +14,10 @@ import { UsageError } from '../core/errors.js';
 import { type ConnectionFlags, MIN_SECRET_LENGTH, SECRET_HEADER_ENV } from './connection-flags.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
 
-/** Splits `Name: value`; throws a one-line `UsageError` naming `flag`. */
+/** Splits `Name: value`; throws a one-line `UsageError` naming `flag`, never the text (it may be a bare secret). */
 function splitHeader(text: string, flag: string): [string, string] {
   const colon = text.indexOf(':');
-  if (colon <= 0) throw new UsageError(`${flag} ${JSON.stringify(text)}: write it as "Name: value"`);
+  if (colon <= 0) throw new UsageError(`${flag} takes "Name: value"; a value given has no header name before a colon (not shown: it may be a secret)`);
   return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
 }
 
@@ -113,6 +113,7 @@ function proxyUrl(text: string, where: string): string {
   } catch {
     throw new UsageError(`${where} ${JSON.stringify(shownProxy(text) === '(not a URL)' ? text.replace(/\/\/[^@/]*@/, '//…@') : text)}: not a URL; write it as http://host:port`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where} ${shownProxy(text)}: the suite talks to HTTP(S) proxies only (http:// or https://), not ${url.protocol.slice(0, -1)}`);
+  // Neither the URL nor its scheme is shown: without "//", "user:password@host" parses as scheme "user".
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where}: the suite talks to HTTP(S) proxies only; write it as http://host:port or https://host:port`);
   return url.href;
 }

@@ -79,7 +79,8 @@ export function parseBaseUrl(text: string): URL {
     throw new InvalidBaseUrlError(wording`${BASE_URL} "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidBaseUrlError(wording`${BASE_URL} must use http or https, not ${url.protocol.slice(0, -1)}`);
+    // The scheme is not shown: without "//", "user:password@host" parses as scheme "user".
+    throw new InvalidBaseUrlError(wording`${BASE_URL} must use http or https; write it as http://host:port/path, e.g. http://127.0.0.1:8080/v1`);
   }
   if (url.username || url.password) throw new InvalidBaseUrlError(wording`${BASE_URL} must not carry credentials; pass the key with ${setting('apiKey')}`);
   if (url.search || url.hash) throw new InvalidBaseUrlError(wording`${BASE_URL} must not have a query or fragment`);

@@ -13,11 +13,13 @@
  * - plain (and the UTF-8 bytes of a Latin-1 key read as Latin-1);
  * - escaped: JSON (`\/`, `\"`, `\uXXXX` in either case, mixed with plain
  *   characters), `\xHH`, percent-encoding (either case; UTF-8 or Latin-1 bytes),
- *   HTML character references, JSON Pointer (`~0`, `~1`), and one such layer
- *   inside another;
+ *   HTML character references, JSON Pointer (`~0`, `~1`), and up to three
+ *   such layers one inside another (`%2551`, a `\\u0051` inside a JSON string);
  * - base64 and base64url of any text holding it (`Bearer <key>`,
  *   `conformance:<key>`, `user:<key>`…), at any of the three byte alignments,
- *   UTF-8 or Latin-1: the whole base64 run is replaced;
+ *   UTF-8 or Latin-1: the whole base64 run is replaced; and so of any text
+ *   holding the Basic credentials the suite sends ({@link basicCredentials},
+ *   registered as a secret of their own), such as a whole `Basic …` header;
  * - hex of its bytes, either case.
  * It uses `indexOf` and one linear pass per view, never a pattern built from
  * the key, so a key of {@link MAX_KEY_LENGTH} characters costs what a short
@@ -94,6 +96,8 @@ export function checkApiKey(key: string): void {
 interface Secret {
   value: string;
   label: string;
+  /** Pieces of it count too ({@link Needle.fragments}). */
+  fragments: boolean;
 }
 
 /** A needle the scanner looks for in a view of the text. */
@@ -217,10 +221,16 @@ export class Redactor {
     return this;
   }
 
-  /** Registers a secret and the label that replaces it. Empty strings are ignored. */
-  add(value: string, label: string): this {
+  /**
+   * Registers a secret and the label that replaces it. Empty strings are ignored.
+   * `fragments: false`: only the whole secret counts, not its pieces (an
+   * encoded credential, whose pieces are ordinary base64).
+   */
+  add(value: string, label: string, options: { fragments?: boolean } = {}): this {
     if (value.length > 0 && !this.#secrets.some((s) => s.value === value)) {
-      this.#secrets.push({ value, label });
+      // Pieces of the key itself, not of its case-changed forms (ordinary words would match: "DISTINCTIVE" swapped holds "distinct").
+      const folded = label.includes(' in lower case>') || label.includes(' in upper case>') || label.includes(' letter case swapped>');
+      this.#secrets.push({ value, label, fragments: (options.fragments ?? true) && !folded });
       this.#secrets.sort((a, b) => b.value.length - a.value.length);
       this.#compiled = undefined;
       this.#labels.clear();
@@ -377,21 +387,7 @@ export class Redactor {
     if (this.#secrets.length === 0 || text.length === 0) return [];
     const compiled = this.#compile();
     const found: Span[] = [];
-    // The text as it is, with one layer of escapes decoded (JSON, HTML, `\x`, JSON Pointer), with one layer of
-    // percent-encoding decoded, and with one of each in either order: a key holding a literal "%41" still shows
-    // in a JSON-escaped echo, and a percent-encoded JSON escape is found too.
-    const views: View[] = [{ text }];
-    const escaped = mayBeEscaped(text) ? decodeView(text, 'escapes') : undefined;
-    const percent = mayBePercent(text) ? decodeView(text, 'percent') : undefined;
-    if (escaped) {
-      views.push(escaped);
-      if (mayBePercent(escaped.text)) views.push(within(escaped, decodeView(escaped.text, 'percent')));
-    }
-    if (percent) {
-      views.push(percent);
-      if (mayBeEscaped(percent.text)) views.push(within(percent, decodeView(percent.text, 'escapes')));
-    }
-    for (const view of views) {
+    for (const view of decodedViews(text)) {
       let offsets: Offsets | undefined;
       const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
       const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
@@ -449,14 +445,12 @@ export class Redactor {
     const plain: Needle[] = [];
     const cores = new Set<string>();
     const hex: Needle[] = [];
-    for (const { value, label } of this.#secrets) {
-      // Pieces of the key itself (its case-changed forms would find ordinary words: "DISTINCTIVE" swapped holds "distinct").
-      const folded = label.includes(' in lower case>') || label.includes(' in upper case>') || label.includes(' letter case swapped>');
-      plain.push({ text: value, label, fragments: !folded });
+    for (const { value, label, fragments } of this.#secrets) {
+      plain.push({ text: value, label, fragments });
       const encodings = [Buffer.from(value, 'utf8')];
       if (/[^\u0000-\u007f]/.test(value)) {
         // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
-        plain.push({ text: encodings[0]!.toString('latin1'), label, fragments: !folded });
+        plain.push({ text: encodings[0]!.toString('latin1'), label, fragments });
         if (!/[^\u0000-\u00ff]/.test(value)) encodings.push(Buffer.from(value, 'latin1'));
       }
       for (const bytes of encodings) {
@@ -548,6 +542,38 @@ function cutFormStart(text: string): number {
   return text.length - i >= FRAGMENT ? i : text.length;
 }
 
+/** Layers of encoding undone, one inside another, at most: `%2551` (percent twice), `\\u0051` (a JSON escape inside a JSON string), and a mix. */
+const MAX_LAYERS = 3;
+
+/**
+ * The text as it is, and decoded one, two and up to {@link MAX_LAYERS} layers
+ * deep, in every order of the two layers (escapes, percent): a key holding a
+ * literal "%41" still shows in a JSON-escaped echo, a percent-encoded JSON
+ * escape is found, and so is a JSON escape written inside a JSON string. A
+ * layer is decoded only where the text holds one of its sequences and kept
+ * only where decoding changed it, so a text without escapes costs one view.
+ */
+function decodedViews(text: string): View[] {
+  const views: View[] = [{ text }];
+  const seen = new Set([text]);
+  let frontier = views;
+  for (let depth = 0; depth < MAX_LAYERS && frontier.length > 0; depth++) {
+    const next: View[] = [];
+    for (const view of frontier) {
+      for (const layer of LAYERS) {
+        if (!(layer === 'escapes' ? mayBeEscaped(view.text) : mayBePercent(view.text))) continue;
+        const decoded = decodeView(view.text, layer);
+        if (seen.has(decoded.text)) continue;
+        seen.add(decoded.text);
+        next.push(view.offsets ? within(view, decoded) : decoded);
+      }
+    }
+    views.push(...next);
+    frontier = next;
+  }
+  return views;
+}
+
 /** Whether a text holds anything {@link decodeView} would decode as an escape. */
 function mayBeEscaped(text: string): boolean {
   return /[\\&~]/.test(text);
@@ -563,7 +589,8 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { '"': 0x22, '\\': 0x5c
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
-type Layer = 'escapes' | 'percent';
+const LAYERS = ['escapes', 'percent'] as const;
+type Layer = (typeof LAYERS)[number];
 
 /**
  * One layer decoded, for searching: `escapes` (JSON and `\x` escapes, HTML
@@ -797,6 +824,21 @@ export function redactorFor(key: string): Redactor {
     if (value === key || value.length >= MIN_KEY_LENGTH) r.add(value, label);
     else r.addWhole(`Bearer ${value}`, `Bearer ${label}`);
   }
+  return addBasicCredentials(r, key);
+}
+
+/** The Basic credentials the auth checks send with `key`: base64 of `conformance:<key>`. */
+export function basicCredentials(key: string): string {
+  return Buffer.from(`conformance:${key}`).toString('base64');
+}
+
+/**
+ * `r` with the Basic credentials of `key` registered as a secret of their own:
+ * the key's own forms find them as they are sent, but not encoded once more
+ * (base64 of a whole `Basic …` header holds no encoding of the key's bytes).
+ */
+function addBasicCredentials(r: Redactor, key: string): Redactor {
+  if (key) r.add(basicCredentials(key), `<base64 of conformance:${KEY_PLACEHOLDER}>`, { fragments: false });
   return r;
 }
 
@@ -807,7 +849,11 @@ export function redactorFor(key: string): Redactor {
  */
 export function redactorForAll(keys: readonly (string | undefined)[]): Redactor {
   const r = new Redactor();
-  for (const key of keys) if (key && key.length >= MIN_KEY_LENGTH) for (const [value, label] of keyDerivatives(key)) if (value.length >= MIN_KEY_LENGTH) r.add(value, label);
+  for (const key of keys) {
+    if (!key || key.length < MIN_KEY_LENGTH) continue;
+    for (const [value, label] of keyDerivatives(key)) if (value.length >= MIN_KEY_LENGTH) r.add(value, label);
+    addBasicCredentials(r, key);
+  }
   return r;
 }
 
@@ -833,7 +879,7 @@ export function authorizationForms(key: string, redactor: Redactor = redactorFor
     `Bearer ${key}x`,
     `Bearer ${key.slice(0, -1)}`,
     `Bearer ${swapCase(key)}`,
-    `Basic ${Buffer.from(`conformance:${key}`).toString('base64')}`,
+    `Basic ${basicCredentials(key)}`,
     `Token ${key}`,
     key,
     `Bearer${key}`,

@@ -174,12 +174,19 @@ export function redactResult(result: ConformanceResult, evidence: EvidenceFactor
  */
 const IDENTIFIERS = new Set(['id', 'rule', 'check', 'gap', 'operation', 'outcome', 'severity', 'group', 'kind', 'phase', 'verdict', 'namePrefix', 'code', 'thresholds', 'status', 'generator', 'metric', 'comparator', 'unit', 'only', 'skip', 'failedRules', 'failed', 'headers', 'secretHeaders']);
 
+/**
+ * Values redacted, member names left as they are: a member name is the
+ * report's own structure (its fields, which the key and the secrets cannot
+ * hold: `SUITE_VOCABULARY`, suites/credentials.ts) or a header name that
+ * {@link EvidenceFactory.headers} redacted when it built the evidence.
+ * Redacting structure would rename fields and break every reader.
+ */
 function redactStrings(value: unknown, evidence: EvidenceFactory, name?: string): unknown {
   if (typeof value === 'string') return name !== undefined && IDENTIFIERS.has(name) ? value : evidence.redact(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v, evidence, name));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[evidence.redact(k)] = redactStrings(v, evidence, k);
+    for (const [k, v] of Object.entries(value)) out[k] = redactStrings(v, evidence, k);
     return out;
   }
   return value;

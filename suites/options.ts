@@ -10,7 +10,7 @@ import { checkConnectOptions, type ConnectOptions } from '../core/connection.js'
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import type { CheckDefinition, SentExchange } from './check.js';
-import { checkRunKey } from './credentials.js';
+import { checkRunKey, checkSecretHeaders } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
 import type { RunEvent, Waiver } from './model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
@@ -138,6 +138,7 @@ export function resolve(options: ConformanceOptions): Resolved {
   if (load !== 'none' && !profile) throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   const connection = connectionOf(options);
+  checkSecretHeaders(connection.headers ?? {}, connection.secretHeaders ?? []);
   return {
     target: targetOf(url),
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),

@@ -281,7 +281,7 @@ describe('certify', () => {
     const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', key, '--product', path('product.json'), '--out', path('never.tar.gz')]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-    expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends or reads in every run/);
+    expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends, reads or writes in every run/);
     expect(ran.stderr).not.toContain(key);
   });
 

@@ -1,8 +1,9 @@
 /**
  * Looks for the key in text the suite wrote, in every form a reader could
- * decode: plain, JSON-unescaped, percent-decoded, HTML-unescaped, base64 and
- * base64url runs decoded (at every offset), hex runs decoded (both nibble
- * alignments), and those decodings of each other. A leak is any 8-character
+ * decode: plain, JSON-unescaped, percent-decoded, HTML-unescaped (up to three
+ * of these one inside another), base64 and base64url runs decoded (at every
+ * offset, and once more inside what they decode to), hex runs decoded (both
+ * nibble alignments), and those decodings of each other. A leak is any 8-character
  * window of the key (or of its UTF-8 bytes read as Latin-1, or of it in lower
  * case) in any of them. Written apart from core/redact.ts, on purpose.
  */
@@ -52,37 +53,71 @@ function htmlUnescape(text: string): string {
   });
 }
 
-/** Decoded texts of `text`, each named by how it was decoded. */
-function* decodings(text: string): Generator<[string, string]> {
+/** Layers of text encoding undone, one inside another, at most (`%2541`, a `\\u0041` inside a JSON string). */
+const MAX_LAYERS = 3;
+const TEXT_DECODERS: [string, (text: string) => string][] = [
+  ['json', jsonUnescape],
+  ['percent', percentDecode],
+  ['html', htmlUnescape],
+];
+
+/** `text` decoded by up to {@link MAX_LAYERS} of JSON, percent and HTML decodings, in any order, each result once. */
+function textLayers(text: string): [string, string][] {
   const layers: [string, string][] = [['plain', text]];
-  const json = jsonUnescape(text);
-  const percent = percentDecode(text);
-  layers.push(['json', json], ['percent', percent], ['percent(json)', percentDecode(json)], ['json(percent)', jsonUnescape(percent)], ['html', htmlUnescape(text)]);
-  yield* layers;
-  // A run decodes the same wherever it is: each is decoded once (echoed keys repeat a form thousands of times).
-  const base64Runs = new Set<string>();
-  const hexRuns = new Set<string>();
-  for (const [name, layer] of layers) {
-    for (const run of layer.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
-      if (base64Runs.has(run)) continue;
-      base64Runs.add(run);
-      for (let offset = 0; offset < 4; offset++) {
-        const bytes = Buffer.from(run.slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-        yield [`base64(${name})`, bytes.toString('utf8')];
-        yield [`base64(${name}) as Latin-1`, bytes.toString('latin1')];
+  const seen = new Set([text]);
+  let frontier = layers;
+  for (let depth = 0; depth < MAX_LAYERS && frontier.length > 0; depth++) {
+    const next: [string, string][] = [];
+    for (const [name, layer] of frontier) {
+      for (const [decoder, decode] of TEXT_DECODERS) {
+        const decoded = decode(layer);
+        if (seen.has(decoded)) continue;
+        seen.add(decoded);
+        next.push([name === 'plain' ? decoder : `${decoder}(${name})`, decoded]);
       }
     }
-    for (const run of layer.match(/[0-9a-fA-F]{16,}/g) ?? []) {
-      if (hexRuns.has(run)) continue;
-      hexRuns.add(run);
-      for (let offset = 0; offset < 2; offset++) {
-        const usable = run.slice(offset, offset + Math.floor((run.length - offset) / 2) * 2);
-        const bytes = Buffer.from(usable, 'hex');
-        yield [`hex(${name})`, bytes.toString('utf8')];
-        yield [`hex(${name}) as Latin-1`, bytes.toString('latin1')];
+    layers.push(...next);
+    frontier = next;
+  }
+  return layers;
+}
+
+/**
+ * Base64 and hex runs of `layer` decoded (at every offset, as UTF-8 and as
+ * Latin-1); the base64 decodings searched for base64 runs once more, as base64
+ * of a whole `Basic …` header holds the key only there.
+ */
+function* binaryDecodings(name: string, layer: string, seen: { base64: Set<string>; hex: Set<string> }, nested: boolean): Generator<[string, string]> {
+  // A run decodes the same wherever it is: each is decoded once (echoed keys repeat a form thousands of times).
+  for (const run of layer.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+    if (seen.base64.has(run)) continue;
+    seen.base64.add(run);
+    for (let offset = 0; offset < 4; offset++) {
+      const bytes = Buffer.from(run.slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+      for (const [as, decoded] of [['', bytes.toString('utf8')], [' as Latin-1', bytes.toString('latin1')]] as const) {
+        yield [`base64(${name})${as}`, decoded];
+        if (nested) yield* binaryDecodings(`base64(${name})${as}`, decoded, seen, false);
       }
     }
   }
+  for (const run of layer.match(/[0-9a-fA-F]{16,}/g) ?? []) {
+    if (seen.hex.has(run)) continue;
+    seen.hex.add(run);
+    for (let offset = 0; offset < 2; offset++) {
+      const usable = run.slice(offset, offset + Math.floor((run.length - offset) / 2) * 2);
+      const bytes = Buffer.from(usable, 'hex');
+      yield [`hex(${name})`, bytes.toString('utf8')];
+      yield [`hex(${name}) as Latin-1`, bytes.toString('latin1')];
+    }
+  }
+}
+
+/** Decoded texts of `text`, each named by how it was decoded. */
+function* decodings(text: string): Generator<[string, string]> {
+  const layers = textLayers(text);
+  yield* layers;
+  const seen = { base64: new Set<string>(), hex: new Set<string>() };
+  for (const [name, layer] of layers) yield* binaryDecodings(name, layer, seen, true);
 }
 
 function find(text: string, windows: Set<string>, fold: boolean): { at: number; window: string } | undefined {

@@ -19,7 +19,7 @@ const load = async (): Promise<Library> => (await import(/* @vite-ignore */ ['pe
 
 describe('the library names its options, never the CLI\'s flags', () => {
   it.each([
-    [{ baseUrl: 'ftp://h/v1' }, 'baseUrl must use http or https, not ftp'],
+    [{ baseUrl: 'ftp://h/v1' }, 'baseUrl must use http or https; write it as http://host:port/path, e.g. http://127.0.0.1:8080/v1'],
     [{ numRuns: 0 }, 'numRuns must be an integer from 1 to 10000, got 0'],
     [{ only: ['NOT-A-RULE'] }, 'only: unknown rule id NOT-A-RULE (see petstore-conformance rules)'],
     [{ load: 'huge' }, /^load: unknown profile "huge"/],

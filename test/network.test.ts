@@ -196,7 +196,7 @@ describe('extra headers: -H on every request of every phase, --secret-header red
     [['-H', 'authorization:x'], /the suite sends Authorization itself/],
     [['--secret-header', 'Authorization: Bearer other-key-123'], /--secret-header Authorization: the suite sends Authorization itself/],
     [['-H', 'Host: elsewhere'], /--header Host: the suite does not send this header/],
-    [['-H', 'no colon'], /--header "no colon": write it as "Name: value"/],
+    [['-H', 'no colon'], /--header takes "Name: value"; a value given has no header name before a colon/],
     [['--secret-header', 'X-Token'], /set PETSTORE_SECRET_HEADER_X_TOKEN/],
   ])('%j is refused before anything is sent: exit 2, one line', async (args, message) => {
     const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', ...args, '--report-dir', tempDir()], { env });

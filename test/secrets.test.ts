@@ -4,7 +4,8 @@
  * form a server may use (plain; JSON-escaped as JSON, PHP and `\uXXXX` write
  * it; percent-encoded in either case, as UTF-8 or Latin-1; base64 and
  * base64url of the key, of `Bearer <key>`, of `conformance:<key>` and of
- * `user:<key>`; hex in either case), in header values, in header names and in
+ * `user:<key>`; hex in either case; and nested: percent-encoded twice, a JSON
+ * escape inside a JSON string, base64 of the whole Basic header the suite sends), in header values, in header names and in
  * bodies, repeated so that a form straddles every cut the reports make (4096
  * characters of a body, 120 of a message's excerpt, 160 of a shown value).
  * Everything written is then searched for any 8-character window of the key in
@@ -56,11 +57,17 @@ const FORMS: Record<string, (key: string) => string> = {
   'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
   'percent-all': (k) => pctAll(k),
   'percent-latin1': (k) => pctAll(k, 'latin1'),
+  // Nested: percent-encoded twice (UTF-8 and Latin-1 bytes), and a JSON escape inside the JSON string (`\\u0051`, one more decoding to go).
+  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
+  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
+  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c, false)).join('')),
   base64: (k) => b64(k),
   'base64-latin1': (k) => b64(k, 'latin1'),
   'base64-bearer': (k) => b64(`Bearer ${k}`),
   'base64-basic': (k) => b64(`conformance:${k}`),
   'base64-user': (k) => b64(`user:${k}`),
+  // The Basic header the auth checks send, encoded once more.
+  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
   'base64-bearer-php': (k) => b64(`Bearer ${k}`).replace(/\//g, '\\/'),
   base64url: (k) => b64url(`x${k}`),
   'base64url-bearer': (k) => b64url(`Bearer ${k}`),
@@ -125,7 +132,7 @@ async function unpack(bundle: string): Promise<Record<string, string>> {
 describe('the API key', () => {
   describe.each([
     ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
-    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'base64-bearer', 'hex-upper']],
+    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper']],
   ])('%s', (_name, key, forms) => {
     it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
       const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
@@ -265,11 +272,23 @@ describe('arguments', () => {
     [['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/, 'main()'],
     [['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /is not an absolute URL/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/, 'main()'],
+    // Without "//", userinfo parses as the scheme: the message names the flag and the expected form, not the scheme.
+    [['--base-url', 'Zz9SecretWord-77:x@127.0.0.1/v1', '--api-key', 'a-real-key-1234'], /--base-url must use http or https; write it as http:\/\/host:port\/path/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--proxy', 'Zz9SecretWord-77:x@127.0.0.1:3128'], /--proxy: the suite talks to HTTP\(S\) proxies only/, 'main()'],
+    // A header given without its name is a bare value, perhaps a secret: not echoed.
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '-H', 'Zz9SecretWord-77'], /--header takes "Name: value"/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', ':Zz9SecretWord-77'], /--secret-header takes "Name: value"/, 'main()'],
+    // A short key of digits: the generated integers would carry it (a run would withhold requests and crash checks).
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '0000'], /the API key has only digits and "-" and is 4 characters long; .* at least 12 characters/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '20240117-77'], /the API key has only digits and "-" and is 11 characters long/, 'main()'],
+    // A secret holding a member name of report.json: refused, as the report's structure is never redacted.
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'xx-durationMs-77'], /the API key is, or holds, a word .* a report field/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: VerySecretHeaderValue99'], /x-sec: the secret value is, or holds, a word/, 'main()'],
   ] as const)('%j: one line, exit 2, no secret in it (through %s)', async (args, message, through) => {
     const ran = await RUN[through]([...args], { env: { PETSTORE_API_KEY: '' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
-    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
+    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77', 'xx-durationMs-77', 'VerySecretHeaderValue99']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
   });
 });

@@ -46,6 +46,10 @@ describe('the redactor behind its sampled grams', () => {
         expect(r.leaks(before + piece + after)).toBe(true);
         expect(r.leaks(before + Buffer.from(`Bearer ${key}`).toString('base64') + after)).toBe(true);
         expect(r.leaks(before + Buffer.from(key).toString('hex').toUpperCase() + after)).toBe(true);
+        // Nested encodings, each found in a view decoded more than once; and base64 of the Basic header, a secret of its own.
+        expect(r.leaks(before + encodeURIComponent(encodeURIComponent(piece)) + after)).toBe(true);
+        expect(r.leaks(before + JSON.stringify(JSON.stringify(piece).replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)) + after)).toBe(true);
+        expect(r.leaks(before + Buffer.from(`Basic ${Buffer.from(`conformance:${key}`).toString('base64')}`).toString('base64') + after)).toBe(true);
       }),
       { numRuns: 300 },
     );

@@ -5,7 +5,8 @@ import { show } from '../../core/json.js';
 import { renderWording } from '../../core/wording.js';
 import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, redactorFor, suiteText, swapCase, truncate } from '../../core/redact.js';
 import { TranscriptReplayer } from '../../core/transcript.js';
-import { EvidenceFactory, shellQuote } from '../../suites/evidence.js';
+import { EvidenceFactory, redactResult, shellQuote } from '../../suites/evidence.js';
+import { finding, resultFixture } from '../fixtures/result.js';
 import type { SentExchange } from '../../suites/check.js';
 import type { Evidence, Finding } from '../../suites/model.js';
 import { findLeak } from '../leaks.js';
@@ -16,6 +17,7 @@ const HOSTILE = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
 
 const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
 const u4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
 describe('redactorFor', () => {
   const r = redactorFor(KEY);
@@ -56,6 +58,13 @@ describe('redactorFor', () => {
     ['hex', (k) => Buffer.from(k).toString('hex')],
     ['hex in upper case', (k) => Buffer.from(k).toString('hex').toUpperCase()],
     ['hex of Latin-1 bytes', (k) => Buffer.from(k, 'latin1').toString('hex')],
+    ['percent-encoding twice', (k) => pctAll(k).replace(/%/g, '%25')],
+    ['percent-encoding of Latin-1 bytes twice, in a JSON string', (k) => JSON.stringify({ echo: pctAll(k, 'latin1').replace(/%/g, '%25') })],
+    ['\\uXXXX escapes inside a JSON string (two layers of escapes)', (k) => JSON.stringify({ echo: [...k].map(u4).join('') })],
+    ['\\uXXXX escapes inside a JSON string inside a JSON string (three layers)', (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map(u4).join('') }) })],
+    ['percent-encoding inside \\uXXXX escapes inside a JSON string', (k) => JSON.stringify({ echo: [...pctAll(k)].map(u4).join('') })],
+    ['base64 of the Basic header the auth checks send', (k) => b64(`Basic ${b64(`conformance:${k}`)}`)],
+    ['base64url of the Basic header, after other text', (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url')],
     ['lower case (a header name)', (k) => `x-echo-${k.toLowerCase()}`],
     ['a piece of it', (k) => k.slice(3, 14)],
   ];
@@ -173,6 +182,17 @@ describe('evidence', () => {
     meta: { operation: 'createPet', auth: 'valid', check: 'test' },
   });
   const factory = new EvidenceFactory(redactorFor(KEY), KEY);
+
+  it("redacts a result's values, never its member names (the report's structure)", () => {
+    // A secret that a member name holds: refused before a run (SUITE_VOCABULARY), built here directly.
+    const result = resultFixture();
+    result.rules[0]!.checks[0]!.findings.push(finding(result.rules[0]!.id, result.rules[0]!.checks[0]!.id, 'fail', 'the server said xx-durationMs-77'));
+    redactResult(result, new EvidenceFactory(redactorFor('xx-durationMs-77')));
+    // Every member name as it was: none replaced by a label (`durationMs` would read as undefined).
+    expect(JSON.stringify(result)).not.toContain(`"<part of ${KEY_PLACEHOLDER}>":`);
+    expect(JSON.stringify(result)).toContain('"durationMs":1500');
+    expect(result.rules[0]!.checks[0]!.findings.at(-1)!.message).toBe('the server said <API_KEY>');
+  });
 
   it('redacts the key in headers (names too), echoed bodies and the curl command', () => {
     const evidence = factory.of(exchange({ authorization: `Bearer ${KEY}` }, '{"name":"x"}'));
