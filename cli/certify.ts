@@ -21,8 +21,9 @@ import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
 import type { Io } from './io.js';
-import { inFlags } from './options.js';
+import { ARGV_WARNING, inFlags } from './options.js';
 import { apiKeyOf } from './env.js';
+import { connectionLine, flagSources } from './transport.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
 const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver', 'waivers', 'config', 'embedded'] as const;
@@ -30,7 +31,7 @@ const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver',
 /** The options of `certify`; the refused ones are declared (hidden) so that the refusal can say why. */
 export const certifyOptions: Record<string, Options> = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation' },
-  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written into the bundle' },
+  'api-key': { type: 'string', describe: `API key, sent as "Authorization: Bearer <key>"; never written into the bundle. ${ARGV_WARNING}` },
   product: { type: 'string', describe: 'product.json: the product\'s name, version and contact (spec/product.schema.json)' },
   out: { type: 'string', describe: 'Where the bundle (.tar.gz) is written' },
   'sign-key': { type: 'string', describe: 'PEM file of an Ed25519 private key: signs manifest.json into manifest.sig' },
@@ -44,8 +45,12 @@ export const certifyOptions: Record<string, Options> = {
 /** The fixed settings, in words, for messages. */
 export const CERTIFICATION_SETTINGS = `every rule, seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs per property, load profile ${CERTIFICATION.load}, not strict, no waivers, no config file`;
 
-/** Runs `certify` with parsed arguments; returns the exit code. Never throws. */
-export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>): Promise<number> {
+/**
+ * Runs `certify` with parsed arguments (`typed`: as the command line gave
+ * them, before the environment filled them, to say where each transport
+ * setting came from); returns the exit code. Never throws.
+ */
+export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>, typed: Record<string, unknown> = args): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const secrets = redactorForAll([typeof args['api-key'] === 'string' ? args['api-key'] : undefined, io.env.PETSTORE_API_KEY]);
   try {
@@ -68,7 +73,9 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     if (!outPath) throw new UsageError('--out is required: where the bundle (.tar.gz) goes');
 
     const product = await readProduct(resolve(cwd, productPath), productPath);
-    const connection = await buildConnection(connectionFlags(args), io.env, cwd);
+    const flags = connectionFlags(args);
+    const connection = await buildConnection(flags, io.env, cwd);
+    const said = connectionLine({ target: baseUrl, connection, files: flags, sources: flagSources(typed, connection) });
     const out = resolve(cwd, outPath);
     const outDir = await stat(dirname(out)).catch(() => undefined);
     if (!outDir?.isDirectory()) throw new UsageError(`--out ${outPath}: the directory ${dirname(outPath)} does not exist`);
@@ -86,6 +93,8 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
       ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout as number }),
       onEvent: (event) => {
         if (event.type !== 'run-end') progress.onEvent?.(event);
+        // How certify reaches the target, under the console's "testing …" line.
+        if (event.type === 'run-start') io.stderr.write(`  ${said}\n`);
       },
     }).catch((error: unknown) => {
       throw error instanceof ProductRefused ? new UsageError(`--product ${productPath}: ${error.reason}`) : error;

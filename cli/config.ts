@@ -6,6 +6,13 @@
  * environment, the environment over the file, the file over the defaults. The
  * API key is never read from it.
  *
+ * A file found upward without being named may set the base URL, but none of
+ * the settings that weaken or redirect the transport ({@link TRANSPORT_KEYS}:
+ * `insecure`, `proxy`, `ca`, `cert`, `certKey`): a file planted in a checkout
+ * would otherwise send every keyed request through its proxy, or to a
+ * certificate nobody vouches for. Those are taken only from a file named with
+ * `--config` or `PETSTORE_CONFIG` ({@link refuseDiscoveredTransport}).
+ *
  * String values may name environment variables, `${NAME}`, replaced before the
  * file is validated (`$${` writes a literal `${`); an unset or empty variable is
  * a usage error naming it. Relative paths in the file (reportDir, ca, waivers)
@@ -16,6 +23,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
+import { shellWord } from '../reports/commands.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
@@ -185,20 +193,50 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string,
   return data;
 }
 
+/** The config file read: where it is, whether the user named it (`--config`, `PETSTORE_CONFIG`) or it was found upward, what it holds. */
+export interface LoadedConfig {
+  /** Absent when no file was read. */
+  path?: string;
+  named: boolean;
+  config: FileConfig;
+}
+
+/**
+ * Settings that weaken TLS verification or redirect the requests (and the key
+ * with them): taken from a config file only when it is named.
+ */
+export const TRANSPORT_KEYS = ['insecure', 'proxy', 'ca', 'cert', 'certKey'] as const;
+
+/**
+ * Refuses, in one line naming the file and the keys, a file found upward (not
+ * named) that sets any of {@link TRANSPORT_KEYS} (`"insecure": false` weakens
+ * nothing and passes): such a file is whatever the checkout holds, and these
+ * settings would send the key through its proxy, or to a certificate nobody
+ * vouches for, without a word. A named file may set them.
+ */
+export function refuseDiscoveredTransport(loaded: LoadedConfig): void {
+  if (loaded.named || loaded.path === undefined) return;
+  const set = TRANSPORT_KEYS.filter((key) => loaded.config[key] !== undefined && loaded.config[key] !== false);
+  if (set.length === 0) return;
+  const keys = set.map((key) => `"${key}"`).join(', ');
+  throw new UsageError(`${loaded.path}: ${keys} ${set.length === 1 ? 'weakens or redirects' : 'weaken or redirect'} the connection, and this file was found in the working folder or above it, not named (such a file may not set ${TRANSPORT_KEYS.join(', ')}): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it; nothing was sent`);
+}
+
 /**
  * Reads the config file: `explicit` (relative to `cwd`) must exist; otherwise
  * the file {@link findConfigFile} finds is read, when there is one. Environment
  * variables are interpolated, then the file is validated; paths in it come
  * back absolute. Throws `UsageError` naming the file and the offending key.
  */
-export async function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ path?: string; config: FileConfig }> {
+export async function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedConfig> {
+  const named = explicit !== undefined;
   const path = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
-  if (path === undefined) return { config: {} };
+  if (path === undefined) return { named, config: {} };
   let text: string;
   try {
     text = (await readBoundedFile(path, FILE_LIMITS.config, `cannot read the config file ${path}`)).toString('utf8');
   } catch (error) {
-    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { config: {} };
+    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { named, config: {} };
     throw error;
   }
   let data: unknown;
@@ -218,5 +256,5 @@ export async function loadConfigFile(explicit: string | undefined, cwd: string, 
   }
   const config: FileConfig = { ...data };
   for (const key of PATH_KEYS) if (config[key] !== undefined) config[key] = resolve(dirname(path), config[key]);
-  return { path, config };
+  return { path, named, config };
 }

@@ -1,8 +1,10 @@
 /**
  * Command-line habits users bring from other tools: colour by the usual
- * environment variables, "did you mean" for a mistyped flag or command.
- * Pure functions; cli/main.ts applies them.
+ * environment variables, "did you mean" for a mistyped flag or command, an
+ * option that takes one value refused when given twice. Pure functions;
+ * cli/main.ts applies them.
  */
+import type { Options } from 'yargs';
 
 /**
  * Whether output to `stream` is coloured, by the usual rules
@@ -85,4 +87,49 @@ export function explainUnknown(message: string, argv: readonly string[], flags: 
 
 function camel(kebab: string): string {
   return kebab.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * The first option of `options` that takes one value but was given more than
+ * once on the command line, or undefined. yargs turns a string or number
+ * option given twice into an array (`--load smoke --load none` became
+ * "smokenone", `--base-url` twice a URL joined with a comma), so those are
+ * read from `parsed`; a boolean it reads last-wins, so those are counted in
+ * `argv` as typed (`--x`, `--x=…`, `--no-x`, a one-letter alias, alone or in a
+ * group). Repeatable options (`array: true`) take repeats; options declared
+ * without a type (certify's refused ones) are left to their own refusal. A
+ * flag and its environment variable are not a repeat: the flag wins.
+ */
+export function repeatedOption(parsed: Record<string, unknown>, argv: readonly string[], options: Record<string, Options>): string | undefined {
+  const single = Object.entries(options).filter(([, option]) => option.type !== undefined && option.array !== true);
+  for (const [flag, option] of single) if (option.type !== 'boolean' && Array.isArray(parsed[flag])) return flag;
+  const booleans = new Map<string, string>();
+  for (const [flag, option] of single) {
+    if (option.type !== 'boolean') continue;
+    booleans.set(flag, flag);
+    booleans.set(camel(flag), flag);
+    for (const alias of [option.alias ?? []].flat()) booleans.set(alias, flag);
+  }
+  const seen = new Set<string>();
+  for (const arg of argv) {
+    if (arg === '--') break;
+    let flags: (string | undefined)[];
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0]!;
+      // --x, --no-x (yargs' negation), --noX (its camelCase twin).
+      const negated = name.startsWith('no-') ? name.slice(3) : /^no[A-Z]/.test(name) ? lowerFirst(name.slice(2)) : undefined;
+      flags = [booleans.get(name) ?? (negated === undefined ? undefined : booleans.get(negated))];
+    } else if (/^-[A-Za-z]+$/.test(arg)) flags = [...arg.slice(1)].map((letter) => booleans.get(letter));
+    else continue;
+    for (const flag of flags) {
+      if (flag === undefined) continue;
+      if (seen.has(flag)) return flag;
+      seen.add(flag);
+    }
+  }
+  return undefined;
+}
+
+function lowerFirst(word: string): string {
+  return word.charAt(0).toLowerCase() + word.slice(1);
 }

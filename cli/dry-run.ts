@@ -3,7 +3,8 @@
  * checks what a run reads and checks before its first request
  * (cli/run-setup.ts: the report directory, the waivers, the connection's
  * certificates, proxy and headers, every engine setting), so that it refuses
- * what the run would. What it does not do: create the report directory (it
+ * what the run would, and says how the run would connect as its header will
+ * (TLS verification, proxy, client certificate, the config file read). What it does not do: create the report directory (it
  * checks that the run could), write a report, or connect to the target or its
  * proxy, so an unreachable target, a certificate the server refuses and a
  * wrong key are found only by the run's preflight.
@@ -24,6 +25,7 @@ import { EXIT } from '../suites/policy.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
 import { setUpRun } from './run-setup.js';
+import { headerLines } from './transport.js';
 
 /** Where the embedded reference will be, for checking the settings: always on loopback, its port chosen when it starts. */
 const EMBEDDED_TARGET = 'http://127.0.0.1/v1';
@@ -92,6 +94,8 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     `target   ${target}`,
     `seed     ${config.seed ?? `random (chosen when the run starts; this plan rehearsed seed ${seed})`} · ${config.numRuns} runs per property check · timeout ${config.timeout} ms${config.strict ? ' · strict' : ''}${config.maxFailures ? ` · stops after ${config.maxFailures} failing rules` : ''}${config.rateLimit ? ` · at most ${config.rateLimit} requests/s` : ''}`,
     `rules    ${selected.length} of ${rules.length} (${must} MUST, ${selected.length - must} SHOULD)${config.only.length ? ` · only ${config.only.join(',')}` : ''}${config.skip.length ? ` · skip ${config.skip.join(',')}` : ''}`,
+    // What the run's header will say of how it reaches the target.
+    ...headerLines({ target: config.embedded ? undefined : resolved.target, connection: settings.connection ?? {}, files: config.connection, sources: settings.sources ?? { flags: [], environment: [] } }, false),
     '',
     'Phases, checks and requests (counted by rehearsing this run against the embedded reference implementation with an empty store; a store that already holds animals needs fewer in setup, a failing target more while properties shrink):',
   ];

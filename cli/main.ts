@@ -6,6 +6,7 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
+import { relative } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -13,8 +14,9 @@ import type { Reporter, ReporterContext } from '../reports/index.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import { connectionFlags, connectionOptions } from './connection-flags.js';
-import { explainUnknown, useColor } from './conventions.js';
+import type { SettingSources, SourcedSetting } from '../suites/model.js';
+import { type ConnectionFlags, connectionFlags, connectionOptions } from './connection-flags.js';
+import { explainUnknown, repeatedOption, useColor } from './conventions.js';
 import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
 import { apiKeyOf, documented, withEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
@@ -54,12 +56,18 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     // mean" and for the environment, which fills what the flags leave out (cli/env.ts).
     let parsing: Record<string, Options> = RUN_OPTIONS;
     const offer = (y: Argv, options: Record<string, Options>): Argv => ((parsing = options), y.options(documented(options)));
-    const given = (args: Record<string, unknown>): Record<string, unknown> => withEnv(args, parsing, io.env);
+    // An option that takes one value, given twice, is refused by name whatever the command (flags still win over variables).
+    const once = (args: Record<string, unknown>, options: Record<string, Options>): Record<string, unknown> => {
+      const repeated = repeatedOption(args, prepared.args, options);
+      if (repeated !== undefined) throw new UsageError(`--${repeated} is given more than once; ${options[repeated]!.type === 'boolean' ? 'give it once' : 'it takes one value'}`);
+      return args;
+    };
+    const given = (args: Record<string, unknown>): Record<string, unknown> => withEnv(once(args, parsing), parsing, io.env);
     const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
-      .usage('$0 --base-url <url> --api-key <key> [options]\n\nConformance and load test suite for the Animal Store Service interface.')
+      .usage('$0 --base-url <url> [options]\n\nConformance and load test suite for the Animal Store Service interface. The key is read from PETSTORE_API_KEY (export it from a secret store or a CI secret; --api-key puts it where every user of the machine can read it).')
       .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => offer(y, RUN_OPTIONS), async (args) => {
-        exitCode = await run(await toConfig(args as Record<string, unknown>, io), io);
+        exitCode = await run(await toConfig(once(args as Record<string, unknown>, RUN_OPTIONS), io), io);
       })
       .command('rules', 'Print the rule catalog', (y: Argv) => offer(y, rulesOptions), async (args) => {
         const { renderRules, renderRulesJson } = await import('./rules.js');
@@ -82,11 +90,15 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
         const [{ replayCommand }, { buildConnection }] = await Promise.all([import('./replay.js'), import('./connection.js')]);
         const apiKey = apiKeyOf(args['api-key'], io.env);
         const cwd = io.cwd ?? process.cwd();
-        const connection = await buildConnection(connectionFlags(args), io.env, cwd);
-        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']) } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? CLI_DEFAULTS.timeout, cwd, connection }, io);
+        const flags = connectionFlags(args);
+        const connection = await buildConnection(flags, io.env, cwd);
+        // given() filled what the flags left out from the environment: PETSTORE_BASE_URL names an origin as --base-url does.
+        const baseUrlFrom = raw['base-url'] !== undefined ? '--base-url' : 'PETSTORE_BASE_URL';
+        const sources = (await import('./transport.js')).flagSources(raw, connection);
+        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']), baseUrlFrom } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? CLI_DEFAULTS.timeout, cwd, connection, files: flags, sources }, io);
       })
       .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => offer(y, (await import('./certify.js')).certifyOptions), async (args) => {
-        exitCode = await (await import('./certify.js')).certifyCommand(given(args), io);
+        exitCode = await (await import('./certify.js')).certifyCommand(given(args), io, args);
       })
       .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => offer(y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }), (await import('./verify.js')).verifyOptions), async (raw) => {
         const args = given(raw);
@@ -100,7 +112,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
         if (current.startsWith('-') && args._.length <= 1) return done([...Object.keys(RUN_OPTIONS).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
         fallback((_error, completions) => done((completions ?? []).filter((c) => c !== '$0')));
       })
-      .example('$0 --base-url https://staging.example/v1 --api-key $KEY', 'Check an implementation')
+      .example('$0 --base-url https://staging.example/v1', 'Check an implementation (the key in PETSTORE_API_KEY)')
       .example('$0 --embedded', 'Check the embedded reference implementation')
       .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
@@ -199,10 +211,13 @@ function defaultIo(): Io {
  */
 async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
-  const [{ loadConfigFile, profilesOf }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
+  const [{ loadConfigFile, profilesOf, refuseDiscoveredTransport }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
   // The base URL's variable is read below, where --embedded may set it aside; the key only by apiKeyOf.
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
-  const file = (await loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env)).config;
+  const cwd = io.cwd ?? process.cwd();
+  const loaded = await loadConfigFile(args.config as string | undefined, cwd, env);
+  refuseDiscoveredTransport(loaded);
+  const file = loaded.config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
   const pick = <T>(flag: T | undefined, fromFile: T | undefined, fallback: T): T => flag ?? fromFile ?? fallback;
@@ -217,6 +232,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   const apiKey = apiKeyOf(args['api-key'], env);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   if (apiKey !== undefined) checkApiKey(apiKey);
+  const connection: ConnectionFlags = { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers };
   return {
     baseUrl,
     apiKey,
@@ -243,9 +259,33 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
     maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
-    connection: { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers },
+    connection,
     profiles: profilesOf(file),
+    sources: sourcesOf({ flags, args, env, embedded, connection, configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named } }),
   };
+}
+
+/**
+ * Where the target and each transport setting in force came from: a flag, a
+ * variable (`withEnv` filled `args` from it where `flags` had nothing), or the
+ * config file. A proxy of HTTP_PROXY/HTTPS_PROXY is known once the connection
+ * is built (cli/run-setup.ts).
+ */
+function sourcesOf(input: { flags: Record<string, unknown>; args: Record<string, unknown>; env: NodeJS.ProcessEnv; embedded: boolean; connection: ConnectionFlags; configFile: { path: string; named: boolean } | undefined }): SettingSources {
+  const { flags, args, env, connection } = input;
+  const sources: SettingSources = { flags: [], environment: [], ...(input.configFile ? { configFile: { ...input.configFile, settings: [] } } : {}) };
+  const from = (setting: SourcedSetting, flag: string, inForce: boolean, variable = flags[flag] === undefined && args[flag] !== undefined) => {
+    if (!inForce) return;
+    if (flags[flag] !== undefined) sources.flags.push(setting);
+    else if (variable) sources.environment.push(setting);
+    else sources.configFile?.settings.push(setting);
+  };
+  from('target', 'base-url', !input.embedded, Boolean(env.PETSTORE_BASE_URL));
+  from('insecure', 'insecure', connection.insecure === true);
+  from('customCa', 'ca', connection.ca !== undefined);
+  from('proxy', 'proxy', connection.proxy !== undefined);
+  from('clientCertificate', 'cert', connection.cert !== undefined);
+  return sources;
 }
 
 async function run(config: CliConfig, io: Io): Promise<number> {
@@ -259,11 +299,12 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   starting?.catch(() => {});
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
   try {
-    const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }] = await Promise.all([
+    const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }, { headerLines }] = await Promise.all([
       import('../suites/engine.js'),
       import('../reports/index.js'),
       import('../reports/json.js'),
       import('./run-setup.js'),
+      import('./transport.js'),
     ]);
     const out = config.json ? io.stderr : io.stdout;
     // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
@@ -271,6 +312,9 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     const { reportDir, settings } = await setUpRun(config, io, { createReportDir: true });
     const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
     const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
+    // How the run reaches its target, under the console's "testing …" line; what weakens or redirects the connection
+    // is said even under --quiet or without the console reporter.
+    const header = headerLines({ target: config.baseUrl, connection: settings.connection ?? {}, files: config.connection, sources: settings.sources ?? { flags: [], environment: [] } }, config.quiet || !config.reporter.includes('console'));
     const interrupts = watchInterrupts(io);
     try {
       embedded = await starting;
@@ -283,6 +327,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
         signal: interrupts.signal,
         onEvent: (event) => {
           if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
+          if (event.type === 'run-start' && header.length > 0) io.stderr.write(`${header.map((line) => `  ${line}`).join('\n')}\n`);
         },
       });
       // Each report is written even when another cannot be; the console (last) still says the verdict.

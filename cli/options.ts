@@ -11,6 +11,7 @@ import { type ConnectionFlags, connectionOptions, tlsOptions } from './connectio
 import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
+import type { SettingSources } from '../suites/model.js';
 
 /** What a run of the CLI is configured with. */
 export interface CliConfig {
@@ -54,7 +55,16 @@ export interface CliConfig {
   profiles: Record<string, LoadProfile>;
   /** How to reach the target (flags of cli/connection.ts, with the config file's): read into one description before the run. */
   connection: ConnectionFlags;
+  /** Where the target and the transport settings came from, and which config file was read (the proxy of HTTP_PROXY/HTTPS_PROXY is added once the connection is built). */
+  sources: SettingSources;
 }
+
+/**
+ * What every `--api-key` says in `--help`: a command line is no place for a
+ * key. Its variable, which `--help` names after it, is readable only by the
+ * same user (/proc/<pid>/environ).
+ */
+export const ARGV_WARNING = 'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
 
 /** Where `serve` listens unless told. */
 export const SERVE_DEFAULTS = { port: 8080, host: '127.0.0.1' };
@@ -130,9 +140,9 @@ export function parseRateLimit(value: unknown): number | undefined {
 }
 
 /** The run's own options; with {@link connectionOptions}, the default command's. */
-export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection'> as Flag<K & string>]-?: Options } = {
+export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection' | 'sources'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1' },
-  'api-key': { type: 'string', describe: 'API key, sent as "Authorization: Bearer <key>"; never written anywhere' },
+  'api-key': { type: 'string', describe: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}` },
   'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
   seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' },
   'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
@@ -167,7 +177,7 @@ export const rulesOptions: Record<string, Options> = {
 export const serveOptions: Record<string, Options> = {
   port: { type: 'number', describe: `Port (0 for a free one) [default: ${SERVE_DEFAULTS.port}]` },
   host: { type: 'string', describe: `Address to listen on [default: ${SERVE_DEFAULTS.host}]` },
-  'api-key': { type: 'string', describe: 'The key it accepts' },
+  'api-key': { type: 'string', describe: `The key it accepts. ${ARGV_WARNING}` },
 };
 
 /** `matrix`, beside its positional report files. */
@@ -178,8 +188,8 @@ export const matrixOptions: Record<string, Options> = {
 
 /** `replay`, beside its positional report and case. */
 export const replayOptions: Record<string, Options> = {
-  'base-url': { type: 'string', describe: "Send it to another implementation [default: the report's target]" },
-  'api-key': { type: 'string', describe: 'The key, when the request carries it' },
+  'base-url': { type: 'string', describe: "Where to send it (required: replay sends only to an origin you name; without one it prints the report's recorded target and sends nothing)" },
+  'api-key': { type: 'string', describe: `The key, when the request carries it. ${ARGV_WARNING}` },
   timeout: { type: 'number', describe: `Deadline of the request, ms [default: ${CLI_DEFAULTS.timeout}]` },
   ...tlsOptions,
   ...connectionOptions,

@@ -7,8 +7,10 @@
  *
  * A report.json is a file anyone may have edited, so the key is handled as if
  * it were hostile:
- * - the request goes to the origin `--base-url` names or, without it, to the
- *   report's recorded target, which is printed before anything is sent;
+ * - the request goes only to the origin the user names, `--base-url` or
+ *   `PETSTORE_BASE_URL`; without one, the report's recorded target is printed
+ *   as a hint and nothing is sent (exit 2): a report names whatever origin its
+ *   author wrote;
  * - a case whose path would leave that origin, or that carries a header the
  *   suite never sends (`Host`, `Forwarded`…), is refused;
  * - the key goes into the Authorization header only, and only where the case
@@ -24,23 +26,31 @@ import { findingText } from '../spec/findings.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
 import { describeResponse } from '../suites/judge.js';
-import type { Finding, ReplayCase } from '../suites/model.js';
+import type { Finding, ReplayCase, SettingSources } from '../suites/model.js';
+import { shellWord } from '../reports/commands.js';
 import { REPLAY_EXIT } from '../suites/policy.js';
 import { rejudge } from '../suites/replay.js';
 import type { Io } from './io.js';
 import { readReport } from './report-file.js';
+import { connectionLine, type Transport } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
 const SENT_HEADERS = new Set(['authorization', 'content-type', ...Object.keys(DEFAULT_REQUEST_HEADERS)]);
 
 export interface ReplayOptions {
+  /** Where the request goes; without it nothing is sent. */
   baseUrl?: string;
+  /** How the user named it, for the line said before sending. Default `--base-url`. */
+  baseUrlFrom?: '--base-url' | 'PETSTORE_BASE_URL';
   apiKey?: string;
   timeoutMs: number;
   cwd: string;
   /** How to reach the target (--ca, --insecure, --cert, --proxy, -H…): TLS is verified as asked now, whatever the run did. */
   connection?: ConnectOptions;
+  /** The `--ca` and `--cert` files as given, and where each transport setting came from: for the line said before sending. */
+  files?: Transport['files'];
+  sources?: SettingSources;
 }
 
 /** Runs the replay; returns its exit code. Throws `PcError` for usage problems. */
@@ -48,7 +58,8 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const { file, result } = await readReport(reportPath, options.cwd);
   const finding = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).find((f): f is Finding & Required<Pick<Finding, 'case'>> => f.case?.id === caseId);
   if (!finding) throw new UsageError(`${file}: no failure has case id ${caseId} (each failure's id is printed after "replay:" and stored as findings[].case.id)`);
-  const base = parseBaseUrl(options.baseUrl ?? result.target);
+  if (options.baseUrl === undefined) throw new UsageError(`${file}: case ${caseId} was recorded against ${recordedOrigin(result.target)}; replay sends only to an origin you name: pass --base-url ${recordedHint(result.target)} (or set PETSTORE_BASE_URL) to send the request there; nothing was sent`);
+  const base = parseBaseUrl(options.baseUrl);
   const target = targetOf(base);
   const { request, judge } = finding.case;
   checkCase(request, caseId);
@@ -67,7 +78,8 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (unresolved) throw new UsageError(`this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`);
 
   // Where the request goes is said before it goes.
-  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (${options.baseUrl ? 'from --base-url' : `the report's recorded target; --base-url sends it elsewhere`})${needsKey ? ', the key in its Authorization header' : ''}`)}\n`);
+  const connectionSaid = connectionLine({ target, connection: options.connection ?? {}, files: options.files ?? {}, sources: options.sources ?? { flags: [], environment: [] } });
+  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${options.baseUrlFrom ?? '--base-url'})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`);
   const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
   let x: SentExchange;
   try {
@@ -140,6 +152,24 @@ function withKey(recorded: Record<string, string>, key: string, caseId: string):
     headers.authorization = form[1];
   }
   return headers;
+}
+
+/** The recorded target's origin, for the refusal: as the URL parser writes it (no control character), or a word saying it is none. */
+function recordedOrigin(recorded: string): string {
+  try {
+    return parseBaseUrl(recorded).origin;
+  } catch {
+    return 'a target that is not a base URL';
+  }
+}
+
+/** The recorded base URL as a `--base-url` value to copy, quoted for the shell; a placeholder when it is not a base URL. */
+function recordedHint(recorded: string): string {
+  try {
+    return shellWord(targetOf(parseBaseUrl(recorded)));
+  } catch {
+    return '<base URL>';
+  }
 }
 
 const AUTH_KINDS: readonly AuthKind[] = ['valid', 'none', 'invalid-token', 'empty-token', 'other-scheme', 'scheme-case'];

@@ -31,6 +31,8 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
   const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
   const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
   const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
+  // A proxy no flag, variable of ours or file named came from HTTP_PROXY/HTTPS_PROXY.
+  const sources = connection.proxy?.kind === 'env' ? { ...config.sources, environment: [...config.sources.environment, 'proxy' as const] } : config.sources;
   return {
     reportDir,
     settings: {
@@ -49,6 +51,7 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
       ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+      sources,
     },
   };
 }

@@ -10,20 +10,27 @@ export function shellWord(word: string): string {
 }
 
 /** Where {@link replayCommand} takes the key from, for the line above it. */
-export const REPLAY_KEY_SOURCE = 'the key comes from --api-key or $PETSTORE_API_KEY';
+export const REPLAY_KEY_SOURCE = 'the key comes from $PETSTORE_API_KEY';
 
-/** The command that sends a recorded failure again and judges the answer: `npx petstore-conformance replay <report.json> <case id>`. */
-export function replayCommand(reportJson: string, caseId: string): string {
-  return `npx petstore-conformance replay ${shellWord(reportJson)} ${caseId}`;
+// No command printed here carries the key, or `--api-key` with a variable: a command line is readable by every user of
+// the machine (ps, /proc/<pid>/cmdline), so the CLI reads PETSTORE_API_KEY itself.
+
+/**
+ * The command that sends a recorded failure again to `target` (the run's base
+ * URL: replay sends only to an origin named on its command line) and judges
+ * the answer: `npx petstore-conformance replay <report.json> <case id> --base-url <target>`.
+ */
+export function replayCommand(reportJson: string, caseId: string, target: string): string {
+  return `npx petstore-conformance replay ${shellWord(reportJson)} ${caseId} --base-url ${shellWord(target)}`;
 }
 
 /**
  * The command that runs the suite again with the run's seed and settings,
- * selecting the rules that reproduce a finding (`finding.rerun`); the key
- * comes from $PETSTORE_API_KEY.
+ * selecting the rules that reproduce a finding (`finding.rerun`); the CLI
+ * reads the key from $PETSTORE_API_KEY itself.
  */
 export function rerunCommand(run: Pick<ConformanceResult, 'target' | 'seed' | 'numRuns' | 'options'>, rerun: Finding['rerun']): string {
   const { load, strict, insecure } = run.options;
-  const flags = [`--base-url ${shellWord(run.target)}`, '--api-key "$PETSTORE_API_KEY"', `--seed ${run.seed}`, `--num-runs ${run.numRuns}`, `--load ${shellWord(load)}`, ...(strict ? ['--strict'] : []), ...(insecure ? ['--insecure'] : [])];
+  const flags = [`--base-url ${shellWord(run.target)}`, `--seed ${run.seed}`, `--num-runs ${run.numRuns}`, `--load ${shellWord(load)}`, ...(strict ? ['--strict'] : []), ...(insecure ? ['--insecure'] : [])];
   return `npx petstore-conformance ${flags.join(' ')} --only ${rerun.only.join(',')}`;
 }

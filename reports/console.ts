@@ -66,7 +66,7 @@ function describeRule(rule: RuleResult, paint: Paint, run: ConformanceResult, re
     const evidence = finding.evidence.at(-1);
     if (evidence) lines.push(`    reproduce: ${evidence.curl.length > 400 ? `${evidence.curl.slice(0, 400)}…` : evidence.curl}`);
     lines.push(`    re-run: ${rerunCommand(run, finding.rerun)}`);
-    if (finding.case && report) lines.push(`    replay: ${replayCommand(report, finding.case.id)}`);
+    if (finding.case && report) lines.push(`    replay: ${replayCommand(report, finding.case.id, run.target)}`);
   }
   return lines;
 }

@@ -289,7 +289,7 @@ function renderFinding(finding: Finding, open: boolean, cmd: Commands): SafeHtml
 <div class="finding-body">
 ${finding.counterexample && renderCounterexample(finding.counterexample)}
 ${join(finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)), '\n')}
-${caseId && html`<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; ${REPLAY_KEY_SOURCE})</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId))}</pre></div>`}
+${caseId && html`<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; ${REPLAY_KEY_SOURCE})</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId, cmd.run.target))}</pre></div>`}
 <div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(rerunCommand(cmd.run, finding.rerun))}</pre></div>
 </div>
 </details>`;

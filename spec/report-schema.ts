@@ -22,6 +22,18 @@ function reason(code: string, fields: Record<string, object>) {
   return { type: 'object', required: ['code', ...Object.keys(fields)], additionalProperties: false, properties: { code: { const: code }, ...fields } };
 }
 
+/**
+ * The settings of how a run reached its target whose source report.json
+ * records (`options.sources`), each by its name elsewhere in the report:
+ * `target` (the base URL), `insecure`, `customCa` (a CA of its own), `proxy`,
+ * `clientCertificate`. Names of the report's own fields, so that no key can
+ * share a piece with them and have them redacted.
+ */
+export const SOURCED_SETTINGS = ['target', 'insecure', 'customCa', 'proxy', 'clientCertificate'] as const;
+
+/** One of {@link SOURCED_SETTINGS}. */
+export type SourcedSetting = (typeof SOURCED_SETTINGS)[number];
+
 /** A report.json larger than this is refused unread (a real one, evidence bounded, is a few MiB). */
 export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
@@ -64,6 +76,27 @@ export const reportSchema = {
             clientCertificate: { type: 'boolean', description: 'A client certificate was presented' },
             headers: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers sent, secret ones included; never their values' },
             secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers whose values are secret, and were redacted' },
+          },
+        },
+        sources: {
+          type: 'object',
+          description: 'Where the target and the transport settings in force came from, as the CLI read them (reports of earlier versions have none)',
+          required: ['flags', 'environment'],
+          additionalProperties: false,
+          properties: {
+            flags: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by a flag' },
+            environment: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by a PETSTORE_* variable, or HTTP_PROXY/HTTPS_PROXY for the proxy' },
+            configFile: {
+              type: 'object',
+              description: 'The config file read',
+              required: ['path', 'named', 'settings'],
+              additionalProperties: false,
+              properties: {
+                path: { type: 'string', description: 'Relative to the working folder' },
+                named: { type: 'boolean', description: 'Named with --config or PETSTORE_CONFIG; false: found upward from the working folder, which may set the target but no transport setting' },
+                settings: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by the file' },
+              },
+            },
           },
         },
         timeoutMs: { type: 'integer' },
@@ -121,6 +154,7 @@ export const reportSchema = {
   },
   $defs: {
     ruleId: { enum: rules.map((r) => r.id) },
+    sourcedSetting: { enum: [...SOURCED_SETTINGS], description: 'A setting by its name in this report: target (the base URL), insecure, customCa (a CA of its own), proxy, clientCertificate' },
     stop: {
       description: 'Why the run stopped sending (suites/reasons.ts StopReason)',
       oneOf: [

@@ -242,7 +242,7 @@ class Run {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
-      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection) },
+      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}) },
       namePrefix: this.prefix,
       summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal),
       rules,

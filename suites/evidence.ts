@@ -90,7 +90,9 @@ export class EvidenceFactory {
   /**
    * A bash command that sends the same request, the key taken from
    * $PETSTORE_API_KEY: built from the redacted request, each placeholder of
-   * the key in a header turned into the shell expression that makes that form.
+   * the key in a header turned into the shell expression that makes that form,
+   * in a header curl reads from a file ({@link shellHeader}), so that no
+   * program's arguments ever hold the key.
    */
   curl(exchange: Exchange): Redacted {
     const { request } = exchange;
@@ -112,7 +114,15 @@ export class EvidenceFactory {
   }
 }
 
-/** `-H` and its argument: single quotes, or double quotes around the shell expressions that stand for the key's forms. */
+/**
+ * The argument of `-H`. A header that holds none of the key's forms is one
+ * single-quoted word. A header that holds some is read by curl from a file
+ * (`-H @file`, curl 7.55.0 or later) that bash's `printf` builtin writes into a
+ * process substitution, `@<(printf '%s\n' "name: …${PETSTORE_API_KEY}…")`: a
+ * builtin is not executed as a program, so neither the key nor any form made
+ * from it is ever in a process's arguments, which every user of the machine can
+ * read (ps, /proc/<pid>/cmdline); `base64` reads the key from a pipe.
+ */
 function shellHeader(name: string, value: string): string {
   let expanded = '';
   let plain = true;
@@ -127,7 +137,7 @@ function shellHeader(name: string, value: string): string {
       at++;
     }
   }
-  return plain ? shellQuote(`${name}: ${value}`) : `"${name.replace(/["\\$`]/g, (c) => `\\${c}`)}: ${expanded}"`;
+  return plain ? shellQuote(`${name}: ${value}`) : `@<(printf '%s\\n' "${name.replace(/["\\$`]/g, (c) => `\\${c}`)}: ${expanded}")`;
 }
 
 /**

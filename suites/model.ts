@@ -5,6 +5,7 @@
 import type { Redacted } from '../core/redact.js';
 import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
+import type { SourcedSetting } from '../spec/report-schema.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
 import type { SkipReason } from './reasons.js';
 
@@ -213,6 +214,22 @@ export interface ConnectionRecord {
   secretHeaders: string[];
 }
 
+/**
+ * Where the target and the transport settings in force came from, as the CLI
+ * read them: its flags, the environment (PETSTORE_* variables, and
+ * HTTP_PROXY/HTTPS_PROXY for a proxy), or a config file, named (`--config`,
+ * `PETSTORE_CONFIG`) or found upward from the working folder. A file found
+ * without being named never sets more than the target among these (cli/config.ts).
+ */
+export type { SourcedSetting };
+
+export interface SettingSources {
+  flags: SourcedSetting[];
+  environment: SourcedSetting[];
+  /** The config file read, when one was: its path relative to the working folder, whether it was named, what it set of these. */
+  configFile?: { path: string; named: boolean; settings: SourcedSetting[] };
+}
+
 export interface ConformanceResult {
   tool: { name: 'petstore-conformance'; version: string };
   interfaceVersion: string;
@@ -223,8 +240,8 @@ export interface ConformanceResult {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca. */
-  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord };
+  /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca; `sources`: where the target and these settings came from, when the caller said (the CLI does). */
+  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord; sources?: SettingSources };
   /** Name prefix of every animal the run created. */
   namePrefix: string;
   summary: Summary;

@@ -12,7 +12,7 @@ import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import type { CheckDefinition, SentExchange } from './check.js';
 import { checkRunKey, checkSecretHeaders } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
-import type { RunEvent, Waiver } from './model.js';
+import type { RunEvent, SettingSources, Waiver } from './model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
 
 /** Options of `runConformance`. Defaults are in {@link DEFAULTS}. */
@@ -87,6 +87,8 @@ export interface ConformanceOptions {
    * 1 sends one request at a time. Outcomes do not depend on it. Default 32.
    */
   concurrency?: number;
+  /** Where the caller took the target and the transport settings from (the CLI: flags, environment, which config file); recorded in report.json as given (`options.sources`). Default: not recorded. */
+  sources?: SettingSources;
 }
 
 /** The options once resolved. */
@@ -112,6 +114,7 @@ export interface Resolved {
   concurrency: number;
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
+  sources: SettingSources | undefined;
 }
 
 /** Validates options, then applies defaults. Throws `UsageError` naming the offending option. */
@@ -159,6 +162,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
+    sources: options.sources,
   };
 }
 

@@ -95,7 +95,9 @@ describe('the run\'s time bound', () => {
 function rerunArgs(run: ConformanceResult, finding: Finding): string[] {
   const words = rerunCommand(run, finding.rerun).split(' ');
   expect(words.slice(0, 2)).toEqual(['npx', 'petstore-conformance']);
-  return words.slice(2).filter((w) => w !== '--api-key' && w !== '"$PETSTORE_API_KEY"');
+  // The CLI reads the key from PETSTORE_API_KEY: no command it prints puts it (or a variable holding it) on a command line.
+  expect(words).not.toContain('--api-key');
+  return words.slice(2);
 }
 
 describe('every printed re-run command reproduces its failure', () => {

@@ -58,9 +58,9 @@ describe('reasons as data', () => {
     expect(valid({ code: 'gone' })).toBe(false);
   });
 
-  it('a re-run is worded from the run and the finding: seed, runs, load, strictness and TLS choice kept, the key from the environment', () => {
+  it('a re-run is worded from the run and the finding: seed, runs, load, strictness and TLS choice kept, the key from the environment (never on the command line)', () => {
     const run = { target: 'https://staging.example/v1', seed: 7, numRuns: 40, options: { strict: true, timeoutMs: 1, only: [], skip: [], load: 'none', insecure: true, customCa: false } };
-    expect(rerunCommand(run, { only: ['CREATE-ECHO', 'PET-SCHEMA'] })).toBe('npx petstore-conformance --base-url https://staging.example/v1 --api-key "$PETSTORE_API_KEY" --seed 7 --num-runs 40 --load none --strict --insecure --only CREATE-ECHO,PET-SCHEMA');
-    expect(rerunCommand({ ...run, target: "http://h/v1?x='y'", options: { ...run.options, strict: false, insecure: false } }, { only: ['AUTH-REQUIRED'] })).toBe(`npx petstore-conformance --base-url 'http://h/v1?x='\\''y'\\''' --api-key "$PETSTORE_API_KEY" --seed 7 --num-runs 40 --load none --only AUTH-REQUIRED`);
+    expect(rerunCommand(run, { only: ['CREATE-ECHO', 'PET-SCHEMA'] })).toBe('npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --strict --insecure --only CREATE-ECHO,PET-SCHEMA');
+    expect(rerunCommand({ ...run, target: "http://h/v1?x='y'", options: { ...run.options, strict: false, insecure: false } }, { only: ['AUTH-REQUIRED'] })).toBe(`npx petstore-conformance --base-url 'http://h/v1?x='\\''y'\\''' --seed 7 --num-runs 40 --load none --only AUTH-REQUIRED`);
   });
 });
