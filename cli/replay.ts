@@ -146,7 +146,7 @@ function withKey(recorded: Record<string, string>, key: string, caseId: string):
       headers[name.toLowerCase() === 'authorization' ? 'authorization' : name] = value;
       continue;
     }
-    if (!key) throw new UsageError(`this request carries the key: pass --api-key or set ${KEY_ENV}`);
+    if (!key) throw new UsageError(`this request carries the key: set ${KEY_ENV}`);
     const form = authorizationForms(key).find(([redacted]) => redacted === value);
     if (!form) throw new UsageError(`case ${caseId}: its Authorization header is not one the suite sends; nothing was sent`);
     headers.authorization = form[1];

@@ -6,11 +6,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConfigFile, interpolate } from '../cli/config.js';
 import { explainUnknown, suggest, useColor } from '../cli/conventions.js';
 import { envVarOf } from '../cli/env.js';
 import type { Handler } from '../reference/handler.js';
+import { startReference } from '../reference/server.js';
 import { newAjv } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
@@ -316,6 +317,54 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^Dry run:/);
     expect(ran.stdout).toContain('stops after 3 failing rules');
+  });
+});
+
+describe('an option that takes one value, given twice, is refused by name, whatever the command', () => {
+  /** Where the runs and replays below would send: it counts what it receives. */
+  let target: { url: string; received: number; close: () => Promise<void> };
+  beforeAll(async () => {
+    let received = 0;
+    const server = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: (inner) => (request) => (received++, inner(request)) });
+    target = { url: server.url, get received() { return received; }, close: () => server.close() };
+  });
+  afterAll(() => target.close());
+
+  // Each refused before anything is read or sent: side by side. TARGET stands for the counting target's URL.
+  it.concurrent.each([
+    [['--base-url', 'TARGET', '--base-url', 'http://127.0.0.1:9/v1'], 'base-url', 'it takes one value'],
+    [['--base-url', 'TARGET', '--load', 'smoke', '--load', 'none'], 'load', 'it takes one value'],
+    [['--base-url', 'TARGET', '--report-dir', 'a', '--report-dir', 'b'], 'report-dir', 'it takes one value'],
+    [['--base-url', 'TARGET', '--seed', '1', '--seed=2'], 'seed', 'it takes one value'],
+    [['--base-url', 'TARGET', '--strict', '--no-strict'], 'strict', 'give it once'],
+    [['--base-url', 'TARGET', '-q', '--quiet'], 'quiet', 'give it once'],
+    [['certify', '--base-url', 'TARGET', '--product', 'p.json', '--out', 'a.tar.gz', '--out', 'b.tar.gz'], 'out', 'it takes one value'],
+    [['replay', 'r.json', 'c-00000001', '--base-url', 'TARGET', '--base-url', 'TARGET'], 'base-url', 'it takes one value'],
+    [['verify', 'b.tar.gz', '--public-key', 'a.pem', '--public-key', 'b.pem'], 'public-key', 'it takes one value'],
+    [['matrix', 'r.json', '--out-dir', 'a', '--out-dir', 'b'], 'out-dir', 'it takes one value'],
+    [['export-load', '--format', 'k6', '--format', 'artillery', '--profile', 'smoke'], 'format', 'it takes one value'],
+    [['serve', '--port', '0', '--port', '0'], 'port', 'it takes one value'],
+    [['rules', '--json', '--json'], 'json', 'give it once'],
+  ])('%j: one line naming --%s, exit 2', async (args, flag, advice) => {
+    const ran = await runInProcess(args.map((a) => (a === 'TARGET' ? target.url : a)), { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toBe(`petstore-conformance: error: --${flag} is given more than once; ${advice} (see --help)\n`);
+  });
+
+  it('nothing was sent by any of them', () => {
+    expect(target.received).toBe(0);
+  });
+
+  it('repeatable options take repeats, and a flag with its variable is not a repeat: the flag wins', async () => {
+    const ran = await runInProcess(['--embedded', '--dry-run', '--only', 'LIST-LIMIT-DEFAULT', '--only', 'GET-SUNSET-HEADER', '-H', 'X-A: 1', '-H', 'X-B: 2', '--reporter', 'json', '--reporter', 'console', '--load', 'none'], { env: { PETSTORE_LOAD: 'smoke', PETSTORE_SEED: '5' } });
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('only LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER');
+    expect(ran.stdout).toContain('Load: none.');
+    expect(ran.stdout).toContain('Reports: json, console');
+    const seeded = await runInProcess(['--embedded', '--dry-run', '--seed', '7', '--load', 'none'], { env: { PETSTORE_SEED: '5' } });
+    expect(seeded.stdout).toMatch(/^seed {5}7 /m);
   });
 });
 

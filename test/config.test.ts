@@ -1,7 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from './helpers.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startReference } from '../reference/server.js';
+import type { ConformanceResult } from '../suites/model.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 
 function withConfig(content: unknown): string {
   const dir = tempDir();
@@ -41,5 +45,123 @@ describe('petstore-conformance.config.json', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(message);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+/** A loopback CONNECT proxy (the suite tunnels http targets too) that counts the tunnels it opened. */
+async function countingProxy(): Promise<{ url: string; tunnels: () => number; close: () => Promise<void> }> {
+  let tunnels = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels++;
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => (client.destroy(), upstream.destroy()));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tunnels: () => tunnels,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+describe('a config file found, not named, may not weaken or redirect the connection; a named one may, and the run says so', () => {
+  const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
+  /** The target: every request it receives is counted, keyed or not. */
+  let target: RunningServer;
+  let received = 0;
+  beforeAll(async () => {
+    target = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: (inner) => (request) => (received++, inner(request)) });
+  });
+  afterAll(() => target.close());
+
+  /** A cloned repository with the file at its root, and a working folder two levels down. */
+  function checkout(config: unknown): { file: string; cwd: string } {
+    const root = tempDir();
+    const cwd = join(root, 'packages', 'client');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(cwd, { recursive: true });
+    const file = join(root, 'petstore-conformance.config.json');
+    writeFileSync(file, JSON.stringify(config));
+    return { file, cwd };
+  }
+
+  // Nothing shared but the target's count, read after all of them: side by side.
+  it.concurrent.each([
+    [{ insecure: true }, '"insecure" weakens or redirects'],
+    [{ proxy: 'http://127.0.0.1:9' }, '"proxy" weakens or redirects'],
+    [{ ca: 'ca.pem' }, '"ca" weakens or redirects'],
+    [{ cert: 'client.pem', certKey: 'client.key' }, '"cert", "certKey" weaken or redirect'],
+    [{ baseUrl: 'http://127.0.0.1:9/v1', insecure: true, proxy: '${PC_PLANTED_PROXY}' }, '"insecure", "proxy" weaken or redirect'],
+  ])('found upward with %j: refused in one line naming the file and the keys, exit 2, nothing sent', async (config, keys) => {
+    const { file, cwd } = checkout(config);
+    const ran = await runInProcess(['--base-url', target.url, '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()], { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9' } });
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr.trim().split('\n')).toEqual([
+      `petstore-conformance: error: ${file}: ${keys} the connection, and this file was found in the working folder or above it, not named (such a file may not set insecure, proxy, ca, cert, certKey): name it with --config ${file} (or PETSTORE_CONFIG) to use it; nothing was sent (see --help)`,
+    ]);
+  });
+
+  it('nothing reached the target from any refused run', () => {
+    expect(received).toBe(0);
+  });
+
+  it('named with --config or PETSTORE_CONFIG: taken, printed in the header (and under -q), recorded in report.json; found with only a base URL: taken, the header says so', async () => {
+    const proxy = await countingProxy();
+    try {
+      const { file, cwd } = checkout({ insecure: true, proxy: proxy.url, numRuns: 2, only: ['LIST-LIMIT-DEFAULT'], reporter: ['json', 'console'] });
+      const shown = relative(cwd, file);
+      const connection = `  connection: TLS NOT VERIFIED, any certificate accepted (the config file) · proxy ${proxy.url} (the config file) · no client certificate`;
+      for (const [args, variables] of [[['--config', file], {}], [[], { PETSTORE_CONFIG: file }]] as const) {
+        const dir = tempDir();
+        const before = proxy.tunnels();
+        const ran = await runInProcess(['--base-url', target.url, ...args, '--report-dir', dir], { cwd, env: { ...env, ...variables } });
+        expect(ran.code, ran.stderr).toBe(0);
+        expect(proxy.tunnels()).toBeGreaterThan(before);
+        expect(ran.stderr.split('\n').slice(0, 3)).toEqual([
+          expect.stringMatching(/^testing http:\/\/127\.0\.0\.1:\d+\/v1 \(seed -?\d+\)$/),
+          connection,
+          `  config file: ${shown} (named with --config or PETSTORE_CONFIG)`,
+        ]);
+        const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+        expect(reportErrors(report)).toEqual([]);
+        expect(report.options).toMatchObject({ insecure: true, customCa: false, connection: { proxy: proxy.url, clientCertificate: false } });
+        expect(report.options.sources).toEqual({ flags: ['target'], environment: [], configFile: { path: shown, named: true, settings: ['insecure', 'proxy'] } });
+      }
+      // --quiet: the verdict line only on stdout, and on stderr the connection line, for it weakens and redirects.
+      const quiet = await runInProcess(['--base-url', target.url, '--config', file, '-q', '--report-dir', tempDir()], { cwd, env });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toMatch(/^CONFORMANT: .*\n$/);
+      expect(quiet.stderr).toBe(`${connection}\n`);
+    } finally {
+      await proxy.close();
+    }
+
+    // The common legitimate use of a found file, the base URL, is taken; the header says where it came from.
+    const { cwd } = checkout({ baseUrl: target.url, numRuns: 2, only: ['LIST-LIMIT-DEFAULT'], reporter: ['json', 'console'] });
+    const dir = tempDir();
+    const found = await runInProcess(['--report-dir', dir], { cwd, env });
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stderr.split('\n').slice(1, 3)).toEqual([
+      '  connection: plain http, no TLS · no proxy · no client certificate',
+      `  config file: ${join('..', '..', 'petstore-conformance.config.json')} (found in the working folder or above it, not named, so it may set no TLS or proxy setting); the base URL comes from it`,
+    ]);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+    expect(report.options.sources).toEqual({ flags: [], environment: [], configFile: { path: join('..', '..', 'petstore-conformance.config.json'), named: false, settings: ['target'] } });
   });
 });

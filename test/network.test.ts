@@ -323,7 +323,7 @@ describe('replay verifies TLS as asked, with the same connection flags as the ru
     expect(run.code).toBe(1);
     const result = readJson(dir);
     const finding = result.rules.find((r) => r.id === 'GET-NOT-FOUND')!.checks.flatMap((c) => c.findings).find((f) => f.case)!;
-    const replay = (...extra: string[]) => runInProcess(['replay', join(dir, 'report.json'), finding.case!.id, ...extra], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+    const replay = (...extra: string[]) => runInProcess(['replay', join(dir, 'report.json'), finding.case!.id, '--base-url', server.url, ...extra], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
     const unverified = await replay();
     expect(unverified.code).toBe(2);
     expect(unverified.stderr.trim()).toMatch(/^petstore-conformance: error: TLS error talking to 127\.0\.0\.1:\d+/);

@@ -75,7 +75,7 @@ describe('the packed package', () => {
       const failing = await run(['--base-url', server.url, '--load', 'none', '--num-runs', '3', '--report-dir', 'bad']);
       const report = JSON.parse(readFileSync('bad/report.json', 'utf8'));
       const id = report.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT').checks.flatMap((c) => c.findings)[0].case.id;
-      const replayed = await run(['replay', 'bad/report.json', id]);
+      const replayed = await run(['replay', 'bad/report.json', id, '--base-url', server.url]);
       const waived = await run(['--base-url', server.url, '--load', 'none', '--num-runs', '3', '--report-dir', 'waived', '--waivers', 'waivers.json']);
       await server.close();
       console.log([failing, replayed, waived].join(' '));

@@ -58,8 +58,10 @@ describe('petstore-conformance replay', () => {
   ])('%s: the %s failure fails again against the mutant and passes against the reference', async (mutant, rule, kind) => {
     const { server, report, finding, stdout } = await recordFailure(mutant, rule);
     expect(finding.case!.judge.kind).toBe(kind);
-    expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id}`);
-    const again = await runInProcess(['replay', report, finding.case!.id], { env });
+    // The printed command names the run's target (replay sends only where it is told) and never the key nor --api-key.
+    expect(stdout).toContain(`replay: npx petstore-conformance replay ${report} ${finding.case!.id} --base-url ${server.url}`);
+    expect(stdout).not.toContain('--api-key');
+    const again = await runInProcess(['replay', report, finding.case!.id, '--base-url', server.url], { env });
     expect(again.stdout).toMatch(/verdict: {2}still fails/);
     expect(again.code).toBe(1);
     const fixed = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
@@ -74,9 +76,9 @@ describe('petstore-conformance replay', () => {
     const unknown = await runInProcess(['replay', report, 'c-00000000'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
-    const keyless = await runInProcess(['replay', report, finding.case!.id], { env: { PETSTORE_API_KEY: '' } });
+    const keyless = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env: { PETSTORE_API_KEY: '' } });
     expect(keyless.code).toBe(2);
-    expect(keyless.stderr).toMatch(/this request carries the key: pass --api-key/);
+    expect(keyless.stderr).toMatch(/this request carries the key: set PETSTORE_API_KEY/);
   });
 });
 
@@ -122,28 +124,41 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     }
   });
 
-  it('without --base-url the recorded origin is printed before anything is sent and gets the request; with it, only the origin it names does; the key travels in Authorization only', async () => {
+  it('without --base-url or PETSTORE_BASE_URL nothing is sent, not even to the recorded origin: one line names it as a hint, exit 2; with either, only the origin named gets the request, the key in Authorization only', async () => {
     const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
     const recorded = await recording();
     const named = await recording();
     try {
-      // A report whose target was edited to point elsewhere: replay says where it sends, then sends there.
+      // A report whose target was edited to point elsewhere: a report names whatever origin its author wrote.
       const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
-      const toRecorded = await runInProcess(['replay', retargeted, finding.case!.id], { env });
-      expect(toRecorded.stdout.split('\n')[0]).toBe(`sending case ${finding.case!.id} to ${new URL(recorded.server.url).origin} (the report's recorded target; --base-url sends it elsewhere), the key in its Authorization header`);
-      expect(recorded.seen).toHaveLength(1);
+      const unnamed = await runInProcess(['replay', retargeted, finding.case!.id], { env });
+      expect(unnamed.code).toBe(2);
+      expect(unnamed.stdout).toBe('');
+      expect(unnamed.stderr.trim().split('\n')).toEqual([
+        `petstore-conformance: error: ${retargeted}: case ${finding.case!.id} was recorded against ${new URL(recorded.server.url).origin}; replay sends only to an origin you name: pass --base-url ${recorded.server.url} (or set PETSTORE_BASE_URL) to send the request there; nothing was sent (see --help)`,
+      ]);
+      expect(recorded.seen).toHaveLength(0);
       expect(named.seen).toHaveLength(0);
-      // --base-url wins over the report's target, whatever it names.
+      // --base-url, or PETSTORE_BASE_URL, names the origin; only that one gets the request, whatever the report names.
       const toNamed = await runInProcess(['replay', retargeted, finding.case!.id, '--base-url', named.server.url], { env });
-      expect(toNamed.stdout.split('\n')[0]).toMatch(/ \(from --base-url\), the key in its Authorization header$/);
-      expect(recorded.seen).toHaveLength(1);
-      expect(named.seen).toHaveLength(1);
-      for (const headers of [...recorded.seen, ...named.seen]) {
+      expect(toNamed.stdout.split('\n').slice(0, 2)).toEqual([
+        `sending case ${finding.case!.id} to ${new URL(named.server.url).origin} (from --base-url), the key in its Authorization header`,
+        '  connection: plain http, no TLS · no proxy · no client certificate',
+      ]);
+      const byVariable = await runInProcess(['replay', retargeted, finding.case!.id], { env: { ...env, PETSTORE_BASE_URL: named.server.url } });
+      expect(byVariable.stdout.split('\n')[0]).toMatch(/ \(from PETSTORE_BASE_URL\), the key in its Authorization header$/);
+      expect(recorded.seen).toHaveLength(0);
+      expect(named.seen).toHaveLength(2);
+      for (const headers of named.seen) {
         expect(headers.authorization).toBe(`Bearer ${CONTRACT_API_KEY}`);
         const others = Object.entries(headers).filter(([name]) => name !== 'authorization');
         expect(JSON.stringify(others)).not.toContain(CONTRACT_API_KEY);
       }
-      expect(toRecorded.stdout + toNamed.stdout + toRecorded.stderr + toNamed.stderr).not.toContain(CONTRACT_API_KEY);
+      const printed = unnamed.stdout + unnamed.stderr + toNamed.stdout + toNamed.stderr + byVariable.stdout + byVariable.stderr;
+      expect(printed).not.toContain(CONTRACT_API_KEY);
+      // The curl line it prints takes the key from the environment in a header file, never in an argument.
+      expect(toNamed.stdout).toMatch(/^reproduce: curl .* -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)$/m);
+      expect(printed).not.toContain('--api-key');
     } finally {
       await Promise.all([recorded.server.close(), named.server.close()]);
     }

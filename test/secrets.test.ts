@@ -194,7 +194,7 @@ describe('the API key', () => {
       const cases = report.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))));
       expect(cases.length).toBeGreaterThan(0);
       for (const id of cases.slice(0, 3)) {
-        const replayed = await runInProcess(['replay', join(dir, 'reports', 'report.json'), id], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
+        const replayed = await runInProcess(['replay', join(dir, 'reports', 'report.json'), id, '--base-url', server.url], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
         expect(replayed.stdout).toMatch(/^sending case /);
         expectNoLeak({ [`replay ${id}`]: replayed.stdout + replayed.stderr }, [HOSTILE_KEY]);
       }
