@@ -11,6 +11,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { certifyOptions } from '../cli/certify.js';
+import { replayOptions, runOptions, serveOptions } from '../cli/options.js';
 import type { Exchange } from '../core/http.js';
 import { authorizationForms, basicCredentials, redactorFor, swapCase } from '../core/redact.js';
 import { replayCommand, rerunCommand } from '../reports/commands.js';
@@ -99,6 +101,12 @@ describe('printed re-run and replay commands, and the README, never put the key 
     const rerun = rerunCommand(run, { only: ['CREATE-ECHO'] });
     expect(rerun).toBe('npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --only CREATE-ECHO');
     expect(replayCommand('out/report.json', 'c-12ab', run.target)).toBe('npx petstore-conformance replay out/report.json c-12ab --base-url https://staging.example/v1');
+  });
+
+  it('every --api-key says in --help that a command line is readable by other users, and points to PETSTORE_API_KEY', () => {
+    for (const [command, options] of Object.entries({ run: runOptions, replay: replayOptions, serve: serveOptions, certify: certifyOptions })) {
+      expect(options['api-key']!.describe, command).toMatch(/Prefer setting PETSTORE_API_KEY .*: a command line is readable by every user of the machine/);
+    }
   });
 
   it('no example of the README passes the key with --api-key and a value or variable', () => {

@@ -143,6 +143,12 @@ describe('a config file found, not named, may not weaken or redirect the connect
         expect(report.options).toMatchObject({ insecure: true, customCa: false, connection: { proxy: proxy.url, clientCertificate: false } });
         expect(report.options.sources).toEqual({ flags: ['target'], environment: [], configFile: { path: shown, named: true, settings: ['insecure', 'proxy'] } });
       }
+      // --dry-run says the same, and sends nothing.
+      const before = proxy.tunnels();
+      const dry = await runInProcess(['--base-url', target.url, '--config', file, '--dry-run'], { cwd, env });
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toContain(`\n${connection.trim()}\nconfig file: ${shown} (named with --config or PETSTORE_CONFIG)\n`);
+      expect(proxy.tunnels()).toBe(before);
       // --quiet: the verdict line only on stdout, and on stderr the connection line, for it weakens and redirects.
       const quiet = await runInProcess(['--base-url', target.url, '--config', file, '-q', '--report-dir', tempDir()], { cwd, env });
       expect(quiet.code).toBe(0);

@@ -231,6 +231,8 @@ describe('certify connects like a run, and verify shows how it connected', () =>
     const bundle = join(work, 'acme.tar.gz');
     const certify = await runInProcess(['certify', '--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '-H', 'X-Tenant: acme', '--secret-header', `X-Tenant-Token: ${TOKEN}`, '--product', join(work, 'product.json'), '--out', bundle], { env, timeoutMs: 120_000 });
     expect(certify.code, certify.stderr).toBe(0);
+    // Under the console's "testing …" line, how certify reaches the target and where that came from.
+    expect(certify.stderr).toContain(`\n  connection: plain http, no TLS · proxy ${p.url} (--proxy) · no client certificate\n`);
     expect(seen.length).toBeGreaterThan(300);
     expect(seen.every((v) => v === TOKEN)).toBe(true);
     const unpacked = join(work, 'unpacked');
