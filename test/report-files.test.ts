@@ -6,8 +6,9 @@
  * that goes away (`| head -1`) costs nothing but the lines it did not read;
  * `export-load` into a missing folder is one line.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matrixCommand } from '../cli/matrix.js';
@@ -97,13 +98,16 @@ function gate(): { wrap: (inner: Handler) => Handler; started: Promise<void>; re
 }
 
 describe('one run per report folder', () => {
-  it('a second run into a folder in use: one line, exit 2, nothing sent; the first run\'s report is its own', async () => {
+  it('a second run into a folder in use: one line, exit 2, nothing sent; the first run\'s report is its own (a stale lock did not stop it)', async () => {
     const held = gate();
     const mutant = mutants.find((m) => m.name === 'default-limit-21')!;
     let brokenRequests = 0;
     await withServer({ wrap: held.wrap }, (conformant) =>
       withServer({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (brokenRequests++, mutant.wrap(inner)(request)) }, async (broken) => {
         const dir = tempDir();
+        // A lock left by a run of this host that is gone (killed outright) is taken over at once.
+        const { pid: gone } = spawnSync(process.execPath, ['-e', '']);
+        writeFileSync(join(dir, '.petstore-conformance.lock'), JSON.stringify({ pid: gone, host: hostname(), since: '2020-01-01T00:00:00.000Z', nonce: '0123456789abcdef' }));
         const first = runInProcess(['--base-url', conformant, ...RUN, '--timeout', '30000', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
         await held.started;
         const second = await runInProcess(['--base-url', broken, ...RUN, '--report-dir', dir], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } }).finally(held.release);
@@ -124,7 +128,7 @@ describe('one run per report folder', () => {
 });
 
 describe('the folder describes one run', () => {
-  it('a second run with fewer reporters removes the first one\'s junit.xml and report.html (nothing else), and matrix links its report.json', async () => {
+  it('a second run with fewer reporters removes the first one\'s junit.xml and report.html (nothing else), and matrix links its report.json (and drops an earlier matrix\'s extra badge)', async () => {
     const dir = tempDir();
     expect((await runInProcess(['--embedded', ...RUN, '--seed', '1', '--report-dir', dir])).code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
@@ -134,8 +138,12 @@ describe('the folder describes one run', () => {
     expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'report.html.orig', 'report.json']);
     expect(readReport(dir).seed).toBe(2);
     const out = tempDir();
+    // An earlier matrix of two reports left its second badge; a file of the user's that only looks alike stays.
+    writeFileSync(join(out, 'badge-2-acme.json'), '{}');
+    writeFileSync(join(out, 'badge-notes.json'), '{}');
     const io = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: out } as unknown as Parameters<typeof matrixCommand>[2];
     expect(await matrixCommand([dir], { outDir: out }, io)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([expect.stringMatching(/^badge-1-.+\.json$/), 'badge-notes.json', 'matrix.html', 'matrix.md']);
     const matrix = readFileSync(join(out, 'matrix.html'), 'utf8');
     expect(matrix).toMatch(/href="[^"]*report\.json/);
     expect(matrix).not.toMatch(/href="[^"]*report\.html/);
