@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
-import { lockDirectory, REFUSAL_NOTE, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
+import { type DirectoryLock, lockDirectory, REFUSAL_NOTE, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
 import { TOOL_VERSION } from '../core/version.js';
 import type { Reporter, ReporterContext } from '../reports/index.js';
 import { REPORT_FILES, REPORTER_NAMES, type ReporterName } from '../reports/names.js';
@@ -290,6 +290,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   const starting = config.embedded ? startReferenceProcess(apiKey) : undefined;
   starting?.catch(() => {});
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
+  let lock: DirectoryLock | undefined;
   try {
     const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }] = await Promise.all([
       import('../suites/engine.js'),
@@ -302,59 +303,55 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     // cannot be read, a header that cannot be sent cost nothing.
     const { reportDir, settings } = await setUpRun(config, io, { createReportDir: true });
     // A run that writes files holds its folder's lock until they are written: a second run into it is refused now.
-    const writesFiles = config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name));
-    const lock = writesFiles ? await lockDirectory(reportDir, `--report-dir ${config.reportDir}`) : undefined;
+    if (config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name))) lock = await lockDirectory(reportDir, `--report-dir ${config.reportDir}`);
+    const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
+    const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
+    const interrupts = watchInterrupts(io);
     try {
-      const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
-      const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
-      const interrupts = watchInterrupts(io);
-      try {
-        embedded = await starting;
-        if (embedded) interrupts.onHardExit(embedded.kill);
-        interrupts.onHardExit(() => {
-          removePartialFilesSync();
-          lock?.releaseSync();
-        });
-        const result = await runConformance({
-          baseUrl: embedded?.url ?? config.baseUrl ?? '',
-          apiKey,
-          ...settings,
-          exchangeEvents: config.verbose,
-          signal: interrupts.signal,
-          onEvent: (event) => {
-            if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
-          },
-        });
-        // Each report is written even when another cannot be; the console (last) still says the verdict.
-        const written: string[] = [];
-        const unwritten: WriteFailure[] = [];
-        for (const { name, reporter } of active) {
-          try {
-            written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
-          } catch (error) {
-            unwritten.push({ name, error });
-          }
+      embedded = await starting;
+      if (embedded) interrupts.onHardExit(embedded.kill);
+      interrupts.onHardExit(() => {
+        removePartialFilesSync();
+        lock?.releaseSync();
+      });
+      const result = await runConformance({
+        baseUrl: embedded?.url ?? config.baseUrl ?? '',
+        apiKey,
+        ...settings,
+        exchangeEvents: config.verbose,
+        signal: interrupts.signal,
+        onEvent: (event) => {
+          if (event.type !== 'run-end') for (const { reporter } of active) reporter.onEvent?.(event);
+        },
+      });
+      // Each report is written even when another cannot be; the console (last) still says the verdict.
+      const written: string[] = [];
+      const unwritten: WriteFailure[] = [];
+      for (const { name, reporter } of active) {
+        try {
+          written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
+        } catch (error) {
+          unwritten.push({ name, error });
         }
-        // The folder describes this run alone: the reports of the tool's names it did not write (an earlier run's, or
-        // one this run could not write) are removed.
-        if (lock) await removeStale(reportDir, Object.values(REPORT_FILES), written.map((path) => basename(path)));
-        if (config.json) io.stdout.write(renderJson(result));
-        const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
-        if (result.summary.interrupted) {
-          if (notWritten) io.stderr.write(`petstore-conformance: error: ${notWritten}\n`);
-          return exitCodeOf(result.summary);
-        }
-        // The target could not be tested: the reports say so, and so does one line.
-        if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, `${result.summary.abort.message}${notWritten ? `; ${notWritten}` : ''}`);
-        if (notWritten) throw new PcError('PC_ERR_WRITE', `${notWritten}; the verdict was ${result.summary.verdict}`);
-        return exitCodeOf(result.summary);
-      } finally {
-        interrupts.dispose();
       }
+      // The folder describes this run alone: the reports of the tool's names it did not write (an earlier run's, or
+      // one this run could not write) are removed.
+      if (lock) await removeStale(reportDir, Object.values(REPORT_FILES), written.map((path) => basename(path)));
+      if (config.json) io.stdout.write(renderJson(result));
+      const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
+      if (result.summary.interrupted) {
+        if (notWritten) io.stderr.write(`petstore-conformance: error: ${notWritten}\n`);
+        return exitCodeOf(result.summary);
+      }
+      // The target could not be tested: the reports say so, and so does one line.
+      if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, `${result.summary.abort.message}${notWritten ? `; ${notWritten}` : ''}`);
+      if (notWritten) throw new PcError('PC_ERR_WRITE', `${notWritten}; the verdict was ${result.summary.verdict}`);
+      return exitCodeOf(result.summary);
     } finally {
-      await lock?.release();
+      interrupts.dispose();
     }
   } finally {
+    await lock?.release();
     // Stopped whether the run happened or a check above refused the options while it started.
     await (embedded ?? (await starting?.catch(() => undefined)))?.close();
   }
