@@ -45,6 +45,12 @@ export interface CertifyOptions {
   connection?: ConnectOptions;
   /** The run's events as they happen (progress); `run-end` included. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Stops the run when aborted (its `reason`, `SIGINT` or `SIGTERM`, is
+   * recorded): the bundle is still made, of what ran, and is not certified
+   * ("interrupted by …").
+   */
+  signal?: AbortSignal;
 }
 
 /** A certification: the bundle and what it says. */
@@ -102,6 +108,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     // Redacted as it arrives: no exchange is kept with the key in it.
     onExchange: (exchange) => transcript.push(toTranscriptEntry(exchange, redactor)),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
 
   const decision = certificationDecision(result);

@@ -4,15 +4,17 @@
  * is checked before the run, so a mistake costs nothing.
  *
  * Exit codes: 0 certified, 1 not certified (the bundle is written all the
- * same and says why), 2 usage error (nothing run, nothing written).
+ * same and says why), 2 usage error (nothing run, nothing written), 130/143
+ * interrupted by SIGINT/SIGTERM (the bundle is written of what ran, not
+ * certified: "interrupted by …").
  */
-import { randomBytes } from 'node:crypto';
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { certify, ProductRefused } from '../certification/certify.js';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { checkApiKey, redactorForAll } from '../core/redact.js';
+import { removePartialFilesSync, writeFileAtomic } from '../core/safe-write.js';
 import { reporters } from '../reports/index.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS } from '../suites/defaults.js';
@@ -20,6 +22,7 @@ import { CERTIFICATION, certifyExitCode } from '../suites/policy.js';
 import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
+import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
 import { ARGV_WARNING, inFlags } from './options.js';
 import { apiKeyOf } from './env.js';
@@ -50,7 +53,7 @@ export const CERTIFICATION_SETTINGS = `every rule, seed ${CERTIFICATION.seed}, $
  * them, before the environment filled them, to say where each transport
  * setting came from); returns the exit code. Never throws.
  */
-export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>, typed: Record<string, unknown> = args): Promise<number> {
+export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd' | 'signals' | 'raise'>, typed: Record<string, unknown> = args): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const secrets = redactorForAll([typeof args['api-key'] === 'string' ? args['api-key'] : undefined, io.env.PETSTORE_API_KEY]);
   try {
@@ -84,24 +87,32 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     const signKey = signPath ? await readEd25519Key(resolve(cwd, signPath), signPath, '--sign-key') : undefined;
 
     const progress = reporters.console({ reportDir: '', out: io.stdout, progress: io.stderr, color: false, interactive: false, env: io.env });
-    const { bundle, manifest, result } = await certify({
-      baseUrl,
-      apiKey,
-      product,
-      connection,
-      ...(signKey ? { signKey } : {}),
-      ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout as number }),
-      onEvent: (event) => {
-        if (event.type !== 'run-end') progress.onEvent?.(event);
-        // How certify reaches the target, under the console's "testing …" line.
-        if (event.type === 'run-start') io.stderr.write(`  ${said}\n`);
-      },
-    }).catch((error: unknown) => {
-      throw error instanceof ProductRefused ? new UsageError(`--product ${productPath}: ${error.reason}`) : error;
-    });
-    await writeAtomically(out, bundle).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`--out ${outPath}: cannot write it (${error.code ?? error.message})`);
-    });
+    // A signal stops the run, and the bundle is written of what ran: never certified, but the evidence is kept.
+    const interrupts = watchInterrupts(io, { kept: `the bundle is written for what ran, NOT CERTIFIED (interrupted), to ${outPath}` });
+    interrupts.onHardExit(removePartialFilesSync);
+    let certification: Awaited<ReturnType<typeof certify>>;
+    try {
+      certification = await certify({
+        baseUrl,
+        apiKey,
+        product,
+        connection,
+        ...(signKey ? { signKey } : {}),
+        ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout as number }),
+        onEvent: (event) => {
+          if (event.type !== 'run-end') progress.onEvent?.(event);
+          // How certify reaches the target, under the console's "testing …" line.
+          if (event.type === 'run-start') io.stderr.write(`  ${said}\n`);
+        },
+        signal: interrupts.signal,
+      }).catch((error: unknown) => {
+        throw error instanceof ProductRefused ? new UsageError(`--product ${productPath}: ${error.reason}`) : error;
+      });
+      await writeFileAtomic(out, certification.bundle, { label: `--out ${outPath}` });
+    } finally {
+      interrupts.dispose();
+    }
+    const { manifest, result } = certification;
 
     await progress.onRunEnd?.(result, []);
     if (result.summary.abort) io.stderr.write(`petstore-conformance: the target could not be tested: ${result.summary.abort.message}\n`);
@@ -110,22 +121,13 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     else lines.push(`NOT CERTIFIED: ${product.name} ${product.version}`, ...manifest.reasons.map((r) => `  - ${r}`));
     lines.push(`bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`);
     io.stdout.write(`${lines.join('\n')}\n`);
-    return certifyExitCode(manifest.certified);
+    const { interrupted } = result.summary;
+    if (interrupted) io.stderr.write(`petstore-conformance: ${interrupted}: the run was interrupted; the bundle ${outPath} keeps what ran, NOT CERTIFIED (interrupted)\n`);
+    return certifyExitCode(manifest.certified, interrupted);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
     io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
-  }
-}
-
-/** Writes the bundle under a temporary name beside `out`, then renames it: a reader never sees half a bundle. */
-async function writeAtomically(out: string, bytes: Uint8Array): Promise<void> {
-  const partial = join(dirname(out), `.${randomBytes(6).toString('hex')}.partial.tar.gz`);
-  try {
-    await writeFile(partial, bytes);
-    await rename(partial, out);
-  } finally {
-    await rm(partial, { force: true });
   }
 }

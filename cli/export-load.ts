@@ -24,10 +24,11 @@
  * Artillery's Fargate or Lambda workers runs the whole script, so the load,
  * the set-up and the bound are multiplied by the workers. The scripts say so.
  */
-import { writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/safe-write.js';
 import { parseBaseUrl, targetOf } from '../core/http.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { PET_STATUSES } from '../spec/openapi.js';
@@ -95,11 +96,12 @@ export async function exportLoadCommand(args: Record<string, unknown>, io: Io): 
     io.stdout.write(exported.script);
     return EXIT.conformant;
   }
-  writeFileSync(out, exported.script);
-  const written = [out];
-  for (const [extra, content] of Object.entries(exported.extra)) {
-    writeFileSync(join(dirname(out), extra), content);
-    written.push(join(dirname(out), extra));
+  const folder = await stat(dirname(out)).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new UsageError(`--out ${String(args.out)}: the folder ${dirname(out)} ${folder ? 'is not a folder' : 'does not exist'}`);
+  const written: string[] = [];
+  for (const [path, content] of [[out, exported.script], ...Object.entries(exported.extra).map(([extra, text]) => [join(dirname(out), extra), text])] as const) {
+    await writeFileAtomic(path, content, { label: `--out ${path}` });
+    written.push(path);
   }
   const run = format === 'k6' ? `PETSTORE_API_KEY=… k6 run ${out}` : `PETSTORE_API_KEY=… artillery run ${out}`;
   io.stdout.write(`wrote ${written.join(', ')}\nrun it with: ${run}${baseUrl ? '' : ' (and PETSTORE_BASE_URL=https://…/v1)'}\n`);

@@ -8,15 +8,17 @@
  * is larger than it said (or grows) is refused too. Nothing here retries.
  *
  * The report directory is checked, and created one level at a time, before a
- * run sends its first request: a directory that cannot hold the reports is a
- * one-line usage error then, not a lost run afterwards. (`mkdir -p` is not
+ * run sends its first request: a directory that cannot hold the reports (or
+ * is itself a symbolic link) is a one-line usage error then, not a lost run
+ * afterwards. (`mkdir -p` is not
  * used: Node 20's recursive mkdir loops forever below /proc.)
  */
 import { constants, type Stats } from 'node:fs';
-import { access, mkdir, open, realpath, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, open, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { kindOf } from '../core/safe-write.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -52,15 +54,6 @@ const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NO
 /** Bytes read at a time. */
 const CHUNK = MiB;
 
-/** What kind of file `stats` describes, in words. */
-export function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 function refusal(label: string, error: unknown): FileRefused {
   if (error instanceof FileRefused) return error;
@@ -130,6 +123,12 @@ export async function prepareOutputDir(dir: string, label: string, cwd: string =
   const refuse = (why: string): never => {
     throw new UsageError(`${label} ${dir}: ${why}`);
   };
+  // The folder itself a link (one committed in a cloned repository) would put the reports, and the removal of an
+  // earlier run's, wherever it names: refused, saying where it leads. Links among its parents (macOS's /tmp) are followed.
+  if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) {
+    const target = await realpath(absolute).catch(() => undefined);
+    refuse(`a symbolic link${target ? ` to ${target}` : ' to nothing'}; reports are not written through a link${target ? `: give ${target} if that is meant` : ''}`);
+  }
   // The nearest part of the path that exists; what lies below it is created.
   const missing: string[] = [];
   let existing = absolute;

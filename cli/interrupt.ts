@@ -20,8 +20,12 @@ export interface Interrupts {
   dispose(): void;
 }
 
-/** Starts watching for SIGINT and SIGTERM through `io` (nothing is watched when `io` cannot). */
-export function watchInterrupts(io: Pick<Io, 'signals' | 'raise' | 'stderr'>): Interrupts {
+/**
+ * Starts watching for SIGINT and SIGTERM through `io` (nothing is watched when
+ * `io` cannot). `kept` says, at the first signal, what the command keeps of
+ * what ran (default: a run's reports).
+ */
+export function watchInterrupts(io: Pick<Io, 'signals' | 'raise' | 'stderr'>, { kept = 'the reports are written for what ran' }: { kept?: string } = {}): Interrupts {
   const controller = new AbortController();
   const hard: (() => void)[] = [];
   let stopWatching: (() => void) | undefined;
@@ -31,7 +35,7 @@ export function watchInterrupts(io: Pick<Io, 'signals' | 'raise' | 'stderr'>): I
   };
   stopWatching = io.signals?.((name) => {
     if (!controller.signal.aborted) {
-      io.stderr.write(`\npetstore-conformance: ${name}: stopping; the reports are written for what ran (${name} again to exit at once)\n`);
+      io.stderr.write(`\npetstore-conformance: ${name}: stopping; ${kept} (${name} again to exit at once)\n`);
       controller.abort(name);
       return;
     }

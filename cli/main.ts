@@ -6,12 +6,13 @@
  * misconfigured target, or internal error.
  */
 import { randomBytes } from 'node:crypto';
-import { relative } from 'node:path';
+import { basename, relative } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
+import { type DirectoryLock, lockDirectory, REFUSAL_NOTE, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
 import { TOOL_VERSION } from '../core/version.js';
 import type { Reporter, ReporterContext } from '../reports/index.js';
-import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
+import { REPORT_FILES, REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
 import type { SettingSources, SourcedSetting } from '../suites/model.js';
@@ -168,10 +169,40 @@ export function prepareArgv(argv: readonly string[]): { args: string[]; keys: st
   return { args, keys };
 }
 
+/**
+ * `stream` as commands write to it: a write error (EPIPE when the reader went away, `… 2>&1 | head -1`; EIO or
+ * ENOSPC under a redirect), thrown or emitted, marks it broken and what is still to be printed is dropped. Output is
+ * for a reader, and one that left reads nothing more: the run goes on, writes its reports and exits with its verdict's
+ * code. The listener stays on the process's stream, so yargs' own printing (`--help | head -1`) is covered too.
+ */
+function guarded(stream: NodeJS.WriteStream): Io['stdout'] {
+  let broken = false;
+  stream.on('error', () => {
+    broken = true;
+  });
+  return {
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    write(chunk: string | Uint8Array): boolean {
+      if (broken) return true;
+      try {
+        return stream.write(chunk);
+      } catch {
+        broken = true;
+        return true;
+      }
+    },
+  } as unknown as Io['stdout'];
+}
+
 function defaultIo(): Io {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: guarded(process.stdout),
+    stderr: guarded(process.stderr),
     env: process.env,
     untilStopped: () =>
       new Promise((resolve) => {
@@ -298,6 +329,7 @@ async function run(config: CliConfig, io: Io): Promise<number> {
   const starting = config.embedded ? startReferenceProcess(apiKey) : undefined;
   starting?.catch(() => {});
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
+  let lock: DirectoryLock | undefined;
   try {
     const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }, { headerLines }] = await Promise.all([
       import('../suites/engine.js'),
@@ -310,6 +342,8 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     // Everything is checked before the first request: a report directory that cannot hold the reports, a file that
     // cannot be read, a header that cannot be sent cost nothing.
     const { reportDir, settings } = await setUpRun(config, io, { createReportDir: true });
+    // A run that writes files holds its folder's lock until they are written: a second run into it is refused now.
+    if (config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name))) lock = await lockDirectory(reportDir, `--report-dir ${config.reportDir}`);
     const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
     const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
     // How the run reaches its target, under the console's "testing …" line; what weakens or redirects the connection
@@ -319,6 +353,10 @@ async function run(config: CliConfig, io: Io): Promise<number> {
     try {
       embedded = await starting;
       if (embedded) interrupts.onHardExit(embedded.kill);
+      interrupts.onHardExit(() => {
+        removePartialFilesSync();
+        lock?.releaseSync();
+      });
       const result = await runConformance({
         baseUrl: embedded?.url ?? config.baseUrl ?? '',
         apiKey,
@@ -332,30 +370,53 @@ async function run(config: CliConfig, io: Io): Promise<number> {
       });
       // Each report is written even when another cannot be; the console (last) still says the verdict.
       const written: string[] = [];
-      const unwritten: string[] = [];
+      const unwritten: WriteFailure[] = [];
       for (const { name, reporter } of active) {
         try {
           written.push(...((await reporter.onRunEnd?.(result, written)) ?? []));
         } catch (error) {
-          unwritten.push(`${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+          unwritten.push({ name, error });
         }
       }
+      // The folder describes this run alone: the reports of the tool's names it did not write (an earlier run's, or
+      // one this run could not write) are removed.
+      if (lock) await removeStale(reportDir, Object.values(REPORT_FILES), written.map((path) => basename(path)));
       if (config.json) io.stdout.write(renderJson(result));
+      const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
       if (result.summary.interrupted) {
-        if (unwritten.length > 0) io.stderr.write(`petstore-conformance: error: could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}\n`);
+        if (notWritten) io.stderr.write(`petstore-conformance: error: ${notWritten}\n`);
         return exitCodeOf(result.summary);
       }
       // The target could not be tested: the reports say so, and so does one line.
-      if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, result.summary.abort.message);
-      if (unwritten.length > 0) throw new PcError('PC_ERR_INTERNAL', `could not write the report(s) ${unwritten.join(', ')} to ${config.reportDir}; the verdict was ${result.summary.verdict}`);
+      if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, `${result.summary.abort.message}${notWritten ? `; ${notWritten}` : ''}`);
+      if (notWritten) throw new PcError('PC_ERR_WRITE', `${notWritten}; the verdict was ${result.summary.verdict}`);
       return exitCodeOf(result.summary);
     } finally {
       interrupts.dispose();
     }
   } finally {
+    await lock?.release();
     // Stopped whether the run happened or a check above refused the options while it started.
     await (embedded ?? (await starting?.catch(() => undefined)))?.close();
   }
+}
+
+/** A report a reporter could not write, and why. */
+interface WriteFailure {
+  name: ReporterName;
+  error: unknown;
+}
+
+/**
+ * One line for the reports not written: each with why (`report.json (ENOSPC: no space left on device)`), and
+ * those that were. A report not written leaves no file of an earlier run under its name (removed as stale),
+ * except a link or another non-regular file, which is never touched.
+ */
+function notWrittenLine(unwritten: readonly WriteFailure[], written: readonly string[], reportDir: string): string {
+  const why = ({ name, error }: WriteFailure): string =>
+    error instanceof WriteError ? `${error.label} (${error.why})` : `${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`;
+  const refused = unwritten.some(({ error }) => error instanceof WriteError && error.refused);
+  return `could not write ${unwritten.map(why).join(', ')} to ${reportDir}${refused ? ` (${REFUSAL_NOTE})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
 }
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {

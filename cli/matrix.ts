@@ -9,13 +9,14 @@
  * first that fails is refused with one line naming the file and its first
  * error.
  */
-import { stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { oneLine } from '../core/one-line.js';
+import { lockDirectory, removeStale, writeFileAtomic } from '../core/safe-write.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
-import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { BADGE_FILE, badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
 import { inFlags } from './options.js';
@@ -52,22 +53,27 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
     const columns: MatrixColumn[] = [];
     for (const report of reports) columns.push({ label: labels.get(report.file) ?? defaultLabel(report.result), result: report.result, ...(await evidenceOf(report.file, outDir)) });
 
-    const cannotWrite = (path: string) => (error: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot write ${path}: ${error.code ?? error.message}`);
-    };
     // Checked and created one level at a time (Node 20's recursive mkdir never returns below /proc).
     await prepareOutputDir(options.outDir, '--out-dir', cwd);
+    // Held as a run holds its report folder: the folder ends up describing one matrix.
+    const lock = await lockDirectory(outDir, `--out-dir ${options.outDir}`);
     const written: { path: string; note?: string }[] = [];
-    const write = async (name: string, content: string, note?: string) => {
-      const path = join(outDir, name);
-      await writeFile(path, content).catch(cannotWrite(path));
-      written.push({ path, ...(note ? { note } : {}) });
-    };
-    await write(MATRIX_HTML_FILE, renderMatrixHtml(columns));
-    await write(MATRIX_MARKDOWN_FILE, renderMatrixMarkdown(columns));
-    for (const [i, column] of columns.entries()) {
-      const badge = badgeFor(column.result);
-      await write(badgeFileName(i, column.label), `${JSON.stringify(badge)}\n`, badge.message);
+    try {
+      const write = async (name: string, content: string, note?: string) => {
+        const path = join(outDir, name);
+        await writeFileAtomic(path, content, { label: path });
+        written.push({ path, ...(note ? { note } : {}) });
+      };
+      await write(MATRIX_HTML_FILE, renderMatrixHtml(columns));
+      await write(MATRIX_MARKDOWN_FILE, renderMatrixMarkdown(columns));
+      for (const [i, column] of columns.entries()) {
+        const badge = badgeFor(column.result);
+        await write(badgeFileName(i, column.label), `${JSON.stringify(badge)}\n`, badge.message);
+      }
+      // The badges of an earlier matrix of more reports, or other labels: the tool's own badge names only.
+      await removeStale(outDir, (name) => BADGE_FILE.test(name), written.map((w) => basename(w.path)));
+    } finally {
+      await lock.release();
     }
     const shown = (path: string) => {
       const rel = relative(cwd, path);

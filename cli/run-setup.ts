@@ -5,16 +5,13 @@
  * (certificates, proxy, headers), and the engine's settings as
  * `runConformance` will resolve them.
  */
-import type { ReporterName } from '../reports/names.js';
+import { REPORT_FILES } from '../reports/names.js';
 import type { ConformanceOptions } from '../suites/options.js';
 import { buildConnection } from './connection.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
 import { loadWaivers } from './waivers.js';
-
-/** Reporters that write into the report directory. */
-const FILE_REPORTERS: readonly ReporterName[] = ['json', 'junit', 'html'];
 
 /** The run's settings for the engine, all but where the target is and its key (the embedded reference's are known only once it started). */
 export type RunSettings = Omit<ConformanceOptions, 'baseUrl' | 'apiKey'>;
@@ -27,7 +24,7 @@ export type RunSettings = Omit<ConformanceOptions, 'baseUrl' | 'apiKey'>;
  */
 export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: { createReportDir: boolean }): Promise<{ reportDir: string; settings: RunSettings }> {
   const cwd = io.cwd ?? process.cwd();
-  const writesFiles = config.reporter.some((name) => FILE_REPORTERS.includes(name));
+  const writesFiles = config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name));
   const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
   const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
   const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });

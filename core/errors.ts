@@ -7,6 +7,8 @@ import { renderWording, type Wording } from './wording.js';
 /** Every error code the suite can raise, with the exit code it maps to. */
 export const ERROR_CODES = {
   PC_ERR_USAGE: 2,
+  /** A file the suite writes could not be written, or was refused (core/safe-write.ts). */
+  PC_ERR_WRITE: 2,
   PC_ERR_INVALID_BASE_URL: 2,
   PC_ERR_UNREACHABLE: 2,
   PC_ERR_TIMEOUT: 2,

@@ -2,11 +2,12 @@
  * GitHub Actions: workflow commands (`::error` for failing rules and breached
  * load thresholds, `::warning` for SHOULD warnings, stale waivers and
  * thresholds that could not be measured), and a Markdown summary appended to
- * $GITHUB_STEP_SUMMARY: the verdict (its heading follows the exit code), the
+ * $GITHUB_STEP_SUMMARY (a regular file, never a link: core/safe-write.ts
+ * `appendToFile`): the verdict (its heading follows the exit code), the
  * rules, and a table of the load profiles. Does nothing unless
  * GITHUB_ACTIONS=true.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendToFile } from '../core/safe-write.js';
 import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/model.js';
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
@@ -108,7 +109,9 @@ export function githubReporter(ctx: ReporterContext): Reporter {
       ctx.out.write(renderAnnotations(result));
       const file = ctx.env.GITHUB_STEP_SUMMARY;
       if (!file) return [];
-      await appendFile(file, renderStepSummary(result));
+      // The runner gives the file and reads it after the step: appended to, as GitHub documents, and only when it is a
+      // regular file (a link there is refused, as at every path the suite writes).
+      await appendToFile(file, renderStepSummary(result), { label: 'GITHUB_STEP_SUMMARY' });
       return [];
     },
   };

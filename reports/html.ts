@@ -23,11 +23,12 @@ import { REPLAY_KEY_SOURCE, replayCommand, rerunCommand } from './commands.js';
 import { count, markedText as text, plural, severityTag } from './components.js';
 import { renderPage } from './page.js';
 import { fileReporter } from './file.js';
+import { REPORT_FILES } from './names.js';
 import { html, join, type SafeHtml } from './safe-html.js';
 import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 
-export const HTML_REPORT_FILE = 'report.html';
+export const HTML_REPORT_FILE = REPORT_FILES.html;
 
 /** An outcome as the page shows it (suites/policy.ts decides it). */
 type Shown = ShownOutcome;

@@ -1,7 +1,8 @@
 import type { ConformanceResult } from '../suites/model.js';
 import { fileReporter } from './file.js';
+import { REPORT_FILES } from './names.js';
 
-export const JSON_REPORT_FILE = 'report.json';
+export const JSON_REPORT_FILE = REPORT_FILES.json;
 
 /** report.json's text: the result as it is (the schema is spec/report.schema.json). */
 export function renderJson(result: ConformanceResult): string {

@@ -66,9 +66,10 @@ import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
+import { REPORT_FILES } from './names.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
-export const JUNIT_REPORT_FILE = 'junit.xml';
+export const JUNIT_REPORT_FILE = REPORT_FILES.junit;
 
 /** How a non-strict run's failing SHOULD rule begins its `<system-out>`. */
 export const SHOULD_WARNING_PREFIX = 'WARNING (SHOULD, not failing unless the run is strict):';

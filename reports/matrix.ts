@@ -142,6 +142,9 @@ export function defaultLabel(result: ConformanceResult): string {
   }
 }
 
+/** What {@link badgeFileName} makes, and nothing else: a matrix removes the badges of its folder's earlier matrix by it. */
+export const BADGE_FILE = /^badge-[1-9][0-9]*-[a-z0-9-]+\.json$/;
+
 /** `badge-<n>-<slug>.json`: n counts columns from 1; the slug is the label in lower-case letters, digits and dashes. */
 export function badgeFileName(index: number, label: string): string {
   const slug = label

@@ -206,8 +206,13 @@ export function verdictWithLoadFailures(verdict: Verdict, failedLoadRules: reado
   return verdict === 'conformant' && fails ? 'non-conformant' : verdict;
 }
 
-/** The exit code of `certify` once the bundle is written: 0 certified, 1 not. Usage and environment problems keep their own. */
-export function certifyExitCode(certified: boolean): number {
+/**
+ * The exit code of `certify` once the bundle is written: 0 certified, 1 not;
+ * 130 or 143 when a signal interrupted the run (its bundle is never a
+ * certificate). Usage and environment problems keep their own.
+ */
+export function certifyExitCode(certified: boolean, interrupted?: 'SIGINT' | 'SIGTERM'): number {
+  if (interrupted) return interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
   return certified ? EXIT.conformant : EXIT.nonConformant;
 }
 
@@ -236,8 +241,8 @@ export const CERTIFICATION = {
 } as const;
 
 /**
- * The certificate decision on a run: certified only when it ran with the
- * certification settings, the target could be tested, every MUST rule passed
+ * The certificate decision on a run: certified only when it was not
+ * interrupted, ran with the certification settings, the target could be tested, every MUST rule passed
  * (a MUST rule that failed, errored, was inconclusive, skipped or waived
  * withholds it: a run whose checks could not run never reads as passed), the
  * verdict is conformant, and the load profile ran and every threshold was
@@ -247,6 +252,8 @@ export function certificationDecision(result: ConformanceResult): { certified: b
   const reasons: string[] = [];
   const list = (ids: readonly string[]) => listed(ids, 8);
   const settings = result.seed === CERTIFICATION.seed && result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
+  // An interrupted run never finished: whatever it decided before, it certifies nothing.
+  if (result.summary.interrupted) reasons.push(`interrupted by ${result.summary.interrupted}: the run did not finish`);
   if (!settings) reasons.push(`not run with the certification settings (seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
   if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
   const must = result.rules.filter((r) => r.severity === 'MUST');

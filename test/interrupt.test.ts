@@ -4,10 +4,11 @@
  * stopped, the exit code is 130 or 143, promptly; a second signal exits at once.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { unpackBundle } from '../certification/bundle.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import type { Handler } from '../reference/handler.js';
 import { runConformance } from '../suites/engine.js';
@@ -180,6 +181,31 @@ describe('interruption', () => {
     expect(report.load[0]!.stoppedEarly).toBe('interrupted');
     expect(report.rules.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(20);
     expect(await portClosed(Number(new URL(report.target).port))).toBe(true);
+  });
+
+  it('certify, SIGTERM mid-run: exit 143, one line saying what was kept, the bundle written of what ran, NOT CERTIFIED (interrupted)', async () => {
+    await withServer({ wrap: slow }, async (url) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'product.json'), JSON.stringify({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }));
+      const bundle = join(dir, 'acme.tar.gz');
+      const run = spawnCli(['certify', '--base-url', url, '--product', join(dir, 'product.json'), '--out', bundle], { PETSTORE_API_KEY: DISTINCTIVE_KEY });
+      await until(run, /testing http/);
+      process.kill(run.pid, 'SIGTERM');
+      const { code } = await run.ended;
+      expect(code).toBe(143);
+      expect(run.stderr()).toMatch(/SIGTERM: stopping; the bundle is written for what ran, NOT CERTIFIED \(interrupted\)/);
+      expect(run.stderr().split('\n').filter((line) => line.startsWith('petstore-conformance: SIGTERM: the run was interrupted'))).toEqual([`petstore-conformance: SIGTERM: the run was interrupted; the bundle ${bundle} keeps what ran, NOT CERTIFIED (interrupted)`]);
+      expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
+      const { files } = await unpackBundle(readFileSync(bundle));
+      const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as { certified: boolean; reasons: string[] };
+      expect(manifest.certified).toBe(false);
+      expect(manifest.reasons[0]).toBe('interrupted by SIGTERM: the run did not finish');
+      const report = JSON.parse(files.get('report.json')!.toString('utf8')) as ConformanceResult;
+      expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: 'SIGTERM' });
+      expect(files.get('transcript.har')!.length).toBeGreaterThan(0);
+      // Nothing half-written is left beside it.
+      expect(readdirSync(dir).sort()).toEqual(['acme.tar.gz', 'product.json']);
+    });
   });
 
   it('CLI --embedded, killed outright (SIGKILL): the embedded reference still stops by itself', async () => {
