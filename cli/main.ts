@@ -202,7 +202,8 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   const [{ loadConfigFile, profilesOf }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
   // The base URL's variable is read below, where --embedded may set it aside; the key only by apiKeyOf.
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
-  const file = (await loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env)).config;
+  const loaded = await loadConfigFile(args.config as string | undefined, io.cwd ?? process.cwd(), env);
+  const file = loaded.config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
   const pick = <T>(flag: T | undefined, fromFile: T | undefined, fallback: T): T => flag ?? fromFile ?? fallback;
@@ -243,7 +244,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
     maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
-    connection: { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers },
+    connection: { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers, fileSecrets: loaded.secrets },
     profiles: profilesOf(file),
   };
 }
