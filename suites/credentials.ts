@@ -29,13 +29,10 @@ function reportFieldNames(schema: unknown, into = new Set<string>()): Set<string
 /**
  * Words the suite sends or must read in every run: paths and query names, the
  * fields of NewPet, Pet and Error, the statuses, the fixed invalid values and
- * name suffixes, the headers it sends, the labels of the key's forms; the
- * member names of report.json, which are its structure and never redacted;
- * and the rule catalog and the gaps (titles, statements, how each is
- * checked), which report.html shows as they are. A secret that shares a piece
- * with one of them, in any letter case, could not be kept out of the requests
- * or the reports (and redacting it would rewrite the suite's own words), so
- * it is refused before anything is sent.
+ * name suffixes, the headers it sends, the labels of the key's forms; and the
+ * member names of report.json, which are its structure and never redacted. A
+ * secret inside one of them (letter case aside) could not be kept out of the
+ * requests or the reports, so it is refused before anything is sent.
  */
 export const SUITE_VOCABULARY: readonly string[] = [
   '/pets?limit=&status=',
@@ -52,14 +49,23 @@ export const SUITE_VOCABULARY: readonly string[] = [
   ' load ',
   [...reportFieldNames(reportSchema)].join(' '),
   labelsOf(keySecret(KEY_PLACEHOLDER)).join(' '),
-  ...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']),
-  ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted]),
 ];
 
-/** Every {@link FRAGMENT}-character piece of the vocabulary, in lower case. */
+/**
+ * The rule catalog and the gaps (titles, sections, statements, how each is
+ * checked), which report.html shows as they are: a piece of a secret found in
+ * them would break the reports' belt-and-braces check, and redacting them
+ * would rewrite the suite's own words, so a secret sharing a
+ * {@link FRAGMENT}-character piece with them is refused too. (A secret shorter
+ * than a piece is only held against {@link SUITE_VOCABULARY}: such a key may be
+ * an ordinary word, which the README warns of.)
+ */
+const CATALOG_TEXT: readonly string[] = [...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']), ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted])];
+
+/** Every {@link FRAGMENT}-character piece of the vocabulary and the catalog, in lower case. */
 const VOCABULARY_PIECES: ReadonlySet<string> = (() => {
   const pieces = new Set<string>();
-  for (const word of SUITE_VOCABULARY) {
+  for (const word of [...SUITE_VOCABULARY, ...CATALOG_TEXT]) {
     const lower = word.toLowerCase();
     for (let i = 0; i + FRAGMENT <= lower.length; i++) pieces.add(lower.slice(i, i + FRAGMENT));
   }
@@ -68,15 +74,16 @@ const VOCABULARY_PIECES: ReadonlySet<string> = (() => {
 const VOCABULARY_TEXT = SUITE_VOCABULARY.join('\n').toLowerCase();
 
 /**
- * Whether any form of `secret` (as sent, case-folded, near misses), or any
- * piece of one as long as a fragment the redactor hides (core/redact.ts
- * FRAGMENT), is in {@link SUITE_VOCABULARY}, letter case aside.
+ * Whether any form of `secret` (as sent, case-folded, near misses) is, or
+ * holds a piece as long as a fragment the redactor hides (core/redact.ts
+ * FRAGMENT) of, the suite's own words, letter case aside. Encoded forms (the
+ * Basic credentials) are made of the others.
  */
 function holdsSuiteWord(secret: Secret): boolean {
   return registeredForms(secret).some(({ value, lookedFor, wholeOnly }) => {
-    if (!lookedFor) return false;
+    if (!lookedFor || wholeOnly) return false;
     const lower = value.toLowerCase();
-    if (lower.length <= FRAGMENT || wholeOnly) return VOCABULARY_TEXT.includes(lower);
+    if (lower.length < FRAGMENT) return VOCABULARY_TEXT.includes(lower);
     for (let i = 0; i + FRAGMENT <= lower.length; i++) if (VOCABULARY_PIECES.has(lower.slice(i, i + FRAGMENT))) return true;
     return false;
   });
@@ -114,9 +121,10 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
  * secret headers, a proxy password, values a config file took from the
  * environment) as the key is checked, naming each by where it came from,
  * never by its value: no form of it may share a piece with the suite's own
- * words ({@link SUITE_VOCABULARY}), since the boundary redacts answers before
- * checks judge them and the reports' structure is never redacted; and the
- * base URL may not hold it (every request URL would be redacted).
+ * words ({@link SUITE_VOCABULARY}, the rule catalog), since the boundary
+ * redacts answers before checks judge them and the reports' structure is
+ * never redacted; and the base URL may not hold it (every request URL would
+ * be redacted).
  */
 export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: string): void {
   for (const { secret, what } of connectionSecrets(connection)) {
