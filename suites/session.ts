@@ -113,13 +113,12 @@ export class TargetSession {
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = (await this.#options.client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders })), meta: { operation, auth, check } };
       } finally {
         this.#inFlight--;
       }
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (this.interrupted) throw this.interrupted;
-      x.meta = { operation, auth, check };
       this.#options.onExchange(x);
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
@@ -153,8 +152,7 @@ export class TargetSession {
     let why: string | undefined;
     try {
       await this.#pacing.beforeSend();
-      const x = (await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })) as SentExchange;
-      x.meta = { operation: 'listPets', auth: 'valid', check: PROBE };
+      const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
       this.#options.onExchange(x);
       why = x.response ? undefined : (x.error?.message ?? 'no response');
     } catch (error) {
