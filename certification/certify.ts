@@ -10,10 +10,10 @@
  */
 import { type KeyObject, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
-import { type ConnectOptions, redactSecrets } from '../core/connection.js';
+import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
 import { PcError, UsageError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import { checkApiKey, MIN_KEY_LENGTH, redactorFor } from '../core/redact.js';
+import { checkApiKey, keySecret, MIN_KEY_LENGTH, redactorOf } from '../core/redact.js';
 import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { renderHtml } from '../reports/html.js';
@@ -71,8 +71,8 @@ export class ProductRefused extends UsageError {
   }
 }
 
-/** Keys shorter than this are not searched for in the bundle's files: they may be ordinary words of the reports' own text. */
-const MIN_CHECKED_KEY = Math.max(8, MIN_KEY_LENGTH);
+/** Secrets shorter than this are not searched for in the bundle's files: they may be ordinary words of the reports' own text. */
+const MIN_CHECKED_SECRET = Math.max(8, MIN_KEY_LENGTH);
 
 /**
  * Runs the suite against `baseUrl` with the certification settings and makes
@@ -88,10 +88,11 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   if ('error' in checked) throw new ProductRefused(checked.error);
   const { product } = checked;
   if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519')) throw new UsageError('the signing key must be an Ed25519 private key');
-  const redactor = redactSecrets(redactorFor(apiKey), options.connection);
-  // Belt and braces against a key (or a secret header) that got where it must not be; a short key would be found in any text.
-  const secretHeaders = (options.connection?.secretHeaders ?? []).map((name) => options.connection?.headers?.[name] ?? '').filter((s) => s.length >= MIN_CHECKED_KEY);
-  const holdsKey = (content: string) => (apiKey.length >= MIN_CHECKED_KEY && redactor.leaks(content)) || secretHeaders.some((secret) => content.includes(secret));
+  const secrets = [keySecret(apiKey), ...connectionSecrets(options.connection).map((s) => s.secret)];
+  const redactor = redactorOf(secrets);
+  // Belt and braces against a secret that got where it must not be, in any form the redactor knows, registered alike; a short one would be found in any text.
+  const watch = redactorOf(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
+  const holdsKey = (content: string) => watch.leaks(content);
   if (holdsKey(JSON.stringify(product))) throw new ProductRefused('it holds the API key; a product description must not');
 
   const transcript: TranscriptEntry[] = [];

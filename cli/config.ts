@@ -15,7 +15,10 @@
  *
  * String values may name environment variables, `${NAME}`, replaced before the
  * file is validated (`$${` writes a literal `${`); an unset or empty variable is
- * a usage error naming it. Relative paths in the file (reportDir, ca, waivers)
+ * a usage error naming it. A value taken into `headers` or `proxy` travels to
+ * the target or the proxy and is a secret, redacted like the key (see
+ * {@link SECRET_KEYS}); one elsewhere is a setting, shown in the reports.
+ * Relative paths in the file (reportDir, ca, waivers)
  * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
  * published as spec/config.schema.json for editors (`"$schema"`).
  */
@@ -28,6 +31,7 @@ import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
+import { MIN_SECRET_LENGTH } from './connection-flags.js';
 import { FILE_LIMITS, FileRefused, readBoundedFile } from './files.js';
 
 const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
@@ -59,7 +63,7 @@ export interface FileConfig {
   reporter?: string[];
   ca?: string;
   insecure?: boolean;
-  /** Client certificate and its key (PEM files), an HTTP proxy, extra headers (never secret ones: those only by flag). */
+  /** Client certificate and its key (PEM files), an HTTP proxy, extra headers (a header holding a `${VARIABLE}` is a secret header). */
   cert?: string;
   certKey?: string;
   proxy?: string;
@@ -170,27 +174,58 @@ export function findConfigFile(cwd: string): string | undefined {
 /** Keys whose values are paths: relative ones are taken relative to the file's folder. */
 const PATH_KEYS = ['reportDir', 'ca', 'cert', 'certKey', 'waivers'] as const;
 
+/** A value the file took from the environment: where (the path of keys to it), from which variable, and the value. */
+export interface Expansion {
+  at: readonly string[];
+  variable: string;
+  value: string;
+}
+
 /**
  * Replaces `${NAME}` in every string value of `data` (nested ones too) with the
- * environment variable; `$${` is a literal `${`. Throws `UsageError` naming the
- * file, the key and the variable when it is unset or empty.
+ * environment variable; `$${` is a literal `${`. Returns the data and every
+ * value it took from the environment. Throws `UsageError` naming the file, the
+ * key and the variable when it is unset or empty.
  */
-export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string, key = ''): unknown {
-  if (typeof data === 'string') {
-    return data.replace(/\$(\$)?\{([^}]*)\}/g, (whole, escaped: string | undefined, name: string) => {
-      if (escaped) return whole.slice(1);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
-      const value = env[name];
-      if (value === undefined || value === '') throw new UsageError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
-      return value;
-    });
+export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string): { data: unknown; expanded: Expansion[] } {
+  const expanded: Expansion[] = [];
+  const walk = (value: unknown, at: readonly string[]): unknown => {
+    const key = at.join('.');
+    if (typeof value === 'string') {
+      return value.replace(/\$(\$)?\{([^}]*)\}/g, (whole, escaped: string | undefined, name: string) => {
+        if (escaped) return whole.slice(1);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
+        const found = env[name];
+        if (found === undefined || found === '') throw new UsageError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
+        expanded.push({ at, variable: name, value: found });
+        return found;
+      });
+    }
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, [...at, String(i)]));
+    if (typeof value === 'object' && value !== null) {
+      // "$schema" is for editors: left as written.
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$schema' ? v : walk(v, [...at, k])]));
+    }
+    return value;
+  };
+  return { data: walk(data, []), expanded };
+}
+
+/**
+ * Keys whose values travel to the target or the proxy: a value the file takes
+ * from the environment into one of them is a secret (registered with the
+ * run's redactor like the key, the header a secret header), and must be long
+ * enough to redact reliably. Other keys are settings the reports show.
+ */
+export const SECRET_KEYS = ['headers', 'proxy'] as const;
+
+/** The values the file took from the environment into {@link SECRET_KEYS}; throws a one-line `UsageError` naming the key and the variable (never the value) for one too short to redact. */
+function secretsOf(expanded: readonly Expansion[], path: string): Expansion[] {
+  const secrets = expanded.filter((e) => (SECRET_KEYS as readonly string[]).includes(e.at[0] ?? ''));
+  for (const { at, variable, value } of secrets) {
+    if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`${path}: "${at.join('.')}" uses \${${variable}}, whose value is shorter than ${MIN_SECRET_LENGTH} characters; a value taken from the environment into ${at[0]} is a secret, and one this short cannot be redacted reliably`);
   }
-  if (Array.isArray(data)) return data.map((item, i) => interpolate(item, env, path, key ? `${key}.${i}` : String(i)));
-  if (typeof data === 'object' && data !== null) {
-    // "$schema" is for editors: left as written.
-    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, k === '$schema' ? v : interpolate(v, env, path, key ? `${key}.${k}` : k)]));
-  }
-  return data;
+  return secrets;
 }
 
 /** The config file read: where it is, whether the user named it (`--config`, `PETSTORE_CONFIG`) or it was found upward, what it holds. */
@@ -199,6 +234,8 @@ export interface LoadedConfig {
   path?: string;
   named: boolean;
   config: FileConfig;
+  /** Values taken from the environment into `headers` or `proxy`: secrets, redacted like the key. */
+  secrets: Expansion[];
 }
 
 /**
@@ -226,17 +263,19 @@ export function refuseDiscoveredTransport(loaded: LoadedConfig): void {
  * Reads the config file: `explicit` (relative to `cwd`) must exist; otherwise
  * the file {@link findConfigFile} finds is read, when there is one. Environment
  * variables are interpolated, then the file is validated; paths in it come
- * back absolute. Throws `UsageError` naming the file and the offending key.
+ * back absolute, and `secrets` are the values it took from the environment
+ * into {@link SECRET_KEYS}. Throws `UsageError` naming the file and the
+ * offending key.
  */
 export async function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedConfig> {
   const named = explicit !== undefined;
   const path = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
-  if (path === undefined) return { named, config: {} };
+  if (path === undefined) return { named, config: {}, secrets: [] };
   let text: string;
   try {
     text = (await readBoundedFile(path, FILE_LIMITS.config, `cannot read the config file ${path}`)).toString('utf8');
   } catch (error) {
-    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { named, config: {} };
+    if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { named, config: {}, secrets: [] };
     throw error;
   }
   let data: unknown;
@@ -249,12 +288,13 @@ export async function loadConfigFile(explicit: string | undefined, cwd: string, 
   if (typeof data === 'object' && data !== null && ('apiKey' in data || 'api-key' in data)) {
     throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
-  data = interpolate(data, env, path);
+  const interpolated = interpolate(data, env, path);
+  data = interpolated.data;
   const validate = validateConfig();
   if (!validate(data)) {
     throw new UsageError(`${path}: ${schemaErrorText(validate.errors)}`);
   }
   const config: FileConfig = { ...data };
   for (const key of PATH_KEYS) if (config[key] !== undefined) config[key] = resolve(dirname(path), config[key]);
-  return { path, named, config };
+  return { path, named, config, secrets: secretsOf(interpolated.expanded, path) };
 }

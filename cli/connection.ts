@@ -9,7 +9,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { type ConnectOptions, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
+import { type ConnectOptions, type EnvironmentValue, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { type ConnectionFlags, MIN_SECRET_LENGTH, SECRET_HEADER_ENV } from './connection-flags.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
@@ -25,7 +25,10 @@ function splitHeader(text: string, flag: string): [string, string] {
  * The one connection description of a command: reads the PEM files (bounded,
  * regular files only), checks the certificate and key, parses the headers,
  * and picks the proxy: `--proxy`, else the environment's (ignored for the
- * embedded reference, which is on loopback). Throws one-line `UsageError`s.
+ * embedded reference, which is on loopback). A config file's header that took
+ * a value from the environment is a secret header, and each such value (in a
+ * header or the proxy in force) a secret of its own. Throws one-line
+ * `UsageError`s.
  */
 export async function buildConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv, cwd: string, options: { embedded?: boolean } = {}): Promise<ConnectOptions> {
   const pem = async (path: string | undefined, flag: string): Promise<string | undefined> =>
@@ -85,14 +88,38 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
     secretHeaders.push(name.toLowerCase());
   }
 
+  const proxy = proxyChoice(flags.proxy, env, options.embedded === true);
+  const fromEnvironment: EnvironmentValue[] = [];
+  for (const { at, variable, value } of flags.fileSecrets ?? []) {
+    if (at[0] === 'headers' && at[1] !== undefined) {
+      const into = at[1].toLowerCase();
+      // A flag of the same name replaced the file's header: that value is not sent.
+      if (!fromFile.has(into)) continue;
+      fromEnvironment.push({ into, variable, value });
+      if (!secretHeaders.includes(into)) secretHeaders.push(into);
+    } else if (at[0] === 'proxy' && proxy.kind === 'url' && (proxy.url.includes(value) || safeDecode(proxy.url).includes(value))) {
+      fromEnvironment.push({ into: 'proxy', variable, value });
+    }
+  }
+
   return {
     ...(ca === undefined ? {} : { ca }),
     ...(flags.insecure ? { insecure: true } : {}),
     ...(cert !== undefined && key !== undefined ? { cert, key } : {}),
-    proxy: proxyChoice(flags.proxy, env, options.embedded === true),
+    proxy,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(secretHeaders.length > 0 ? { secretHeaders } : {}),
+    ...(fromEnvironment.length > 0 ? { fromEnvironment } : {}),
   };
+}
+
+/** `text` percent-decoded, or as it is where it does not decode. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** `--proxy`, else HTTP_PROXY/HTTPS_PROXY/NO_PROXY (lower case first, as curl and undici read them). */

@@ -263,7 +263,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   const apiKey = apiKeyOf(args['api-key'], env);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   if (apiKey !== undefined) checkApiKey(apiKey);
-  const connection: ConnectionFlags = { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers };
+  const connection: ConnectionFlags = { ...connectionFlags(args), ca: (args.ca as string | undefined) ?? file.ca, insecure: pick(args.insecure as boolean | undefined, file.insecure, CLI_DEFAULTS.insecure), cert: (args.cert as string | undefined) ?? file.cert, certKey: (args['cert-key'] as string | undefined) ?? file.certKey, proxy: (args.proxy as string | undefined) ?? file.proxy, fileHeaders: file.headers, fileSecrets: loaded.secrets };
   return {
     baseUrl,
     apiKey,

@@ -62,7 +62,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const base = parseBaseUrl(options.baseUrl);
   const target = targetOf(base);
   const { request, judge } = finding.case;
-  checkCase(request, caseId);
+  checkCase(request, caseId, Object.keys(options.connection?.headers ?? {}));
 
   const key = options.apiKey ?? '';
   if (key) checkApiKey(key);
@@ -116,10 +116,11 @@ export async function replayCommand(reportPath: string, caseId: string, options:
 
 /**
  * Refuses a case that could send anything anywhere but a path under the chosen
- * origin: a path that is not origin-relative, a header the suite never sends,
+ * origin: a path that is not origin-relative, a header the suite never sends
+ * (beside those given again now, `given`, which replace the recorded ones),
  * the key's placeholder outside Authorization.
  */
-function checkCase(request: ReplayCase['request'], caseId: string): void {
+function checkCase(request: ReplayCase['request'], caseId: string, given: readonly string[]): void {
   const refuse = (why: string): never => {
     throw new UsageError(`case ${caseId}: ${why}; nothing was sent`);
   };
@@ -127,7 +128,7 @@ function checkCase(request: ReplayCase['request'], caseId: string): void {
   if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f#]/.test(path)) refuse('its path is not a path under the base URL (it must start with one "/", and hold no "\\", "#", space or control character)');
   if (path.includes('<') && path.includes('>')) refuse('its path holds a placeholder of the key; the suite never sends the key in a path');
   for (const name of Object.keys(request.headers)) {
-    if (!SENT_HEADERS.has(name.toLowerCase())) refuse(`it carries a header the suite never sends (${JSON.stringify(name.slice(0, 40))}), which could name another host`);
+    if (!SENT_HEADERS.has(name.toLowerCase()) && !given.includes(name.toLowerCase())) refuse(`it carries a header the suite never sends (${JSON.stringify(name.slice(0, 40))}), which could name another host`);
   }
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() !== 'authorization' && value.includes(KEY_PLACEHOLDER)) refuse(`its ${name} header holds a placeholder of the key; the suite sends the key in Authorization only`);

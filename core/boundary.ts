@@ -1,6 +1,8 @@
 /**
- * The redaction boundary around a transport. Every exchange the engine sends
- * passes through it, both ways:
+ * The redaction boundary around a transport: the one door from a raw exchange
+ * to what checks judge and reports show. Every exchange passes through it,
+ * both ways (the load phase's sampled answers, which its own sender
+ * received, through {@link RedactionBoundary.admit}):
  *
  * - out: a request whose path, headers (Authorization aside) or body would carry
  *   the key, in any form the redactor knows, is not sent at all: it throws
@@ -16,8 +18,29 @@
  */
 import { PcError, TransportError } from './errors.js';
 import type { Exchange, RequestSpec, Transport } from './http.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from './redact/redactor.js';
 import { sha256 } from './hash.js';
+
+declare const REDACTED_EXCHANGE: unique symbol;
+/**
+ * An exchange that crossed the boundary: everything it received, and the
+ * credentials it sent, redacted. Only this module makes one, so evidence and
+ * the checks' exchanges (`SentExchange`) cannot be built from a raw exchange.
+ */
+export type RedactedExchange = Exchange & { readonly [REDACTED_EXCHANGE]: true };
+
+/** A transport whose answers crossed the boundary: a {@link RedactionBoundary}, or a replay of a transcript it wrote. */
+export interface RedactedTransport {
+  readonly redacted: true;
+  readonly requestsSent: number;
+  send(spec: RequestSpec): Promise<RedactedExchange>;
+  close(): Promise<void>;
+}
+
+/** Whether `transport` answers through the boundary already. */
+export function isRedacted(transport: Transport | RedactedTransport): transport is RedactedTransport {
+  return (transport as Partial<RedactedTransport>).redacted === true;
+}
 
 /** The digest that names a request in messages: sha256 of its method, path and body. */
 export function requestDigest(spec: Pick<RequestSpec, 'method' | 'path' | 'body'>): string {
@@ -60,7 +83,7 @@ export function redactHeaders(redactor: Redactor, headers: Record<string, string
 }
 
 /** `exchange` with everything it received and the credentials it sent redacted (see the module comment). */
-export function redactExchange(exchange: Exchange, redactor: Redactor): Exchange {
+export function redactExchange(exchange: Exchange, redactor: Redactor): RedactedExchange {
   const { request, response, error } = exchange;
   const out: Exchange = {
     seq: exchange.seq,
@@ -69,11 +92,24 @@ export function redactExchange(exchange: Exchange, redactor: Redactor): Exchange
   };
   if (response) out.response = { status: response.status, headers: redactHeaders(redactor, response.headers), body: redactor.redactBytes(response.body, { complete: !response.truncated }), truncated: response.truncated };
   if (error) out.error = new TransportError(error.code as ConstructorParameters<typeof TransportError>[0], redactor.redact(error.message));
-  return out;
+  return out as RedactedExchange;
+}
+
+/**
+ * An exchange read back from a transcript (core/transcript.ts), which this
+ * boundary redacted when it was recorded: the recorded answer is kept byte
+ * for byte (a recomputation judges the very bytes the run judged); the
+ * request, the recomputation's own, is redacted as any.
+ */
+export function recordedExchange(exchange: Exchange, redactor: Redactor): RedactedExchange {
+  const { request } = redactExchange({ ...exchange, response: undefined, error: undefined }, redactor);
+  return { ...exchange, request } as RedactedExchange;
 }
 
 /** A transport behind the redaction boundary (see the module comment). */
-export class RedactionBoundary implements Transport {
+export class RedactionBoundary implements RedactedTransport {
+  readonly redacted = true;
+
   constructor(
     readonly inner: Transport,
     readonly redactor: Redactor,
@@ -83,9 +119,14 @@ export class RedactionBoundary implements Transport {
     return this.inner.requestsSent;
   }
 
-  async send(spec: RequestSpec): Promise<Exchange> {
+  async send(spec: RequestSpec): Promise<RedactedExchange> {
     if (requestLeaks(spec, this.redactor)) throw new KeyInRequestError(requestDigest(spec));
-    return redactExchange(await this.inner.send(spec), this.redactor);
+    return this.admit(await this.inner.send(spec));
+  }
+
+  /** An exchange another sender made (the load phase's, on its own connections) let through this door: redacted as the rest. */
+  admit(exchange: Exchange): RedactedExchange {
+    return redactExchange(exchange, this.redactor);
   }
 
   close(): Promise<void> {

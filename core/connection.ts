@@ -29,7 +29,8 @@
 import type { Duplex } from 'node:stream';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { UsageError } from './errors.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from './redact/redactor.js';
+import { plainSecret, type Secret } from './redact/types.js';
 import { setting, type SettingRef, type Wording, wording } from './wording.js';
 
 /** Which proxy, if any, requests go through. */
@@ -56,6 +57,21 @@ export interface ConnectOptions {
   headers?: Readonly<Record<string, string>>;
   /** Names (lower case) of the headers whose values are secrets: redacted like the key. */
   secretHeaders?: readonly string[];
+  /**
+   * Values a config file took from the environment (`\${VARIABLE}`) into a
+   * header (`into`: its name, lower case; the header is a secret header too)
+   * or into the proxy URL (`into: 'proxy'`): secrets, redacted like the key.
+   */
+  fromEnvironment?: readonly EnvironmentValue[];
+}
+
+/** A value a config file took from the environment into a setting that travels to the target or the proxy. */
+export interface EnvironmentValue {
+  /** A header's name (lower case), or `proxy`. */
+  into: string;
+  /** The variable's name, for messages; never its value. */
+  variable: string;
+  value: string;
 }
 
 /** How long and how wide: the deadline of one request, and connections. */
@@ -217,15 +233,38 @@ export function secretLabel(name: string): string {
   return `<secret ${name.toLowerCase()}>`;
 }
 
-/** Registers the connection's secrets with `redactor` (the secret headers' values, a proxy password): they are redacted like the key. */
-export function redactSecrets(redactor: Redactor, options: ConnectOptions | undefined): Redactor {
-  const secrets: [string, string][] = (options?.secretHeaders ?? []).map((name) => [options?.headers?.[name] ?? '', secretLabel(name)]);
+/** A secret of a connection, and how messages name it (never by its value). */
+export interface ConnectionSecret {
+  secret: Secret;
+  /** Where it came from, as the subject of a sentence: `headers x-trace: the secret value`. */
+  what: Wording;
+}
+
+/**
+ * The connection's secrets, each as the redactor registers it: the secret
+ * headers' values, a proxy password (of 4 characters or more), and each
+ * value a config file took from the environment.
+ */
+export function connectionSecrets(options: ConnectOptions | undefined): ConnectionSecret[] {
+  const out: ConnectionSecret[] = [];
+  for (const name of options?.secretHeaders ?? []) {
+    const value = options?.headers?.[name] ?? '';
+    if (value) out.push({ secret: plainSecret(value, secretLabel(name)), what: wording`${setting('headers')} ${name}: the secret value` });
+  }
   const proxy = options?.proxy;
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
-    if (password && password.length >= 4) secrets.push([password, '<proxy password>']);
+    if (password && password.length >= 4) out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`${setting('proxy')}: the password` });
   }
-  for (const [value, label] of secrets) if (value) redactor.add(value, label);
+  for (const { into, variable, value } of options?.fromEnvironment ?? []) {
+    if (value) out.push({ secret: plainSecret(value, into === 'proxy' ? '<secret proxy>' : secretLabel(into)), what: [`the value of \${${variable}} (config file, ${into === 'proxy' ? 'proxy' : `header ${into}`})`] });
+  }
+  return out;
+}
+
+/** Registers the connection's secrets ({@link connectionSecrets}) with `redactor`: they are redacted like the key, in every form. */
+export function redactSecrets(redactor: Redactor, options: ConnectOptions | undefined): Redactor {
+  for (const { secret } of connectionSecrets(options)) redactor.add(secret);
   return redactor;
 }
 

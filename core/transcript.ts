@@ -16,12 +16,12 @@
  * text; one that is not is read as Latin-1, byte for byte, redacted, and kept
  * byte for byte where nothing was replaced.
  */
-import { KeyInRequestError, redactExchange, requestDigest } from './boundary.js';
+import { KeyInRequestError, recordedExchange, type RedactedExchange, type RedactedTransport, redactExchange, requestDigest } from './boundary.js';
 import { TransportError } from './errors.js';
-import type { Exchange, Method, RequestSpec, Transport } from './http.js';
+import type { Exchange, Method, RequestSpec } from './http.js';
 import { decodeUtf8 } from './json.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from './redact/redactor.js';
 import { sha256 } from './hash.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -193,13 +193,16 @@ export interface ReplayOptions {
 }
 
 /**
- * A {@link Transport} that answers from a transcript. A request matches a
+ * A transport that answers from a transcript. Its answers crossed the
+ * redaction boundary when they were recorded, and are given back byte for
+ * byte (core/boundary.ts `recordedExchange`). A request matches a
  * recorded exchange with the same method, path and query, body bytes and
  * (redacted) Authorization header; exchanges with the same match are used
  * in `_seq` order, each once. A request nothing matches gets a transport error
  * and is kept in {@link unmatched}: the replay has diverged from the run.
  */
-export class TranscriptReplayer implements Transport {
+export class TranscriptReplayer implements RedactedTransport {
+  readonly redacted = true;
   readonly #queues = new Map<string, TranscriptEntry[]>();
   readonly #entries: readonly TranscriptEntry[];
   readonly #used = new Set<number>();
@@ -235,7 +238,7 @@ export class TranscriptReplayer implements Transport {
     return this.#entries.filter((e) => !this.#used.has(e._seq));
   }
 
-  async send(spec: RequestSpec): Promise<Exchange> {
+  async send(spec: RequestSpec): Promise<RedactedExchange> {
     if (this.#withheld.size > 0) {
       const digest = requestDigest(spec);
       if (this.#withheld.has(digest)) throw new KeyInRequestError(digest);
@@ -252,14 +255,14 @@ export class TranscriptReplayer implements Transport {
     if (!entry) {
       this.unmatched.push({ seq, method: spec.method, path, authorization });
       exchange.error = new TransportError('PC_ERR_PROTOCOL', `${spec.method} ${path} is not in the transcript (the replay diverged from the recorded run)`);
-      return exchange;
+      return recordedExchange(exchange, this.#redactor);
     }
     this.#used.add(entry._seq);
     exchange.durationMs = entry.time;
     const { response } = entry;
     if (entry._error) exchange.error = new TransportError(entry._error.code, entry._error.message);
     else exchange.response = { status: response.status, headers: Object.fromEntries(response.headers.map((h) => [h.name, h.value])), body: Buffer.from(response.content.text, 'base64'), truncated: response._truncated };
-    return exchange;
+    return recordedExchange(exchange, this.#redactor);
   }
 
   async close(): Promise<void> {}

@@ -6,19 +6,20 @@
  * Checks name the rules they assert; the recorder refuses any other.
  */
 import type fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../core/http.js';
+import type { RedactedExchange } from '../core/boundary.js';
+import type { RequestSpec } from '../core/http.js';
+import type { AuthKind } from '../core/key.js';
 import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
-import type { AuthKind } from './auth-kind.js';
 import type { AuthVariants } from './credentials.js';
 import { comparePlace, place } from './schedule.js';
 import type { Judgement, OperationId, Phase } from './model.js';
 
 export type { Phase } from './model.js';
 
-export type { AuthKind } from './auth-kind.js';
+export type { AuthKind } from '../core/key.js';
 
 /** Extra data the engine keeps with each exchange. */
 export interface ExchangeMeta {
@@ -27,7 +28,8 @@ export interface ExchangeMeta {
   check: string;
 }
 
-export interface SentExchange extends Exchange {
+/** An exchange of the run, as checks judge it: through the redaction boundary (core/boundary.ts), with what the engine knows of it. */
+export interface SentExchange extends RedactedExchange {
   meta: ExchangeMeta;
 }
 

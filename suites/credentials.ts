@@ -1,16 +1,20 @@
 /**
- * The Authorization headers the auth checks send, derived from the key in one
- * place. Every derived value is also registered with the run's redactor
- * (core/redact.ts), so none reaches a report.
+ * The auth checks' variants, and which secrets a run takes. The variants are
+ * a view of the one table of Authorization values (core/key.ts `AUTH_FORMS`),
+ * from which the redactor's forms of the key derive too, so none reaches a
+ * report. Every secret (the key, each secret header, a proxy password, each
+ * value a config file took from the environment) is admitted by the same
+ * rule ({@link checkSecrets}).
  */
+import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
-import { setting, wording } from '../core/wording.js';
-import { basicCredentials, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../core/redact.js';
+import { AUTH_FORMS, type AuthKind, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, keySecret, labelsOf, LETTERLESS_STAND_IN, redactorOf, registeredForms, type Secret } from '../core/redact.js';
+import { setting, type Wording, wording } from '../core/wording.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
+import { gaps } from '../spec/gaps.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import { reportSchema } from '../spec/report-schema.js';
-import type { AuthKind } from './auth-kind.js';
-import { sha256 } from '../core/hash.js';
+import { rules } from '../spec/rules.js';
 
 /** Every member name report.json can hold (the `properties` of its schema, at any depth). */
 function reportFieldNames(schema: unknown, into = new Set<string>()): Set<string> {
@@ -25,7 +29,7 @@ function reportFieldNames(schema: unknown, into = new Set<string>()): Set<string
 /**
  * Words the suite sends or must read in every run: paths and query names, the
  * fields of NewPet, Pet and Error, the statuses, the fixed invalid values and
- * name suffixes, the headers it sends, the placeholders of the key; and the
+ * name suffixes, the headers it sends, the labels of the key's forms; and the
  * member names of report.json, which are its structure and never redacted. A
  * secret inside one of them (letter case aside) could not be kept out of the
  * requests or the reports, so it is refused before anything is sent.
@@ -44,26 +48,45 @@ export const SUITE_VOCABULARY: readonly string[] = [
   'Bearer Basic Token conformance:',
   ' load ',
   [...reportFieldNames(reportSchema)].join(' '),
-  `${KEY_PLACEHOLDER} <base64 of conformance:${KEY_PLACEHOLDER}> <base64 holding ${KEY_PLACEHOLDER}> <hex of ${KEY_PLACEHOLDER}> <${KEY_PLACEHOLDER} without its last character> <${KEY_PLACEHOLDER} with its letter case swapped> <${KEY_PLACEHOLDER} in lower case> <${KEY_PLACEHOLDER} in upper case> <part of ${KEY_PLACEHOLDER}>`,
+  labelsOf(keySecret(KEY_PLACEHOLDER)).join(' '),
 ];
 
 /**
- * Checks the key a run is given, before anything is sent, quoting nothing of
- * it: its length and characters (core/redact.ts `checkApiKey`), that it is not
- * part of the suite's own words ({@link SUITE_VOCABULARY}), and that the base
- * URL does not carry it. The placeholders `verify` runs with pass.
+ * The rule catalog and the gaps (titles, sections, statements, how each is
+ * checked), which report.html shows as they are: a piece of a secret found in
+ * them would break the reports' belt-and-braces check, and redacting them
+ * would rewrite the suite's own words, so a secret sharing a
+ * {@link FRAGMENT}-character piece with them is refused too. (A secret shorter
+ * than a piece is only held against {@link SUITE_VOCABULARY}: such a key may be
+ * an ordinary word, which the README warns of.)
  */
-export function checkRunKey(key: unknown, baseUrl: string): void {
-  if (typeof key !== 'string' || key.length === 0) throw new UsageError(KEY_REQUIRED);
-  if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
-  checkApiKey(key);
-  if (/^[0-9-]+$/.test(key) && key.length < MIN_NUMERIC_KEY_LENGTH) {
-    throw new UsageError(`the API key has only digits and "-" and is ${key.length} characters long; such a key occurs in the numbers the suite generates (categoryIds across all of int64) and could not be kept out of the requests: use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters`);
+const CATALOG_TEXT: readonly string[] = [...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']), ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted])];
+
+/** Every {@link FRAGMENT}-character piece of the vocabulary and the catalog, in lower case. */
+const VOCABULARY_PIECES: ReadonlySet<string> = (() => {
+  const pieces = new Set<string>();
+  for (const word of [...SUITE_VOCABULARY, ...CATALOG_TEXT]) {
+    const lower = word.toLowerCase();
+    for (let i = 0; i + FRAGMENT <= lower.length; i++) pieces.add(lower.slice(i, i + FRAGMENT));
   }
-  if (holdsSuiteWord(key)) {
-    throw new UsageError('the API key is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field); it could not be kept out of the requests and reports: use a real key');
-  }
-  if (redactorFor(key).leaks(baseUrl)) throw new UsageError(wording`${setting('baseUrl')} holds the API key; pass the key with ${setting('apiKey')} only`);
+  return pieces;
+})();
+const VOCABULARY_TEXT = SUITE_VOCABULARY.join('\n').toLowerCase();
+
+/**
+ * Whether any form of `secret` (as sent, case-folded, near misses) is, or
+ * holds a piece as long as a fragment the redactor hides (core/redact.ts
+ * FRAGMENT) of, the suite's own words, letter case aside. Encoded forms (the
+ * Basic credentials) are made of the others.
+ */
+function holdsSuiteWord(secret: Secret): boolean {
+  return registeredForms(secret).some(({ value, lookedFor, wholeOnly }) => {
+    if (!lookedFor || wholeOnly) return false;
+    const lower = value.toLowerCase();
+    if (lower.length < FRAGMENT) return VOCABULARY_TEXT.includes(lower);
+    for (let i = 0; i + FRAGMENT <= lower.length; i++) if (VOCABULARY_PIECES.has(lower.slice(i, i + FRAGMENT))) return true;
+    return false;
+  });
 }
 
 /**
@@ -74,23 +97,49 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
  */
 export const MIN_NUMERIC_KEY_LENGTH = 12;
 
-/** Refuses a secret header's value that holds a word of {@link SUITE_VOCABULARY}, naming the header only. */
-export function checkSecretHeaders(headers: Readonly<Record<string, string>>, secretHeaders: readonly string[]): void {
-  for (const name of secretHeaders) {
-    if (holdsSuiteWord(headers[name] ?? '')) {
-      throw new UsageError(wording`${setting('headers')} ${name}: the secret value is, or holds, a word the suite sends, reads or writes in every run (a report field, a header…); it could not be kept out of the reports`);
-    }
+/**
+ * Checks the key a run is given, before anything is sent, quoting nothing of
+ * it: its length and characters (core/key.ts `checkApiKey`), then the rule
+ * every secret meets ({@link checkSecrets}). The placeholders `verify` runs
+ * with pass.
+ */
+export function checkRunKey(key: unknown, baseUrl: string): void {
+  if (typeof key !== 'string' || key.length === 0) throw new UsageError(KEY_REQUIRED);
+  if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
+  checkApiKey(key);
+  if (/^[0-9-]+$/.test(key) && key.length < MIN_NUMERIC_KEY_LENGTH) {
+    throw new UsageError(`the API key has only digits and "-" and is ${key.length} characters long; such a key occurs in the numbers the suite generates (categoryIds across all of int64) and could not be kept out of the requests: use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters`);
+  }
+  admit(keySecret(key), baseUrl, {
+    word: ['the API key is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field, a rule); it could not be kept out of the requests and reports: use a real key'],
+    inBaseUrl: wording`${setting('baseUrl')} holds the API key; pass the key with ${setting('apiKey')} only`,
+  });
+}
+
+/**
+ * Checks every secret of a connection (core/connection.ts `connectionSecrets`:
+ * secret headers, a proxy password, values a config file took from the
+ * environment) as the key is checked, naming each by where it came from,
+ * never by its value: no form of it may share a piece with the suite's own
+ * words ({@link SUITE_VOCABULARY}, the rule catalog), since the boundary
+ * redacts answers before checks judge them and the reports' structure is
+ * never redacted; and the base URL may not hold it (every request URL would
+ * be redacted).
+ */
+export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: string): void {
+  for (const { secret, what } of connectionSecrets(connection)) {
+    admit(secret, baseUrl, {
+      word: wording`${what} is, or holds, a word the suite sends, reads or writes in every run (a report field, a header, a rule…); it could not be kept out of the reports`,
+      inBaseUrl: wording`${what} is in ${setting('baseUrl')}; it could not be kept out of the reports`,
+    });
   }
 }
 
-/** Whether `secret`, or any piece of it as long as a fragment the redactor hides (core/redact.ts FRAGMENT), is in {@link SUITE_VOCABULARY}, letter case aside. */
-function holdsSuiteWord(secret: string): boolean {
-  const lower = secret.toLowerCase();
-  const pieces = lower.length <= FRAGMENT ? [lower] : Array.from({ length: lower.length - FRAGMENT + 1 }, (_, i) => lower.slice(i, i + FRAGMENT));
-  return pieces.some((piece) => VOCABULARY_TEXT.includes(piece));
+/** The one admission every secret meets: refused with `messages` when it holds a suite word, or when the base URL holds it. */
+function admit(secret: Secret, baseUrl: string, messages: { word: Wording; inBaseUrl: Wording }): void {
+  if (holdsSuiteWord(secret)) throw new UsageError(messages.word);
+  if (redactorOf([secret]).leaks(baseUrl)) throw new UsageError(messages.inBaseUrl);
 }
-
-const VOCABULARY_TEXT = SUITE_VOCABULARY.join('\n').toLowerCase();
 
 export interface AuthVariant {
   kind: AuthKind;
@@ -109,27 +158,12 @@ export interface AuthVariants {
   schemeCase: AuthVariant[];
 }
 
-/** Builds the variants for `key`. The random token comes from the seed, so a recorded run can be replayed request for request. */
+/**
+ * The variants for `key`, read from core/key.ts `AUTH_FORMS`. The random token
+ * comes from the seed, so a recorded run can be replayed request for request.
+ */
 export function authVariants(key: string, seed: number): AuthVariants {
-  const token = sha256(`petstore-conformance wrong key ${seed}`).slice(0, 32);
-  const invalid: AuthVariant[] = [
-    { kind: 'invalid-token', label: 'a random bearer token', authorization: `Bearer pc-${token}` },
-    { kind: 'invalid-token', label: 'the key with a character added', authorization: `Bearer ${key}x` },
-    { kind: 'empty-token', label: 'an empty bearer token', authorization: 'Bearer ' },
-  ];
-  if (key.length > 1) invalid.push({ kind: 'invalid-token', label: 'the key without its last character', authorization: `Bearer ${key.slice(0, -1)}` });
-  if (swapCase(key) !== key) invalid.push({ kind: 'invalid-token', label: 'the key with its letter case swapped', authorization: `Bearer ${swapCase(key)}` });
-  return {
-    invalid,
-    otherScheme: [
-      { kind: 'other-scheme', label: 'the key as Basic credentials', authorization: `Basic ${basicCredentials(key)}` },
-      { kind: 'other-scheme', label: 'the key under a Token scheme', authorization: `Token ${key}` },
-      { kind: 'other-scheme', label: 'the bare key, no scheme', authorization: key },
-      { kind: 'other-scheme', label: 'the key glued to "Bearer" with no space', authorization: `Bearer${key}` },
-    ],
-    schemeCase: [
-      { kind: 'scheme-case', label: '"bearer" in lower case', authorization: `bearer ${key}` },
-      { kind: 'scheme-case', label: '"BEARER" in upper case', authorization: `BEARER ${key}` },
-    ],
-  };
+  const of = (group: 'invalid' | 'otherScheme' | 'schemeCase'): AuthVariant[] =>
+    AUTH_FORMS.filter((form) => form.group === group && (form.sentFor?.(key) ?? true)).map((form) => ({ kind: form.kind, label: form.label, authorization: form.value(key, seed) }));
+  return { invalid: of('invalid'), otherScheme: of('otherScheme'), schemeCase: of('schemeCase') };
 }

@@ -7,8 +7,8 @@
  */
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { connectionRecord, redactSecrets } from '../core/connection.js';
-import { HttpClient, type Transport } from '../core/http.js';
-import { RedactionBoundary } from '../core/boundary.js';
+import { HttpClient } from '../core/http.js';
+import { isRedacted, type RedactedTransport, RedactionBoundary, redactExchange } from '../core/boundary.js';
 import { type Redactor, redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
@@ -95,7 +95,7 @@ class Run {
   readonly redactor: Redactor;
   readonly evidence: EvidenceFactory;
   readonly recorder: Recorder;
-  readonly client: Transport;
+  readonly client: RedactedTransport;
   readonly session: TargetSession;
   readonly store = new StoreState();
   readonly variants: CheckContext['authVariants'];
@@ -122,13 +122,15 @@ class Run {
     this.redactor = redactSecrets(redactorFor(options.apiKey), settings.connection);
     this.evidence = new EvidenceFactory(this.redactor, options.apiKey);
     this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
-    // Everything the run sends and receives passes the redaction boundary (core/boundary.ts).
+    // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
+    const transport = options.transport;
     this.client =
-      options.transport ??
-      new RedactionBoundary(
-        new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
-        this.redactor,
-      );
+      transport && isRedacted(transport)
+        ? transport
+        : new RedactionBoundary(
+            transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
+            this.redactor,
+          );
     this.variants = authVariants(options.apiKey, settings.seed);
     this.emit = redactingEmitter(options.onEvent, this.evidence);
     this.prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
@@ -341,9 +343,10 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
         prefix: run.prefix,
         seed: settings.seed,
         timeoutMs: settings.timeoutMs,
+        maxBodyBytes: settings.maxBodyBytes,
         connection: settings.connection,
         ...(options.signal ? { signal: options.signal } : {}),
-        redactor: run.redactor,
+        admit: (exchange) => redactExchange(exchange, run.redactor),
         store: run.store,
         recorder,
         checks: run.checks,
@@ -468,7 +471,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   };
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: Transport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: RedactedTransport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {
   const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}) });
   return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}) };
 }

@@ -6,7 +6,7 @@
  * decoded whole, redacted whole, and only then cut to {@link BODY_EXCERPT_CHARS};
  * every field of {@link Evidence} is `Redacted`, which only the redactor makes.
  */
-import type { Exchange } from '../core/http.js';
+import type { RedactedExchange } from '../core/boundary.js';
 import { KEY_ENV, KEY_PLACEHOLDER, type Redacted, Redactor, suiteText, truncate } from '../core/redact.js';
 import type { ConformanceResult, Evidence, RunEvent } from './model.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
@@ -60,7 +60,8 @@ export class EvidenceFactory {
     return out;
   }
 
-  of(exchange: Exchange): Evidence {
+  /** Evidence of an exchange that crossed the redaction boundary (core/boundary.ts); its texts are redacted once more all the same. */
+  of(exchange: RedactedExchange): Evidence {
     const { request, response } = exchange;
     const evidence: Evidence = {
       seq: exchange.seq,
@@ -94,7 +95,7 @@ export class EvidenceFactory {
    * in a header curl reads from a file ({@link shellHeader}), so that no
    * program's arguments ever hold the key.
    */
-  curl(exchange: Exchange): Redacted {
+  curl(exchange: RedactedExchange): Redacted {
     const { request } = exchange;
     const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(this.redact(request.url))];
     for (const [name, value] of Object.entries(this.headers(request.headers))) {

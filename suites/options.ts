@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { type Setting, setting, wording } from '../core/wording.js';
 import { checkConnectOptions, type ConnectOptions } from '../core/connection.js';
+import type { RedactedTransport } from '../core/boundary.js';
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import type { CheckDefinition, SentExchange } from './check.js';
-import { checkRunKey, checkSecretHeaders } from './credentials.js';
+import { checkRunKey, checkSecrets } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
 import type { RunEvent, SettingSources, Waiver } from './model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
@@ -55,8 +56,12 @@ export interface ConformanceOptions {
   now?: Date;
   /** Called with every exchange of the functional phases as it completes (certify records the transcript with it). */
   onExchange?: (exchange: SentExchange) => void;
-  /** Sends the requests instead of an HTTP client to `baseUrl` (verify replays a recorded transcript with it). */
-  transport?: Transport;
+  /**
+   * Sends the requests instead of an HTTP client to `baseUrl`. Its answers pass
+   * the redaction boundary like the client's, unless it is one already
+   * (verify's replay of a recorded transcript, core/transcript.ts).
+   */
+  transport?: Transport | RedactedTransport;
   /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
   /** Called with each event of the run, in order. */
@@ -141,7 +146,7 @@ export function resolve(options: ConformanceOptions): Resolved {
   if (load !== 'none' && !profile) throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   const connection = connectionOf(options);
-  checkSecretHeaders(connection.headers ?? {}, connection.secretHeaders ?? []);
+  checkSecrets(connection, options.baseUrl);
   return {
     target: targetOf(url),
     seed: integer('seed', options.seed, randomBytes(4).readInt32BE(0), -(2 ** 31), 2 ** 31 - 1),

@@ -8,7 +8,8 @@
  * is gone, the run was interrupted, its time bound or `maxFailures` reached.
  */
 import { PcError } from '../core/errors.js';
-import type { Transport } from '../core/http.js';
+import type { RedactedTransport } from '../core/boundary.js';
+import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
 import { PacingGate, retryAfterMs } from './pacing.js';
@@ -45,7 +46,7 @@ export class RateLimited extends PcError {
 }
 
 export interface SessionOptions {
-  client: Transport;
+  client: RedactedTransport;
   apiKey: string;
   maxWaitMs: number;
   /** The suite's own requests per second at most. */
@@ -103,7 +104,7 @@ export class TargetSession {
     if (this.stopped) throw this.stopped;
     const { operation, auth = 'valid', authorization, headers, ...rest } = request;
     const sentHeaders: Record<string, string> = { ...headers };
-    if (auth === 'valid') sentHeaders.authorization = `Bearer ${this.#options.apiKey}`;
+    if (auth === 'valid') sentHeaders.authorization = bearer(this.#options.apiKey);
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
     let resent = false;
@@ -112,13 +113,12 @@ export class TargetSession {
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = (await this.#options.client.send({ ...rest, headers: sentHeaders })) as SentExchange;
+        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders })), meta: { operation, auth, check } };
       } finally {
         this.#inFlight--;
       }
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (this.interrupted) throw this.interrupted;
-      x.meta = { operation, auth, check };
       this.#options.onExchange(x);
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
@@ -152,8 +152,7 @@ export class TargetSession {
     let why: string | undefined;
     try {
       await this.#pacing.beforeSend();
-      const x = (await this.#options.client.send({ ...probe, headers: { authorization: `Bearer ${this.#options.apiKey}` } })) as SentExchange;
-      x.meta = { operation: 'listPets', auth: 'valid', check: PROBE };
+      const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
       this.#options.onExchange(x);
       why = x.response ? undefined : (x.error?.message ?? 'no response');
     } catch (error) {

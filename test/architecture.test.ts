@@ -71,6 +71,15 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('only the redaction boundary makes a redacted exchange: no cast to RedactedExchange or SentExchange elsewhere', () => {
+    for (const example of ['return out as RedactedExchange;', 'const x = raw as unknown as SentExchange;', 'x = (await client.send(spec)) as SentExchange;']) expect(REDACTED_CAST.test(example), example).toBe(true);
+    const offenders = [...Object.keys(allowed), 'cli']
+      .flatMap((layer) => sources(join(root, layer)))
+      .filter((file) => relative(root, file) !== 'core/boundary.ts')
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((line) => REDACTED_CAST.test(line)).map((line) => `${relative(root, file)}: ${line.trim()}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('nothing but bin/ calls process.exit', () => {
     const offenders = Object.keys(allowed)
       .concat('cli')
@@ -94,6 +103,9 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** A cast that could make a redacted exchange (or a check's exchange, which is one) out of a raw one. */
+const REDACTED_CAST = /\bas\s+(?:unknown\s+as\s+)?(?:RedactedExchange|SentExchange)\b/;
 
 /** Ways the policy was re-derived before it had one home, each with a line it catches. */
 const POLICY_REDERIVATIONS: readonly [RegExp, string][] = [

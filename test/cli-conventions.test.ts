@@ -409,7 +409,7 @@ describe('the config file', () => {
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'run', 'report.json'), 'utf8')) as ConformanceResult;
     expect(report.options.only).toEqual(['LIST-LIMIT-DEFAULT']);
-    expect(interpolate({ load: 'a $${NOT_A_VARIABLE} b', nested: ['${PC_X}'] }, { PC_X: 'x' }, 'file')).toEqual({ load: 'a ${NOT_A_VARIABLE} b', nested: ['x'] });
+    expect(interpolate({ load: 'a $${NOT_A_VARIABLE} b', nested: ['${PC_X}'] }, { PC_X: 'x' }, 'file')).toEqual({ data: { load: 'a ${NOT_A_VARIABLE} b', nested: ['x'] }, expanded: [{ at: ['nested', '0'], variable: 'PC_X', value: 'x' }] });
   });
 
   it('an unset variable is a one-line usage error naming it', async () => {

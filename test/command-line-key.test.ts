@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { certifyOptions } from '../cli/certify.js';
 import { replayOptions, runOptions, serveOptions } from '../cli/options.js';
+import { redactExchange } from '../core/boundary.js';
 import type { Exchange } from '../core/http.js';
 import { authorizationForms, basicCredentials, redactorFor, swapCase } from '../core/redact.js';
 import { replayCommand, rerunCommand } from '../reports/commands.js';
@@ -27,7 +28,8 @@ const KEY_TEXTS = [KEY, KEY.slice(0, -1), swapCase(KEY), basicCredentials(KEY), 
 /** The curl command of a GET whose Authorization header is `authorization`, as evidence words it. */
 function curlOf(authorization: string): string {
   const exchange: Exchange = { seq: 1, request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=1', headers: { authorization, 'x-extra': 'plain $value "quoted"' } }, durationMs: 1 };
-  return new EvidenceFactory(redactorFor(KEY)).curl(exchange);
+  const redactor = redactorFor(KEY);
+  return new EvidenceFactory(redactor).curl(redactExchange(exchange, redactor));
 }
 
 /** The `-H` arguments of a curl line (the line's own quoting keeps " -H " out of every other word). */

@@ -12,7 +12,7 @@ import { newAjv } from '../spec/validate.js';
 export const BIN = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
 
 /** A key distinctive enough to grep for in everything the suite writes. */
-export const DISTINCTIVE_KEY = 'Zq9-DISTINCTIVE-key-7781xyzW';
+export const DISTINCTIVE_KEY = 'Zq9-DxStNcTvQe-key-7781xyzW';
 
 /** A load profile of one second at two connections, for tests that need a load phase but not its length. */
 export const TINY_PROFILE = { kind: 'closed' as const, description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };

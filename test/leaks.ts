@@ -4,8 +4,10 @@
  * of these one inside another), base64 and base64url runs decoded (at every
  * offset, and once more inside what they decode to), hex runs decoded (both
  * nibble alignments), and those decodings of each other. A leak is any 8-character
- * window of the key (or of its UTF-8 bytes read as Latin-1, or of it in lower
- * case) in any of them. Written apart from core/redact.ts, on purpose.
+ * window of the key (or of its UTF-8 bytes read as Latin-1) in any of them, in
+ * any letter case: texts and key are compared with their case folded (upper,
+ * then lower case, so `ß` and `SS`, `µ` and `Μ` meet). Written apart from
+ * core/redact.ts, on purpose.
  */
 
 /** Characters of the key that make a leak. */
@@ -17,13 +19,19 @@ export interface Leak {
   context: string;
 }
 
+/** `text` with its letter case folded: upper case, then lower case, so every case-changed form of a text folds alike. */
+export function caseless(text: string): string {
+  return text.toUpperCase().toLowerCase();
+}
+
 /** The 8-character windows of a key that must not appear anywhere, with the case-insensitive ones apart. */
 export function windowsOf(key: string): { exact: Set<string>; folded: Set<string> } {
   const exact = new Set<string>();
   const folded = new Set<string>();
   const mojibake = Buffer.from(key, 'utf8').toString('latin1');
   for (const text of [key, mojibake]) for (let i = 0; i + WINDOW <= text.length; i++) exact.add(text.slice(i, i + WINDOW));
-  for (let i = 0; i + WINDOW <= key.length; i++) folded.add(key.slice(i, i + WINDOW).toLowerCase());
+  const caseFolded = caseless(key);
+  for (let i = 0; i + WINDOW <= caseFolded.length; i++) folded.add(caseFolded.slice(i, i + WINDOW));
   return { exact, folded };
 }
 
@@ -122,7 +130,7 @@ function* decodings(text: string): Generator<[string, string]> {
 
 function find(text: string, windows: Set<string>, fold: boolean): { at: number; window: string } | undefined {
   if (text.length < WINDOW) return undefined;
-  const haystack = fold ? text.toLowerCase() : text;
+  const haystack = fold ? caseless(text) : text;
   if (windows.size <= 256) {
     for (const window of windows) {
       const at = haystack.indexOf(window);

@@ -13,6 +13,7 @@ import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
 import type { ConformanceResult } from '../suites/model.js';
+import { stringifyJson } from '../core/json.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 
 const MIX = { listPets: 6, getPet: 3, createPet: 1 };
@@ -134,6 +135,22 @@ describe('load profiles', () => {
     expect(underLoad.findings[0]!.message).toMatch(/^Under load \(busy\): Expected only animals with status/);
     expect(underLoad.findings[0]!.evidence[0]!.response!.status).toBe(200);
     expect(result.load[0]!.conformance.failedRules).toContain('LIST-STATUS-FILTER');
+  });
+
+  it("judges its samples as the functional phases do, through the run's door and within the run's read bound: a page past maxBodyBytes is not judged on bytes it did not read", async () => {
+    // Only the load sender's list pages (it sends no user-agent; the functional client does) hold 4 KiB of whitespace,
+    // then the page, then bytes that are not JSON: past a 2 KiB read bound, what was read can still begin JSON.
+    const padded = (inner: Handler): Handler => async (request) => {
+      const answer = await inner(request);
+      if (request.headers['user-agent'] !== undefined || request.method !== 'GET' || request.path !== '/pets' || answer.status !== 200) return answer;
+      return { ...answer, body: `${' '.repeat(4096)}${stringifyJson(answer.body)} not JSON` };
+    };
+    const p = profile({ name: 'bound', kind: 'closed', connections: 2, durationSec: 1 });
+    const result = await withServer({ wrap: padded }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 3, load: p.name, loadProfiles: { [p.name]: p }, maxBodyBytes: 2048, only: ['LIST-RESPONSE', 'PET-SCHEMA'] }));
+    expect(result.load[0]!.conformance.sampled).toBeGreaterThan(0);
+    expect(result.load[0]!.conformance.failedRules).toEqual([]);
+    const underLoad = result.rules.find((r) => r.id === 'LIST-RESPONSE')!.checks.find((c) => c.id === 'load.bound.conformance')!;
+    expect(underLoad.outcome).toBe('inconclusive');
   });
 
   it('refuses to start load against a target that does not authenticate', async () => {

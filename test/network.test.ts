@@ -166,7 +166,7 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
 });
 
 describe('extra headers: -H on every request of every phase, --secret-header redacted like the key', () => {
-  const TOKEN = 'tenant-token-Q7-DISTINCTIVE-9931';
+  const TOKEN = 'tenant-token-Q7-DxStNcTvQe-9931';
   it('sent with every request (functional and load), never overriding the key; the secret value is in no report', async () => {
     const seen: Record<string, string | undefined>[] = [];
     const recording = (inner: Handler): Handler => (request) => {
@@ -219,7 +219,7 @@ describe('the connection description, built once from flags, config file and env
 
 describe('certify connects like a run, and verify shows how it connected', () => {
   it('through a proxy, with an extra and a secret header: certified, the secret in no file of the bundle, verify says proxy and header names', async () => {
-    const TOKEN = 'bundle-secret-Z81-DISTINCTIVE-4410';
+    const TOKEN = 'bundle-secret-Z81-DxStNcTvQe-4410';
     const seen: (string | undefined)[] = [];
     const target = await reference({ apiKey: DISTINCTIVE_KEY, wrap: (inner) => (request) => {
       seen.push(request.headers['x-tenant-token']);
@@ -281,7 +281,7 @@ describe('client certificates (mTLS): --cert and --cert-key', () => {
 
 describe('the connection from PETSTORE_* variables alone, as from its flags', () => {
   it('PETSTORE_PROXY, PETSTORE_CA, PETSTORE_CERT, PETSTORE_CERT_KEY, PETSTORE_HEADER and PETSTORE_SECRET_HEADER (one value per line) reach an mTLS target through a proxy; the secret in no output', async () => {
-    const SECRET = 'env-secret-Q7-DISTINCTIVE-2290';
+    const SECRET = 'env-secret-Q7-DxStNcTvQe-2290';
     const certs = certificates();
     const seen: Record<string, string | undefined>[] = [];
     // The reference's https server takes node's TLS options: ask for a client certificate signed by the CA.

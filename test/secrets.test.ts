@@ -8,8 +8,12 @@
  * escape inside a JSON string, base64 of the whole Basic header the suite sends), in header values, in header names and in
  * bodies, repeated so that a form straddles every cut the reports make (4096
  * characters of a body, 120 of a message's excerpt, 160 of a shown value).
- * Everything written is then searched for any 8-character window of the key in
- * every decoded form (test/leaks.ts).
+ * Case-folded too (lower, upper, ASCII letters only), the auth checks' near
+ * misses and pieces of the key with them, and the Authorization values the
+ * suite sends reflected as header names (which come back in lower case).
+ * Secret headers and values a config file took from the environment are echoed
+ * alike. Everything written is then searched for any 8-character window of
+ * each secret, in any letter case, in every decoded form (test/leaks.ts).
  *
  * Each way of giving the key (the environment, --api-key) has runs through
  * bin/, so that a leak through the process's own stdout or stderr (a library
@@ -74,6 +78,15 @@ const FORMS: Record<string, (key: string) => string> = {
   hex: (k) => hex(k),
   'hex-upper': (k) => hex(k).toUpperCase(),
   'hex-latin1': (k) => hex(k, 'latin1'),
+  // Case-folded, as a server may fold any text and HTTP folds a header name; the near misses the auth checks send, and
+  // pieces, folded too.
+  lower: (k) => k.toLowerCase(),
+  upper: (k) => k.toUpperCase(),
+  'ascii-upper': (k) => k.replace(/[a-z]+/g, (m) => m.toUpperCase()),
+  'near-miss-lower': (k) => k.slice(0, -1).toLowerCase(),
+  'near-miss-upper': (k) => k.slice(0, -1).toUpperCase(),
+  'swapped-piece': (k) => [...k.slice(2, 14)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
+  'piece-lower': (k) => k.slice(2, 14).toLowerCase(),
 };
 
 /** A header name carrying `form`, when a header name can (HTTP tokens only; it comes back in lower case). */
@@ -132,7 +145,7 @@ async function unpack(bundle: string): Promise<Record<string, string>> {
 describe('the API key', () => {
   describe.each([
     ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
-    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper']],
+    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper', 'lower', 'upper', 'near-miss-lower', 'near-miss-upper', 'swapped-piece', 'piece-lower']],
   ])('%s', (_name, key, forms) => {
     it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
       const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
@@ -217,6 +230,79 @@ describe('the API key', () => {
     }
   });
 
+  it('reflected as header names (lower case), the near misses and pieces among them; secret headers and ${ENV} values of the config file in any case: in no file, bundle or line of the CLI, certify, verify or replay', async () => {
+    const key = TOKEN_KEY;
+    // Token characters only, so that header names can carry them too; no English in them.
+    const secret = 'Tr4ce-Qv7Wm2Xp-Hz9k-77';
+    const token = 'Dp1oy-Tk9Zq-Hw3Rm8Vb-55';
+    /** Every answer reflects each Authorization it was sent, and the secret headers, as header names; the secrets in another case and cut short as values; errors quote them in the body. */
+    const reflecting = (inner: Handler): Handler => async (request) => {
+      const answer = await inner(request);
+      const headers: Record<string, string> = { ...answer.headers };
+      const authorization = request.headers.authorization;
+      const name = authorization === undefined ? undefined : `x-auth-${authorization.replace(/ /g, '-')}`;
+      if (name && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) headers[name] = '1';
+      const echoed: string[] = [];
+      for (const [header, value] of [['x-trace', request.headers['x-trace']], ['x-deploy', request.headers['x-deploy']]] as const) {
+        if (value === undefined) continue;
+        headers[`x-n-${value}`] = '1';
+        headers[`${header}-upper`] = value.toUpperCase();
+        headers[`${header}-lower`] = value.toLowerCase();
+        headers[`${header}-prefix`] = value.slice(0, 12);
+        echoed.push(value.toUpperCase(), value.toLowerCase(), value.slice(0, 12), value.slice(3));
+      }
+      if (answer.status < 400) return { ...answer, headers };
+      const status = answer.status === 401 && authorization !== undefined ? 400 : answer.status;
+      const message = [authorization ?? '', (authorization ?? '').toLowerCase(), ...echoed].join('|');
+      return { status, headers: { ...headers, 'content-type': 'application/json' }, body: `{"code":"echo","message":${JSON.stringify(message)},"status":"${status}"}` };
+    };
+    const server = await startReference({ apiKey: key, wrap: reflecting });
+    const certifyTarget = await startReference({ apiKey: key, wrap: reflecting });
+    try {
+      const dir = tempDir();
+      const config = join(dir, 'conformance.json');
+      writeFileSync(config, JSON.stringify({ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' }, profiles: { tiny: TINY_PROFILE } }));
+      const env = { PETSTORE_API_KEY: key, CI_DEPLOY_TOKEN: token };
+      const reports = join(dir, 'reports');
+      const ran = await runInProcess(['--base-url', server.url, '--config', config, '--secret-header', `X-Trace: ${secret}`, '--num-runs', '3', '--load', 'tiny', '--report-dir', reports], { env, cwd: dir });
+      expect(ran.code, ran.stderr).toBe(1);
+      const texts: Record<string, string> = { stdout: ran.stdout, stderr: ran.stderr };
+      for (const file of readdirSync(reports)) texts[file] = readFileSync(join(reports, file), 'utf8');
+      expect(Object.keys(texts).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'stderr', 'stdout']);
+      // Each secret is labelled as itself, in the case it came back in, its pieces as its own.
+      const report = texts['report.json']!;
+      for (const label of ['x-auth-bearer-<<API_KEY> in lower case>', '<<secret x-trace> in upper case>', '<<secret x-trace> in lower case>', '<part of <secret x-trace>>', '<secret x-deploy>', '<part of <secret x-deploy>>']) expect(report).toContain(label);
+      const result = JSON.parse(report) as ConformanceResult;
+      expect(result.options.connection?.secretHeaders).toEqual(['x-deploy', 'x-trace']);
+      expectNoLeak(texts, [key, secret, token]);
+
+      // Replay of a recorded failure: the secret headers given again, as they must be.
+      const cases = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))));
+      expect(cases.length).toBeGreaterThan(0);
+      for (const id of cases.slice(0, 2)) {
+        const replayed = await runInProcess(['replay', join(reports, 'report.json'), id, '--base-url', server.url, '--secret-header', `X-Trace: ${secret}`, '--secret-header', `X-Deploy: ${token}`], { env: { PETSTORE_API_KEY: key } });
+        expect(replayed.stdout, replayed.stderr).toMatch(/^sending case /);
+        expectNoLeak({ [`replay ${id}`]: replayed.stdout + replayed.stderr }, [key, secret, token]);
+      }
+
+      // Certification (no config file there): every file of the bundle, the transcript's bodies, and verify's output.
+      const bundle = join(dir, 'reflect.tar.gz');
+      const product = join(dir, 'product.json');
+      writeFileSync(product, JSON.stringify({ name: 'Reflect', version: '1.0.0', contact: 'reflect@example.invalid' }));
+      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--secret-header', `X-Trace: ${secret}`, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: key } });
+      expect(certified.code, certified.stderr).toBe(1);
+      const files = await unpack(bundle);
+      // The auth check's near miss, reflected as a header name: the attack, every exchange of it recorded.
+      expect(files['transcript.har']).toContain('x-auth-bearer-<<API_KEY> without its last character, in lower case>');
+      const bodies = (JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
+      const verified = await runInProcess(['verify', bundle]);
+      expect(verified.code, verified.stdout).toBe(0);
+      expectNoLeak({ ...files, 'transcript bodies': bodies.join('\n'), 'certify output': certified.stdout + certified.stderr, 'verify output': verified.stdout + verified.stderr }, [key, secret]);
+    } finally {
+      await Promise.all([server.close(), certifyTarget.close()]);
+    }
+  });
+
   it(`a key of ${MAX_KEY_LENGTH} characters is redacted in every form without a pattern built from it; a longer one is refused in one line that shows none of it`, async () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_."\\é';
     let long = '';
@@ -284,11 +370,31 @@ describe('arguments', () => {
     // A secret holding a member name of report.json: refused, as the report's structure is never redacted.
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'xx-durationMs-77'], /the API key is, or holds, a word .* a report field/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: VerySecretHeaderValue99'], /x-sec: the secret value is, or holds, a word/, 'main()'],
+    // Every secret meets the key's rules: a secret header in the base URL would be redacted out of every request URL.
+    [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: Zz9SecretWord-77'], /--header x-sec: the secret value is in --base-url/, 'main()'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: Zz9-DISTINCTIVE-key-77'], /x-sec: the secret value is, or holds, a word .* a rule/, 'main()'],
   ] as const)('%j: one line, exit 2, no secret in it (through %s)', async (args, message, through) => {
     const ran = await RUN[through]([...args], { env: { PETSTORE_API_KEY: '' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
-    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77', 'xx-durationMs-77', 'VerySecretHeaderValue99']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
+    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77', 'xx-durationMs-77', 'VerySecretHeaderValue99', 'Zz9-DISTINCTIVE-key-77']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
+  });
+
+  // A value the config file takes from the environment into headers or proxy is a secret: admitted as one, never shown.
+  it.each([
+    [{ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } }, 'Dp1oy-7', /"headers\.X-Deploy" uses \$\{CI_DEPLOY_TOKEN\}, whose value is shorter than 8 characters; a value taken from the environment into headers is a secret/],
+    [{ proxy: 'http://someone:${CI_DEPLOY_TOKEN}@127.0.0.1:3128' }, 'Dp1oy-7', /"proxy" uses \$\{CI_DEPLOY_TOKEN\}, whose value is shorter than 8 characters/],
+    [{ headers: { 'X-Deploy': 'id-${CI_DEPLOY_TOKEN}' } }, 'Zz9-DISTINCTIVE-77', /--header x-deploy: the secret value is, or holds, a word .* a rule/],
+    [{ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } }, 'Zz9SecretWord-77', /the value of \$\{CI_DEPLOY_TOKEN\} \(config file, header x-deploy\)|--header x-deploy: the secret value is in --base-url/],
+  ] as const)('config %j with its variable set: one line, exit 2, naming the key and the variable, never the value', async (file, value, message) => {
+    const dir = tempDir();
+    const config = join(dir, 'conformance.json');
+    writeFileSync(config, JSON.stringify(file));
+    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'a-real-key-1234', '--config', config], { env: { CI_DEPLOY_TOKEN: value }, cwd: dir });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(message);
+    expect(ran.stdout + ran.stderr).not.toContain(value);
   });
 });

@@ -4,9 +4,11 @@
  * the same validators as the functional phase. A rule that passes at rest but
  * fails under load is reported under the profile's own checks, with evidence.
  */
+import type { RedactedExchange } from '../../core/boundary.js';
 import type { ConnectOptions } from '../../core/connection.js';
 import { decodeBody } from '../../core/decode.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
+import type { Exchange } from '../../core/http.js';
+import { bearer } from '../../core/key.js';
 import type { RuleId } from '../../spec/rules.js';
 import type { CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchange, StoreState } from '../check.js';
 import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList } from '../judge.js';
@@ -15,8 +17,6 @@ import type { Recorder } from '../recorder.js';
 import { buildMix, type MixRequest } from './mix.js';
 import type { LoadProfile, Threshold } from './profiles.js';
 import type { Observed } from './sender.js';
-import { redactExchange } from '../../core/boundary.js';
-import type { Redactor } from '../../core/redact.js';
 
 /** Animals each profile creates before it starts, for getPet to ask for. */
 export const LOAD_SETUP_ANIMALS = 20;
@@ -42,12 +42,14 @@ export interface LoadPhaseDeps {
   prefix: string;
   seed: number;
   timeoutMs: number;
+  /** The run's read bound: a sampled body is kept up to it (and decoded within it), as the functional client's. */
+  maxBodyBytes: number;
   /** How to connect: the same description as the functional client's (TLS, client certificate, proxy, extra headers). */
   connection?: ConnectOptions;
   /** Stops the profile (an interrupted run). */
   signal?: AbortSignal;
-  /** The run's redactor: sampled answers cross the same redaction boundary as the functional phases' before they are judged. */
-  redactor: Redactor;
+  /** The run's door (core/boundary.ts): a sampled exchange crosses the same redaction boundary as the functional phases' before anything judges it. */
+  admit: (exchange: Exchange) => RedactedExchange;
   store: StoreState;
   recorder: Recorder;
   checks: readonly CheckDefinition[];
@@ -96,12 +98,13 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   };
   // A sampled body with a content coding is decoded (asynchronously, within the same bound) before it is judged.
   const decoding: Promise<void>[] = [];
+  const authorization = bearer(deps.apiKey);
   const judge = (observed: Observed) => {
     // Rate limiting and load shedding (429, 503, 504) are what thresholds measure, not a conformance question.
     if (observed.status === 429 || observed.status === 503 || observed.status === 504) return;
     if (observed.headers['content-encoding'] !== undefined) {
       decoding.push(
-        decodeBody(observed.body, observed.headers['content-encoding'], DEFAULT_MAX_BODY_BYTES, observed.truncated).then((decoded) =>
+        decodeBody(observed.body, observed.headers['content-encoding'], deps.maxBodyBytes, observed.truncated).then((decoded) =>
           judgeNow(decoded ? { ...observed, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding } : observed),
         ),
       );
@@ -111,8 +114,8 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   };
   const judgeNow = (observed: Observed) => {
     sampled++;
-    const raw = exchangeOf(observed, deps.baseUrl, deps.apiKey, ++seq, main.id, deps.connection?.headers);
-    const x: SentExchange = { ...redactExchange(raw, deps.redactor), meta: raw.meta };
+    const { exchange, meta } = exchangeOf(observed, deps.baseUrl, authorization, ++seq, main.id, deps.connection?.headers);
+    const x: SentExchange = { ...deps.admit(exchange), meta };
     // This runs inside the load generator's event handlers: a crash here is recorded, never thrown.
     for (const { check, asserter } of inspectors) {
       try {
@@ -130,9 +133,10 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
 
   const result = await runProfile(profile, thresholds, {
     baseUrl: deps.baseUrl,
-    authorization: `Bearer ${deps.apiKey}`,
+    authorization,
     requests,
     timeoutMs: deps.timeoutMs,
+    maxBodyBytes: deps.maxBodyBytes,
     ...(deps.connection ? { connection: deps.connection } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample,
@@ -161,20 +165,21 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
   }
 }
 
-/** An exchange rebuilt from what the load generator saw, for the validators and the evidence. */
-function exchangeOf(observed: Observed, baseUrl: string, apiKey: string, seq: number, check: string, extra: Readonly<Record<string, string>> = {}): SentExchange {
+/** The exchange a sampled response was, rebuilt from what the load generator saw and sent (`authorization`, as the lanes sent it), before it crosses the boundary. */
+function exchangeOf(observed: Observed, baseUrl: string, authorization: string, seq: number, check: string, extra: Readonly<Record<string, string>> = {}): { exchange: Exchange; meta: SentExchange['meta'] } {
   const { request } = observed;
   const headers: Record<string, string> = {
     ...extra,
-    ...(request.authProbe ? {} : { authorization: `Bearer ${apiKey}` }),
+    ...(request.authProbe ? {} : { authorization }),
     ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
   return {
-    seq,
-    request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
-    response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated, ...(observed.decoding ? { decoding: observed.decoding } : {}) },
-    durationMs: observed.latencyUs / 1000,
+    exchange: {
+      seq,
+      request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
+      response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated, ...(observed.decoding ? { decoding: observed.decoding } : {}) },
+      durationMs: observed.latencyUs / 1000,
+    },
     meta: { operation: request.operation, auth: request.authProbe ? 'none' : 'valid', check },
   };
 }
-

@@ -23,6 +23,8 @@ export interface LoadRunDeps {
   requests: readonly MixRequest[];
   /** Deadline of one request, ms, from when it is written to its connection. */
   timeoutMs: number;
+  /** Bytes of a sampled body kept, at most (the run's read bound). Default 1 MiB. */
+  maxBodyBytes?: number;
   /** How to connect: the run's one description (core/connection.ts). */
   connection?: ConnectOptions;
   /** Stops the profile at once (an interrupted run): what was measured is kept, `stoppedEarly` says why. */
@@ -66,6 +68,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     durationSec,
     maxRequests,
     timeoutMs: deps.timeoutMs,
+    ...(deps.maxBodyBytes === undefined ? {} : { maxBodyBytes: deps.maxBodyBytes }),
     ...(deps.connection ? { connection: deps.connection } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample: deps.sample,

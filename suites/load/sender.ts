@@ -44,7 +44,7 @@ export type FailureKind = 'timeouts' | 'socketErrors';
 export interface Sampled {
   /** Header names in lower case; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body bytes as received, at most 1 MiB. */
+  /** The body bytes as received, at most the run's read bound (`maxBodyBytes`). */
   body: Uint8Array;
   /** The body was longer than what was kept. */
   truncated: boolean;
@@ -66,6 +66,8 @@ export interface LoadRun {
   maxRequests: number;
   /** Deadline of one request, ms, from when it is written to its connection. */
   timeoutMs: number;
+  /** Bytes of a sampled body kept, at most: the run's read bound, as the functional client's. Default 1 MiB. */
+  maxBodyBytes?: number;
   /** How to connect (TLS, client certificate, proxy, extra headers): the run's one description. */
   connection?: ConnectOptions;
   /** Stops the run: no new request is sent, and those in flight are dropped uncounted (an interrupted run). */
@@ -141,10 +143,12 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   readonly #lane: Lane;
   readonly #wanted: boolean;
+  readonly #maxBodyBytes: number;
 
-  constructor(lane: Lane, wanted: boolean) {
+  constructor(lane: Lane, wanted: boolean, maxBodyBytes: number) {
     this.#lane = lane;
     this.#wanted = wanted;
+    this.#maxBodyBytes = maxBodyBytes;
     if (wanted) this.#chunks = [];
   }
 
@@ -164,7 +168,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onData(chunk: Buffer): boolean {
     const chunks = this.#chunks;
     if (chunks && !this.#truncated) {
-      const room = DEFAULT_MAX_BODY_BYTES - this.#size;
+      const room = this.#maxBodyBytes - this.#size;
       if (chunk.length > room) {
         chunks.push(chunk.subarray(0, room));
         this.#size += room;
@@ -212,6 +216,8 @@ function headersOf(raw: Buffer[]): Record<string, string> {
 export interface LaneOptions {
   origin: string;
   timeoutMs: number;
+  /** Bytes of a sampled body kept, at most. */
+  maxBodyBytes: number;
   connection?: ConnectOptions;
 }
 
@@ -222,8 +228,10 @@ export class Lane {
   /** Set when the run was stopped: whatever ends now is not reported. */
   #dropped = false;
   user: LaneUser | undefined;
+  readonly #maxBodyBytes: number;
 
   constructor(options: LaneOptions) {
+    this.#maxBodyBytes = options.maxBodyBytes;
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
     this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1 });
   }
@@ -233,7 +241,7 @@ export class Lane {
    * from within this call). Keeps headers and body only when `wanted`.
    */
   send(prepared: Prepared, wanted: boolean): void {
-    const exchange = new Exchange(this, wanted);
+    const exchange = new Exchange(this, wanted, this.#maxBodyBytes);
     this.#current = exchange;
     this.#client.dispatch(prepared.options, exchange);
   }
@@ -278,8 +286,8 @@ export class Lanes {
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'connection'>, count: number) {
-    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.connection ? { connection: run.connection } : {}) };
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(run.connection ? { connection: run.connection } : {}) };
     for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {

@@ -1,5 +1,7 @@
 /** createAndJudge's proof that a refusal of a valid body is legitimate, against a stub sender: no server. */
 import { describe, expect, it } from 'vitest';
+import { redactExchange } from '../../core/boundary.js';
+import { Redactor } from '../../core/redact.js';
 import type { NewPetInput } from '../../generators/newPet.js';
 import { findingText, type FindingMessage } from '../../spec/findings.js';
 import { type SendOptions, type SentExchange, StoreState } from '../../suites/check.js';
@@ -7,10 +9,15 @@ import { createAndJudge, type Judge } from '../../suites/judge.js';
 
 /** A target that refuses every create with a 400 Error. */
 const refuseAll = async (request: SendOptions): Promise<SentExchange> => ({
-  seq: 1,
-  request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
-  response: { status: 400, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"code":"invalid","message":"no","status":400}'), truncated: false },
-  durationMs: 1,
+  ...redactExchange(
+    {
+      seq: 1,
+      request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
+      response: { status: 400, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"code":"invalid","message":"no","status":400}'), truncated: false },
+      durationMs: 1,
+    },
+    new Redactor(),
+  ),
   meta: { operation: request.operation, auth: 'valid', check: 'test' },
 });
 

@@ -1,0 +1,322 @@
+/**
+ * The scanner: finds registered secrets in text, in the forms a server may
+ * echo them in, each mapped back to the exact characters of the text that
+ * encode it:
+ * - plain (and the UTF-8 bytes of a Latin-1 secret read as Latin-1);
+ * - escaped: JSON (`\/`, `\"`, `\uXXXX` in either case, mixed with plain
+ *   characters), `\xHH`, percent-encoding (either case; UTF-8 or Latin-1 bytes),
+ *   HTML character references, JSON Pointer (`~0`, `~1`), and up to three
+ *   such layers one inside another (`%2551`, a `\\u0051` inside a JSON string)
+ *   (views.ts);
+ * - base64 and base64url of any text holding it (`Bearer <key>`,
+ *   `conformance:<key>`, `user:<key>`…), at any of the three byte alignments,
+ *   UTF-8 or Latin-1: the whole base64 run is replaced; and so of any text
+ *   holding an encoded credential registered as a form of its own (the Basic
+ *   credentials the auth checks send), such as a whole `Basic …` header
+ *   (encoded.ts);
+ * - hex of its bytes, either case (encoded.ts);
+ * - pieces of {@link FRAGMENT} characters of any of these (pieces.ts).
+ * Each form of a secret is looked for as sent and case-folded (lower and
+ * upper case, every letter or ASCII letters only, as HTTP folds a header
+ * name). It uses `indexOf` and one linear pass per view, never a pattern
+ * built from a secret, so a key of 4096 characters costs what a short one does.
+ */
+import { SampledGrams } from '../grams.js';
+import { holdsExcerpt } from '../excerpt.js';
+import { decodeUtf8 } from '../json.js';
+import { base64Cores, cutFormStart, forEachRun, hexRuns, isBase64Char } from './encoded.js';
+import { Pieces } from './pieces.js';
+import { renderExcerpts } from './text.js';
+import { base64Label, FOLDS, foldLabel, hexLabel, pieceLabel, type Redacted, type Secret, type SecretForm, SHORTEST_FORM } from './types.js';
+import { decodedViews, type Offsets } from './views.js';
+
+/** A value the scanner looks for, with its label and the placeholder of the secret it is a form of. */
+interface Needle {
+  text: string;
+  label: string;
+  owner: string;
+  /** Pieces of it count too ({@link FRAGMENT}). */
+  fragments: boolean;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  label: string;
+}
+
+/** What the scanner looks for, compiled once per set of secrets. */
+interface Compiled {
+  plain: Needle[];
+  /** Base64 cores (characters only a form's bytes determine), each with its secret's placeholder. */
+  cores: Map<string, string>;
+  hex: { text: string; label: string }[];
+  minCore: number;
+  minHex: number;
+  pieces: Pieces;
+  /** Rules out, cheaply, a view holding none of the above (most do). */
+  grams: SampledGrams;
+}
+
+/** Texts up to this long are remembered once redacted, up to this many. */
+const SEEN_MAX_LENGTH = 256;
+const SEEN_MAX_ENTRIES = 4096;
+
+/**
+ * The forms of `secret` in the order they are registered (the first of two
+ * equal values keeps its label): each form as sent, the secret's own folds,
+ * the encoded forms, then the folds of the other forms.
+ */
+function formsOf(secret: Secret): SecretForm[] {
+  const [self, ...rest] = secret.forms;
+  if (!self) return [];
+  const folds = (form: SecretForm): SecretForm[] => FOLDS.map(({ name, fold }) => ({ ...form, value: fold(form.value), label: foldLabel(form.label, secret.placeholder, name) }));
+  return [...secret.forms.filter((f) => !f.wholeOnly), ...folds(self), ...secret.forms.filter((f) => f.wholeOnly), ...rest.flatMap(folds)];
+}
+
+/** A form as a redactor registers it. */
+export interface RegisteredForm extends SecretForm {
+  /**
+   * Looked for in every text; false for a form as sent shorter than
+   * {@link SHORTEST_FORM} (the key without its last character, for a key of
+   * 4), of which only the text it is sent in is replaced, when it is all a
+   * text holds (`sentAfter`).
+   */
+  lookedFor: boolean;
+}
+
+/**
+ * Every value `secret` is registered as, with its label, in registration
+ * order, first of equal values kept: what a redactor looks for (each also
+ * encoded and, unless `wholeOnly`, in pieces), and the short forms it does not.
+ */
+export function registeredForms(secret: Secret): RegisteredForm[] {
+  const out: RegisteredForm[] = [];
+  const self = secret.forms[0]?.value;
+  for (const form of formsOf(secret)) {
+    if (form.value.length === 0 || out.some((f) => f.value === form.value)) continue;
+    const lookedFor = form.value === self || form.value.length >= SHORTEST_FORM;
+    // A fold of a short form is not kept even as a whole: the suite never sends it.
+    if (lookedFor || secret.forms.includes(form)) out.push({ ...form, lookedFor });
+  }
+  return out;
+}
+
+/**
+ * Replaces registered secrets in text, in every form the module comment lists.
+ * Where matches overlap they are merged, so nothing of either survives; the
+ * earliest, longest match names the label. The labels of a secret come out the
+ * same whatever its value, even for the placeholder itself: verify relies on
+ * it to match a replay's headers with a transcript's.
+ */
+export class Redactor {
+  #entries: (Needle & { value: string })[] = [];
+  #compiled: Compiled | undefined;
+  /** Labels of base64 runs already seen (an echoing target repeats them). */
+  readonly #labels = new Map<string, string>();
+  /** Whole texts replaced as a whole only (an Authorization value holding a near miss too short to look for anywhere). */
+  readonly #wholes = new Map<string, string>();
+  /** Short complete texts already redacted: header names and values repeat from one exchange to the next. */
+  readonly #seen = new Map<string, { text: string; changed: boolean }>();
+
+  /**
+   * Registers a secret, the one way every secret is registered (the key, each
+   * secret header, a proxy password, a value a config file took from the
+   * environment): each of its forms as sent and case-folded, in pieces unless
+   * `wholeOnly`, in every encoding. A form shorter than {@link SHORTEST_FORM}
+   * (besides the secret itself) is not looked for anywhere, where ordinary
+   * words would match it; with `sentAfter`, the text it is sent in is
+   * replaced when it is all a text holds. Empty values are ignored.
+   */
+  add(secret: Secret): this {
+    for (const form of registeredForms(secret)) {
+      if (this.#entries.some((s) => s.value === form.value)) continue;
+      if (form.lookedFor) this.#entries.push({ value: form.value, text: form.value, label: form.label, owner: secret.placeholder, fragments: !form.wholeOnly });
+      else if (form.sentAfter !== undefined) this.#wholes.set(`${form.sentAfter}${form.value}`, `${form.sentAfter}${form.label}`);
+    }
+    this.#entries.sort((a, b) => b.value.length - a.value.length);
+    this.#compiled = undefined;
+    this.#labels.clear();
+    this.#seen.clear();
+    return this;
+  }
+
+  /**
+   * `text` with every registered secret replaced by its label, excerpts
+   * (core/excerpt.ts) rendered: each redacted whole, then escaped, then cut.
+   * `complete: false` says the text was cut from a longer one: an encoded run
+   * at its very end (base64, hex, percent or escaped characters, 8 or more),
+   * which may be a secret's form cut in two, is dropped; a piece of a plain or
+   * escaped secret is a fragment and replaced anyway.
+   */
+  redact(text: string, options: { complete?: boolean } = {}): Redacted {
+    if (holdsExcerpt(text)) return renderExcerpts(text, (t, complete) => this.#replace(t, complete, 0).text);
+    return this.#replace(text, options.complete ?? true, 0).text as Redacted;
+  }
+
+  /** Like {@link redact}, and says whether anything was replaced or dropped. */
+  redactChanged(text: string, options: { complete?: boolean } = {}): { text: Redacted; changed: boolean } {
+    if (holdsExcerpt(text)) {
+      const out = this.redact(text);
+      return { text: out, changed: out !== text };
+    }
+    const out = this.#replace(text, options.complete ?? true, 0);
+    return { text: out.text as Redacted, changed: out.changed };
+  }
+
+  /** True when `text` holds a registered secret in any form. */
+  leaks(text: string): boolean {
+    return this.#wholes.has(text) || this.#spans(text, 0).length > 0;
+  }
+
+  /**
+   * `bytes` redacted: valid UTF-8 as text; anything else read as Latin-1 (byte
+   * for byte), so a secret the server wrote in Latin-1 is found too. The same
+   * bytes when nothing was replaced. `complete: false`: the bytes were cut from
+   * a longer body (see {@link redact}).
+   */
+  redactBytes(bytes: Uint8Array, options: { complete?: boolean } = {}): Uint8Array {
+    const text = decodeUtf8(bytes, { keepBom: true });
+    const complete = options.complete ?? true;
+    if (text !== undefined) {
+      const out = this.#replace(text, complete, 0);
+      return out.changed ? Buffer.from(out.text) : bytes;
+    }
+    const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    const out = this.#replace(latin1, complete, 0);
+    return out.changed ? Buffer.from(out.text, 'latin1') : bytes;
+  }
+
+  #replace(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
+    const cacheable = complete && depth === 0 && text.length <= SEEN_MAX_LENGTH;
+    const seen = cacheable ? this.#seen.get(text) : undefined;
+    if (seen) return seen;
+    const out = this.#replaceNow(text, complete, depth);
+    if (cacheable) {
+      if (this.#seen.size >= SEEN_MAX_ENTRIES) this.#seen.clear();
+      this.#seen.set(text, out);
+    }
+    return out;
+  }
+
+  #replaceNow(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {
+    const whole = this.#wholes.get(text);
+    if (whole !== undefined) return { text: whole, changed: true };
+    if (this.#entries.length === 0) return { text, changed: false };
+    const limit = complete ? text.length : cutFormStart(text);
+    const spans = this.#spans(text, depth);
+    if (spans.length === 0 && limit === text.length) return { text, changed: false };
+    let out = '';
+    let at = 0;
+    for (const span of spans) {
+      if (span.start >= limit) break;
+      out += text.slice(at, span.start) + span.label;
+      at = span.end;
+    }
+    if (at < limit) out += text.slice(at, limit);
+    return { text: out, changed: true };
+  }
+
+  /** Every match in every view, in original offsets, merged where they overlap. */
+  #spans(text: string, depth: number): Span[] {
+    if (this.#entries.length === 0 || text.length === 0) return [];
+    const compiled = this.#compile();
+    const found: Span[] = [];
+    for (const view of decodedViews(text)) {
+      let offsets: Offsets | undefined;
+      const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
+      const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
+      const v = view.text;
+      if (!compiled.grams.mayHold(v)) continue;
+      for (const needle of compiled.plain) {
+        for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
+      }
+      compiled.pieces.find(v, (s, e, owner) => found.push({ start: from(s), end: to(e), label: pieceLabel(owner) }));
+      if (compiled.cores.size > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
+      if (compiled.hex.length > 0) hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
+    }
+    if (found.length === 0) return found;
+    found.sort((a, b) => a.start - b.start || b.end - a.end);
+    const merged: Span[] = [];
+    for (const span of found) {
+      const last = merged.at(-1);
+      if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
+      else merged.push({ ...span });
+    }
+    return merged;
+  }
+
+  /** Runs of base64 (or base64url) characters holding a core of a secret: the whole run, with its padding. */
+  #base64Runs(v: string, compiled: Compiled, depth: number, hit: (start: number, end: number, label: string) => void): void {
+    forEachRun(v, isBase64Char, compiled.minCore, (i, j) => {
+      const run = v.slice(i, j);
+      let owner: string | undefined;
+      for (const [core, placeholder] of compiled.cores) {
+        if (run.includes(core)) {
+          owner = placeholder;
+          break;
+        }
+      }
+      if (owner === undefined) return;
+      let end = j;
+      while (end < v.length && v.charCodeAt(end) === 0x3d) end++;
+      hit(i, end, depth > 0 ? base64Label(owner) : this.#base64Label(run, owner));
+    });
+  }
+
+  /** `<base64 of conformance:<API_KEY>>` when the run decodes to short printable text; otherwise `<base64 holding …>`. */
+  #base64Label(run: string, owner: string): string {
+    const known = this.#labels.get(run);
+    if (known !== undefined) return known;
+    const label = this.#computeBase64Label(run, owner);
+    if (this.#labels.size > 1024) this.#labels.clear();
+    this.#labels.set(run, label);
+    return label;
+  }
+
+  #computeBase64Label(run: string, owner: string): string {
+    const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    const decoded = decodeUtf8(bytes, { keepBom: true }) ?? bytes.toString('latin1');
+    const inner = this.#replace(decoded, true, 1);
+    if (!inner.changed || inner.text.length > 64 || /[\u0000-\u001f\u007f-\u009f"\\\uFDD0-\uFDD2]/.test(inner.text)) return base64Label(owner);
+    return `<base64 of ${inner.text}>`;
+  }
+
+  #compile(): Compiled {
+    if (this.#compiled) return this.#compiled;
+    const plain: Needle[] = [];
+    const cores = new Map<string, string>();
+    const hex: { text: string; label: string }[] = [];
+    for (const { value, label, owner, fragments } of this.#entries) {
+      plain.push({ text: value, label, owner, fragments });
+      const encodings = [Buffer.from(value, 'utf8')];
+      if (/[^\u0000-\u007f]/.test(value)) {
+        // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
+        plain.push({ text: encodings[0]!.toString('latin1'), label, owner, fragments });
+        if (!/[^\u0000-\u00ff]/.test(value)) encodings.push(Buffer.from(value, 'latin1'));
+      }
+      for (const bytes of encodings) {
+        for (const core of base64Cores(bytes)) {
+          if (core.length < 4) continue;
+          if (!cores.has(core)) cores.set(core, owner);
+          const url = core.replace(/\+/g, '-').replace(/\//g, '_');
+          if (!cores.has(url)) cores.set(url, owner);
+        }
+        hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
+      }
+    }
+    const pieces = new Pieces();
+    for (const { text, owner, fragments } of plain) if (fragments) pieces.add(text, owner);
+    this.#compiled = {
+      plain: plain.sort((a, b) => b.text.length - a.text.length),
+      cores,
+      hex,
+      minCore: Math.min(...[...cores.keys()].map((c) => c.length), Number.MAX_SAFE_INTEGER),
+      minHex: Math.min(...hex.map((h) => h.text.length)),
+      pieces,
+      // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow).
+      grams: new SampledGrams([...plain.map((n) => n.text), ...pieces.windows(), ...cores.keys(), ...hex.map((h) => h.text)]),
+    };
+    return this.#compiled;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * What the redactor writes, over a broad corpus, kept byte for byte in a
+ * checked-in file (test/fixtures/redact-golden.json): every form of test/leaks.ts
+ * and test/core/redact.test.ts (plain, JSON, HTML and percent escapes, nested
+ * layers, base64 at each alignment, hex, pieces, case-folded forms, cut texts,
+ * excerpts), for keys and secrets of every shape. A change of the redactor
+ * that changes any of it fails here; an intended change is made by updating
+ * the file (`npx vitest run test/core/redact-golden.test.ts -u`) and saying
+ * which entries changed, and why, in the commit.
+ */
+import { describe, expect, it } from 'vitest';
+import { redactSecrets } from '../../core/connection.js';
+import { show } from '../../core/json.js';
+import { authorizationForms, excerpt, KEY_PLACEHOLDER, keyDerivatives, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, swapCase } from '../../core/redact.js';
+
+const KEYS: Record<string, string> = {
+  ordinary: 'Sekr3t-KEY-4242',
+  hostile: 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly',
+  token: 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3',
+  letterless: '1234-5678-9012',
+  shortest: 'abcd',
+  five: 'Ab3$x',
+  // Letters whose upper case lies outside Latin-1 (ÿ → Ÿ, µ → Μ), and ß, which upper-cases to two letters.
+  folding: 'ÿµ-Kéy-99Àzß',
+  placeholder: KEY_PLACEHOLDER,
+  'letterless stand-in': LETTERLESS_STAND_IN,
+};
+
+const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
+const hex = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('hex');
+const u4 = (ch: string, upper = false) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
+const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+const asciiUpper = (text: string) => text.replace(/[a-z]+/g, (m) => m.toUpperCase());
+
+/** Forms a server may echo a secret in. */
+const FORMS: Record<string, (k: string) => string> = {
+  plain: (k) => k,
+  json: (k) => jsonInner(k),
+  'json-php': (k) => jsonInner(k).replace(/\//g, '\\/'),
+  'json-unicode-lower': (k) => [...k].map((c) => u4(c)).join(''),
+  'json-unicode-upper': (k) => [...k].map((c) => u4(c, true)).join(''),
+  'json-mixed': (k) => [...k].map((c, i) => (i % 2 === 0 ? u4(c, i % 4 === 0) : jsonInner(c).replace(/\//g, '\\/'))).join(''),
+  'x-escapes': (k) => [...Buffer.from(k, 'latin1')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
+  html: (k) => [...k].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+  'html-hex': (k) => [...k].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+  percent: (k) => encodeURIComponent(k),
+  'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  'percent-all': (k) => pctAll(k),
+  'percent-latin1': (k) => pctAll(k, 'latin1'),
+  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
+  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
+  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c)).join('')),
+  'three-layers': (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map((c) => u4(c)).join('') }) }),
+  'percent-in-json-escapes': (k) => JSON.stringify({ echo: [...pctAll(k)].map((c) => u4(c)).join('') }),
+  base64: (k) => b64(k),
+  'base64 after one byte': (k) => b64(`x${k}`),
+  'base64 after two bytes': (k) => b64(`xy${k}`),
+  'base64-latin1': (k) => b64(k, 'latin1'),
+  'base64-bearer': (k) => b64(`Bearer ${k}`),
+  'base64-basic': (k) => b64(`conformance:${k}`),
+  'base64-user': (k) => b64(`user:${k}`),
+  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
+  'base64url-basic-header-after-text': (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url'),
+  'base64-php': (k) => JSON.stringify(b64(`Bearer ${k}`)).replace(/\//g, '\\/'),
+  base64url: (k) => Buffer.from(`x${k}`).toString('base64url'),
+  hex: (k) => hex(k),
+  'hex-upper': (k) => hex(k).toUpperCase(),
+  'hex-latin1': (k) => hex(k, 'latin1'),
+  lower: (k) => k.toLowerCase(),
+  upper: (k) => k.toUpperCase(),
+  'ascii-lower': (k) => asciiLower(k),
+  'ascii-upper': (k) => asciiUpper(k),
+  swapped: (k) => swapCase(k),
+  'near miss': (k) => k.slice(0, -1),
+  'near miss, lower case': (k) => k.slice(0, -1).toLowerCase(),
+  'near miss, upper case': (k) => k.slice(0, -1).toUpperCase(),
+  'near miss, ascii lower case': (k) => asciiLower(k.slice(0, -1)),
+  'swapped, lower case': (k) => swapCase(k).toLowerCase(),
+  'key and x': (k) => `${k}x`,
+  'piece 0-8': (k) => k.slice(0, 8),
+  'piece 3-14': (k) => k.slice(3, 14),
+  'piece 1 to -1': (k) => k.slice(1, -1),
+  'piece, lower case': (k) => k.slice(2, 12).toLowerCase(),
+  'piece, upper case': (k) => k.slice(2, 12).toUpperCase(),
+  'bearer near miss': (k) => `Bearer ${k.slice(0, -1)}`,
+  'bearer near miss as a header name': (k) => `x-n-bearer-${k.slice(0, -1)}`.toLowerCase(),
+};
+
+/** Where the form sits. */
+const PLACES: Record<string, (f: string) => string> = {
+  alone: (f) => f,
+  inside: (f) => `before ${f} after`,
+  json: (f) => JSON.stringify({ echo: f, n: 1 }),
+  'header name': (f) => `x-n-${f}`.toLowerCase(),
+};
+
+/** What the redactor writes for `text`: the text, bytes (UTF-8 and Latin-1), cut texts; `=` when a form gives what the text form gave. */
+function outputs(r: Redactor, text: string): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = { text: r.redact(text), leaks: r.leaks(text) };
+  const utf8 = Buffer.from(r.redactBytes(Buffer.from(text, 'utf8'))).toString('utf8');
+  out.utf8 = utf8 === out.text ? '=' : utf8;
+  if (!/[^\u0000-\u00ff]/.test(text)) {
+    const latin1 = Buffer.from(r.redactBytes(Buffer.from(text, 'latin1'))).toString('latin1');
+    out.latin1 = latin1 === out.text ? '=' : latin1;
+  }
+  for (const cut of [0.5, 0.8]) out[`cut at ${cut}`] = r.redact(text.slice(0, Math.floor(text.length * cut)), { complete: false });
+  return out;
+}
+
+function corpus(): Record<string, unknown> {
+  const golden: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(KEYS)) {
+    const r = redactorFor(key);
+    golden[`${name}: keyDerivatives`] = keyDerivatives(key);
+    golden[`${name}: authorizationForms`] = authorizationForms(key).map(([redacted]) => redacted);
+    for (const [form, make] of Object.entries(FORMS)) {
+      for (const [place, put] of Object.entries(PLACES)) golden[`${name}: ${form}, ${place}`] = outputs(r, put(make(key)));
+    }
+  }
+
+  // Excerpts: rendered in the one order (redact whole, escape, cut), in every mode, cut across the key.
+  for (const name of ['ordinary', 'hostile', 'token'] as const) {
+    const key = KEYS[name]!;
+    const r = redactorFor(key);
+    for (const pad of [100, 110, 115, 118]) {
+      const raw = `${'x'.repeat(pad)}${key} tail`;
+      golden[`${name}: excerpts, pad ${pad}`] = {
+        text: r.redact(`Received ${excerpt(raw, 120)}`),
+        quote: r.redact(`Received ${excerpt(raw, 120, { mode: 'quote' })}`),
+        'quote, cut': r.redact(`Received ${excerpt(raw, 120, { mode: 'quote', complete: false })}`),
+        json: r.redact(`Received ${excerpt(JSON.stringify({ message: raw, [key]: 1 }), 160, { mode: 'json' })}`),
+        show: r.redact(`Received ${show({ message: raw }, 160)}`),
+        codepoints: r.redact(`Received ${excerpt(`${'x'.repeat(pad % 8)}${key}`, 8, { mode: 'codepoints' })}`),
+        difference: r.redact(`Received ${excerpt(JSON.stringify([`ab${key}c`, `ab${key}d`]), 8, { mode: 'difference' })}`),
+        'text, cut': r.redact(`Received ${excerpt(`${raw}${b64(key)}`, 4096, { complete: false })}`),
+      };
+    }
+  }
+
+  // Secret headers and a proxy password, beside the key.
+  const secret = 'Tr4ce-Secret-V4lue-77';
+  const password = 'Pr0xy-Pa55word';
+  const withSecrets = redactSecrets(redactorFor(KEYS.ordinary!), { headers: { 'x-trace': secret }, secretHeaders: ['x-trace'], proxy: { kind: 'url', url: `http://someone:${password}@127.0.0.1:3128` } });
+  for (const [name, value] of [['secret header', secret], ['proxy password', password]] as const) {
+    for (const form of ['plain', 'json-unicode-lower', 'percent-all', 'base64', 'base64 after one byte', 'hex', 'lower', 'upper', 'piece 0-8', 'piece 3-14', 'piece, lower case', 'near miss']) {
+      for (const place of ['alone', 'inside', 'header name'] as const) golden[`${name}: ${form}, ${place}`] = outputs(withSecrets, PLACES[place]!(FORMS[form]!(value)));
+    }
+  }
+
+  // Several keys at once (the CLI's error path).
+  const all = redactorForAll([KEYS.ordinary, KEYS.hostile, KEYS.shortest, 'abc', undefined]);
+  for (const [name, key] of Object.entries(KEYS).slice(0, 3)) {
+    for (const form of ['plain', 'near miss', 'lower', 'base64-basic', 'piece 3-14']) golden[`all keys, ${name}: ${form}`] = outputs(all, PLACES.inside!(FORMS[form]!(key)));
+  }
+  return golden;
+}
+
+describe('the redactor, byte for byte', () => {
+  it('writes what test/fixtures/redact-golden.json holds', async () => {
+    // One entry a line, so that a change shows as the entries it changed.
+    const lines = Object.entries(corpus()).map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`);
+    await expect(`{\n${lines.join(',\n')}\n}\n`).toMatchFileSnapshot('../fixtures/redact-golden.json');
+  });
+});
