@@ -114,6 +114,8 @@ function words(step: VerifyStep): [StepMark, string] {
       return ['✗', `verdict: ${BUNDLE.report} says ${step.recorded}; recomputed from the transcript: ${step.recomputed}`];
     case 'VERDICTS_AGREE':
       return ['✓', `verdicts: all ${step.rules} rules and their checks, recomputed from ${step.exchanges} recorded exchanges with this installation's validators, agree with ${BUNDLE.report}`];
+    case 'INTERRUPTED_NOT_RECOMPUTED':
+      return ['-', `verdicts: not recomputed: ${step.signal} stopped the run before it finished, and no recomputation can stop where it did; ${BUNDLE.transcript} records what ran, and the bundle can never be a certificate`];
     case 'LOAD_NOT_RECOMPUTED':
       return ['-', 'load: not recomputed (the load.* checks and figures cannot be replayed): only the hashes, and the signature when checked, vouch for them; the thresholds are judged again from those figures'];
     case 'THRESHOLD_DIFFERS':
@@ -152,7 +154,9 @@ export function renderVerification(verification: Verification, name: string): st
   });
   const verdict =
     problems.length === 0
-      ? `VERIFIED: every file matches the manifest and every recomputed verdict matches ${BUNDLE.report}; the bundle's decision: ${manifest?.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}`
+      ? verification.steps.some((step) => step.code === 'INTERRUPTED_NOT_RECOMPUTED')
+        ? `VERIFIED: every file matches the manifest; the run was interrupted, so no verdict was recomputed; the bundle's decision: ${manifest?.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}`
+        : `VERIFIED: every file matches the manifest and every recomputed verdict matches ${BUNDLE.report}; the bundle's decision: ${manifest?.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}`
       : `NOT VERIFIED: ${problems.length} problem(s) above`;
   return `${[...header, '', ...lines, '', verdict].join('\n')}\n`;
 }

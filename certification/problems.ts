@@ -84,7 +84,11 @@ export type VerifyPass =
   | { code: 'DECISION_FOLLOWS'; certified: boolean };
 
 /** Said, neither passed nor failed. */
-export type VerifyNote = { code: 'SIGNATURE_NOT_CHECKED'; signed: boolean } | { code: 'LOAD_NOT_RECOMPUTED' };
+export type VerifyNote =
+  | { code: 'SIGNATURE_NOT_CHECKED'; signed: boolean }
+  | { code: 'LOAD_NOT_RECOMPUTED' }
+  /** The run was stopped by a signal: where it stopped cannot be replayed, so its verdicts are not recomputed (it can never support a certificate). */
+  | { code: 'INTERRUPTED_NOT_RECOMPUTED'; signal: 'SIGINT' | 'SIGTERM' };
 
 /** One step of a verification, in the order made. */
 export type VerifyStep = VerifyProblem | VerifyPass | VerifyNote;

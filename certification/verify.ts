@@ -205,6 +205,10 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
   const parsed = parseTranscript(transcriptBytes.toString('utf8'));
   if ('defect' in parsed) return found.problem({ code: 'TRANSCRIPT_INVALID', defect: parsed.defect });
   const { entries } = parsed;
+  // A signal stopped the run between two requests of concurrent checks: no recomputation can stop at the same place,
+  // so it would only list the requests the run never sent. What ran is evidence; the decision is still checked (an
+  // interrupted run never supports a certificate).
+  if (report.summary.interrupted) return found.say({ code: 'INTERRUPTED_NOT_RECOMPUTED', signal: report.summary.interrupted });
   // The recomputation's key: the placeholder, or one without letters when the recorded key had none (its
   // letter-case-swapped variant was never sent), so that it sends exactly the requests the run sent.
   const swappedSent = entries.some((e) => headerOf(e.request.headers, 'authorization').includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`));

@@ -9,6 +9,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unpackBundle } from '../certification/bundle.js';
+import { renderVerification } from '../certification/format.js';
+import { verifyBundle } from '../certification/verify.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import type { Handler } from '../reference/handler.js';
 import { runConformance } from '../suites/engine.js';
@@ -205,6 +207,12 @@ describe('interruption', () => {
       expect(files.get('transcript.har')!.length).toBeGreaterThan(0);
       // Nothing half-written is left beside it.
       expect(readdirSync(dir).sort()).toEqual(['acme.tar.gz', 'product.json']);
+      // verify says what the bundle is: intact, its verdicts not recomputed (the run stopped between requests), never a certificate.
+      const verified = await verifyBundle(readFileSync(bundle));
+      expect(verified.problems).toEqual([]);
+      expect(verified.steps).toContainEqual({ code: 'INTERRUPTED_NOT_RECOMPUTED', signal: 'SIGTERM' });
+      expect(renderVerification(verified, 'acme.tar.gz')).toMatch(/VERIFIED: every file matches the manifest; the run was interrupted, so no verdict was recomputed; the bundle's decision: NOT CERTIFIED\n$/);
+      expect(verified.steps).toContainEqual({ code: 'DECISION_FOLLOWS', certified: false });
     });
   });
 
