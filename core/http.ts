@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './connection.js';
 import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
-import { type Json, decodeUtf8, parseJson } from './json.js';
+import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
 import { setting, wording } from './wording.js';
 
@@ -148,7 +148,7 @@ export class HttpClient implements Transport {
     const proxy = options.proxy;
     this.#proxy = proxy?.kind === 'url' ? shownProxy(proxy.url) : proxy?.kind === 'env' ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy) : undefined;
     this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
-    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000 }, this.#route);
+    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(options.signal ? { signal: options.signal } : {}) }, this.#route);
   }
 
   /** Requests sent so far. */
@@ -253,8 +253,12 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-/** What a response body is, as JSON. */
-export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string };
+/**
+ * What a response body is, as JSON. `notParsed`: the body is too large to
+ * parse (core/json.ts `MAX_JSON_TOKENS`); it is judged, as a body past the
+ * read bound is, on its first `notParsed` bytes.
+ */
+export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string; notParsed?: number };
 
 const parsedBodies = new WeakMap<ResponseRecord, BodyJson>();
 
@@ -276,9 +280,12 @@ function parseBody(response: ResponseRecord): BodyJson {
   if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
   const text = decodeUtf8(response.body);
   if (text === undefined) return { ok: false, reason: 'a body that is not valid UTF-8' };
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    return { ok: true, value: parseJson(text.replace(/^\uFEFF/, '')) };
+    return { ok: true, value: parseJson(json) };
   } catch (error) {
-    return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
+    if (!(error instanceof JsonTooLargeError)) return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
+    const bom = response.body.length - Buffer.byteLength(json);
+    return { ok: false, reason: `a body of ${error.message}`, notParsed: bom + Buffer.byteLength(json.slice(0, error.at)) };
   }
 }

@@ -344,8 +344,9 @@ export class Redactor {
   #redactValue(value: unknown): unknown {
     if (typeof value === 'string') return this.#replace(value, true, 0).text;
     if (Array.isArray(value)) return value.map((v) => this.#redactValue(v));
-    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-      const out: Record<string, unknown> = {};
+    // Parsed JSON objects have no prototype (core/json.ts); the copy has none either, so a `__proto__` member stays one.
+    if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null)) {
+      const out = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.#replace(k, true, 0).text] = this.#redactValue(v);
       return out;
     }

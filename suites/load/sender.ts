@@ -213,6 +213,8 @@ export interface LaneOptions {
   origin: string;
   timeoutMs: number;
   connection?: ConnectOptions;
+  /** The run's interruption: no tunnel through a proxy is opened or tried again once it fired. */
+  signal?: AbortSignal;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
@@ -225,7 +227,7 @@ export class Lane {
 
   constructor(options: LaneOptions) {
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
-    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1 });
+    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   /**
@@ -278,8 +280,8 @@ export class Lanes {
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'connection'>, count: number) {
-    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.connection ? { connection: run.connection } : {}) };
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'connection' | 'signal'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, ...(run.connection ? { connection: run.connection } : {}), ...(run.signal ? { signal: run.signal } : {}) };
     for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
