@@ -161,7 +161,7 @@ describe('parsed objects: member names are data (__proto__, constructor, prototy
       expect(Object.getPrototypeOf(value.__proto__)).toBeNull();
       expect(Object.keys(value).slice(0, 2)).toEqual(['__proto__', 'constructor']);
       expect(value.name).toBeUndefined();
-      expect((value.constructor as LosslessNumber).value).toBe('1');
+      expect((value.constructor as unknown as LosslessNumber).value).toBe('1');
       expect('toString' in value || 'hasOwnProperty' in value || 'prototype' in value).toBe(false);
     }
     expect(Object.keys(parseJson('[{"prototype": {}, "toString": "x"}]') as object[]).length).toBe(1);
