@@ -250,7 +250,8 @@ export function show(value: unknown, max = 200): string {
   try {
     text = value === undefined ? 'undefined' : stringifyJson(value);
   } catch {
-    return excerpt(String(value), max);
+    // Never String() an object: one without prototype (a parsed one) has no toString.
+    return excerpt(typeof value === 'object' && value !== null ? Object.prototype.toString.call(value) : String(value), max);
   }
   return excerpt(text, max, { mode: 'json' });
 }
