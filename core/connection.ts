@@ -148,7 +148,7 @@ const RETRIED_BY_UNDICI = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
  * answered CONNECT with another status, TLS) are passed on as they are; undici
  * does not retry them.
  */
-export function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal): buildConnector.connector {
+function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal): buildConnector.connector {
   return (options, callback) => {
     let settled = false;
     const settle: typeof callback = (...args) => {
