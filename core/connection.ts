@@ -135,6 +135,9 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
 /** CONNECTs one tunnel may take: the first, and two more when the proxy closed the connection under it. */
 export const TUNNEL_ATTEMPTS = 3;
 
+/** undici's words for a CONNECT answered with another status than 200. */
+const REFUSED_TUNNEL = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/;
+
 /** Error codes undici takes for a passing accident, and answers by connecting again, without bound, while a request waits. */
 const RETRIED_BY_UNDICI = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
 
@@ -144,9 +147,9 @@ const RETRIED_BY_UNDICI = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
  * {@link TUNNEL_ATTEMPTS} times in all, then fails with a `TransportError`
  * saying so, which undici does not retry. Nothing is tried once `signal` fired,
  * and a tunnel being opened then is given up at once (its socket, should one
- * still come, is closed). Other failures (the proxy refused the connection,
- * answered CONNECT with another status, TLS) are passed on as they are; undici
- * does not retry them.
+ * still come, is closed). A CONNECT answered with another status than 200 is
+ * worded as the proxy's refusal; other failures (the proxy refused the
+ * connection, TLS) are passed on as they are. undici retries none of these.
  */
 function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal): buildConnector.connector {
   return (options, callback) => {
@@ -169,6 +172,8 @@ function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal):
         const error = args[0];
         if (error === null || settled) return settle(...args);
         const code = (error as { code?: unknown }).code;
+        const refused = REFUSED_TUNNEL.exec(error.message);
+        if (refused) return settle(new TransportError('PC_ERR_UNREACHABLE', `the proxy refused the tunnel to ${target}: it answered CONNECT with ${refused[1]}`, error), null);
         if (typeof code !== 'string' || !RETRIED_BY_UNDICI.has(code)) return settle(...args);
         if (tried < TUNNEL_ATTEMPTS) return attempt(tried + 1);
         settle(new TransportError('PC_ERR_UNREACHABLE', `no tunnel to ${target}: the proxy closed the connection on CONNECT, ${tried} times in a row (${code})`, error), null);

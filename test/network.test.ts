@@ -94,10 +94,10 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
 }
 
 /**
- * A loopback "proxy" that reads a CONNECT request line, holds it `holdMs`, then closes the connection without an
- * answer. Counts the CONNECTs it read.
+ * A loopback "proxy" that reads a CONNECT request line, holds it `holdMs`, then closes the connection, without an
+ * answer or after `answer`. Counts the CONNECTs it read.
  */
-async function closingProxy(holdMs = 0): Promise<{ url: string; connects: () => number }> {
+async function closingProxy(holdMs = 0, answer?: string): Promise<{ url: string; connects: () => number }> {
   let connects = 0;
   const server = createNetServer((socket) => {
     let head = '';
@@ -107,6 +107,7 @@ async function closingProxy(holdMs = 0): Promise<{ url: string; connects: () => 
       if (!head.includes('\r\n')) return;
       if (head.startsWith('CONNECT ')) connects++;
       head = '';
+      if (answer) socket.write(answer);
       setTimeout(() => socket.destroy(), holdMs);
     });
   });
@@ -190,6 +191,14 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
       // The preflight's one request: its tunnel tried TUNNEL_ATTEMPTS times, and not sent again.
       expect(p.connects()).toBe(TUNNEL_ATTEMPTS);
     }
+  });
+
+  it('a proxy that answers CONNECT with 403: one CONNECT, exit 2, one line saying the proxy refused the tunnel', async () => {
+    const p = await closingProxy(0, 'HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    const ran = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--proxy', p.url, '--num-runs', '3', '--report-dir', join(work, 'refused-tunnel')], { env, timeoutMs: 30_000 });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([`petstore-conformance: error: the proxy refused the tunnel to petstore.invalid:443: it answered CONNECT with 403 (through the proxy ${p.url})`]);
+    expect(p.connects()).toBe(1);
   });
 
   it('a SIGTERM while a tunnel is being tried stops the run at once: no CONNECT after it, exit 143', async () => {
