@@ -95,9 +95,11 @@ export function asPcError(error: unknown): PcError {
 
 /**
  * Classifies a failed undici request. The codes are undici's (`UND_ERR_*`) and
- * Node's socket errors.
+ * Node's socket errors; a `TransportError` is returned as it is.
  */
 export function transportErrorFrom(error: unknown, url: string, timeoutMs: number): TransportError {
+  // Already classified where it arose (a tunnel the proxy kept closing, core/connection.ts).
+  if (error instanceof TransportError) return error;
   const code = errorCode(error);
   const host = safeHost(url);
   if (code === 'ECONNREFUSED') return new TransportError('PC_ERR_UNREACHABLE', `connection refused by ${host}`, error);

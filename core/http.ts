@@ -1,7 +1,9 @@
 /**
  * Every request the suite sends goes through {@link HttpClient}: one undici pool
  * bound to the base URL's origin (the suite talks to nothing else), a deadline
- * per request, bounded body reads, and no redirect following. How it connects
+ * per request, bounded body reads, and no redirect following. A request whose
+ * deadline came due while the suite's own event loop was stalled says so in
+ * its error (core/loop-stall.ts, {@link stalledFor}). How it connects
  * (TLS, client certificate, proxy, extra headers, interim answers) is
  * core/connection.ts's; content codings are decoded by core/decode.ts.
  */
@@ -9,7 +11,8 @@ import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './connection.js';
 import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
-import { type Json, decodeUtf8, parseJson } from './json.js';
+import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
+import { LoopStalls } from './loop-stall.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
 import { setting, wording } from './wording.js';
 
@@ -61,6 +64,8 @@ export interface HttpClientOptions extends ConnectOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Aborts every request in flight, and each one sent after it (an interrupted run). */
   signal?: AbortSignal;
+  /** Where the suite's own event loop stalled. Default: watched by the client itself, from its creation to its close. */
+  stalls?: LoopStalls;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -135,6 +140,8 @@ export class HttpClient implements Transport {
   #active = 0;
   readonly #waiting: (() => void)[] = [];
   #seq = 0;
+  readonly #stalls: LoopStalls;
+  readonly #ownStalls: boolean;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -148,7 +155,9 @@ export class HttpClient implements Transport {
     const proxy = options.proxy;
     this.#proxy = proxy?.kind === 'url' ? shownProxy(proxy.url) : proxy?.kind === 'env' ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy) : undefined;
     this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
-    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000 }, this.#route);
+    this.#ownStalls = !options.stalls;
+    this.#stalls = options.stalls ?? new LoopStalls();
+    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(options.signal ? { signal: options.signal } : {}) }, this.#route);
   }
 
   /** Requests sent so far. */
@@ -208,7 +217,10 @@ export class HttpClient implements Transport {
         ? { status: response.statusCode, headers: responseHeaders, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding }
         : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
-      const failure = transportErrorFrom(error, url, this.#timeoutMs);
+      let failure = transportErrorFrom(error, url, this.#timeoutMs);
+      // The deadline (ours, or undici's of the same length) came due at started + timeoutMs: was the loop running then?
+      const stalled = failure.code === 'PC_ERR_TIMEOUT' ? this.#stalls.stalledAt(started + this.#timeoutMs) : 0;
+      if (stalled > 0) failure = failure.noted(`(${STALLED} ${stalled} ms when the deadline came due: an answer may have come and not been read in time)`);
       // Through a proxy, a refused or broken connection may be the proxy's: say which way the request went.
       if (this.#route.proxied && this.#proxy) exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
       // A TLS server that wants a client certificate often just closes the connection when it gets none.
@@ -223,8 +235,24 @@ export class HttpClient implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.#ownStalls) this.#stalls.stop();
     await this.#pool.destroy();
   }
+}
+
+const STALLED = "the suite's own event loop was stalled for";
+const STALLED_NOTE = /\(the suite's own event loop was stalled for (\d+) ms when the deadline came due\b/;
+
+/**
+ * How long the suite's own event loop was stalled when the deadline of the
+ * request that failed with `error` came due, in ms; undefined when it was not
+ * (the target had its whole deadline). Read from the error's message, so that
+ * a recorded exchange (a transcript, replayed by `verify`) tells the same.
+ */
+export function stalledFor(error: { code: string; message: string } | undefined): number | undefined {
+  if (error?.code !== 'PC_ERR_TIMEOUT') return undefined;
+  const match = STALLED_NOTE.exec(error.message);
+  return match ? Number(match[1]) : undefined;
 }
 
 async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
@@ -253,8 +281,12 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-/** What a response body is, as JSON. */
-export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string };
+/**
+ * What a response body is, as JSON. `notParsed`: the body is too large to
+ * parse (core/json.ts `MAX_JSON_TOKENS`); it is judged, as a body past the
+ * read bound is, on its first `notParsed` bytes.
+ */
+export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string; notParsed?: number };
 
 const parsedBodies = new WeakMap<ResponseRecord, BodyJson>();
 
@@ -276,9 +308,12 @@ function parseBody(response: ResponseRecord): BodyJson {
   if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
   const text = decodeUtf8(response.body);
   if (text === undefined) return { ok: false, reason: 'a body that is not valid UTF-8' };
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    return { ok: true, value: parseJson(text.replace(/^\uFEFF/, '')) };
+    return { ok: true, value: parseJson(json) };
   } catch (error) {
-    return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
+    if (!(error instanceof JsonTooLargeError)) return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
+    const bom = response.body.length - Buffer.byteLength(json);
+    return { ok: false, reason: `a body of ${error.message}`, notParsed: bom + Buffer.byteLength(json.slice(0, error.at)) };
   }
 }

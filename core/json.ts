@@ -2,10 +2,26 @@
  * Lossless JSON: every number keeps the exact text it was written with, so int64
  * values beyond 2^53 are compared and re-sent exactly. Node 20 has no
  * `JSON.parse` source-text access, hence lossless-json.
+ *
+ * **Bounded.** A server's body is parsed only within bounds, measured first by
+ * a linear scan (core/json-prefix.ts `measureJson`): parsing costs with the
+ * number of values and with depth (a 1.8 MB `[[[…]]]` took 0.4 s, and
+ * overflowed the stack on the way), and a run's own deadlines pass meanwhile.
+ * Containers nested deeper than {@link MAX_JSON_DEPTH} are checked by the
+ * scan, then each stands as the string {@link DEEPER_NOT_PARSED}: every
+ * constraint of the interface's schemas sits within three levels (a page, a
+ * Pet, its members), so what is judged is the same whatever they held. A text
+ * of more than {@link MAX_JSON_TOKENS} tokens is not parsed at all
+ * ({@link JsonTooLargeError}), like a body past the read bound.
+ *
+ * **Members are data.** Parsed objects have no prototype: `__proto__`,
+ * `constructor` or `toString` are members like any other, own properties
+ * when present, absent (`undefined`, not `in`) when not.
  */
 import { isUtf8 } from 'node:buffer';
 import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
 import { excerpt } from './excerpt.js';
+import { measureJson, scanJson } from './json-prefix.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -31,8 +47,38 @@ export function decodeUtf8(bytes: Uint8Array, options: { keepBom?: boolean } = {
 }
 
 /**
- * Parses JSON text losslessly. A duplicate key keeps its last value, as
- * `JSON.parse` does. Throws `SyntaxError` on invalid JSON.
+ * Nesting parsed, at most: the interface's shapes need three (a page, a Pet,
+ * a member); a container deeper than this stands as {@link DEEPER_NOT_PARSED}.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Structural tokens (`[`, `{`, `,`, `:` outside strings; one or two per value)
+ * of a text parsed, at most: a page of 100 Pets has about 900; 100 000 is a
+ * page of 11 000 Pets, or 100 000 numbers (about 0.1 s to parse losslessly).
+ */
+export const MAX_JSON_TOKENS = 100_000;
+
+/** What stands for a container nested deeper than {@link MAX_JSON_DEPTH} in a parsed value. */
+export const DEEPER_NOT_PARSED = `(nested deeper than ${MAX_JSON_DEPTH} levels: not parsed)`;
+
+/** A JSON text with more than {@link MAX_JSON_TOKENS} tokens: not parsed. */
+export class JsonTooLargeError extends Error {
+  constructor(
+    /** Where the text passed the bound (a string index). */
+    readonly at: number,
+  ) {
+    super(`more than ${MAX_JSON_TOKENS} JSON tokens (not parsed)`);
+    this.name = 'JsonTooLargeError';
+  }
+}
+
+/**
+ * Parses JSON text losslessly, within bounds (the module comment): objects
+ * without prototype, numbers as {@link LosslessNumber}s, containers deeper
+ * than {@link MAX_JSON_DEPTH} as {@link DEEPER_NOT_PARSED}. A duplicate key
+ * keeps its last value, as `JSON.parse` does. Throws `SyntaxError` on invalid
+ * JSON, {@link JsonTooLargeError} past {@link MAX_JSON_TOKENS}.
  *
  * Valid text takes a fast path: `JSON.parse` (native, several times faster than
  * a parser written in JavaScript) of the text with each number written as a
@@ -42,16 +88,32 @@ export function decodeUtf8(bytes: Uint8Array, options: { keepBom?: boolean } = {
  * any text. lossless-json parses the rest: invalid text (its error messages
  * are the ones reports quote), and text that could hold a marker of its own.
  */
-export function parseJson(text: string): Json {
+export function parseJson(source: string): Json {
+  const measured = measureJson(source, MAX_JSON_DEPTH, MAX_JSON_TOKENS);
+  if (measured.over !== undefined) throw new JsonTooLargeError(measured.over);
+  const text = measured.deep.length > 0 ? withoutDeep(source, measured.deep) : source;
   if (!text.includes(MARK_ESCAPE) && isJson(text)) {
     const numbers: string[] = [];
     const marked = text.replace(STRING_OR_NUMBER, (token) => (token.charCodeAt(0) === 0x22 ? token : `"${MARK_ESCAPE}${numbers.push(token) - 1}"`));
-    return unmark(JSON.parse(marked) as unknown, numbers);
+    return settle(JSON.parse(marked) as unknown, numbers);
   }
-  return parse(text, null, {
-    onDuplicateKey: ({ newValue }) => newValue,
-  }) as Json;
+  return settle(parse(text, null, { onDuplicateKey: ({ newValue }) => newValue }), undefined);
 }
+
+/** `text` with each of the `deep` containers, once the scan found it whole and valid, written as {@link DEEPER_NOT_PARSED}. */
+function withoutDeep(text: string, deep: readonly [number, number][]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end] of deep) {
+    if (scanJson(text, 'json', start, end) !== 'complete') throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is not valid (the value at position ${start})`);
+    parts.push(text.slice(at, start), PLACEHOLDER);
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+const PLACEHOLDER = JSON.stringify(DEEPER_NOT_PARSED);
 
 /** U+0001 as a JSON escape: raw, it cannot be in valid JSON text, so a string starting with it is a marker. */
 const MARK_ESCAPE = '\\u0001';
@@ -68,17 +130,30 @@ function isJson(text: string): boolean {
   }
 }
 
-/** `value` with each marker replaced, in place, by a {@link LosslessNumber} of the number it stands for. */
-function unmark(value: unknown, numbers: readonly string[]): Json {
-  if (typeof value === 'string') return value.startsWith(MARK) ? new LosslessNumber(numbers[Number(value.slice(1))]!) : value;
+/**
+ * A parsed value made final: each marker replaced by a {@link LosslessNumber}
+ * of the number it stands for (`numbers`; lossless-json's values have none),
+ * each object copied into one without
+ * prototype. Both parsers made every key an own property (`__proto__` too);
+ * on an object without prototype, plain assignment sets that property, as no
+ * `__proto__` setter is inherited. Depth is bounded by {@link MAX_JSON_DEPTH}.
+ */
+function settle(value: unknown, numbers: readonly string[] | undefined): Json {
+  if (typeof value === 'string') return numbers && value.startsWith(MARK) ? new LosslessNumber(numbers[Number(value.slice(1))]!) : value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i], numbers);
-  } else if (value !== null && typeof value === 'object') {
-    // JSON.parse made every key an own property (`__proto__` too), so plain assignment sets that property.
-    const object = value as Record<string, unknown>;
-    for (const key of Object.keys(object)) object[key] = unmark(object[key], numbers);
+    for (let i = 0; i < value.length; i++) value[i] = settle(value[i], numbers);
+    return value as Json[];
   }
-  return value as Json;
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value as Json;
+  const object = value as Record<string, unknown>;
+  const out = jsonObject();
+  for (const key of Object.keys(object)) out[key] = settle(object[key], numbers);
+  return out;
+}
+
+/** An empty JSON object: no prototype, so no member name (`__proto__`, `constructor`, `toString`) means anything but a member. */
+export function jsonObject(): JsonObject {
+  return Object.create(null) as JsonObject;
 }
 
 /**
@@ -156,7 +231,8 @@ export function toPlain(value: Json): unknown {
   if (isLosslessNumber(value)) return Number(value.value);
   if (Array.isArray(value)) return value.map(toPlain);
   if (isJsonObject(value)) {
-    const out: Record<string, unknown> = {};
+    // No prototype: `out.__proto__ = …` would otherwise set one, and a validator would find the members it holds.
+    const out = Object.create(null) as Record<string, unknown>;
     for (const [key, item] of Object.entries(value)) out[key] = toPlain(item);
     return out;
   }
@@ -174,7 +250,8 @@ export function show(value: unknown, max = 200): string {
   try {
     text = value === undefined ? 'undefined' : stringifyJson(value);
   } catch {
-    return excerpt(String(value), max);
+    // Never String() an object: one without prototype (a parsed one) has no toString.
+    return excerpt(typeof value === 'object' && value !== null ? Object.prototype.toString.call(value) : String(value), max);
   }
   return excerpt(text, max, { mode: 'json' });
 }

@@ -111,6 +111,12 @@ export interface FindingArguments<T extends string = Redacted> {
    * judges see the body redacted, which may have cut its unfinished end.
    */
   BODY_NOT_READ: { status: number };
+  /**
+   * A body holding more JSON than the suite parses (core/json.ts
+   * `MAX_JSON_TOKENS`): judged as a body past the read bound is, on the part
+   * before the bound; what the rest holds is unknown.
+   */
+  BODY_NOT_PARSED: { status: number; tokens: number };
   /** An Error whose `status` is there but not a number: ERROR-SCHEMA fails it; whether it repeats the HTTP status is not judged. */
   ERROR_STATUS_NOT_A_NUMBER: { status: number; received: T };
 }
@@ -206,6 +212,7 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   WIDE_CATEGORIES_REFUSED: () => 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
   CUT_SHORT: (a) => `cut short: ${a.reason}`,
   BODY_NOT_READ: (a) => `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
+  BODY_NOT_PARSED: (a) => `the body of a ${a.status} answer holds more JSON than the suite parses of a response (more than ${a.tokens} brackets, commas and colons), so what it holds could not be judged`,
   ERROR_STATUS_NOT_A_NUMBER: (a) => `the Error body of a ${a.status} answer has status ${a.received}, which is not a number (ERROR-SCHEMA fails it), so whether it repeats the HTTP status was not judged`,
 };
 

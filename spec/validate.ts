@@ -126,7 +126,7 @@ function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out
   }
   if (schema.properties && isJsonObject(value)) {
     for (const [key, child] of Object.entries(schema.properties)) {
-      if (key in value) walkInt64(child, value[key] as Json, [...path, key], out);
+      if (Object.hasOwn(value, key)) walkInt64(child, value[key] as Json, [...path, key], out);
     }
   }
   if (schema.items && Array.isArray(value)) {

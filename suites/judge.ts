@@ -4,7 +4,7 @@
  */
 import { bodyJson } from '../core/http.js';
 import { excerpt } from '../core/excerpt.js';
-import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, show, stringifyJson } from '../core/json.js';
+import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, jsonObject, MAX_JSON_TOKENS, show, stringifyJson } from '../core/json.js';
 import { type JsonShape, mayBeginJson } from '../core/json-prefix.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
@@ -61,29 +61,37 @@ export function jsonOf(exchange: SentExchange): Json | undefined {
 
 /**
  * True when the suite did not read the body to its end (longer than the bound,
- * or coded and decoding to more) and what it read could still begin the JSON
- * `shape` expected (`core/json-prefix.ts`): what the body holds is unknown, so
- * each of `rules` that would rest on it is inconclusive, never failed. A body
- * whose start no ending can mend (an HTML page, a Pet followed by other bytes,
- * an array where a Pet belongs) is judged as it is, and fails. Judgements of
- * the status and headers do not ask. The body judged is the redacted one: a
- * run of characters that may be a key's form cut in two is dropped from the
- * end of a body not read whole, so such a run cannot rule a body out.
+ * or coded and decoding to more), or did not parse it (more JSON than
+ * `MAX_JSON_TOKENS`, core/json.ts), and what it read, or the part before that
+ * bound, could still begin the JSON `shape` expected (`core/json-prefix.ts`):
+ * what the body holds is unknown, so each of `rules` that would rest on it is
+ * inconclusive, never failed. A body whose start no ending can mend (an HTML
+ * page, a Pet followed by other bytes, an array where a Pet belongs) is judged
+ * as it is, and fails. Judgements of the status and headers do not ask. The
+ * body judged is the redacted one: a run of characters that may be a key's
+ * form cut in two is dropped from the end of a body not read whole, so such a
+ * run cannot rule a body out. (A body nested past `MAX_JSON_DEPTH` is parsed,
+ * its deepest part left out, and judged whole: no constraint of the interface
+ * sits that deep.)
  */
 export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: SentExchange, shape: JsonShape): boolean {
   const response = exchange.response;
-  if (!response?.truncated || !mayBeginJson(response.body, shape)) return false;
-  for (const rule of rules) a.inconclusive(rule, { code: 'BODY_NOT_READ', args: { status: response.status } }, [exchange]);
+  if (!response) return false;
+  const parsed = response.truncated ? undefined : bodyJson(response);
+  const unparsed = parsed && !parsed.ok ? parsed.notParsed : undefined;
+  if (!response.truncated && unparsed === undefined) return false;
+  if (!mayBeginJson(unparsed === undefined ? response.body : response.body.subarray(0, unparsed), shape)) return false;
+  const message = unparsed === undefined ? ({ code: 'BODY_NOT_READ', args: { status: response.status } } as const) : ({ code: 'BODY_NOT_PARSED', args: { status: response.status, tokens: MAX_JSON_TOKENS } } as const);
+  for (const rule of rules) a.inconclusive(rule, message, [exchange]);
   return true;
 }
 
 /** The value with a `status: null` dropped (read as absent; see PET-SCHEMA). */
 export function withoutNullStatus(value: Json): Json {
-  if (isJsonObject(value) && value.status === null) {
-    const { status: _ignored, ...rest } = value;
-    return rest;
-  }
-  return value;
+  if (!isJsonObject(value) || value.status !== null) return value;
+  const rest = jsonObject();
+  for (const key of Object.keys(value)) if (key !== 'status') rest[key] = value[key]!;
+  return rest;
 }
 
 /** Gaps the shared judgements observe; a check that calls them declares these. */

@@ -9,6 +9,12 @@ import type { RuleId } from '../spec/rules.js';
 export type StopReason =
   /** Requests in a row got no response at all (suites/silence.ts); `detail`: the last transport error. */
   | { code: 'target-silent'; detail: string }
+  /**
+   * A request's deadline came due while the suite's own event loop was
+   * stalled (`ms` the last time), `times` in a row (suites/session.ts): the
+   * run could not tell whether the target answered.
+   */
+  | { code: 'suite-stalled'; ms: number; times: number }
   | { code: 'time-bound'; seconds: number }
   | { code: 'max-failures'; failing: number; limit: number }
   | { code: 'interrupted'; signal: 'SIGINT' | 'SIGTERM' }
@@ -53,6 +59,8 @@ export function stopText(stop: StopReason): string {
   switch (stop.code) {
     case 'target-silent':
       return `the target stopped answering (${stop.detail})`;
+    case 'suite-stalled':
+      return `the suite's own event loop stalled (for ${stop.ms} ms the last time) when a request's deadline came due, ${stop.times} times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)`;
     case 'time-bound':
       return `the run reached its time bound (${stop.seconds} s)`;
     case 'max-failures':

@@ -4,11 +4,15 @@
  * run's wait budget (rate limits are not shown: never a failure), sends once
  * more on a fresh connection a request the connection was closed under,
  * holds a request without response until the target shows it is alive
- * (suites/silence.ts), and stops sending once the run must stop: the target
- * is gone, the run was interrupted, its time bound or `maxFailures` reached.
+ * (suites/silence.ts), sends again a request whose deadline came due while
+ * the suite's own event loop was stalled (core/loop-stall.ts: that timeout is
+ * the suite's, not the target's silence), and stops sending once the run must
+ * stop: the target is gone, the suite's loop keeps stalling, the run was
+ * interrupted, its time bound or `maxFailures` reached.
  */
 import { PcError } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
+import { stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
@@ -19,6 +23,12 @@ import { TargetLost } from './reasons.js';
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
+
+/**
+ * Times a request is sent again after a timeout the suite's own stalled loop
+ * caused; one more such timeout in a row, and the run stops, saying so.
+ */
+export const STALLED_RESENDS = 2;
 
 /** The check name of the preflight's request: a target that does not answer it is not tested at all. */
 export const PREFLIGHT = 'preflight';
@@ -108,6 +118,7 @@ export class TargetSession {
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
     let resent = false;
+    let stalls = 0;
     for (let attempt = 0; ; attempt++) {
       await this.#pacing.beforeSend();
       if (this.stopped) throw this.stopped;
@@ -120,6 +131,14 @@ export class TargetSession {
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (this.interrupted) throw this.interrupted;
       this.#options.onExchange(x);
+      // A deadline that came due while the suite's own loop was stalled: the answer may have come unread. Not the
+      // target's silence: sent again, a bounded number of times.
+      const stalled = stalledFor(x.error);
+      if (stalled !== undefined) {
+        this.#stalledAgain(stalled, ++stalls);
+        attempt--;
+        continue;
+      }
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
@@ -146,16 +165,36 @@ export class TargetSession {
     this.#options.signal?.removeEventListener('abort', this.#interrupt);
   }
 
+  /**
+   * Counts a timeout the suite's stalled loop caused (`stalls` in a row for
+   * one request); past {@link STALLED_RESENDS}, stops the run and throws why.
+   */
+  #stalledAgain(ms: number, stalls: number): void {
+    if (stalls <= STALLED_RESENDS) return;
+    const reason = this.stop(new TargetLost({ code: 'suite-stalled', ms, times: stalls }));
+    this.#silence.stop(reason);
+    throw reason;
+  }
+
   /** GET /pets?limit=1 with the key, when nothing else in flight can tell whether the target is alive. */
   async #probe(): Promise<void> {
     const { operation: _operation, ...probe } = listPets({ limit: 1 });
     let why: string | undefined;
     try {
-      await this.#pacing.beforeSend();
-      const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
-      this.#options.onExchange(x);
-      why = x.response ? undefined : (x.error?.message ?? 'no response');
+      for (let stalls = 1; ; stalls++) {
+        await this.#pacing.beforeSend();
+        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
+        this.#options.onExchange(x);
+        const stalled = stalledFor(x.error);
+        if (stalled === undefined) {
+          why = x.response ? undefined : (x.error?.message ?? 'no response');
+          break;
+        }
+        this.#stalledAgain(stalled, stalls);
+      }
     } catch (error) {
+      // The run stopped (the suite's loop kept stalling): the watch was ended with it.
+      if (this.stopped) return;
       why = (error as Error).message;
     }
     this.#silence.probed(why);

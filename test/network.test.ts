@@ -5,14 +5,16 @@
  * whole runs against targets that send `100 Continue` before every answer or
  * gzip-code their bodies.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
+import { type AddressInfo, connect as netConnect, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { buildConnection } from '../cli/connection.js';
+import { TUNNEL_ATTEMPTS } from '../core/connection.js';
+import { Lanes } from '../suites/load/sender.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { type RunningServer, startReference } from '../reference/server.js';
@@ -20,7 +22,7 @@ import { runConformance } from '../suites/engine.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
+import { BIN, DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
 const closers: (() => Promise<void> | void)[] = [];
@@ -91,6 +93,29 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
   return { url: `http://127.0.0.1:${port}`, ...seen, get connects() { return seen.connects; }, get forwarded() { return seen.forwarded; } };
 }
 
+/**
+ * A loopback "proxy" that reads a CONNECT request line, holds it `holdMs`, then closes the connection, without an
+ * answer or after `answer`. Counts the CONNECTs it read.
+ */
+async function closingProxy(holdMs = 0, answer?: string): Promise<{ url: string; connects: () => number }> {
+  let connects = 0;
+  const server = createNetServer((socket) => {
+    let head = '';
+    socket.on('error', () => {});
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n')) return;
+      if (head.startsWith('CONNECT ')) connects++;
+      head = '';
+      if (answer) socket.write(answer);
+      setTimeout(() => socket.destroy(), holdMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connects: () => connects };
+}
+
 /** Self-signed certificates made with openssl: a CA, a server certificate for 127.0.0.1 and petstore.invalid, a client certificate. */
 function certificates(): { dir: string; ca: string; server: { key: string; cert: string } } {
   const dir = tempDir();
@@ -152,6 +177,66 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     const refused = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--num-runs', '3', '--report-dir', join(work, 'https-refused')], { env: { ...env, HTTPS_PROXY: p.url } });
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([expect.stringMatching(/TLS error talking to petstore\.invalid/)]);
+  });
+
+  it('a proxy that closes the connection after reading CONNECT: a few CONNECTs, then exit 2, one line naming the proxy without its credentials', async () => {
+    for (const base of ['https://petstore.invalid/v1', 'http://petstore.invalid/v1']) {
+      const p = await closingProxy();
+      const withCredentials = p.url.replace('//', '//user:hunter2-proxy-pw@');
+      const ran = await runInProcess(['--base-url', base, '--proxy', withCredentials, '--num-runs', '3', '--report-dir', join(work, `closing-${base.slice(0, 5)}`)], { env, timeoutMs: 30_000 });
+      expect(ran.code, ran.stderr).toBe(2);
+      const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
+      expect(lines).toEqual([`petstore-conformance: error: no tunnel to petstore.invalid:${base.startsWith('https') ? 443 : 80}: the proxy closed the connection on CONNECT, ${TUNNEL_ATTEMPTS} times in a row (UND_ERR_SOCKET) (through the proxy ${p.url})`]);
+      expect(ran.stdout + ran.stderr).not.toContain('hunter2-proxy-pw');
+      // The preflight's one request: its tunnel tried TUNNEL_ATTEMPTS times, and not sent again.
+      expect(p.connects()).toBe(TUNNEL_ATTEMPTS);
+    }
+  });
+
+  it('a proxy that answers CONNECT with 403: one CONNECT, exit 2, one line saying the proxy refused the tunnel', async () => {
+    const p = await closingProxy(0, 'HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    const ran = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--proxy', p.url, '--num-runs', '3', '--report-dir', join(work, 'refused-tunnel')], { env, timeoutMs: 30_000 });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([`petstore-conformance: error: the proxy refused the tunnel to petstore.invalid:443: it answered CONNECT with 403 (through the proxy ${p.url})`]);
+    expect(p.connects()).toBe(1);
+  });
+
+  it('a SIGTERM while a tunnel is being tried stops the run at once: no CONNECT after it, exit 143', async () => {
+    // Each CONNECT is held 2 s before the close: the tries would take 6 s.
+    const p = await closingProxy(2_000);
+    const child = spawn(process.execPath, [BIN, '--base-url', 'https://petstore.invalid/v1', '--proxy', p.url, '--load', 'none', '--report-dir', join(work, 'closing-term')], { cwd: work, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let i = 0; i < 600 && p.connects() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(p.connects()).toBe(1);
+    child.kill('SIGTERM');
+    const code = await ended;
+    clearTimeout(killer);
+    expect(code, stderr).toBe(143);
+    expect(stderr).toMatch(/SIGTERM: stopping/);
+    expect(p.connects()).toBe(1);
+  });
+
+  it('the load phase\'s lanes through such a proxy: each request fails after a few CONNECTs, the lane goes on', async () => {
+    const p = await closingProxy();
+    const lanes = new Lanes({ baseUrl: 'http://petstore.invalid/v1', timeoutMs: 5_000, connection: { proxy: { kind: 'url', url: p.url } } }, 1);
+    try {
+      const lane = lanes.all[0]!;
+      const prepared = { request: { operation: 'listPets' as const, method: 'GET' as const, path: '/pets', authProbe: false }, options: { origin: 'http://petstore.invalid', method: 'GET' as const, path: '/v1/pets', headers: {} } };
+      for (let i = 1; i <= 2; i++) {
+        const ended = await new Promise<string>((resolve) => {
+          lane.user = { answered: (status) => resolve(`answered ${status}`), failed: (kind) => resolve(kind) };
+          lane.send(prepared, false);
+          setTimeout(() => resolve('still waiting'), 10_000).unref();
+        });
+        expect(ended).toBe('socketErrors');
+        expect(p.connects()).toBe(i * TUNNEL_ATTEMPTS);
+      }
+    } finally {
+      await lanes.close();
+    }
   });
 
   it('a proxy that refuses connections: exit 2, one line naming the proxy', async () => {

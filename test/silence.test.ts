@@ -1,4 +1,10 @@
+import { RedactionBoundary } from '../core/boundary.js';
+import { redactorFor } from '../core/redact.js';
 import { describe, expect, it } from 'vitest';
+import { TransportError } from '../core/errors.js';
+import type { Exchange, RequestSpec, Transport } from '../core/http.js';
+import { type LoopClock, LoopStalls, STALL_MS, STALL_TICK_MS } from '../core/loop-stall.js';
+import { STALLED_RESENDS, TargetLost, TargetSession } from '../suites/session.js';
 import { SilenceWatch } from '../suites/silence.js';
 
 /** A watch whose probes are recorded, and answered by the test. */
@@ -65,5 +71,102 @@ describe('SilenceWatch: a request without response is judged only once the targe
     const held = w.completed('timeout');
     w.stop(new Error('interrupted by SIGINT'));
     expect(await state(held)).toBe('dropped: interrupted by SIGINT');
+  });
+});
+
+describe('LoopStalls: where the suite\'s own event loop stalled', () => {
+  /** A clock the test moves, with the monitor's tick run by hand. */
+  function clock() {
+    let now = 1000;
+    let tick: () => void = () => {};
+    const c: LoopClock = { now: () => now, every: (_ms, t) => ((tick = t), { stop: () => {} }) };
+    return { c, at: (ms: number) => ((now = ms), tick()), move: (ms: number) => (now = ms) };
+  }
+
+  it('finds no stall while ticks come on time, and the stall that covers a moment when one came late', () => {
+    const { c, at } = clock();
+    const stalls = new LoopStalls(c);
+    for (let t = 1000 + STALL_TICK_MS; t <= 2000; t += STALL_TICK_MS) at(t);
+    expect(stalls.stalledAt(1500)).toBe(0);
+    // The loop was busy from 2000 to 3500: the next tick, due at 2025, ran at 3500.
+    at(3500);
+    expect(stalls.stalledAt(3000)).toBe(3500 - 2025);
+    expect(stalls.stalledAt(2010)).toBe(3500 - 2025);
+    expect(stalls.stalledAt(1900)).toBe(0);
+    at(3525);
+    expect(stalls.stalledAt(3600)).toBe(0);
+  });
+
+  it('counts a stall still going on (no tick since) up to now', () => {
+    const { c, at, move } = clock();
+    const stalls = new LoopStalls(c);
+    at(1025);
+    move(1025 + STALL_TICK_MS + STALL_MS + 400);
+    expect(stalls.stalledAt(1300)).toBe(STALL_MS + 400);
+  });
+
+  it('does not take a tick late by less than a stall for one', () => {
+    const { c, at } = clock();
+    const stalls = new LoopStalls(c);
+    at(1000 + STALL_TICK_MS + STALL_MS - 1);
+    expect(stalls.stalledAt(1050)).toBe(0);
+  });
+});
+
+describe('TargetSession: a timeout the suite\'s own stalled loop caused is not the target\'s silence', () => {
+  const stalled = (ms: number) => new TransportError('PC_ERR_TIMEOUT', `no complete response from h within 1000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`);
+  const silent = () => new TransportError('PC_ERR_TIMEOUT', 'no complete response from h within 1000 ms');
+  /** A transport answering from a script: an error, or 200. */
+  function scripted(script: (TransportError | 200)[]): Transport & { sent: number } {
+    const t = {
+      sent: 0,
+      get requestsSent() {
+        return t.sent;
+      },
+      async send(spec: RequestSpec): Promise<Exchange> {
+        const step = script[t.sent++] ?? 200;
+        const request = { method: spec.method, url: `http://h/v1${spec.path}`, headers: {} };
+        return step === 200 ? { seq: t.sent, request, response: { status: 200, headers: {}, body: Buffer.from('[]'), truncated: false }, durationMs: 1 } : { seq: t.sent, request, error: step, durationMs: 1000 };
+      },
+      close: async () => {},
+    };
+    return t;
+  }
+  const session = (client: Transport) => new TargetSession({ client: new RedactionBoundary(client, redactorFor('k3y-silence-test')), apiKey: 'k3y-silence-test', maxWaitMs: 0, onExchange: () => {}, inspect: () => {}, observeRateLimit: () => {} });
+  const request = { method: 'GET' as const, path: '/pets', operation: 'listPets' as const };
+
+  it('is sent again, and the answer that comes is judged; the run goes on', async () => {
+    const client = scripted([stalled(1200), stalled(900), 200]);
+    const s = session(client);
+    const x = await s.send('a-check', request);
+    expect(x.response?.status).toBe(200);
+    expect(client.sent).toBe(3);
+    expect(s.stopped).toBeUndefined();
+  });
+
+  it('a request stalled past the bound stops the run, saying the suite stalled, never that the target stopped answering', async () => {
+    const client = scripted(Array.from({ length: 10 }, () => stalled(1500)));
+    const s = session(client);
+    const error = await s.send('a-check', request).catch((e: TargetLost) => e);
+    expect(client.sent).toBe(STALLED_RESENDS + 1);
+    expect((error as TargetLost).reason).toEqual({ code: 'suite-stalled', ms: 1500, times: STALLED_RESENDS + 1 });
+    expect(s.stopped?.message).toMatch(/^the suite's own event loop stalled \(for 1500 ms the last time\)/);
+    expect(s.stopped?.message).not.toMatch(/stopped answering/);
+    await expect(s.send('a-check', request)).rejects.toBe(s.stopped);
+  });
+
+  it('stalled timeouts do not count towards the silence that loses the target; real silence still does', async () => {
+    // Three requests, each stalled once and then silent for real: three silent ones in a row, the target is lost.
+    const client = scripted([stalled(300), silent(), stalled(300), silent(), stalled(300), silent()]);
+    const s = session(client);
+    const sent = [s.send('a', request), s.send('b', request), s.send('c', request)].map((p) => p.catch((e: TargetLost) => e));
+    const ended = await Promise.all(sent);
+    expect(ended.map((e) => (e as TargetLost).reason?.code)).toEqual(['target-silent', 'target-silent', 'target-silent']);
+    // Two stalled timeouts and a silent one in a row for the same request: still held (not lost), then judged once the target answers.
+    const again = session(scripted([stalled(300), stalled(300), silent(), 200]));
+    const held = again.send('a', request);
+    await again.send('b', request);
+    expect((await held).error?.code).toBe('PC_ERR_TIMEOUT');
+    expect(again.stopped).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../core/http.js';
+import { MAX_JSON_TOKENS, stringifyJson, type Json } from '../core/json.js';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
@@ -55,5 +56,40 @@ describe('a body longer than the suite reads', () => {
     expect(messages(result, 'CREATE-REJECT-MISSING', 'fail').join('\n')).toMatch(/Expected 400 .* Received 422 \(application\/json\), a body longer than \d+ bytes \(not read to its end\)/);
     expect(messages(result, 'ERROR-SCHEMA', 'inconclusive').join('\n')).toMatch(NOT_READ);
     expect(messages(result, 'ERROR-SCHEMA', 'fail')).toEqual([]);
+  });
+});
+
+describe('a body nested deeper, or holding more JSON, than the suite parses', () => {
+  /** getPet's 200 answers rewritten by `body` (given the Pet's JSON text). */
+  const getPetAnswers = (body: (pet: string) => string) => (inner: Handler): Handler => async (request) => {
+    const response = await inner(request);
+    return request.method === 'GET' && /^\/pets\/\d+$/.test(request.path) && response.status === 200 ? { ...response, body: body(stringifyJson(response.body as Json)) } : response;
+  };
+  /** A read bound that takes in the 1.8 MB bodies below. */
+  const deepRun = (baseUrl: string) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 20241205, numRuns: 10, load: 'none', maxBodyBytes: 4 * 1024 * 1024 });
+  const NESTED = 900_000;
+
+  it('1.8 MB of arrays nested 900 000 deep where a Pet belongs: parsed to the depth bound in linear time, failed as no Pet, and the run goes on', async () => {
+    const result = await withServer({ wrap: getPetAnswers(() => `${'['.repeat(NESTED)}${']'.repeat(NESTED)}`) }, deepRun);
+    expect(result.summary.reason).not.toMatch(/stopped answering|stalled/);
+    expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort()).toEqual(['GET-RESPONSE', 'PET-SCHEMA']);
+    expect(messages(result, 'GET-RESPONSE', 'fail').join('\n')).toMatch(/a body that is not a Pet: \/ must be object/);
+  });
+
+  it('a Pet whose extra member nests 1.8 MB deep is a Pet: what is not parsed is nothing the interface constrains', async () => {
+    const history = `${'{"a":'.repeat(NESTED / 3)}1${'}'.repeat(NESTED / 3)}`;
+    const result = await withServer({ wrap: getPetAnswers((pet) => `${pet.slice(0, -1)},"history":${history}}`) }, deepRun);
+    expect(result.summary.reason).not.toMatch(/stopped answering|stalled/);
+    expect(result.rules.filter((r) => r.outcome !== 'pass').map((r) => `${r.id} ${r.outcome}`)).toEqual([]);
+    expect(result.summary.verdict).toBe('conformant');
+  });
+
+  it(`a body of more than ${MAX_JSON_TOKENS} tokens is not parsed: inconclusive, unless what comes before the bound already is no Pet`, async () => {
+    const numbers = `[${'1,'.repeat(MAX_JSON_TOKENS)}1]`;
+    const extra = await withServer({ wrap: getPetAnswers((pet) => `${pet.slice(0, -1)},"history":${numbers}}`) }, run);
+    expect(extra.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
+    for (const rule of ['GET-RESPONSE', 'PET-SCHEMA']) expect(messages(extra, rule, 'inconclusive').join('\n'), rule).toMatch(/holds more JSON than the suite parses of a response \(more than 100000 brackets, commas and colons\), so what it holds could not be judged/);
+    const array = await withServer({ wrap: getPetAnswers(() => numbers) }, run);
+    expect(array.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual(['GET-RESPONSE']);
   });
 });

@@ -115,8 +115,9 @@ function renderExcerpt(raw: string, mode: Mode, complete: boolean, max: number, 
 function redactValue(value: unknown, replace: Replace): unknown {
   if (typeof value === 'string') return replace(value, true);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, replace));
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
+  // Parsed JSON objects have no prototype (core/json.ts); the copy has none either, so a `__proto__` member stays one.
+  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null)) {
+    const out = Object.create(null) as Record<string, unknown>;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[replace(k, true)] = redactValue(v, replace);
     return out;
   }

@@ -219,6 +219,8 @@ export interface LaneOptions {
   /** Bytes of a sampled body kept, at most. */
   maxBodyBytes: number;
   connection?: ConnectOptions;
+  /** The run's interruption: no tunnel through a proxy is opened or tried again once it fired. */
+  signal?: AbortSignal;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
@@ -233,7 +235,7 @@ export class Lane {
   constructor(options: LaneOptions) {
     this.#maxBodyBytes = options.maxBodyBytes;
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
-    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1 });
+    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   /**
@@ -286,8 +288,8 @@ export class Lanes {
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection'>, count: number) {
-    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(run.connection ? { connection: run.connection } : {}) };
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal'>, count: number) {
+    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(run.connection ? { connection: run.connection } : {}), ...(run.signal ? { signal: run.signal } : {}) };
     for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {

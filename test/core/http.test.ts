@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, requestPath, targetOf } from '../../core/http.js';
+import { type Exchange, HttpClient, requestPath, stalledFor, targetOf } from '../../core/http.js';
 
 describe('HttpClient', () => {
   it('starts a request\'s deadline when it has a connection, not while it waits for one', async () => {
@@ -43,6 +43,33 @@ describe('HttpClient', () => {
     } finally {
       clearInterval(collecting);
       run.abort();
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('says so when a deadline came due while the suite\'s own event loop was stalled, and not when the target was silent', async () => {
+    // The target answers at once, or never (/silent).
+    const server = createServer((req, res) => void (req.url?.endsWith('/silent') ? undefined : res.end('[]')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, timeoutMs: 300 });
+    try {
+      const sent = client.send({ method: 'GET', path: '/pets' });
+      // The suite's own loop busy for three deadlines (a body costly to handle): the deadline comes due meanwhile.
+      const until = performance.now() + 900;
+      while (performance.now() < until);
+      const stalled = await sent;
+      expect(stalled.error?.code).toBe('PC_ERR_TIMEOUT');
+      expect(stalled.error?.message).toMatch(/\(the suite's own event loop was stalled for \d+ ms when the deadline came due: an answer may have come and not been read in time\)$/);
+      expect(stalledFor(stalled.error)).toBeGreaterThanOrEqual(300);
+      // A silent target is blamed: its timeout carries no such note (unless this machine starved the run at that very
+      // moment, when the note is right: tried again then, as the session does).
+      const silent: Exchange[] = [];
+      for (let tries = 0; tries < 3 && !silent.some((x) => stalledFor(x.error) === undefined); tries++) silent.push(await client.send({ method: 'GET', path: '/silent' }));
+      expect(silent.map((x) => x.error?.code)).toEqual(silent.map(() => 'PC_ERR_TIMEOUT'));
+      expect(stalledFor(silent.at(-1)!.error)).toBeUndefined();
+    } finally {
       await client.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

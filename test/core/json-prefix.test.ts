@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayBeginJson } from '../../core/json-prefix.js';
+import { mayBeginJson, measureJson, scanJson } from '../../core/json-prefix.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const isJson = (text: string) => {
@@ -98,5 +98,47 @@ describe('mayBeginJson', () => {
   it('takes a multi-byte character cut in a string as it comes', () => {
     const text = bytes('{"name":"é');
     expect(mayBeginJson(text.subarray(0, text.length - 1), 'object')).toBe(true);
+  });
+});
+
+describe('scanJson: complete exactly when the text is JSON', () => {
+  const damage = fc.constantFrom('', ',', ']', '}', '"', '\\', '1', '.', 'e', ':', '[', '{', ' ', 'tru', '\u0001');
+  it('agrees with JSON.parse on JSON texts and on damaged ones', () => {
+    fc.assert(
+      fc.property(fc.json({ depthSize: 'small' }), fc.nat(), damage, (text, at, insert) => {
+        const cut = at % (text.length + 1);
+        const damaged = text.slice(0, cut) + insert + text.slice(cut);
+        expect(scanJson(text, 'json')).toBe('complete');
+        expect(scanJson(damaged, 'json') === 'complete').toBe(isJson(damaged));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('scans a value within a text, at any depth, without recursion', () => {
+    const deep = `${'['.repeat(500_000)}1${']'.repeat(500_000)}`;
+    expect(scanJson(deep, 'array')).toBe('complete');
+    expect(scanJson(`{"a":${deep}}`, 'json', 5, 5 + deep.length)).toBe('complete');
+    expect(scanJson(deep.slice(0, -1), 'json')).toBe('prefix');
+    expect(scanJson(`${deep.slice(0, 500_000)}1,,${deep.slice(500_001)}`, 'json')).toBe('invalid');
+  });
+});
+
+describe('measureJson', () => {
+  it('finds the outermost containers deeper than the bound, strings and escapes skipped', () => {
+    // Depth 2 is allowed: `{` and `[` of "a"; the third bracket opens the first deep container, holding a string with brackets and escaped quotes.
+    const first = String.raw`["]]\"[" , []]`;
+    const text = String.raw`{"a":[${first}],"b":[1],"c":[[[`;
+    const start = text.indexOf(first);
+    expect(measureJson(text, 2, 1000)).toEqual({ deep: [[start, start + first.length], [text.length - 2, text.length]] });
+    expect(measureJson('[[{"x":[[]]}]]', 9, 1000)).toEqual({ deep: [] });
+    expect(measureJson('"[[[["', 1, 1000)).toEqual({ deep: [] });
+  });
+
+  it('stops where the text passes the token bound, counting nothing deeper than the depth bound', () => {
+    expect(measureJson('[1,2,3,4]', 8, 3)).toEqual({ deep: [], over: 6 });
+    expect(measureJson('[1,2,3]', 8, 3)).toEqual({ deep: [] });
+    expect(measureJson('[[1,2,3,4,5]]', 1, 3)).toEqual({ deep: [[1, 12]] });
+    expect(measureJson('{"a,b:c":1}', 8, 2)).toEqual({ deep: [] });
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { isLosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, exactInteger, int64Of, isInt64, LosslessNumber, parseJson, stringifyJson, toPlain } from '../../core/json.js';
+import { DEEPER_NOT_PARSED, decodeUtf8, exactInteger, int64Of, isInt64, JsonTooLargeError, LosslessNumber, MAX_JSON_DEPTH, MAX_JSON_TOKENS, parseJson, stringifyJson, toPlain } from '../../core/json.js';
+import { validateSchema } from '../../spec/validate.js';
 
 describe('exactInteger', () => {
   it.each([
@@ -117,7 +118,7 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
 
   it('keeps a __proto__ member as a member, not as the prototype', () => {
     const value = parseJson('{"__proto__": {"polluted": 1}, "n": 12345678901234567890}') as Record<string, unknown>;
-    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(value)).toBeNull();
     expect(Object.keys(value)).toEqual(['__proto__', 'n']);
     expect((value.n as LosslessNumber).value).toBe('12345678901234567890');
   });
@@ -146,5 +147,84 @@ describe('decodeUtf8 decodes as a fatal TextDecoder does', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('parsed objects: member names are data (__proto__, constructor, prototype, toString)', () => {
+  const PET = '{"id": 7, "name": "Rex", "categoryId": 2, "status": "available"}';
+
+  it('have no prototype, in both parsers: a member is there when written, absent when not', () => {
+    // The first text takes the native path; the second (a marker-like escape) lossless-json's.
+    for (const text of [`{"__proto__": ${PET}, "constructor": 1}`, `{"__proto__": ${PET}, "constructor": 1, "x": "\\u0001"}`]) {
+      const value = parseJson(text) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(value)).toBeNull();
+      expect(Object.getPrototypeOf(value.__proto__)).toBeNull();
+      expect(Object.keys(value).slice(0, 2)).toEqual(['__proto__', 'constructor']);
+      expect(value.name).toBeUndefined();
+      expect((value.constructor as unknown as LosslessNumber).value).toBe('1');
+      expect('toString' in value || 'hasOwnProperty' in value || 'prototype' in value).toBe(false);
+    }
+    expect(Object.keys(parseJson('[{"prototype": {}, "toString": "x"}]') as object[]).length).toBe(1);
+  });
+
+  it('keep a __proto__ member a member in the copy validators get, so a Pet under __proto__ is no Pet', () => {
+    const wrapped = parseJson(`{"__proto__": ${PET}}`);
+    const plain = toPlain(wrapped) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(plain)).toBeNull();
+    expect(Object.keys(plain)).toEqual(['__proto__']);
+    expect(plain.name).toBeUndefined();
+    expect(validateSchema('Pet', wrapped).map((v) => `${v.path} ${v.message}`)).toEqual(['/id is missing', '/name is missing', '/categoryId is missing']);
+    expect(validateSchema('Pet', parseJson(PET))).toEqual([]);
+    expect(validateSchema('Pets', parseJson(`[{"__proto__": ${PET}}]`)).length).toBeGreaterThan(0);
+    expect(validateSchema('Error', parseJson('{"constructor": "x", "__proto__": {"code": "c", "message": "m", "status": 400}}')).length).toBeGreaterThan(0);
+  });
+
+  it('write back their members, __proto__ included', () => {
+    expect(stringifyJson(parseJson(`{"__proto__": {"a": 1}, "b": [2]}`))).toBe('{"__proto__":{"a":1},"b":[2]}');
+  });
+});
+
+describe('parseJson within bounds: depth and size measured before parsing', () => {
+  /** How deep a parsed value goes, and what is at its bottom. */
+  const bottom = (value: unknown): { depth: number; at: unknown } => {
+    let depth = 0;
+    let at = value;
+    while (typeof at === 'object' && at !== null && !isLosslessNumber(at)) {
+      depth++;
+      at = Array.isArray(at) ? at[0] : Object.values(at)[0];
+    }
+    return { depth, at };
+  };
+
+  it('parses a body nested 900 000 deep (1.8 MB) to the depth bound, the rest standing as one string', () => {
+    const arrays = `${'['.repeat(900_000)}${']'.repeat(900_000)}`;
+    expect(bottom(parseJson(arrays))).toEqual({ depth: MAX_JSON_DEPTH, at: DEEPER_NOT_PARSED });
+    const objects = `${'{"a":'.repeat(300_000)}1${'}'.repeat(300_000)}`;
+    expect(bottom(parseJson(objects))).toEqual({ depth: MAX_JSON_DEPTH, at: DEEPER_NOT_PARSED });
+  });
+
+  it('judges what the schemas constrain exactly: a deep value under an unknown member leaves a Pet a Pet, under a known one it is not', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(validateSchema('Pet', parseJson(`{"id": 1, "extra": ${deep}, "name": "a", "categoryId": 2}`))).toEqual([]);
+    expect(validateSchema('Pet', parseJson(`{"id": 1, "name": ${deep}, "categoryId": 2}`)).map((v) => v.path)).toEqual(['/name']);
+    expect(validateSchema('Pet', parseJson(deep)).map((v) => `${v.path} ${v.message}`)).toEqual(['/ must be object']);
+    expect(validateSchema('Pets', parseJson(deep)).map((v) => v.path)).toEqual(['/0']);
+  });
+
+  it('still refuses deep text that is not JSON, wherever the fault is', () => {
+    const open = '['.repeat(100_000);
+    const close = ']'.repeat(100_000);
+    for (const text of [open, `${open}1,,2${close}`, `${open}${close}]`, `${open}"x${close}`, `{"a":${open}${close}`]) expect(() => parseJson(text), text.slice(-12)).toThrow(SyntaxError);
+  });
+
+  it('does not parse a text of more tokens than the bound, and says where it passed it', () => {
+    const many = `[${'1,'.repeat(MAX_JSON_TOKENS)}1]`;
+    expect(() => parseJson(many)).toThrow(JsonTooLargeError);
+    try {
+      parseJson(many);
+    } catch (error) {
+      expect((error as JsonTooLargeError).at).toBe(2 * MAX_JSON_TOKENS);
+    }
+    expect((parseJson(`[${'1,'.repeat(MAX_JSON_TOKENS - 2)}1]`) as unknown[]).length).toBe(MAX_JSON_TOKENS - 1);
   });
 });

@@ -58,6 +58,7 @@ const WORDS: { [C in FindingCode]: [FindingArguments<string>[C], string] } = {
   WIDE_CATEGORIES_REFUSED: [{}, 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested'],
   CUT_SHORT: [{ reason: 'still rate-limited (429)' }, 'cut short: still rate-limited (429)'],
   BODY_NOT_READ: [{ status: 200 }, 'the body of a 200 answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged'],
+  BODY_NOT_PARSED: [{ status: 200, tokens: 100_000 }, 'the body of a 200 answer holds more JSON than the suite parses of a response (more than 100000 brackets, commas and colons), so what it holds could not be judged'],
   ERROR_STATUS_NOT_A_NUMBER: [{ status: 404, received: '"404"' }, 'the Error body of a 404 answer has status "404", which is not a number (ERROR-SCHEMA fails it), so whether it repeats the HTTP status was not judged'],
 };
 

@@ -10,6 +10,7 @@ const stops: StopReason[] = [
   { code: 'max-failures', failing: 1, limit: 1 },
   { code: 'interrupted', signal: 'SIGTERM' },
   { code: 'preflight', error: { code: 'PC_ERR_KEY_REJECTED', message: 'the target answered 401 to GET /pets with the key' } },
+  { code: 'suite-stalled', ms: 1450, times: 3 },
 ];
 
 const skips: SkipReason[] = [
@@ -23,6 +24,7 @@ const skips: SkipReason[] = [
   { code: 'load-refused', failed: ['AUTH-REQUIRED'] },
   { code: 'load-not-started', stop: stops[3]! },
   { code: 'load-not-run', stop: stops[1]! },
+  { code: 'cut-short', stop: stops[5]! },
 ];
 
 describe('reasons as data', () => {
@@ -33,6 +35,7 @@ describe('reasons as data', () => {
       "stopped after 1 failing rule (the run's limit: 1)",
       'interrupted by SIGTERM',
       'the target answered 401 to GET /pets with the key',
+      "the suite's own event loop stalled (for 1450 ms the last time) when a request's deadline came due, 3 times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)",
     ]);
     expect(skips.map(skipText)).toEqual([
       'not among the rules selected to run',
@@ -45,6 +48,7 @@ describe('reasons as data', () => {
       'load not started: the target does not authenticate as the document requires (AUTH-REQUIRED failed)',
       'load not started: interrupted by SIGTERM',
       'load not run: the run reached its time bound (1800 s)',
+      "cut short: the suite's own event loop stalled (for 1450 ms the last time) when a request's deadline came due, 3 times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)",
     ]);
   });
 
