@@ -10,10 +10,11 @@
  */
 import { type KeyObject, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
-import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
+import type { ConnectOptions } from '../core/connection.js';
 import { PcError, UsageError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import { checkApiKey, keySecret, MIN_KEY_LENGTH, redactorOf } from '../core/redact.js';
+import { checkApiKey, MIN_KEY_LENGTH } from '../core/redact.js';
+import { runRedactor, runSecrets } from '../suites/credentials.js';
 import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { renderHtml } from '../reports/html.js';
@@ -88,10 +89,10 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   if ('error' in checked) throw new ProductRefused(checked.error);
   const { product } = checked;
   if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519')) throw new UsageError('the signing key must be an Ed25519 private key');
-  const secrets = [keySecret(apiKey), ...connectionSecrets(options.connection).map((s) => s.secret)];
-  const redactor = redactorOf(secrets);
+  const secrets = runSecrets(apiKey, options.connection);
+  const redactor = runRedactor(secrets);
   // Belt and braces against a secret that got where it must not be, in any form the redactor knows, registered alike; a short one would be found in any text.
-  const watch = redactorOf(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
+  const watch = runRedactor(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
   const holdsKey = (content: string) => watch.leaks(content);
   if (holdsKey(JSON.stringify(product))) throw new ProductRefused('it holds the API key; a product description must not');
 

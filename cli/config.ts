@@ -11,13 +11,15 @@
  * `insecure`, `proxy`, `ca`, `cert`, `certKey`): a file planted in a checkout
  * would otherwise send every keyed request through its proxy, or to a
  * certificate nobody vouches for. Those are taken only from a file named with
- * `--config` or `PETSTORE_CONFIG` ({@link refuseDiscoveredTransport}).
+ * `--config` or `PETSTORE_CONFIG` ({@link refuseDiscoveredSettings}).
  *
  * String values may name environment variables, `${NAME}`, replaced before the
  * file is validated (`$${` writes a literal `${`); an unset or empty variable is
- * a usage error naming it. A value taken into `headers` or `proxy` travels to
- * the target or the proxy and is a secret, redacted like the key (see
- * {@link SECRET_KEYS}); one elsewhere is a setting, shown in the reports.
+ * a usage error naming it. A value taken into `headers` travels to the
+ * target and is a secret, redacted like the key (see {@link SECRET_KEYS});
+ * one elsewhere is a setting, shown in the reports (a proxy URL is shown
+ * without its credentials, and its password is a secret wherever it came
+ * from).
  * Relative paths in the file (reportDir, ca, waivers)
  * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
  * published as spec/config.schema.json for editors (`"$schema"`).
@@ -212,12 +214,15 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string)
 }
 
 /**
- * Keys whose values travel to the target or the proxy: a value the file takes
- * from the environment into one of them is a secret (registered with the
- * run's redactor like the key, the header a secret header), and must be long
- * enough to redact reliably. Other keys are settings the reports show.
+ * Keys whose values travel to the target: a value the file takes from the
+ * environment into one of them is a secret (registered with the run's
+ * redactor like the key, the header a secret header), and must be long
+ * enough to redact reliably. Other keys are settings the reports show; a
+ * proxy's host and port are settings too (`${HTTPS_PROXY}` is common), and
+ * its password is a secret however it was written (core/connection.ts
+ * `connectionSecrets`).
  */
-export const SECRET_KEYS = ['headers', 'proxy'] as const;
+export const SECRET_KEYS = ['headers'] as const;
 
 /** The values the file took from the environment into {@link SECRET_KEYS}; throws a one-line `UsageError` naming the key and the variable (never the value) for one too short to redact. */
 function secretsOf(expanded: readonly Expansion[], path: string): Expansion[] {
@@ -234,7 +239,7 @@ export interface LoadedConfig {
   path?: string;
   named: boolean;
   config: FileConfig;
-  /** Values taken from the environment into `headers` or `proxy`: secrets, redacted like the key. */
+  /** Values taken from the environment into `headers`: secrets, redacted like the key. */
   secrets: Expansion[];
 }
 
@@ -245,18 +250,30 @@ export interface LoadedConfig {
 export const TRANSPORT_KEYS = ['insecure', 'proxy', 'ca', 'cert', 'certKey'] as const;
 
 /**
- * Refuses, in one line naming the file and the keys, a file found upward (not
- * named) that sets any of {@link TRANSPORT_KEYS} (`"insecure": false` weakens
- * nothing and passes): such a file is whatever the checkout holds, and these
- * settings would send the key through its proxy, or to a certificate nobody
- * vouches for, without a word. A named file may set them.
+ * Refuses, in one line naming the file and what it sets, a file found upward
+ * (not named) that would decide where the key goes or how: any of
+ * {@link TRANSPORT_KEYS} (`"insecure": false` weakens nothing and passes); a
+ * `baseUrl` the run would use (`usesBaseUrl`) that is not on loopback (the
+ * key stays on this machine there, the common case of a repository's own
+ * server); a `${VARIABLE}` in `headers` (the environment's values would be
+ * sent to the target). Such a file is whatever the checkout holds; a named
+ * file may set them all.
  */
-export function refuseDiscoveredTransport(loaded: LoadedConfig): void {
+export function refuseDiscoveredSettings(loaded: LoadedConfig, { usesBaseUrl }: { usesBaseUrl: boolean }): void {
   if (loaded.named || loaded.path === undefined) return;
-  const set = TRANSPORT_KEYS.filter((key) => loaded.config[key] !== undefined && loaded.config[key] !== false);
+  const set: string[] = TRANSPORT_KEYS.filter((key) => loaded.config[key] !== undefined && loaded.config[key] !== false).map((key) => `"${key}"`);
+  const baseUrl = loaded.config.baseUrl;
+  if (usesBaseUrl && baseUrl !== undefined && !onLoopback(baseUrl)) set.push('"baseUrl" (not on loopback)');
+  if (loaded.secrets.length > 0) set.push(`"headers" taking ${[...new Set(loaded.secrets.map((s) => `\${${s.variable}}`))].join(', ')} from the environment`);
   if (set.length === 0) return;
-  const keys = set.map((key) => `"${key}"`).join(', ');
-  throw new UsageError(`${loaded.path}: ${keys} ${set.length === 1 ? 'weakens or redirects' : 'weaken or redirect'} the connection, and this file was found in the working folder or above it, not named (such a file may not set ${TRANSPORT_KEYS.join(', ')}): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it; nothing was sent`);
+  throw new UsageError(`${loaded.path}: ${set.join(', ')}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (${TRANSPORT_KEYS.join(', ')}, a baseUrl off loopback, headers from the environment): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`);
+}
+
+/** Whether `url` names a loopback host (127.0.0.0/8, ::1, localhost). */
+function onLoopback(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const host = new URL(url).hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 /**

@@ -41,7 +41,7 @@ export interface ConnectionFlags {
   secretHeader?: string[] | undefined;
   /** Headers from the config file, by name. */
   fileHeaders?: Record<string, string> | undefined;
-  /** Values the config file took from the environment into its headers and proxy (cli/config.ts `SECRET_KEYS`): secrets. */
+  /** Values the config file took from the environment into its headers (cli/config.ts `SECRET_KEYS`): secrets. */
   fileSecrets?: readonly { at: readonly string[]; variable: string; value: string }[] | undefined;
 }
 

@@ -97,8 +97,6 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
       if (!fromFile.has(into)) continue;
       fromEnvironment.push({ into, variable, value });
       if (!secretHeaders.includes(into)) secretHeaders.push(into);
-    } else if (at[0] === 'proxy' && proxy.kind === 'url' && (proxy.url.includes(value) || safeDecode(proxy.url).includes(value))) {
-      fromEnvironment.push({ into: 'proxy', variable, value });
     }
   }
 
@@ -111,15 +109,6 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
     ...(secretHeaders.length > 0 ? { secretHeaders } : {}),
     ...(fromEnvironment.length > 0 ? { fromEnvironment } : {}),
   };
-}
-
-/** `text` percent-decoded, or as it is where it does not decode. */
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** `--proxy`, else HTTP_PROXY/HTTPS_PROXY/NO_PROXY (lower case first, as curl and undici read them). */

@@ -242,12 +242,11 @@ function defaultIo(): Io {
  */
 async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
-  const [{ loadConfigFile, profilesOf, refuseDiscoveredTransport }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
+  const [{ loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
   // The base URL's variable is read below, where --embedded may set it aside; the key only by apiKeyOf.
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
   const cwd = io.cwd ?? process.cwd();
   const loaded = await loadConfigFile(args.config as string | undefined, cwd, env);
-  refuseDiscoveredTransport(loaded);
   const file = loaded.config;
   const list = (value: unknown): string[] | undefined =>
     value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
@@ -260,6 +259,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   // An empty environment variable counts as unset.
   const baseUrl = embedded ? undefined : ((args['base-url'] as string | undefined) ?? (env.PETSTORE_BASE_URL || undefined) ?? file.baseUrl);
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
+  refuseDiscoveredSettings(loaded, { usesBaseUrl: !embedded && args['base-url'] === undefined && !env.PETSTORE_BASE_URL });
   const apiKey = apiKeyOf(args['api-key'], env);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   if (apiKey !== undefined) checkApiKey(apiKey);

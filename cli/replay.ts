@@ -18,10 +18,11 @@
  *   auth checks' near misses); a placeholder anywhere else is refused.
  */
 import { RedactionBoundary } from '../core/boundary.js';
-import { type ConnectOptions, redactSecrets, secretLabel } from '../core/connection.js';
+import { type ConnectOptions, secretLabel } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
-import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
+import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER } from '../core/redact.js';
+import { runRedactor, runSecrets } from '../suites/credentials.js';
 import { findingText } from '../spec/findings.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
@@ -68,7 +69,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (key) checkApiKey(key);
   const headers = withKey(request.headers, key, caseId);
   const needsKey = headers.authorization !== request.headers.authorization;
-  const redactor = redactSecrets(redactorFor(key), options.connection);
+  const redactor = runRedactor(runSecrets(key, options.connection));
   const evidence = new EvidenceFactory(redactor);
   // Headers given now (-H, --secret-header) replace the recorded ones of the same name; a recorded secret header that
   // is not given again cannot be sent (only its label was recorded).

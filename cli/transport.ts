@@ -66,7 +66,7 @@ export function connectionLine(transport: Transport): string {
 export function configLine(sources: SettingSources): string {
   const file = sources.configFile;
   if (!file) return 'config file: none';
-  const how = file.named ? 'named with --config or PETSTORE_CONFIG' : 'found in the working folder or above it, not named, so it may set no TLS or proxy setting';
+  const how = file.named ? 'named with --config or PETSTORE_CONFIG' : 'found in the working folder or above it, not named, so it may not decide where the key goes or how';
   return `config file: ${file.path} (${how})${file.settings.includes('target') ? '; the base URL comes from it' : ''}`;
 }
 

@@ -40,7 +40,6 @@
 import type { Duplex } from 'node:stream';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { TransportError, UsageError } from './errors.js';
-import type { Redactor } from './redact/redactor.js';
 import { plainSecret, type Secret } from './redact/types.js';
 import { setting, type SettingRef, type Wording, wording } from './wording.js';
 
@@ -78,7 +77,7 @@ export interface ConnectOptions {
 
 /** A value a config file took from the environment into a setting that travels to the target or the proxy. */
 export interface EnvironmentValue {
-  /** A header's name (lower case), or `proxy`. */
+  /** The header's name (lower case). */
   into: string;
   /** The variable's name, for messages; never its value. */
   variable: string;
@@ -299,7 +298,7 @@ export function secretLabel(name: string): string {
 /** A secret of a connection, and how messages name it (never by its value). */
 export interface ConnectionSecret {
   secret: Secret;
-  /** Where it came from, as the subject of a sentence: `headers x-trace: the secret value`. */
+  /** Where it came from, as the subject of a sentence: `the value of secret header x-trace`. */
   what: Wording;
 }
 
@@ -312,23 +311,17 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   const out: ConnectionSecret[] = [];
   for (const name of options?.secretHeaders ?? []) {
     const value = options?.headers?.[name] ?? '';
-    if (value) out.push({ secret: plainSecret(value, secretLabel(name)), what: wording`${setting('headers')} ${name}: the secret value` });
+    if (value) out.push({ secret: plainSecret(value, secretLabel(name)), what: [`the value of secret header ${name}`] });
   }
   const proxy = options?.proxy;
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
-    if (password && password.length >= 4) out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`${setting('proxy')}: the password` });
+    if (password && password.length >= 4) out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
   }
   for (const { into, variable, value } of options?.fromEnvironment ?? []) {
-    if (value) out.push({ secret: plainSecret(value, into === 'proxy' ? '<secret proxy>' : secretLabel(into)), what: [`the value of \${${variable}} (config file, ${into === 'proxy' ? 'proxy' : `header ${into}`})`] });
+    if (value) out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
   }
   return out;
-}
-
-/** Registers the connection's secrets ({@link connectionSecrets}) with `redactor`: they are redacted like the key, in every form. */
-export function redactSecrets(redactor: Redactor, options: ConnectOptions | undefined): Redactor {
-  for (const { secret } of connectionSecrets(options)) redactor.add(secret);
-  return redactor;
 }
 
 /** A proxy URL without its credentials, for reports and messages. */

@@ -18,30 +18,18 @@
  * it is redacted, escaped and cut only when the message is redacted.
  */
 import { AUTH_FORMS, keySecret, MIN_KEY_LENGTH } from './key.js';
-import { Redactor, registeredForms } from './redact/redactor.js';
+import { Redactor, type RedactorOptions } from './redact/redactor.js';
 import type { Redacted, Secret } from './redact/types.js';
 
 export { excerpt, holdsExcerpt } from './excerpt.js';
 export { AUTH_FORMS, type AuthForm, type AuthKind, basicCredentials, bearer, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, KEY_REQUIRED, keyProblem, keySecret, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, MIN_KEY_LENGTH, swapCase } from './key.js';
-export { type RegisteredForm, Redactor, registeredForms } from './redact/redactor.js';
+export { type RegisteredForm, Redactor, type RedactorOptions, registeredForms } from './redact/redactor.js';
 export { escapeJson, joinRedacted, truncate } from './redact/text.js';
 export { FRAGMENT, labelsOf, plainSecret, type Redacted, type Secret, type SecretForm, suiteText } from './redact/types.js';
 
-/**
- * The key and the near misses the auth checks send, case-folded, with the
- * label that stands for each, in the order a redactor registers them (the
- * Basic credentials, which count whole only, aside): every value the scanner
- * looks for, in every encoding and in pieces (and a near miss too short to
- * look for anywhere, replaced only as the Authorization value it is sent in).
- */
-export function keyDerivatives(key: string): [value: string, label: string][] {
-  if (!key) return [];
-  return registeredForms(keySecret(key)).flatMap((form) => (form.wholeOnly ? [] : [[form.value, form.label] as [string, string]]));
-}
-
 /** A redactor of `secrets`, each registered the one way ({@link Redactor.add}). */
-export function redactorOf(secrets: Iterable<Secret>): Redactor {
-  const r = new Redactor();
+export function redactorOf(secrets: Iterable<Secret>, options: RedactorOptions = {}): Redactor {
+  const r = new Redactor(options);
   for (const secret of secrets) r.add(secret);
   return r;
 }

@@ -8,7 +8,7 @@
  */
 import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
-import { AUTH_FORMS, type AuthKind, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, keySecret, labelsOf, LETTERLESS_STAND_IN, redactorOf, registeredForms, type Secret } from '../core/redact.js';
+import { AUTH_FORMS, type AuthKind, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, keySecret, labelsOf, LETTERLESS_STAND_IN, redactorOf, type Redactor, registeredForms, type Secret } from '../core/redact.js';
 import { setting, type Wording, wording } from '../core/wording.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { gaps } from '../spec/gaps.js';
@@ -53,31 +53,53 @@ export const SUITE_VOCABULARY: readonly string[] = [
 
 /**
  * The rule catalog and the gaps (titles, sections, statements, how each is
- * checked), which report.html shows as they are: a piece of a secret found in
- * them would break the reports' belt-and-braces check, and redacting them
- * would rewrite the suite's own words, so a secret sharing a
- * {@link FRAGMENT}-character piece with them is refused too. (A secret shorter
- * than a piece is only held against {@link SUITE_VOCABULARY}: such a key may be
- * an ordinary word, which the README warns of.)
+ * checked), which report.html shows as they are, whatever the key.
  */
 const CATALOG_TEXT: readonly string[] = [...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']), ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted])];
 
-/** Every {@link FRAGMENT}-character piece of the vocabulary and the catalog, in lower case. */
-const VOCABULARY_PIECES: ReadonlySet<string> = (() => {
+/** Every {@link FRAGMENT}-character piece of `words`, in lower case. */
+function piecesOf(words: readonly string[]): Set<string> {
   const pieces = new Set<string>();
-  for (const word of [...SUITE_VOCABULARY, ...CATALOG_TEXT]) {
+  for (const word of words) {
     const lower = word.toLowerCase();
     for (let i = 0; i + FRAGMENT <= lower.length; i++) pieces.add(lower.slice(i, i + FRAGMENT));
   }
   return pieces;
-})();
+}
+
+/** Every {@link FRAGMENT}-character piece of the vocabulary, in lower case. */
+const VOCABULARY_PIECES: ReadonlySet<string> = piecesOf(SUITE_VOCABULARY);
 const VOCABULARY_TEXT = SUITE_VOCABULARY.join('\n').toLowerCase();
 
 /**
+ * Pieces of the suite's own published words (the vocabulary and the
+ * catalog), which no redactor of a run looks for (core/redact `RedactorOptions`):
+ * they are in every report whatever the key, so they tell nothing of a
+ * secret, and a key holding an ordinary word of the catalog ("production",
+ * "response") is taken. A secret's whole forms are still looked for.
+ */
+let publicPieces: ReadonlySet<string> | undefined;
+const PUBLIC_PIECES = (): ReadonlySet<string> => (publicPieces ??= piecesOf([...SUITE_VOCABULARY, ...CATALOG_TEXT]));
+
+/**
+ * The secrets of a run, and of everything that writes what a run sent or
+ * received (certify, replay): the key ({@link keySecret}) and every secret of
+ * the connection (core/connection.ts `connectionSecrets`).
+ */
+export function runSecrets(key: string, connection?: ConnectOptions): Secret[] {
+  return [...(key ? [keySecret(key)] : []), ...connectionSecrets(connection).map(({ secret }) => secret)];
+}
+
+/** The redactor of {@link runSecrets}: each registered the one way, the suite's own published words aside ({@link PUBLIC_PIECES}). */
+export function runRedactor(secrets: Iterable<Secret>): Redactor {
+  return redactorOf(secrets, { publicPieces: PUBLIC_PIECES() });
+}
+
+/**
  * Whether any form of `secret` (as sent, case-folded, near misses) is, or
- * holds a piece as long as a fragment the redactor hides (core/redact.ts
- * FRAGMENT) of, the suite's own words, letter case aside. Encoded forms (the
- * Basic credentials) are made of the others.
+ * holds a piece as long as a fragment the redactor hides (core/redact
+ * FRAGMENT) of, {@link SUITE_VOCABULARY}, letter case aside. Encoded forms
+ * (the Basic credentials) are made of the others.
  */
 function holdsSuiteWord(secret: Secret): boolean {
   return registeredForms(secret).some(({ value, lookedFor, wholeOnly }) => {
@@ -100,45 +122,42 @@ export const MIN_NUMERIC_KEY_LENGTH = 12;
 /**
  * Checks the key a run is given, before anything is sent, quoting nothing of
  * it: its length and characters (core/key.ts `checkApiKey`), then the rule
- * every secret meets ({@link checkSecrets}). The placeholders `verify` runs
+ * every secret meets ({@link admitSecret}). The placeholders `verify` runs
  * with pass.
  */
 export function checkRunKey(key: unknown, baseUrl: string): void {
   if (typeof key !== 'string' || key.length === 0) throw new UsageError(KEY_REQUIRED);
   if (key === KEY_PLACEHOLDER || key === LETTERLESS_STAND_IN) return;
   checkApiKey(key);
-  if (/^[0-9-]+$/.test(key) && key.length < MIN_NUMERIC_KEY_LENGTH) {
-    throw new UsageError(`the API key has only digits and "-" and is ${key.length} characters long; such a key occurs in the numbers the suite generates (categoryIds across all of int64) and could not be kept out of the requests: use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters`);
-  }
-  admit(keySecret(key), baseUrl, {
-    word: ['the API key is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field, a rule); it could not be kept out of the requests and reports: use a real key'],
-    inBaseUrl: wording`${setting('baseUrl')} holds the API key; pass the key with ${setting('apiKey')} only`,
-  });
+  admitSecret(keySecret(key), baseUrl, wording`the API key`, 'use a real key');
 }
 
 /**
  * Checks every secret of a connection (core/connection.ts `connectionSecrets`:
  * secret headers, a proxy password, values a config file took from the
- * environment) as the key is checked, naming each by where it came from,
- * never by its value: no form of it may share a piece with the suite's own
- * words ({@link SUITE_VOCABULARY}, the rule catalog), since the boundary
- * redacts answers before checks judge them and the reports' structure is
- * never redacted; and the base URL may not hold it (every request URL would
- * be redacted).
+ * environment into its headers) as the key is checked ({@link admitSecret}),
+ * naming each by where it came from, never by its value.
  */
 export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: string): void {
-  for (const { secret, what } of connectionSecrets(connection)) {
-    admit(secret, baseUrl, {
-      word: wording`${what} is, or holds, a word the suite sends, reads or writes in every run (a report field, a header, a rule…); it could not be kept out of the reports`,
-      inBaseUrl: wording`${what} is in ${setting('baseUrl')}; it could not be kept out of the reports`,
-    });
-  }
+  for (const { secret, what } of connectionSecrets(connection)) admitSecret(secret, baseUrl, what, 'it could not be kept out of the reports');
 }
 
-/** The one admission every secret meets: refused with `messages` when it holds a suite word, or when the base URL holds it. */
-function admit(secret: Secret, baseUrl: string, messages: { word: Wording; inBaseUrl: Wording }): void {
-  if (holdsSuiteWord(secret)) throw new UsageError(messages.word);
-  if (redactorOf([secret]).leaks(baseUrl)) throw new UsageError(messages.inBaseUrl);
+/**
+ * The one admission every secret meets, each refusal one line naming `what`
+ * (never the value), `advice` at its end. Refused: a value of digits and "-"
+ * shorter than {@link MIN_NUMERIC_KEY_LENGTH} (the integers the suite
+ * generates hold it, and redacting it would rewrite numbers before they are
+ * judged); one whose forms, in any letter case, share a piece with
+ * {@link SUITE_VOCABULARY} (requests and the reports' structure would carry
+ * it); one the base URL holds (every request URL would be redacted).
+ */
+function admitSecret(secret: Secret, baseUrl: string, what: Wording, advice: string): void {
+  const value = secret.forms[0]!.value;
+  if (/^[0-9-]+$/.test(value) && value.length < MIN_NUMERIC_KEY_LENGTH) {
+    throw new UsageError(wording`${what} has only digits and "-" and is ${String(value.length)} characters long; such a value occurs in the numbers the suite generates (ids and categoryIds across all of int64), so hiding it would rewrite what is judged: ${secret.placeholder === KEY_PLACEHOLDER ? `use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters` : advice}`);
+  }
+  if (holdsSuiteWord(secret)) throw new UsageError(wording`${what} is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field); ${advice}`);
+  if (redactorOf([secret]).leaks(baseUrl)) throw new UsageError(wording`${setting('baseUrl')} holds ${what}; ${secret.placeholder === KEY_PLACEHOLDER ? wording`pass the key with ${setting('apiKey')} only` : advice}`);
 }
 
 export interface AuthVariant {

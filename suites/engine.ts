@@ -6,15 +6,15 @@
  * runner (property.ts), the load phase (load/), reasons as data (reasons.ts).
  */
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
-import { connectionRecord, redactSecrets } from '../core/connection.js';
+import { connectionRecord } from '../core/connection.js';
 import { HttpClient } from '../core/http.js';
 import { isRedacted, type RedactedTransport, RedactionBoundary, redactExchange } from '../core/boundary.js';
-import { type Redactor, redactorFor } from '../core/redact.js';
+import type { Redactor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
-import { authVariants } from './credentials.js';
+import { authVariants, runRedactor, runSecrets } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary } from './model.js';
 import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
@@ -119,7 +119,7 @@ class Run {
     this.checks = [...given, ...(settings.profile ? loadChecks(settings.profile.name, given.filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
     this.responseChecks = this.checks.filter((c): c is ResponseCheck => c.kind === 'response');
     // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
-    this.redactor = redactSecrets(redactorFor(options.apiKey), settings.connection);
+    this.redactor = runRedactor(runSecrets(options.apiKey, settings.connection));
     this.evidence = new EvidenceFactory(this.redactor, options.apiKey);
     this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.

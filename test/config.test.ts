@@ -102,23 +102,34 @@ describe('a config file found, not named, may not weaken or redirect the connect
 
   // Nothing shared but the target's count, read after all of them: side by side.
   it.concurrent.each([
-    [{ insecure: true }, '"insecure" weakens or redirects'],
-    [{ proxy: 'http://127.0.0.1:9' }, '"proxy" weakens or redirects'],
-    [{ ca: 'ca.pem' }, '"ca" weakens or redirects'],
-    [{ cert: 'client.pem', certKey: 'client.key' }, '"cert", "certKey" weaken or redirect'],
-    [{ baseUrl: 'http://127.0.0.1:9/v1', insecure: true, proxy: '${PC_PLANTED_PROXY}' }, '"insecure", "proxy" weaken or redirect'],
-  ])('found upward with %j: refused in one line naming the file and the keys, exit 2, nothing sent', async (config, keys) => {
+    [{ insecure: true }, '"insecure"', true],
+    [{ proxy: 'http://127.0.0.1:9' }, '"proxy"', true],
+    [{ ca: 'ca.pem' }, '"ca"', true],
+    [{ cert: 'client.pem', certKey: 'client.key' }, '"cert", "certKey"', true],
+    [{ baseUrl: 'http://127.0.0.1:9/v1', insecure: true, proxy: '${PC_PLANTED_PROXY}' }, '"insecure", "proxy"', true],
+    // Where the key goes: a base URL off loopback the run would use, and headers that would carry the environment's values.
+    [{ baseUrl: 'http://192.0.2.7/v1' }, '"baseUrl" (not on loopback)', false],
+    [{ baseUrl: 'http://petstore.invalid/v1', headers: { 'X-Leak': '${PC_PLANTED_TOKEN}' } }, '"baseUrl" (not on loopback), "headers" taking ${PC_PLANTED_TOKEN} from the environment', false],
+    [{ headers: { 'X-Leak': 'id-${PC_PLANTED_TOKEN}' } }, '"headers" taking ${PC_PLANTED_TOKEN} from the environment', true],
+  ])('found upward with %j: refused in one line naming the file and what it sets, exit 2, nothing sent', async (config, keys, baseUrlFlag) => {
     const { file, cwd } = checkout(config);
-    const ran = await runInProcess(['--base-url', target.url, '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()], { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9' } });
+    const ran = await runInProcess([...(baseUrlFlag ? ['--base-url', target.url] : []), '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()], { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9', PC_PLANTED_TOKEN: 'Tk9-planted-0451' } });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
     expect(ran.stderr.trim().split('\n')).toEqual([
-      `petstore-conformance: error: ${file}: ${keys} the connection, and this file was found in the working folder or above it, not named (such a file may not set insecure, proxy, ca, cert, certKey): name it with --config ${file} (or PETSTORE_CONFIG) to use it; nothing was sent (see --help)`,
+      `petstore-conformance: error: ${file}: ${keys}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (insecure, proxy, ca, cert, certKey, a baseUrl off loopback, headers from the environment): name it with --config ${file} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent (see --help)`,
     ]);
   });
 
+
   it('nothing reached the target from any refused run', () => {
     expect(received).toBe(0);
+  });
+
+  it('found upward with a base URL off loopback that the run does not use (--base-url given): taken', async () => {
+    const { cwd } = checkout({ baseUrl: 'http://192.0.2.7/v1', numRuns: 2, only: ['LIST-LIMIT-DEFAULT'], reporter: ['console'] });
+    const ran = await runInProcess(['--base-url', target.url], { cwd, env });
+    expect(ran.code, ran.stderr).toBe(0);
   });
 
   it('named with --config or PETSTORE_CONFIG: taken, printed in the header (and under -q), recorded in report.json; found with only a base URL: taken, the header says so', async () => {
@@ -165,7 +176,7 @@ describe('a config file found, not named, may not weaken or redirect the connect
     expect(found.code, found.stderr).toBe(0);
     expect(found.stderr.split('\n').slice(1, 3)).toEqual([
       '  connection: plain http, no TLS · no proxy · no client certificate',
-      `  config file: ${join('..', '..', 'petstore-conformance.config.json')} (found in the working folder or above it, not named, so it may set no TLS or proxy setting); the base URL comes from it`,
+      `  config file: ${join('..', '..', 'petstore-conformance.config.json')} (found in the working folder or above it, not named, so it may not decide where the key goes or how); the base URL comes from it`,
     ]);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
     expect(report.options.sources).toEqual({ flags: [], environment: [], configFile: { path: join('..', '..', 'petstore-conformance.config.json'), named: false, settings: ['target'] } });

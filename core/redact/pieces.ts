@@ -24,11 +24,14 @@ export class Pieces {
   readonly #owners = new Map<string, string>();
   readonly #hashes = new Set<number>();
 
-  /** Adds every window of `text`, a form of the secret `placeholder` stands for. */
+  /** @param publicPieces windows (in lower case) of text the suite publishes itself, never looked for: see `RedactorOptions`. */
+  constructor(readonly publicPieces: ReadonlySet<string> = new Set()) {}
+
+  /** Adds every window of `text`, a form of the secret `placeholder` stands for, but the public ones. */
   add(text: string, placeholder: string): void {
     for (let i = 0; i + FRAGMENT <= text.length; i++) {
       const window = text.slice(i, i + FRAGMENT);
-      if (this.#owners.has(window)) continue;
+      if (this.#owners.has(window) || this.publicPieces.has(window.toLowerCase())) continue;
       this.#owners.set(window, placeholder);
       this.#hashes.add(windowHash(window, 0));
     }

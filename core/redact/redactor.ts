@@ -102,6 +102,18 @@ export function registeredForms(secret: Secret): RegisteredForm[] {
   return out;
 }
 
+/** How a {@link Redactor} looks. */
+export interface RedactorOptions {
+  /**
+   * Every {@link FRAGMENT}-character window, in lower case, of text the suite
+   * publishes itself whatever the key (the rule catalog report.html shows): a
+   * piece of a secret that is one of them is not looked for (the secret's
+   * whole forms still are). Such a piece tells nothing of the secret where
+   * the suite's own words hold it, and hiding it would rewrite them.
+   */
+  publicPieces?: ReadonlySet<string>;
+}
+
 /**
  * Replaces registered secrets in text, in every form the module comment lists.
  * Where matches overlap they are merged, so nothing of either survives; the
@@ -110,6 +122,7 @@ export function registeredForms(secret: Secret): RegisteredForm[] {
  * it to match a replay's headers with a transcript's.
  */
 export class Redactor {
+  readonly #publicPieces: ReadonlySet<string>;
   #entries: (Needle & { value: string })[] = [];
   #compiled: Compiled | undefined;
   /** Labels of base64 runs already seen (an echoing target repeats them). */
@@ -118,6 +131,10 @@ export class Redactor {
   readonly #wholes = new Map<string, string>();
   /** Short complete texts already redacted: header names and values repeat from one exchange to the next. */
   readonly #seen = new Map<string, { text: string; changed: boolean }>();
+
+  constructor(options: RedactorOptions = {}) {
+    this.#publicPieces = options.publicPieces ?? new Set();
+  }
 
   /**
    * Registers a secret, the one way every secret is registered (the key, each
@@ -305,7 +322,7 @@ export class Redactor {
         hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
       }
     }
-    const pieces = new Pieces();
+    const pieces = new Pieces(this.#publicPieces);
     for (const { text, owner, fragments } of plain) if (fragments) pieces.add(text, owner);
     this.#compiled = {
       plain: plain.sort((a, b) => b.text.length - a.text.length),

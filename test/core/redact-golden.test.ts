@@ -9,9 +9,9 @@
  * which entries changed, and why, in the commit.
  */
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../core/connection.js';
+import { connectionSecrets } from '../../core/connection.js';
 import { show } from '../../core/json.js';
-import { authorizationForms, excerpt, KEY_PLACEHOLDER, keyDerivatives, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, swapCase } from '../../core/redact.js';
+import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms, swapCase } from '../../core/redact.js';
 
 const KEYS: Record<string, string> = {
   ordinary: 'Sekr3t-KEY-4242',
@@ -113,7 +113,8 @@ function corpus(): Record<string, unknown> {
   const golden: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(KEYS)) {
     const r = redactorFor(key);
-    golden[`${name}: keyDerivatives`] = keyDerivatives(key);
+    // Every value the scanner looks for, with its label (once `keyDerivatives`).
+    golden[`${name}: keyDerivatives`] = registeredForms(keySecret(key)).flatMap((form) => (form.wholeOnly ? [] : [[form.value, form.label]]));
     golden[`${name}: authorizationForms`] = authorizationForms(key).map(([redacted]) => redacted);
     for (const [form, make] of Object.entries(FORMS)) {
       for (const [place, put] of Object.entries(PLACES)) golden[`${name}: ${form}, ${place}`] = outputs(r, put(make(key)));
@@ -142,7 +143,7 @@ function corpus(): Record<string, unknown> {
   // Secret headers and a proxy password, beside the key.
   const secret = 'Tr4ce-Secret-V4lue-77';
   const password = 'Pr0xy-Pa55word';
-  const withSecrets = redactSecrets(redactorFor(KEYS.ordinary!), { headers: { 'x-trace': secret }, secretHeaders: ['x-trace'], proxy: { kind: 'url', url: `http://someone:${password}@127.0.0.1:3128` } });
+  const withSecrets = redactorOf([keySecret(KEYS.ordinary!), ...connectionSecrets({ headers: { 'x-trace': secret }, secretHeaders: ['x-trace'], proxy: { kind: 'url', url: `http://someone:${password}@127.0.0.1:3128` } }).map((s) => s.secret)]);
   for (const [name, value] of [['secret header', secret], ['proxy password', password]] as const) {
     for (const form of ['plain', 'json-unicode-lower', 'percent-all', 'base64', 'base64 after one byte', 'hex', 'lower', 'upper', 'piece 0-8', 'piece 3-14', 'piece, lower case', 'near miss']) {
       for (const place of ['alone', 'inside', 'header name'] as const) golden[`${name}: ${form}, ${place}`] = outputs(withSecrets, PLACES[place]!(FORMS[form]!(value)));
