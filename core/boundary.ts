@@ -31,15 +31,26 @@ export type RedactedExchange = Exchange & { readonly [REDACTED_EXCHANGE]: true }
 
 /** A transport whose answers crossed the boundary: a {@link RedactionBoundary}, or a replay of a transcript it wrote. */
 export interface RedactedTransport {
-  readonly redacted: true;
   readonly requestsSent: number;
   send(spec: RequestSpec): Promise<RedactedExchange>;
   close(): Promise<void>;
 }
 
-/** Whether `transport` answers through the boundary already. */
+/**
+ * The transports vouched for: this module's boundaries, and the replayers of
+ * transcripts it wrote ({@link vouchFor}). A property a caller sets cannot
+ * put a transport here, so no transport given to the engine skips the door.
+ */
+const VOUCHED = new WeakSet<object>();
+
+/** Marks `transport` as answering through the boundary already (core/transcript.ts `TranscriptReplayer`); not part of the package's API. */
+export function vouchFor(transport: RedactedTransport): void {
+  VOUCHED.add(transport);
+}
+
+/** Whether `transport` answers through the boundary already: one this module vouched for ({@link vouchFor}). */
 export function isRedacted(transport: Transport | RedactedTransport): transport is RedactedTransport {
-  return (transport as Partial<RedactedTransport>).redacted === true;
+  return VOUCHED.has(transport);
 }
 
 /** The digest that names a request in messages: sha256 of its method, path and body. */
@@ -108,12 +119,12 @@ export function recordedExchange(exchange: Exchange, redactor: Redactor): Redact
 
 /** A transport behind the redaction boundary (see the module comment). */
 export class RedactionBoundary implements RedactedTransport {
-  readonly redacted = true;
-
   constructor(
     readonly inner: Transport,
     readonly redactor: Redactor,
-  ) {}
+  ) {
+    vouchFor(this);
+  }
 
   get requestsSent(): number {
     return this.inner.requestsSent;

@@ -16,7 +16,7 @@
  * text; one that is not is read as Latin-1, byte for byte, redacted, and kept
  * byte for byte where nothing was replaced.
  */
-import { KeyInRequestError, recordedExchange, type RedactedExchange, type RedactedTransport, redactExchange, requestDigest } from './boundary.js';
+import { KeyInRequestError, recordedExchange, type RedactedExchange, type RedactedTransport, redactExchange, requestDigest, vouchFor } from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec } from './http.js';
 import { decodeUtf8 } from './json.js';
@@ -202,7 +202,6 @@ export interface ReplayOptions {
  * and is kept in {@link unmatched}: the replay has diverged from the run.
  */
 export class TranscriptReplayer implements RedactedTransport {
-  readonly redacted = true;
   readonly #queues = new Map<string, TranscriptEntry[]>();
   readonly #entries: readonly TranscriptEntry[];
   readonly #used = new Set<number>();
@@ -217,6 +216,7 @@ export class TranscriptReplayer implements RedactedTransport {
     this.#entries = [...entries].sort((a, b) => a._seq - b._seq);
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#redactor = options.redactor;
+    vouchFor(this);
     this.#withheld = options.withheld ?? new Set();
     for (const entry of this.#entries) {
       const url = entry.request.url;

@@ -7,9 +7,9 @@
  */
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { connectionRecord } from '../core/connection.js';
-import { HttpClient } from '../core/http.js';
-import { isRedacted, type RedactedTransport, RedactionBoundary, redactExchange } from '../core/boundary.js';
-import type { Redactor } from '../core/redact.js';
+import { type Exchange, HttpClient } from '../core/http.js';
+import { isRedacted, type RedactedExchange, type RedactedTransport, RedactionBoundary } from '../core/boundary.js';
+import { type Redactor, redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
@@ -96,6 +96,8 @@ class Run {
   readonly evidence: EvidenceFactory;
   readonly recorder: Recorder;
   readonly client: RedactedTransport;
+  /** The door for exchanges another sender made (the load phase's): core/boundary.ts `RedactionBoundary.admit`. */
+  readonly admit: (exchange: Exchange) => RedactedExchange;
   readonly session: TargetSession;
   readonly store = new StoreState();
   readonly variants: CheckContext['authVariants'];
@@ -124,13 +126,13 @@ class Run {
     this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
-    this.client =
-      transport && isRedacted(transport)
-        ? transport
-        : new RedactionBoundary(
-            transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
-            this.redactor,
-          );
+    const boundary = new RedactionBoundary(
+      transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
+      this.redactor,
+    );
+    this.client = transport && isRedacted(transport) ? transport : boundary;
+    // What the load phase's own connections receive comes in through the same door.
+    this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
     this.emit = redactingEmitter(options.onEvent, this.evidence);
     this.prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
@@ -346,7 +348,7 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
         maxBodyBytes: settings.maxBodyBytes,
         connection: settings.connection,
         ...(options.signal ? { signal: options.signal } : {}),
-        admit: (exchange) => redactExchange(exchange, run.redactor),
+        admit: run.admit,
         store: run.store,
         recorder,
         checks: run.checks,
@@ -411,11 +413,13 @@ function countOutcomes(rules: ConformanceResult['rules']): Summary['counts'] {
  * the key would occur in it, so redacting the key never rewrites what the suite sent.
  */
 export function namePrefixFor(seed: number, apiKey: string): string {
+  // Every form the redactor finds (case-folded, pieces): a prefix holding one would be withheld from every request.
+  const holdsKey = redactorFor(apiKey);
   for (let salt = 0; salt < 64; salt++) {
     const hex = (checkSeed(seed, `name-prefix ${salt}`) >>> 0).toString(16).padStart(8, '0').slice(0, 4);
     const stem = ['pctest-', 'pc-', 'petconf-', 'suite-'][salt % 4]!;
     const prefix = `${stem}${hex} `;
-    if (!prefix.toLowerCase().includes(apiKey.toLowerCase())) return prefix;
+    if (!prefix.toLowerCase().includes(apiKey.toLowerCase()) && !holdsKey.leaks(prefix)) return prefix;
   }
   throw new UsageError('the API key is so short that it occurs in every name the suite could give its animals; use a real key');
 }

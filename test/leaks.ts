@@ -10,6 +10,89 @@
  * core/redact.ts, on purpose.
  */
 
+/** Encodings a server may apply to what it echoes, written apart from core/redact.ts on purpose. */
+export const b64 = (text: string, encoding: BufferEncoding = 'utf8'): string => Buffer.from(text, encoding).toString('base64');
+export const b64url = (text: string): string => Buffer.from(text).toString('base64url');
+export const hex = (text: string, encoding: BufferEncoding = 'utf8'): string => Buffer.from(text, encoding).toString('hex');
+export const u4 = (ch: string, upper = false): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+export const jsonInner = (text: string): string => JSON.stringify(text).slice(1, -1);
+export const pctAll = (text: string, encoding: BufferEncoding = 'utf8'): string => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+export const asciiUpper = (text: string): string => text.replace(/[a-z]+/g, (m) => m.toUpperCase());
+export const swapped = (text: string): string => [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+
+/**
+ * Every form a server may echo a secret in, as the raw characters it sends:
+ * escaped, percent-encoded, nested, base64 and hex (of the secret, of what
+ * holds it, of a piece of it, cut short, case-folded as a header name folds
+ * it), case-folded, the near misses the auth checks send, pieces. The golden
+ * file of the redactor and the end-to-end secrets tests both draw from it.
+ */
+export const ECHO_FORMS: Readonly<Record<string, (k: string) => string>> = {
+  plain: (k) => k,
+  json: (k) => jsonInner(k),
+  'json-php': (k) => jsonInner(k).replace(/\//g, '\\/'),
+  'json-unicode-lower': (k) => [...k].map((c) => u4(c)).join(''),
+  'json-unicode-upper': (k) => [...k].map((c) => u4(c, true)).join(''),
+  'json-mixed': (k) => [...k].map((c, i) => (i % 2 === 0 ? u4(c, i % 4 === 0) : jsonInner(c).replace(/\//g, '\\/'))).join(''),
+  'x-escapes': (k) => [...Buffer.from(k, 'latin1')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
+  html: (k) => [...k].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+  'html-hex': (k) => [...k].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+  percent: (k) => encodeURIComponent(k),
+  'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  'percent-all': (k) => pctAll(k),
+  'percent-latin1': (k) => pctAll(k, 'latin1'),
+  // Nested: percent-encoded twice (UTF-8 and Latin-1 bytes), and a JSON escape inside the JSON string (`\\u0051`, one more decoding to go).
+  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
+  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
+  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c)).join('')),
+  'three-layers': (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map((c) => u4(c)).join('') }) }),
+  'percent-in-json-escapes': (k) => JSON.stringify({ echo: [...pctAll(k)].map((c) => u4(c)).join('') }),
+  base64: (k) => b64(k),
+  'base64 after one byte': (k) => b64(`x${k}`),
+  'base64 after two bytes': (k) => b64(`xy${k}`),
+  'base64-latin1': (k) => b64(k, 'latin1'),
+  'base64-bearer': (k) => b64(`Bearer ${k}`),
+  'base64-basic': (k) => b64(`conformance:${k}`),
+  'base64-user': (k) => b64(`user:${k}`),
+  // The Basic header the auth checks send, encoded once more.
+  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
+  'base64url-basic-header-after-text': (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url'),
+  'base64-php': (k) => JSON.stringify(b64(`Bearer ${k}`)).replace(/\//g, '\\/'),
+  'base64-bearer-php': (k) => b64(`Bearer ${k}`).replace(/\//g, '\\/'),
+  base64url: (k) => b64url(`x${k}`),
+  'base64url-bearer': (k) => b64url(`Bearer ${k}`),
+  // Encoded pieces: a piece of the key in base64 or hex, an encoding cut short, the Basic credentials as a header name folds them (`=` is no token character).
+  'base64 of a piece': (k) => b64(k.slice(3, 15)),
+  'base64 of a piece, lower case': (k) => b64(k.slice(2, 14)).toLowerCase(),
+  'basic, lower case, unpadded': (k) => b64(`conformance:${k}`).toLowerCase().replace(/=+$/, ''),
+  'basic cut short': (k) => `Basic ${b64(`conformance:${k}`).slice(0, 30)}`,
+  'hex of a piece': (k) => hex(k.slice(1, 13)),
+  hex: (k) => hex(k),
+  'hex-upper': (k) => hex(k).toUpperCase(),
+  'hex-latin1': (k) => hex(k, 'latin1'),
+  // Case-folded, as a server may fold any text and HTTP folds a header name; the near misses the auth checks send, and pieces, folded too.
+  lower: (k) => k.toLowerCase(),
+  upper: (k) => k.toUpperCase(),
+  'ascii-lower': (k) => asciiLower(k),
+  'ascii-upper': (k) => asciiUpper(k),
+  swapped: (k) => swapped(k),
+  'near miss': (k) => k.slice(0, -1),
+  'near miss, lower case': (k) => k.slice(0, -1).toLowerCase(),
+  'near miss, upper case': (k) => k.slice(0, -1).toUpperCase(),
+  'near miss, ascii lower case': (k) => asciiLower(k.slice(0, -1)),
+  'swapped, lower case': (k) => swapped(k).toLowerCase(),
+  'swapped piece': (k) => swapped(k.slice(2, 14)),
+  'key and x': (k) => `${k}x`,
+  'piece 0-8': (k) => k.slice(0, 8),
+  'piece 3-14': (k) => k.slice(3, 14),
+  'piece 1 to -1': (k) => k.slice(1, -1),
+  'piece, lower case': (k) => k.slice(2, 12).toLowerCase(),
+  'piece, upper case': (k) => k.slice(2, 12).toUpperCase(),
+  'bearer near miss': (k) => `Bearer ${k.slice(0, -1)}`,
+  'bearer near miss as a header name': (k) => `x-n-bearer-${k.slice(0, -1)}`.toLowerCase(),
+};
+
 /** Characters of the key that make a leak. */
 export const WINDOW = 8;
 
@@ -25,14 +108,35 @@ export function caseless(text: string): string {
 }
 
 /** The 8-character windows of a key that must not appear anywhere, with the case-insensitive ones apart. */
-export function windowsOf(key: string): { exact: Set<string>; folded: Set<string> } {
+export function windowsOf(key: string): { exact: Set<string>; folded: Set<string>; encoded: Set<string> } {
   const exact = new Set<string>();
   const folded = new Set<string>();
   const mojibake = Buffer.from(key, 'utf8').toString('latin1');
   for (const text of [key, mojibake]) for (let i = 0; i + WINDOW <= text.length; i++) exact.add(text.slice(i, i + WINDOW));
   const caseFolded = caseless(key);
   for (let i = 0; i + WINDOW <= caseFolded.length; i++) folded.add(caseFolded.slice(i, i + WINDOW));
-  return { exact, folded };
+  return { exact, folded, encoded: encodedWindows(key) };
+}
+
+/**
+ * Pieces of the key's base64 (at each of the three byte alignments, in both
+ * alphabets) and hex, in lower case: where a header name folded an encoding,
+ * decoding no longer shows the key, yet a reader gets it back by trying both
+ * cases of each letter. A base64 piece of {@link WINDOW} characters encodes 6
+ * of the key's bytes, a hex piece of twice that 8.
+ */
+function encodedWindows(key: string): Set<string> {
+  const out = new Set<string>();
+  const bytes = Buffer.from(key, 'utf8');
+  for (let align = 0; align < 3; align++) {
+    const encoded = Buffer.concat([Buffer.alloc(align), bytes]).toString('base64');
+    // The characters only the key's bytes decide: past the first quantum when padded in front, before the padding and the last one.
+    const core = encoded.slice(align === 0 ? 0 : 4, -4);
+    for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) for (let i = 0; i + WINDOW <= alphabet.length; i++) out.add(alphabet.slice(i, i + WINDOW).toLowerCase());
+  }
+  const hexed = bytes.toString('hex');
+  for (let i = 0; i + 2 * WINDOW <= hexed.length; i += 2) out.add(hexed.slice(i, i + 2 * WINDOW));
+  return out;
 }
 
 function jsonUnescape(text: string): string {
@@ -145,10 +249,22 @@ function find(text: string, windows: Set<string>, fold: boolean): { at: number; 
   return undefined;
 }
 
+/** A piece of the key's base64 or hex, whatever the letter case ({@link encodedWindows}). */
+function findEncoded(text: string, windows: Set<string>): { at: number; window: string } | undefined {
+  const haystack = text.toLowerCase();
+  for (const size of [WINDOW, 2 * WINDOW]) {
+    for (let i = 0; i + size <= haystack.length; i++) {
+      const piece = haystack.slice(i, i + size);
+      if (windows.has(piece)) return { at: i, window: piece };
+    }
+  }
+  return undefined;
+}
+
 /** The first leak of `key` in `text`, or undefined. */
 export function findLeak(text: string, key: string, windows = windowsOf(key)): Leak | undefined {
   for (const [form, decoded] of decodings(text)) {
-    const hit = find(decoded, windows.exact, false) ?? find(decoded, windows.folded, true);
+    const hit = find(decoded, windows.exact, false) ?? find(decoded, windows.folded, true) ?? findEncoded(decoded, windows.encoded);
     if (hit) return { form, window: hit.window, context: decoded.slice(Math.max(0, hit.at - 40), hit.at + 60) };
   }
   return undefined;

