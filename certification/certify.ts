@@ -36,7 +36,7 @@ export interface CertifyOptions {
   baseUrl: string;
   /** The API key; never written into the bundle (every file is searched for it before the bundle is made). */
   apiKey: string;
-  /** What is certified (spec/product-schema.ts); refused with {@link ProductRefused} when invalid or when it holds the key. */
+  /** What is certified (spec/product-schema.ts); refused with {@link ProductRefused} when invalid or when it holds any of the run's secrets. */
   product: Product;
   /** An Ed25519 private key: signs manifest.json into manifest.sig. Default: unsigned. */
   signKey?: KeyObject;
@@ -64,7 +64,7 @@ export interface Certification {
   result: ConformanceResult;
 }
 
-/** A product description certify will not put into a bundle; `reason` says why, naming the key. */
+/** A product description certify will not put into a bundle; `reason` says why, never quoting a value of it. */
 export class ProductRefused extends UsageError {
   constructor(readonly reason: string) {
     super(`product: ${reason}`);
@@ -80,7 +80,7 @@ const MIN_CHECKED_SECRET = Math.max(8, MIN_KEY_LENGTH);
  * the bundle; nothing is written anywhere. A run that is not certified still
  * gives a bundle (its manifest says why). Throws a `PcError` when the run
  * cannot start (a `UsageError` for bad options), and `PC_ERR_INTERNAL` when a
- * file would hold the key.
+ * file would hold one of its secrets (the key, a secret header…).
  */
 export async function certify(options: CertifyOptions): Promise<Certification> {
   const { apiKey, signKey } = options;
@@ -93,8 +93,9 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   const redactor = runRedactor(secrets);
   // Belt and braces against a secret that got where it must not be, in any form the redactor knows, registered alike; a short one would be found in any text.
   const watch = runRedactor(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
-  const holdsKey = (content: string) => watch.leaks(content);
-  if (holdsKey(JSON.stringify(product))) throw new ProductRefused('it holds the API key; a product description must not');
+  const holdsSecret = (content: string) => watch.leaks(content);
+  // Which secret is not said: naming it would tell a reader of the line which value of the product description is one.
+  if (holdsSecret(JSON.stringify(product))) throw new ProductRefused('it holds one of the secrets the run sends (the API key, a secret header\'s value, a value taken from the environment); a product description must hold none');
 
   const transcript: TranscriptEntry[] = [];
   const result = await runConformance({
@@ -121,7 +122,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     [BUNDLE.html, renderHtml(result)],
     [BUNDLE.transcript, renderTranscript(transcript)],
   ]);
-  for (const [name, content] of files) if (holdsKey(content)) throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold the API key; no bundle written`);
+  for (const [name, content] of files) if (holdsSecret(content)) throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold one of the run's secrets; no bundle written`);
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     tool: { name: 'petstore-conformance', version: TOOL_VERSION },

@@ -24,9 +24,10 @@ import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';
 import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
-import { ARGV_WARNING, inFlags } from './options.js';
+import { errorLine } from './errors.js';
+import { ARGV_WARNING } from './options.js';
 import { apiKeyOf } from './env.js';
-import { connectionLine, flagSources } from './transport.js';
+import { connectionLine, settingSources } from './transport.js';
 
 /** Flags of a plain run that would change what is certified; certify refuses each (see {@link certifyOptions}). */
 const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver', 'waivers', 'config', 'embedded'] as const;
@@ -78,7 +79,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     const product = await readProduct(resolve(cwd, productPath), productPath);
     const flags = connectionFlags(args);
     const connection = await buildConnection(flags, io.env, cwd);
-    const said = connectionLine({ target: baseUrl, connection, files: flags, sources: flagSources(typed, connection) });
+    const said = connectionLine({ target: baseUrl, connection, files: flags, sources: settingSources({ typed, filled: args }, { target: baseUrl, connection }) });
     const out = resolve(cwd, outPath);
     const outDir = await stat(dirname(out)).catch(() => undefined);
     if (!outDir?.isDirectory()) throw new UsageError(`--out ${outPath}: the directory ${dirname(outPath)} does not exist`);
@@ -126,7 +127,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     return certifyExitCode(manifest.certified, interrupted);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see certify --help)' : ''}`)}\n`);
+    io.stderr.write(`${secrets.redact(errorLine(pcError, 'certify --help'))}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }

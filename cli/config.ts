@@ -27,13 +27,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { UsageError } from '../core/errors.js';
+import { scanJson } from '../core/json-prefix.js';
 import { shellWord } from '../reports/commands.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import { MIN_SECRET_LENGTH } from './connection-flags.js';
+import { ConfigFileError } from './errors.js';
 import { FILE_LIMITS, FileRefused, readBoundedFile } from './files.js';
 
 const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
@@ -186,7 +187,7 @@ export interface Expansion {
 /**
  * Replaces `${NAME}` in every string value of `data` (nested ones too) with the
  * environment variable; `$${` is a literal `${`. Returns the data and every
- * value it took from the environment. Throws `UsageError` naming the file, the
+ * value it took from the environment. Throws `ConfigFileError` naming the file, the
  * key and the variable when it is unset or empty.
  */
 export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string): { data: unknown; expanded: Expansion[] } {
@@ -196,9 +197,9 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string)
     if (typeof value === 'string') {
       return value.replace(/\$(\$)?\{([^}]*)\}/g, (whole, escaped: string | undefined, name: string) => {
         if (escaped) return whole.slice(1);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigFileError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
         const found = env[name];
-        if (found === undefined || found === '') throw new UsageError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
+        if (found === undefined || found === '') throw new ConfigFileError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
         expanded.push({ at, variable: name, value: found });
         return found;
       });
@@ -224,11 +225,11 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string)
  */
 export const SECRET_KEYS = ['headers'] as const;
 
-/** The values the file took from the environment into {@link SECRET_KEYS}; throws a one-line `UsageError` naming the key and the variable (never the value) for one too short to redact. */
+/** The values the file took from the environment into {@link SECRET_KEYS}; throws a one-line `ConfigFileError` naming the key and the variable (never the value) for one too short to redact. */
 function secretsOf(expanded: readonly Expansion[], path: string): Expansion[] {
   const secrets = expanded.filter((e) => (SECRET_KEYS as readonly string[]).includes(e.at[0] ?? ''));
   for (const { at, variable, value } of secrets) {
-    if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`${path}: "${at.join('.')}" uses \${${variable}}, whose value is shorter than ${MIN_SECRET_LENGTH} characters; a value taken from the environment into ${at[0]} is a secret, and one this short cannot be redacted reliably`);
+    if (value.length < MIN_SECRET_LENGTH) throw new ConfigFileError(`${path}: "${at.join('.')}" uses \${${variable}}, whose value is shorter than ${MIN_SECRET_LENGTH} characters; a value taken from the environment into ${at[0]} is a secret, and one this short cannot be redacted reliably`);
   }
   return secrets;
 }
@@ -266,7 +267,7 @@ export function refuseDiscoveredSettings(loaded: LoadedConfig, { usesBaseUrl }: 
   if (usesBaseUrl && baseUrl !== undefined && !onLoopback(baseUrl)) set.push('"baseUrl" (not on loopback)');
   if (loaded.secrets.length > 0) set.push(`"headers" taking ${[...new Set(loaded.secrets.map((s) => `\${${s.variable}}`))].join(', ')} from the environment`);
   if (set.length === 0) return;
-  throw new UsageError(`${loaded.path}: ${set.join(', ')}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (${TRANSPORT_KEYS.join(', ')}, a baseUrl off loopback, headers from the environment): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`);
+  throw new ConfigFileError(`${loaded.path}: ${set.join(', ')}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (${TRANSPORT_KEYS.join(', ')}, a baseUrl off loopback, headers from the environment): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`);
 }
 
 /** Whether `url` names a loopback host (127.0.0.0/8, ::1, localhost). */
@@ -277,12 +278,34 @@ function onLoopback(url: string): boolean {
 }
 
 /**
+ * Where `text` stops being JSON, in words: `at line 3, column 14`, or `it ends
+ * at line 3, column 1 before its value is complete`. Found with the JSON scan
+ * of core/json-prefix.ts on ever longer starts of the text (a start that no
+ * JSON text begins with stays one when it grows), so the place does not
+ * depend on the wording of JSON.parse's message.
+ */
+function whereInvalid(text: string): string {
+  // The length of the shortest start that no JSON text begins with (text.length + 1 when each could begin one); the fault is its last character.
+  let low = 1;
+  let high = text.length + 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (scanJson(text, 'json', 0, mid) === 'invalid') high = mid;
+    else low = mid + 1;
+  }
+  const at = low - 1;
+  const before = text.slice(0, at);
+  const place = `line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}`;
+  return at >= text.length ? `it ends at ${place} before its value is complete` : `at ${place}`;
+}
+
+/**
  * Reads the config file: `explicit` (relative to `cwd`) must exist; otherwise
  * the file {@link findConfigFile} finds is read, when there is one. Environment
  * variables are interpolated, then the file is validated; paths in it come
  * back absolute, and `secrets` are the values it took from the environment
- * into {@link SECRET_KEYS}. Throws `UsageError` naming the file and the
- * offending key.
+ * into {@link SECRET_KEYS}. Throws `ConfigFileError` naming the file and the
+ * offending key (or, for text that is not JSON, where it stops being JSON).
  */
 export async function loadConfigFile(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedConfig> {
   const named = explicit !== undefined;
@@ -293,23 +316,24 @@ export async function loadConfigFile(explicit: string | undefined, cwd: string, 
     text = (await readBoundedFile(path, FILE_LIMITS.config, `cannot read the config file ${path}`)).toString('utf8');
   } catch (error) {
     if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { named, config: {}, secrets: [] };
-    throw error;
+    throw error instanceof FileRefused ? new ConfigFileError(error.message) : error;
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    // JSON.parse's message quotes the text around the fault, which may be a secret: where, never what.
+    throw new ConfigFileError(`${path} is not valid JSON: ${whereInvalid(text)} (the file's text is not shown)`);
   }
   // The key is refused before anything is interpolated: a file never holds it, not even as ${VARIABLE}.
   if (typeof data === 'object' && data !== null && ('apiKey' in data || 'api-key' in data)) {
-    throw new UsageError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
+    throw new ConfigFileError(`${path}: the API key is never read from a file; pass --api-key or set PETSTORE_API_KEY`);
   }
   const interpolated = interpolate(data, env, path);
   data = interpolated.data;
   const validate = validateConfig();
   if (!validate(data)) {
-    throw new UsageError(`${path}: ${schemaErrorText(validate.errors)}`);
+    throw new ConfigFileError(`${path}: ${schemaErrorText(validate.errors)}`);
   }
   const config: FileConfig = { ...data };
   for (const key of PATH_KEYS) if (config[key] !== undefined) config[key] = resolve(dirname(path), config[key]);

@@ -12,7 +12,11 @@ import { createSecureContext } from 'node:tls';
 import { type ConnectOptions, type EnvironmentValue, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { type ConnectionFlags, MIN_SECRET_LENGTH, SECRET_HEADER_ENV } from './connection-flags.js';
+import { ConfigFileError } from './errors.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
+
+/** How a message names the config file's headers. */
+const FILE_HEADERS = 'config "headers":';
 
 /** Splits `Name: value`; throws a one-line `UsageError` naming `flag`, never the text (it may be a bare secret). */
 function splitHeader(text: string, flag: string): [string, string] {
@@ -63,13 +67,13 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
   const fromFile = new Set<string>();
   const add = (name: string, value: string, flag: string) => {
     const problem = headerProblem(name, value, flag);
-    if (problem) throw new UsageError(problem);
+    if (problem) throw flag === FILE_HEADERS ? new ConfigFileError(problem) : new UsageError(problem);
     const lower = name.toLowerCase();
     if (Object.hasOwn(headers, lower) && !fromFile.delete(lower)) throw new UsageError(`${flag} ${name}: given twice`);
     headers[lower] = value;
   };
   for (const [name, value] of Object.entries(flags.fileHeaders ?? {})) {
-    add(name, value, 'config "headers":');
+    add(name, value, FILE_HEADERS);
     fromFile.add(name.toLowerCase());
   }
   for (const text of flags.header ?? []) add(...splitHeader(text, '--header'), '--header');

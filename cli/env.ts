@@ -7,7 +7,7 @@
  * variable holds one value per line (header values may hold commas). Options
  * hidden from `--help` (certify's refused ones) have no variable. The key is
  * read by {@link apiKeyOf} alone, from `--api-key` or `PETSTORE_API_KEY`; the
- * run reads `PETSTORE_BASE_URL` itself (cli/main.ts), beside `--embedded`.
+ * run sets `PETSTORE_BASE_URL` aside under `--embedded` (cli/main.ts).
  */
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';

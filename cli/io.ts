@@ -1,4 +1,9 @@
-/** What a command gets of the process: its streams, environment and signals (only bin/ touches the process itself). */
+/**
+ * What a command gets of the process: its streams, environment and signals
+ * (only bin/ touches the process itself), and {@link defaultIo}, the real
+ * process's, whose streams survive a reader that went away.
+ */
+import { STOP_WITH_PARENT_ENV } from './embedded.js';
 
 /** The signals that stop a run. */
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -16,4 +21,71 @@ export interface Io {
   signals?: (handler: (signal: StopSignal) => void) => () => void;
   /** Ends the process at once as `signal`'s default action would (a second Ctrl-C). */
   raise?: (signal: StopSignal) => void;
+}
+
+/**
+ * `stream` as commands write to it: a write error (EPIPE when the reader went away, `… 2>&1 | head -1`; EIO or
+ * ENOSPC under a redirect), thrown or emitted, marks it broken and what is still to be printed is dropped. Output is
+ * for a reader, and one that left reads nothing more: the run goes on, writes its reports and exits with its verdict's
+ * code. The listener stays on the process's stream, so yargs' own printing (`--help | head -1`) is covered too.
+ */
+function guardedStream(stream: NodeJS.WriteStream): Io['stdout'] {
+  let broken = false;
+  stream.on('error', () => {
+    broken = true;
+  });
+  return {
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    write(chunk: string | Uint8Array): boolean {
+      if (broken) return true;
+      try {
+        return stream.write(chunk);
+      } catch {
+        broken = true;
+        return true;
+      }
+    },
+  } as unknown as Io['stdout'];
+}
+
+/** The process's own streams ({@link guardedStream}), environment and signals: what bin/ runs a command with. */
+export function defaultIo(): Io {
+  return {
+    stdout: guardedStream(process.stdout),
+    stderr: guardedStream(process.stderr),
+    env: process.env,
+    untilStopped: () =>
+      new Promise((resolve) => {
+        // The embedded reference (cli/embedded.ts) stops with its parent: its stdin closes when the parent is gone.
+        const watchParent = process.env[STOP_WITH_PARENT_ENV] === '1';
+        const stop = () => {
+          if (watchParent) process.stdin.destroy();
+          resolve();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        if (watchParent) {
+          process.stdin.once('end', stop);
+          process.stdin.once('close', stop);
+          process.stdin.resume();
+        }
+      }),
+    signals: (handler) => {
+      const onInt = () => handler('SIGINT');
+      const onTerm = () => handler('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+    // With no listener left, the signal's default action ends the process, as the shell expects (128 + its number).
+    raise: (signal) => void process.kill(process.pid, signal),
+  };
 }

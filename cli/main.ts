@@ -15,14 +15,14 @@ import type { Reporter, ReporterContext } from '../reports/index.js';
 import { REPORT_FILES, REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
-import type { SettingSources, SourcedSetting } from '../suites/model.js';
 import { type ConnectionFlags, connectionFlags, connectionOptions } from './connection-flags.js';
 import { explainUnknown, repeatedOption, useColor } from './conventions.js';
-import { STOP_WITH_PARENT_ENV, startReferenceProcess } from './embedded.js';
+import { errorLine } from './errors.js';
+import { startReferenceProcess } from './embedded.js';
 import { apiKeyOf, documented, withEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
-import type { Io } from './io.js';
-import { CLI_DEFAULTS, type CliConfig, inFlags, matrixOptions, parseRateLimit, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
+import { defaultIo, type Io } from './io.js';
+import { CLI_DEFAULTS, type CliConfig, matrixOptions, parseRateLimit, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
@@ -88,15 +88,14 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .command('replay <report> <case>', 'Send a recorded failure again and judge the answer (exit 0 passes now, 1 still fails, 4 cannot be judged alone)', (y: Argv) =>
         offer(y.positional('report', { type: 'string', describe: 'report.json (or its directory)' }).positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }), replayOptions), async (raw) => {
         const args = given(raw);
-        const [{ replayCommand }, { buildConnection }] = await Promise.all([import('./replay.js'), import('./connection.js')]);
+        const [{ replayCommand }, { buildConnection }, { settingSources }] = await Promise.all([import('./replay.js'), import('./connection.js'), import('./transport.js')]);
         const apiKey = apiKeyOf(args['api-key'], io.env);
         const cwd = io.cwd ?? process.cwd();
         const flags = connectionFlags(args);
         const connection = await buildConnection(flags, io.env, cwd);
-        // given() filled what the flags left out from the environment: PETSTORE_BASE_URL names an origin as --base-url does.
-        const baseUrlFrom = raw['base-url'] !== undefined ? '--base-url' : 'PETSTORE_BASE_URL';
-        const sources = (await import('./transport.js')).flagSources(raw, connection);
-        exitCode = await replayCommand(String(args.report), String(args.case), { ...(args['base-url'] ? { baseUrl: String(args['base-url']), baseUrlFrom } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? CLI_DEFAULTS.timeout, cwd, connection, files: flags, sources }, io);
+        const baseUrl = args['base-url'] as string | undefined;
+        const sources = settingSources({ typed: raw, filled: args }, { target: baseUrl, connection });
+        exitCode = await replayCommand(String(args.report), String(args.case), { ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? CLI_DEFAULTS.timeout, cwd, connection, files: flags, sources }, io);
       })
       .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => offer(y, (await import('./certify.js')).certifyOptions), async (args) => {
         exitCode = await (await import('./certify.js')).certifyCommand(given(args), io, args);
@@ -135,7 +134,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     return exitCode;
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`${secrets.redact(`petstore-conformance: error: ${inFlags(pcError).split('\n')[0]}${pcError.code === 'PC_ERR_USAGE' ? ' (see --help)' : ''}`)}\n`);
+    io.stderr.write(`${secrets.redact(errorLine(pcError, '--help'))}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${secrets.redact(error.stack ?? '')}\n`);
     return pcError.exitCode;
   }
@@ -170,72 +169,6 @@ export function prepareArgv(argv: readonly string[]): { args: string[]; keys: st
 }
 
 /**
- * `stream` as commands write to it: a write error (EPIPE when the reader went away, `… 2>&1 | head -1`; EIO or
- * ENOSPC under a redirect), thrown or emitted, marks it broken and what is still to be printed is dropped. Output is
- * for a reader, and one that left reads nothing more: the run goes on, writes its reports and exits with its verdict's
- * code. The listener stays on the process's stream, so yargs' own printing (`--help | head -1`) is covered too.
- */
-function guarded(stream: NodeJS.WriteStream): Io['stdout'] {
-  let broken = false;
-  stream.on('error', () => {
-    broken = true;
-  });
-  return {
-    get isTTY() {
-      return stream.isTTY;
-    },
-    get columns() {
-      return stream.columns;
-    },
-    write(chunk: string | Uint8Array): boolean {
-      if (broken) return true;
-      try {
-        return stream.write(chunk);
-      } catch {
-        broken = true;
-        return true;
-      }
-    },
-  } as unknown as Io['stdout'];
-}
-
-function defaultIo(): Io {
-  return {
-    stdout: guarded(process.stdout),
-    stderr: guarded(process.stderr),
-    env: process.env,
-    untilStopped: () =>
-      new Promise((resolve) => {
-        // The embedded reference (cli/embedded.ts) stops with its parent: its stdin closes when the parent is gone.
-        const watchParent = process.env[STOP_WITH_PARENT_ENV] === '1';
-        const stop = () => {
-          if (watchParent) process.stdin.destroy();
-          resolve();
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        if (watchParent) {
-          process.stdin.once('end', stop);
-          process.stdin.once('close', stop);
-          process.stdin.resume();
-        }
-      }),
-    signals: (handler) => {
-      const onInt = () => handler('SIGINT');
-      const onTerm = () => handler('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-      return () => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-      };
-    },
-    // With no listener left, the signal's default action ends the process, as the shell expects (128 + its number).
-    raise: (signal) => void process.kill(process.pid, signal),
-  };
-}
-
-/**
  * Flags win over the PETSTORE_* variables (cli/env.ts), the variables over the
  * config file, the file over the defaults. Lists accept repeats and commas.
  * Validates before anything runs.
@@ -243,7 +176,7 @@ function defaultIo(): Io {
 async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
   const [{ loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
-  // The base URL's variable is read below, where --embedded may set it aside; the key only by apiKeyOf.
+  // The base URL's variable is read below, once it is known whether --embedded sets it aside; the key only by apiKeyOf.
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
   const cwd = io.cwd ?? process.cwd();
   const loaded = await loadConfigFile(args.config as string | undefined, cwd, env);
@@ -256,10 +189,11 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
   if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')} (known: ${REPORTER_NAMES.join(', ')})`);
   const embedded = args.embedded === true;
   if (embedded && args['base-url'] !== undefined) throw new UsageError('--embedded and --base-url exclude each other');
-  // An empty environment variable counts as unset.
-  const baseUrl = embedded ? undefined : ((args['base-url'] as string | undefined) ?? (env.PETSTORE_BASE_URL || undefined) ?? file.baseUrl);
+  // Under --embedded an exported PETSTORE_BASE_URL is set aside; otherwise it fills --base-url as any variable fills its flag.
+  const filled = embedded ? args : withEnv(args, { 'base-url': RUN_OPTIONS['base-url']! }, env);
+  const baseUrl = embedded ? undefined : ((filled['base-url'] as string | undefined) ?? file.baseUrl);
   if (!embedded && !baseUrl) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL, or use --embedded)');
-  refuseDiscoveredSettings(loaded, { usesBaseUrl: !embedded && args['base-url'] === undefined && !env.PETSTORE_BASE_URL });
+  refuseDiscoveredSettings(loaded, { usesBaseUrl: !embedded && filled['base-url'] === undefined });
   const apiKey = apiKeyOf(args['api-key'], env);
   if (!embedded && !apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY)');
   if (apiKey !== undefined) checkApiKey(apiKey);
@@ -292,31 +226,8 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
     connection,
     profiles: profilesOf(file),
-    sources: sourcesOf({ flags, args, env, embedded, connection, configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named } }),
+    origins: { typed: flags, filled, configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named } },
   };
-}
-
-/**
- * Where the target and each transport setting in force came from: a flag, a
- * variable (`withEnv` filled `args` from it where `flags` had nothing), or the
- * config file. A proxy of HTTP_PROXY/HTTPS_PROXY is known once the connection
- * is built (cli/run-setup.ts).
- */
-function sourcesOf(input: { flags: Record<string, unknown>; args: Record<string, unknown>; env: NodeJS.ProcessEnv; embedded: boolean; connection: ConnectionFlags; configFile: { path: string; named: boolean } | undefined }): SettingSources {
-  const { flags, args, env, connection } = input;
-  const sources: SettingSources = { flags: [], environment: [], ...(input.configFile ? { configFile: { ...input.configFile, settings: [] } } : {}) };
-  const from = (setting: SourcedSetting, flag: string, inForce: boolean, variable = flags[flag] === undefined && args[flag] !== undefined) => {
-    if (!inForce) return;
-    if (flags[flag] !== undefined) sources.flags.push(setting);
-    else if (variable) sources.environment.push(setting);
-    else sources.configFile?.settings.push(setting);
-  };
-  from('target', 'base-url', !input.embedded, Boolean(env.PETSTORE_BASE_URL));
-  from('insecure', 'insecure', connection.insecure === true);
-  from('customCa', 'ca', connection.ca !== undefined);
-  from('proxy', 'proxy', connection.proxy !== undefined);
-  from('clientCertificate', 'cert', connection.cert !== undefined);
-  return sources;
 }
 
 async function run(config: CliConfig, io: Io): Promise<number> {

@@ -11,7 +11,7 @@ import { type ConnectionFlags, connectionOptions, tlsOptions } from './connectio
 import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
-import type { SettingSources } from '../suites/model.js';
+import type { SettingOrigins } from './transport.js';
 
 /** What a run of the CLI is configured with. */
 export interface CliConfig {
@@ -55,8 +55,8 @@ export interface CliConfig {
   profiles: Record<string, LoadProfile>;
   /** How to reach the target (flags of cli/connection.ts, with the config file's): read into one description before the run. */
   connection: ConnectionFlags;
-  /** Where the target and the transport settings came from, and which config file was read (the proxy of HTTP_PROXY/HTTPS_PROXY is added once the connection is built). */
-  sources: SettingSources;
+  /** Where the settings were read (the command line, the environment, which config file): report.json's `options.sources` once the connection is built (cli/transport.ts `settingSources`). */
+  origins: SettingOrigins;
 }
 
 /**
@@ -140,7 +140,7 @@ export function parseRateLimit(value: unknown): number | undefined {
 }
 
 /** The run's own options; with {@link connectionOptions}, the default command's. */
-export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection' | 'sources'> as Flag<K & string>]-?: Options } = {
+export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection' | 'origins'> as Flag<K & string>]-?: Options } = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1' },
   'api-key': { type: 'string', describe: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}` },
   'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },

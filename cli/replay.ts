@@ -33,7 +33,7 @@ import { REPLAY_EXIT } from '../suites/policy.js';
 import { rejudge } from '../suites/replay.js';
 import type { Io } from './io.js';
 import { readReport } from './report-file.js';
-import { connectionLine, type Transport } from './transport.js';
+import { type ConnectionSummary, connectionLine, sourceOf } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
@@ -42,16 +42,15 @@ const SENT_HEADERS = new Set(['authorization', 'content-type', ...Object.keys(DE
 export interface ReplayOptions {
   /** Where the request goes; without it nothing is sent. */
   baseUrl?: string;
-  /** How the user named it, for the line said before sending. Default `--base-url`. */
-  baseUrlFrom?: '--base-url' | 'PETSTORE_BASE_URL';
   apiKey?: string;
   timeoutMs: number;
   cwd: string;
   /** How to reach the target (--ca, --insecure, --cert, --proxy, -H…): TLS is verified as asked now, whatever the run did. */
   connection?: ConnectOptions;
-  /** The `--ca` and `--cert` files as given, and where each transport setting came from: for the line said before sending. */
-  files?: Transport['files'];
-  sources?: SettingSources;
+  /** The `--ca` and `--cert` files as given: for the line said before sending. */
+  files?: ConnectionSummary['files'];
+  /** Where the base URL and each transport setting came from (cli/transport.ts `settingSources`): for the line said before sending. */
+  sources: SettingSources;
 }
 
 /** Runs the replay; returns its exit code. Throws `PcError` for usage problems. */
@@ -79,8 +78,8 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (unresolved) throw new UsageError(`this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`);
 
   // Where the request goes is said before it goes.
-  const connectionSaid = connectionLine({ target, connection: options.connection ?? {}, files: options.files ?? {}, sources: options.sources ?? { flags: [], environment: [] } });
-  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${options.baseUrlFrom ?? '--base-url'})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`);
+  const connectionSaid = connectionLine({ target, connection: options.connection ?? {}, files: options.files ?? {}, sources: options.sources });
+  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${sourceOf(options.sources, 'target')})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`);
   const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
   let x: SentExchange;
   try {

@@ -11,6 +11,7 @@ import { buildConnection } from './connection.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
+import { settingSources } from './transport.js';
 import { loadWaivers } from './waivers.js';
 
 /** The run's settings for the engine, all but where the target is and its key (the embedded reference's are known only once it started). */
@@ -28,8 +29,7 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
   const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
   const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
   const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
-  // A proxy no flag, variable of ours or file named came from HTTP_PROXY/HTTPS_PROXY.
-  const sources = connection.proxy?.kind === 'env' ? { ...config.sources, environment: [...config.sources.environment, 'proxy' as const] } : config.sources;
+  const sources = settingSources(config.origins, { target: config.baseUrl, connection });
   return {
     reportDir,
     settings: {

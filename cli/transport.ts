@@ -3,7 +3,8 @@
  * verification, the proxy, the client certificate, each with where it came
  * from, and for a run the config file read. One wording for the run's header,
  * `--dry-run`, `replay` and `certify`; report.json records the same facts as
- * data (`options.connection`, `options.sources`).
+ * data (`options.connection`, `options.sources`), and where each came from is
+ * decided once, by {@link settingSources}.
  */
 import { type ConnectOptions, connectionRecord, shownProxy } from '../core/connection.js';
 import type { SettingSources, SourcedSetting } from '../suites/model.js';
@@ -14,7 +15,7 @@ import { envVarOf } from './env.js';
 const FLAG: Readonly<Record<SourcedSetting, string>> = { target: 'base-url', insecure: 'insecure', customCa: 'ca', proxy: 'proxy', clientCertificate: 'cert' };
 
 /** What a command's connection is, for its header. */
-export interface Transport {
+export interface ConnectionSummary {
   /** The base URL; undefined for the embedded reference (plain http on loopback). */
   target: string | undefined;
   /** The connection as built (cli/connection.ts). */
@@ -29,14 +30,13 @@ export interface Transport {
  * through a proxy: what weakens or redirects the connection, which a run says
  * even under `--quiet` or without the console reporter.
  */
-export function weakensOrRedirects(transport: Transport): boolean {
-  const { connection } = transport;
+export function weakensOrRedirects(summary: ConnectionSummary): boolean {
+  const { connection } = summary;
   return connection.insecure === true || connection.ca !== undefined || (connection.proxy?.kind ?? 'none') !== 'none';
 }
 
-/** Where `setting` came from, in the words of the command line: its flag, its variable, or the config file. */
-function sourceOf(transport: Transport, setting: SourcedSetting): string {
-  const { sources } = transport;
+/** Where `setting` came from, in the words of the command line: its flag (`--proxy`), its variable (`PETSTORE_PROXY`), or the config file. */
+export function sourceOf(sources: SettingSources, setting: SourcedSetting): string {
   if (sources.flags.includes(setting)) return `--${FLAG[setting]}`;
   if (sources.environment.includes(setting)) return envVarOf(FLAG[setting]);
   if (sources.configFile?.settings.includes(setting)) return 'the config file';
@@ -44,21 +44,21 @@ function sourceOf(transport: Transport, setting: SourcedSetting): string {
 }
 
 /** `connection: TLS … · proxy … · client certificate …`, each with where it came from. */
-export function connectionLine(transport: Transport): string {
-  const { connection, files } = transport;
-  const https = transport.target?.startsWith('https:') === true;
+export function connectionLine(summary: ConnectionSummary): string {
+  const { connection, files, sources } = summary;
+  const https = summary.target?.startsWith('https:') === true;
   const tls = connection.insecure
-    ? `TLS NOT VERIFIED, any certificate accepted (${sourceOf(transport, 'insecure')})`
+    ? `TLS NOT VERIFIED, any certificate accepted (${sourceOf(sources, 'insecure')})`
     : connection.ca !== undefined
-      ? `TLS verified against ${files.ca ?? 'a CA of its own'} only, not the system CAs (${sourceOf(transport, 'customCa')})`
+      ? `TLS verified against ${files.ca ?? 'a CA of its own'} only, not the system CAs (${sourceOf(sources, 'customCa')})`
       : https
         ? 'TLS verified against the system CAs'
         : 'plain http, no TLS';
   const proxy = connection.proxy ?? { kind: 'none' };
   // An environment proxy is worded as report.json records it: the variables, credentials removed.
   const via =
-    proxy.kind === 'url' ? `proxy ${shownProxy(proxy.url)} (${sourceOf(transport, 'proxy')})` : proxy.kind === 'env' ? `proxy ${connectionRecord(connection).proxy ?? 'from the environment'}` : 'no proxy';
-  const certificate = connection.cert === undefined ? 'no client certificate' : `client certificate ${files.cert ?? ''} (${sourceOf(transport, 'clientCertificate')})`;
+    proxy.kind === 'url' ? `proxy ${shownProxy(proxy.url)} (${sourceOf(sources, 'proxy')})` : proxy.kind === 'env' ? `proxy ${connectionRecord(connection).proxy ?? 'from the environment'}` : 'no proxy';
+  const certificate = connection.cert === undefined ? 'no client certificate' : `client certificate ${files.cert ?? ''} (${sourceOf(sources, 'clientCertificate')})`;
   return `connection: ${[tls, via, certificate].join(' · ')}`;
 }
 
@@ -75,26 +75,54 @@ export function configLine(sources: SettingSources): string {
  * config file. Quiet (`--quiet`, or no console reporter): only the connection,
  * and only when it {@link weakensOrRedirects}.
  */
-export function headerLines(transport: Transport, quiet: boolean): string[] {
-  if (quiet) return weakensOrRedirects(transport) ? [connectionLine(transport)] : [];
-  return [connectionLine(transport), configLine(transport.sources)];
+export function headerLines(summary: ConnectionSummary, quiet: boolean): string[] {
+  if (quiet) return weakensOrRedirects(summary) ? [connectionLine(summary)] : [];
+  return [connectionLine(summary), configLine(summary.sources)];
 }
 
 /**
- * Where the transport settings in force came from for a command that reads no
- * config file (`replay`, `certify`): a flag when `typed` (the command line as
- * yargs parsed it, before the environment filled it) holds it, else its
- * variable; an environment proxy from HTTP_PROXY/HTTPS_PROXY.
+ * Where a command read its settings: the command line as yargs parsed it,
+ * the same once the environment filled what it left out (cli/env.ts
+ * `withEnv`), and the config file, when one was read.
  */
-export function flagSources(typed: Record<string, unknown>, connection: ConnectOptions): SettingSources {
-  const sources: SettingSources = { flags: [], environment: [] };
-  const inForce: [SourcedSetting, boolean][] = [
+export interface SettingOrigins {
+  /** The parsed command line, before the environment: an option it holds was typed. */
+  typed: Readonly<Record<string, unknown>>;
+  /** `typed` filled from the PETSTORE_* variables: an option here and not in `typed` came from its variable. */
+  filled: Readonly<Record<string, unknown>>;
+  /** The config file read: its path as shown (relative to the working folder), and whether it was named (`--config`, `PETSTORE_CONFIG`) or found. */
+  configFile?: { path: string; named: boolean } | undefined;
+}
+
+/**
+ * Where the target and each transport setting in force came from, the one
+ * answer for the run, `--dry-run`, `certify` and `replay` (report.json's
+ * `options.sources`, and the words of {@link sourceOf}): its flag when the
+ * command line holds its option; its variable when only the filled options
+ * do; otherwise the config file. A proxy of HTTP_PROXY/HTTPS_PROXY (built
+ * when no proxy was given) came from the environment. In force: the target
+ * when there is one (none for the embedded reference), and what `connection`
+ * (as built, cli/connection.ts) verifies differently, redirects or presents.
+ */
+export function settingSources(origins: SettingOrigins, inForce: { target: string | undefined; connection: ConnectOptions }): SettingSources {
+  const { typed, filled, configFile } = origins;
+  const { connection } = inForce;
+  const sources: SettingSources = { flags: [], environment: [], ...(configFile ? { configFile: { ...configFile, settings: [] } } : {}) };
+  const settings: [SourcedSetting, boolean][] = [
+    ['target', inForce.target !== undefined],
     ['insecure', connection.insecure === true],
     ['customCa', connection.ca !== undefined],
     ['proxy', connection.proxy?.kind === 'url'],
     ['clientCertificate', connection.cert !== undefined],
   ];
-  for (const [setting, set] of inForce) if (set) (typed[FLAG[setting]] !== undefined ? sources.flags : sources.environment).push(setting);
+  for (const [setting, set] of settings) {
+    if (!set) continue;
+    const flag = FLAG[setting];
+    if (typed[flag] !== undefined) sources.flags.push(setting);
+    // Without a config file, a setting the command line did not hold came from the environment, whatever filled it.
+    else if (filled[flag] !== undefined || !sources.configFile) sources.environment.push(setting);
+    else sources.configFile.settings.push(setting);
+  }
   if (connection.proxy?.kind === 'env') sources.environment.push('proxy');
   return sources;
 }

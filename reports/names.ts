@@ -15,6 +15,3 @@ export const REPORTER_NAMES: ReporterName[] = [...NAMES];
  * them and it does not write them.
  */
 export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const satisfies Partial<Record<ReporterName, string>>;
-
-/** The reporters that write files. */
-export type FileReporterName = keyof typeof REPORT_FILES;

@@ -214,6 +214,9 @@ export interface ConnectionRecord {
   secretHeaders: string[];
 }
 
+/** A setting whose source report.json records: the target, or one that weakens or redirects the transport (spec/report-schema.ts). */
+export type { SourcedSetting };
+
 /**
  * Where the target and the transport settings in force came from, as the CLI
  * read them: its flags, the environment (PETSTORE_* variables, and
@@ -221,8 +224,6 @@ export interface ConnectionRecord {
  * `PETSTORE_CONFIG`) or found upward from the working folder. A file found
  * without being named never sets more than the target among these (cli/config.ts).
  */
-export type { SourcedSetting };
-
 export interface SettingSources {
   flags: SourcedSetting[];
   environment: SourcedSetting[];

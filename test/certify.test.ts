@@ -299,6 +299,18 @@ describe('certify', () => {
     expect(ran.stderr).toMatch(message);
   });
 
+  // The watch looks for every secret of the run (the key, secret headers' values…): the refusal says so without telling which.
+  it.each([
+    ['the API key', DISTINCTIVE_KEY, []],
+    ["a secret header's value", 'Tk9-vendor-tenant-0451x', ['--secret-header', 'X-Tenant-Token: Tk9-vendor-tenant-0451x']],
+  ])('a product.json holding %s is refused before anything runs: exit 2, one line that neither quotes it nor says which secret it is', async (_what, secret, flags) => {
+    const file = path(`product-${sha256(secret).slice(0, 8)}.json`);
+    writeFileSync(file, JSON.stringify({ ...PRODUCT, description: `support line ${secret}` }));
+    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--product', file, '--out', path('never.tar.gz'), ...flags], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toBe(`petstore-conformance: error: --product ${file}: it holds one of the secrets the run sends (the API key, a secret header's value, a value taken from the environment); a product description must hold none (see certify --help)\n`);
+  });
+
   it.each([
     [['--only', 'LIST-LIMIT-DEFAULT'], '--only'],
     [['--skip', 'AUTH-REQUIRED'], '--skip'],

@@ -30,21 +30,37 @@ describe('petstore-conformance.config.json', () => {
     expect(ran.code).toBe(0);
     const missing = await runInProcess(['--embedded', '--config', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read the config file .*nope\.json: no such file/);
+    expect(missing.stderr).toMatch(/cannot read the config file .*nope\.json: no such file\n$/);
   });
 
   // Nothing shared: side by side.
   it.concurrent.each([
-    [{ bogus: 1 }, /\.json: \/bogus is not a known key /],
-    [{ numRuns: '3' }, /\.json: \/numRuns must be integer /],
-    [{ only: ['NOT-A-RULE'] }, /\.json: \/only\/0 must be one of "PET-SCHEMA", .*, … /],
+    [{ bogus: 1 }, /\.json: \/bogus is not a known key\n$/],
+    [{ numRuns: '3' }, /\.json: \/numRuns must be integer\n$/],
+    [{ only: ['NOT-A-RULE'] }, /\.json: \/only\/0 must be one of "PET-SCHEMA", .*, …\n$/],
     [{ apiKey: 'secret' }, /the API key is never read from a file/],
-    ['{ not json', /is not valid JSON/],
+    ['{ not json', /\.json is not valid JSON: at line 1, column 3 \(the file's text is not shown\)\n$/],
   ])('%j is refused with a line naming the offending key', async (content, message) => {
     const ran = await runInProcess(['--embedded'], { cwd: withConfig(content) });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(message);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    // A config file's problem is fixed in the file (or --config), not with --help.
+    expect(ran.stderr).not.toContain('--help');
+  });
+
+  // JSON.parse's message quotes the text around the fault (`Unexpected token 'T', …"Tk9-…" is not valid JSON`): a value
+  // pasted unquoted, a secret among them, would be printed.
+  it.concurrent.each([
+    ['{\n  "baseUrl": "http://127.0.0.1:9/v1",\n  "headers": { "X-Token": Tk9-pasted-unquoted-0451 }\n}\n', 'at line 3, column 27'],
+    ['{\n  "headers": { "X-Token": "Tk9-pasted-unquoted-0451" x }\n}\n', 'at line 2, column 54'],
+    ['{\n  "headers": { "X-Token": "Tk9-pasted-unquoted-0451"', 'it ends at line 2, column 53 before its value is complete'],
+    ['{"headers": {}}\nTk9-pasted-unquoted-0451', 'at line 2, column 1'],
+  ])('a file that is not JSON (%j) is refused by where it stops being JSON, never quoting its text', async (content, where) => {
+    const ran = await runInProcess(['--embedded'], { cwd: withConfig(content) });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(new RegExp(`^petstore-conformance: error: .*petstore-conformance\\.config\\.json is not valid JSON: ${where} \\(the file's text is not shown\\)\n$`));
+    expect(ran.stderr).not.toMatch(/Tk9|pasted|unquoted/);
   });
 });
 
@@ -111,13 +127,13 @@ describe('a config file found, not named, may not weaken or redirect the connect
     [{ baseUrl: 'http://192.0.2.7/v1' }, '"baseUrl" (not on loopback)', false],
     [{ baseUrl: 'http://petstore.invalid/v1', headers: { 'X-Leak': '${PC_PLANTED_TOKEN}' } }, '"baseUrl" (not on loopback), "headers" taking ${PC_PLANTED_TOKEN} from the environment', false],
     [{ headers: { 'X-Leak': 'id-${PC_PLANTED_TOKEN}' } }, '"headers" taking ${PC_PLANTED_TOKEN} from the environment', true],
-  ])('found upward with %j: refused in one line naming the file and what it sets, exit 2, nothing sent', async (config, keys, baseUrlFlag) => {
+  ])('found upward with %j: refused in one line naming the file and what it sets (not sending the reader to --help), exit 2, nothing sent', async (config, keys, baseUrlFlag) => {
     const { file, cwd } = checkout(config);
     const ran = await runInProcess([...(baseUrlFlag ? ['--base-url', target.url] : []), '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()], { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9', PC_PLANTED_TOKEN: 'Tk9-planted-0451' } });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
     expect(ran.stderr.trim().split('\n')).toEqual([
-      `petstore-conformance: error: ${file}: ${keys}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (insecure, proxy, ca, cert, certKey, a baseUrl off loopback, headers from the environment): name it with --config ${file} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent (see --help)`,
+      `petstore-conformance: error: ${file}: ${keys}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (insecure, proxy, ca, cert, certKey, a baseUrl off loopback, headers from the environment): name it with --config ${file} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`,
     ]);
   });
 
