@@ -24,8 +24,8 @@
  *   nobody refreshed for {@link STALE_LOCK_MS}, one that is empty or cannot
  *   be read (a run killed between creating and filling it) once
  *   {@link UNREADABLE_LOCK_MS} old, and one whose pid is no process's (0, -1)
- *   is taken over; any other is refused. A lock whose content could not be written (a full disk)
- *   is removed at once.
+ *   is taken over; any other is refused. A lock whose content could not be
+ *   written (a full disk) is removed at once.
  * - {@link removeStale} removes the files of the tool's own names a run did
  *   not write, each only when its marker says the suite wrote it, so that a
  *   folder describes one run.
@@ -143,7 +143,7 @@ function refusedAt(path: string, stats: Stats, label: string | undefined): Write
 }
 
 /** The words of a refused file the suite did not write. */
-export const NOT_OURS = 'not written by petstore-conformance, left as it is';
+const NOT_OURS = 'not written by petstore-conformance, left as it is';
 
 /** The entry at `path` (not followed), or undefined when there is none. */
 async function entryAt(path: string): Promise<Stats | undefined> {
