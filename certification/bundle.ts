@@ -9,9 +9,11 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { constants as zlib, createGunzip, gunzipSync } from 'node:zlib';
 import * as tar from 'tar';
+import type { Marker } from '../core/safe-write.js';
 import { MAX_PRODUCT_BYTES } from '../spec/product-schema.js';
+import { MANIFEST_FORMAT } from '../spec/manifest-schema.js';
 import { MAX_REPORT_BYTES } from '../spec/report-schema.js';
 import { BUNDLE } from './manifest.js';
 import type { VerifyProblem } from './problems.js';
@@ -50,6 +52,30 @@ export async function packBundle(files: ReadonlyMap<string, string | Uint8Array>
     await rm(staging, { recursive: true, force: true });
   }
 }
+
+/** A manifest's opening, `format` of any version (`petstore-conformance-certification/<n>`), within the first entries of the decompressed archive (a tar header is 512 bytes). */
+const MANIFEST_OPENING = new RegExp(`^[\\s\\S]{0,2048}?\\{\\s*"format"\\s*:\\s*"${MANIFEST_FORMAT.split('/')[0]!}/\\d+"`);
+
+/**
+ * A bundle `certify` wrote, known by its first KiB (core/safe-write.ts
+ * replaces a file at `--out` only when it is one): gzip, and decompressed
+ * (what a KiB inflates to, bounded) a tar whose first file, manifest.json,
+ * opens with the manifest's `format`.
+ */
+export const BUNDLE_MARKER: Marker = {
+  bytes: 1024,
+  test: (head) => {
+    if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return false;
+    try {
+      // A cut stream decompresses as far as it goes (Z_SYNC_FLUSH); a hostile one stops at the bound.
+      const unpacked = gunzipSync(head, { finishFlush: zlib.Z_SYNC_FLUSH, maxOutputLength: 1024 * 1024 });
+      return unpacked.subarray(257, 262).toString('latin1') === 'ustar' && MANIFEST_OPENING.test(unpacked.subarray(0, 4096).toString('latin1'));
+    } catch {
+      // Not gzip after all, or more than the bound: not a bundle of ours.
+      return false;
+    }
+  },
+};
 
 /** What a bundle holds: its regular files by name, and whatever else was in the archive, as problems. */
 export interface BundleContents {

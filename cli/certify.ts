@@ -11,10 +11,11 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Options } from 'yargs';
+import { BUNDLE_MARKER } from '../certification/bundle.js';
 import { certify, ProductRefused } from '../certification/certify.js';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { checkApiKey, redactorForAll } from '../core/redact.js';
-import { removePartialFilesSync, writeFileAtomic } from '../core/safe-write.js';
+import { refusalOf, removePartialFilesSync, writeFileAtomic } from '../core/safe-write.js';
 import { reporters } from '../reports/index.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS } from '../suites/defaults.js';
@@ -84,6 +85,9 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     const outDir = await stat(dirname(out)).catch(() => undefined);
     if (!outDir?.isDirectory()) throw new UsageError(`--out ${outPath}: the directory ${dirname(outPath)} does not exist`);
     if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError(`--out ${outPath}: is a directory; give the bundle's file name`);
+    // A file named at --out is replaced only when it is a bundle certify wrote: refused now, before the run.
+    const inTheWay = await refusalOf([{ path: out, ours: BUNDLE_MARKER, label: `--out ${outPath}` }], 'give another --out');
+    if (inTheWay) throw new UsageError(inTheWay);
     const signPath = text('sign-key');
     const signKey = signPath ? await readEd25519Key(resolve(cwd, signPath), signPath, '--sign-key') : undefined;
 
@@ -109,7 +113,7 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
       }).catch((error: unknown) => {
         throw error instanceof ProductRefused ? new UsageError(`--product ${productPath}: ${error.reason}`) : error;
       });
-      await writeFileAtomic(out, certification.bundle, { label: `--out ${outPath}` });
+      await writeFileAtomic(out, certification.bundle, { label: `--out ${outPath}`, ours: BUNDLE_MARKER });
     } finally {
       interrupts.dispose();
     }

@@ -9,9 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { basename, relative } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { asPcError, type ErrorCode, PcError, UsageError } from '../core/errors.js';
-import { type DirectoryLock, lockDirectory, REFUSAL_NOTE, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
+import { type DirectoryLock, lockDirectory, noteOf, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
 import { TOOL_VERSION } from '../core/version.js';
 import type { Reporter, ReporterContext } from '../reports/index.js';
+import { reportMarkerOf } from '../reports/markers.js';
 import { REPORT_FILES, REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
@@ -290,8 +291,8 @@ async function run(config: CliConfig, io: Io): Promise<number> {
         }
       }
       // The folder describes this run alone: the reports of the tool's names it did not write (an earlier run's, or
-      // one this run could not write) are removed.
-      if (lock) await removeStale(reportDir, Object.values(REPORT_FILES), written.map((path) => basename(path)));
+      // one this run could not write) are removed, each only if the suite wrote it.
+      if (lock) await removeStale(reportDir, reportMarkerOf, written.map((path) => basename(path)));
       if (config.json) io.stdout.write(renderJson(result));
       const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
       if (result.summary.interrupted) {
@@ -321,13 +322,13 @@ interface WriteFailure {
 /**
  * One line for the reports not written: each with why (`report.json (ENOSPC: no space left on device)`), and
  * those that were. A report not written leaves no file of an earlier run under its name (removed as stale),
- * except a link or another non-regular file, which is never touched.
+ * except a link or another non-regular file, or a file the suite did not write, which is never touched.
  */
 function notWrittenLine(unwritten: readonly WriteFailure[], written: readonly string[], reportDir: string): string {
   const why = ({ name, error }: WriteFailure): string =>
     error instanceof WriteError ? `${error.label} (${error.why})` : `${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`;
-  const refused = unwritten.some(({ error }) => error instanceof WriteError && error.refused);
-  return `could not write ${unwritten.map(why).join(', ')} to ${reportDir}${refused ? ` (${REFUSAL_NOTE})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
+  const notes = [...new Set(unwritten.map(({ error }) => (error instanceof WriteError ? noteOf(error.failure) : undefined)).filter((note) => note !== undefined))];
+  return `could not write ${unwritten.map(why).join(', ')} to ${reportDir}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
 }
 
 async function serve(port: number, host: string, apiKey: string | undefined, io: Io): Promise<number> {

@@ -14,9 +14,9 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { pathToFileURL } from 'node:url';
 import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { oneLine } from '../core/one-line.js';
-import { lockDirectory, removeStale, writeFileAtomic } from '../core/safe-write.js';
+import { lockDirectory, refusalOf, removeStale, writeFileAtomic } from '../core/safe-write.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
-import { BADGE_FILE, badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, matrixMarkerOf, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
 import { inFlags } from './options.js';
@@ -59,19 +59,24 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
     const lock = await lockDirectory(outDir, `--out-dir ${options.outDir}`);
     const written: { path: string; note?: string }[] = [];
     try {
-      const write = async (name: string, content: string, note?: string) => {
+      const files: { name: string; content: string; note?: string }[] = [
+        { name: MATRIX_HTML_FILE, content: renderMatrixHtml(columns) },
+        { name: MATRIX_MARKDOWN_FILE, content: renderMatrixMarkdown(columns) },
+        ...columns.map((column, i) => {
+          const badge = badgeFor(column.result);
+          return { name: badgeFileName(i, column.label), content: `${JSON.stringify(badge)}\n`, note: badge.message };
+        }),
+      ];
+      // Every name is checked before the first is written: a user's matrix.md is refused before the page is replaced.
+      const refused = await refusalOf(files.map(({ name }) => ({ path: join(outDir, name), ours: matrixMarkerOf(name)!, label: name })), 'choose another --out-dir');
+      if (refused) throw new UsageError(`--out-dir ${options.outDir}: ${refused}`);
+      for (const { name, content, note } of files) {
         const path = join(outDir, name);
-        await writeFileAtomic(path, content, { label: path });
+        await writeFileAtomic(path, content, { label: path, ours: matrixMarkerOf(name)! });
         written.push({ path, ...(note ? { note } : {}) });
-      };
-      await write(MATRIX_HTML_FILE, renderMatrixHtml(columns));
-      await write(MATRIX_MARKDOWN_FILE, renderMatrixMarkdown(columns));
-      for (const [i, column] of columns.entries()) {
-        const badge = badgeFor(column.result);
-        await write(badgeFileName(i, column.label), `${JSON.stringify(badge)}\n`, badge.message);
       }
-      // The badges of an earlier matrix of more reports, or other labels: the tool's own badge names only.
-      await removeStale(outDir, (name) => BADGE_FILE.test(name), written.map((w) => basename(w.path)));
+      // The badges of an earlier matrix of more reports, or other labels: the tool's own badge names only, each only if the matrix wrote it.
+      await removeStale(outDir, (name) => (name === MATRIX_HTML_FILE || name === MATRIX_MARKDOWN_FILE ? undefined : matrixMarkerOf(name)), written.map((w) => basename(w.path)));
     } finally {
       await lock.release();
     }

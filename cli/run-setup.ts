@@ -1,11 +1,16 @@
 /**
  * What a run reads and checks before its first request, in one place, so that
  * `--dry-run` refuses exactly what the run would: the report directory (when a
- * reporter writes files), the waivers file, the connection description
+ * reporter writes files) and what is at the names of the reports it writes,
+ * the waivers file, the connection description
  * (certificates, proxy, headers), and the engine's settings as
  * `runConformance` will resolve them.
  */
-import { REPORT_FILES } from '../reports/names.js';
+import { join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { refusalOf } from '../core/safe-write.js';
+import { REPORT_MARKERS } from '../reports/markers.js';
+import { type FileReporterName, REPORT_FILES } from '../reports/names.js';
 import type { ConformanceOptions } from '../suites/options.js';
 import { buildConnection } from './connection.js';
 import { prepareOutputDir } from './files.js';
@@ -27,6 +32,7 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
   const cwd = io.cwd ?? process.cwd();
   const writesFiles = config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name));
   const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
+  if (writesFiles) await checkReportNames(reportDir, config);
   const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
   const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });
   const sources = settingSources(config.origins, { target: config.baseUrl, connection });
@@ -51,4 +57,18 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
       sources,
     },
   };
+}
+
+/**
+ * Refuses, before the first request, a report folder where a report the run
+ * writes would meet what it may not replace: a file the suite did not write
+ * (a user's own junit.xml or report.html), a link, a folder, a FIFO. One line
+ * names each. The write checks again (a file may appear while the run works).
+ */
+async function checkReportNames(reportDir: string, config: CliConfig): Promise<void> {
+  const files = config.reporter
+    .filter((reporter): reporter is FileReporterName => Object.hasOwn(REPORT_FILES, reporter))
+    .map((reporter) => ({ path: join(reportDir, REPORT_FILES[reporter]), ours: REPORT_MARKERS[reporter], label: REPORT_FILES[reporter] }));
+  const refused = await refusalOf(files, 'choose another --report-dir');
+  if (refused) throw new UsageError(`--report-dir ${config.reportDir}: ${refused}`);
 }

@@ -23,6 +23,7 @@ import { REPLAY_KEY_SOURCE, replayCommand, rerunCommand } from './commands.js';
 import { count, markedText as text, plural, severityTag } from './components.js';
 import { renderPage } from './page.js';
 import { fileReporter } from './file.js';
+import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
 import { html, join, type SafeHtml } from './safe-html.js';
 import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
@@ -478,4 +479,4 @@ ${join(
 }
 
 /** Writes report.html into the report directory. */
-export const htmlReporter = fileReporter(HTML_REPORT_FILE, (result, written) => renderHtml(result, { reportJson: written.find((path) => path.endsWith('report.json')) ?? 'report.json' }));
+export const htmlReporter = fileReporter(HTML_REPORT_FILE, REPORT_MARKERS.html, (result, written) => renderHtml(result, { reportJson: written.find((path) => path.endsWith('report.json')) ?? 'report.json' }));

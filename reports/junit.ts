@@ -66,6 +66,7 @@ import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
+import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
 import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
@@ -181,7 +182,7 @@ function loadFigures(load: LoadResult): string {
 }
 
 /** Writes junit.xml into the report directory. */
-export const junitReporter = fileReporter(JUNIT_REPORT_FILE, (result) => renderJunit(result));
+export const junitReporter = fileReporter(JUNIT_REPORT_FILE, REPORT_MARKERS.junit, (result) => renderJunit(result));
 
 /** Rules by group: catalog groups first in their order, then any group the catalog does not list yet. */
 function groupRules(rules: readonly RuleResult[]): [string, RuleResult[]][] {

@@ -25,8 +25,10 @@
  */
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
+import { type Marker, textMarker } from '../core/safe-write.js';
 import { findingText } from '../spec/findings.js';
 import { plural, severityTag } from './components.js';
+import { pageMarker } from './markers.js';
 import { renderPage } from './page.js';
 import { html, join, type SafeHtml, visible } from './safe-html.js';
 import { rules as catalog } from '../spec/rules.js';
@@ -144,6 +146,37 @@ export function defaultLabel(result: ConformanceResult): string {
 
 /** What {@link badgeFileName} makes, and nothing else: a matrix removes the badges of its folder's earlier matrix by it. */
 export const BADGE_FILE = /^badge-[1-9][0-9]*-[a-z0-9-]+\.json$/;
+
+/** A shields.io badge the matrix wrote ({@link badgeFor}): small, exactly its members, its label the tool's name and version. */
+const badgeMarker: Marker = {
+  bytes: 4096,
+  test: (head) => {
+    try {
+      const badge = JSON.parse(head.toString('utf8')) as unknown;
+      if (typeof badge !== 'object' || badge === null || Array.isArray(badge)) return false;
+      const { schemaVersion, label, message, color, ...rest } = badge as Record<string, unknown>;
+      return schemaVersion === 1 && typeof label === 'string' && label.startsWith('petstore-conformance ') && typeof message === 'string' && typeof color === 'string' && Object.keys(rest).length === 0;
+    } catch {
+      // Not JSON, or longer than a badge.
+      return false;
+    }
+  },
+};
+
+/** matrix.md's title and the start of its first paragraph, as {@link renderMatrixMarkdown} writes them. */
+const markdownMarker = textMarker(1024, /^# Compatibility matrix\n\nAnimal Store Service [^\n]*\. Outcomes: pass, fail, warning \(a SHOULD rule failed in a run that was not strict\)/);
+
+/**
+ * How a file of a matrix's folder is known as one the matrix wrote
+ * (core/safe-write.ts replaces or removes only those): matrix.html by the
+ * page's generator meta, matrix.md by its opening, a badge (a name of
+ * {@link BADGE_FILE}'s shape) by its members; undefined for any other name.
+ */
+export function matrixMarkerOf(name: string): Marker | undefined {
+  if (name === MATRIX_HTML_FILE) return pageMarker;
+  if (name === MATRIX_MARKDOWN_FILE) return markdownMarker;
+  return BADGE_FILE.test(name) ? badgeMarker : undefined;
+}
 
 /** `badge-<n>-<slug>.json`: n counts columns from 1; the slug is the label in lower-case letters, digits and dashes. */
 export function badgeFileName(index: number, label: string): string {

@@ -1,12 +1,14 @@
 /**
  * The one shell of the self-contained HTML pages (report.html, matrix.html):
- * the head with no referrer, a favicon that asks for nothing, the page's
+ * the head with the suite's generator meta (which tells a page of the suite
+ * from a user's file of the same name: reports/markers.ts), no referrer, a favicon that asks for nothing, the page's
  * stylesheet (shared.css, then its own) and script inline, and a
  * Content-Security-Policy that admits exactly those two blocks, by hash, and
  * no network address at all.
  */
 import { sha256Base64 } from '../core/hash.js';
 import { matrixCss, matrixJs, reportCss, reportJs, sharedCss } from './assets/generated.js';
+import { GENERATOR_META } from './markers.js';
 import { html, type SafeHtml, trusted } from './safe-html.js';
 
 /** Each page's inline style and script: the CSS and JavaScript of reports/assets/, embedded by the build. */
@@ -37,6 +39,7 @@ export function renderPage(page: Page): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${trusted(GENERATOR_META)}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(style, script)}">
 <meta name="referrer" content="no-referrer">

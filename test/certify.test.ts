@@ -8,9 +8,10 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_MARKER } from '../certification/bundle.js';
 import type { Handler } from '../reference/handler.js';
 import { WITHHELD_DIGEST } from '../core/boundary.js';
 import { KEY_PLACEHOLDER, redactorFor } from '../core/redact.js';
@@ -283,6 +284,18 @@ describe('certify', () => {
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends, reads or writes in every run/);
     expect(ran.stderr).not.toContain(key);
+  });
+
+  it('--out naming a file certify did not write is refused before anything is sent (exit 2, one line, the file as it was); a bundle it wrote is known as its own, so certify again replaces it', async () => {
+    const mine = path('backup.tar.gz');
+    writeFileSync(mine, gzipSync('my backup'));
+    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', mine]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toEqual([
+      `petstore-conformance: error: --out ${mine} (not written by petstore-conformance, left as it is); the suite replaces or removes only files it wrote: move it or give another --out (see certify --help)`,
+    ]);
+    expect(gunzipSync(readFileSync(mine)).toString()).toBe('my backup');
+    for (const bundle of [GOOD, BAD]) expect(BUNDLE_MARKER.test(readFileSync(bundle).subarray(0, BUNDLE_MARKER.bytes))).toBe(true);
   });
 
   it.each([
