@@ -7,7 +7,7 @@
  */
 import { PcError, PreflightError, UsageError } from '../core/errors.js';
 import { connectionRecord } from '../core/connection.js';
-import { HttpClient } from '../core/http.js';
+import { HttpClient, stalledFor } from '../core/http.js';
 import { isRedacted, type RedactedTransport, RedactionBoundary, redactExchange } from '../core/boundary.js';
 import type { Redactor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -29,7 +29,7 @@ import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, type Resolved, resolve } from './options.js';
 import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
-import { Interrupted, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
+import { Interrupted, PREFLIGHT, PROBE, RateLimited, StalledRequest, TargetLost, TargetSession } from './session.js';
 import { applyWaivers } from './waivers.js';
 
 export type { RunEvent } from './model.js';
@@ -204,7 +204,8 @@ class Run {
   }
 
   #answered(check: string, x: SentExchange): void {
-    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
+    // A deadline that came due while the suite's own loop was stalled says nothing of the target: labelled as the suite's.
+    const label = x.response ? String(x.response.status) : stalledFor(x.error) !== undefined ? STALLED_LABEL : `no response (${x.error?.code ?? 'error'})`;
     for (const key of [check, RUN_ANSWERS]) {
       const counts = this.#answers.get(key) ?? new Map<string, number>();
       counts.set(label, (counts.get(label) ?? 0) + 1);
@@ -303,8 +304,9 @@ async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): P
         } catch (e) {
           if (e instanceof TargetLost) {
             recorder.checkSkipped(check, { code: 'cut-short', stop: e.reason });
-          } else if (e instanceof RateLimited) {
-            run.cutShort.push(check.id);
+          } else if (e instanceof RateLimited || e instanceof StalledRequest) {
+            // Still rate-limited, or a POST the suite's own stalled loop left unread: what depended on it is unknown.
+            if (e instanceof RateLimited) run.cutShort.push(check.id);
             const asserter = recorder.asserter(check, check.operation);
             for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
           } else {
@@ -360,6 +362,9 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
     skipLoad({ code: 'load-not-run', stop: error.reason });
   }
 }
+
+/** The label of an exchange whose deadline came due while the suite's own event loop was stalled, in a check's tally of answers. */
+const STALLED_LABEL = "not read in time (the suite's own event loop stalled)";
 
 /** Key of the whole run's answers in the engine's tally. */
 const RUN_ANSWERS = '\u0000run';
