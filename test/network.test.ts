@@ -98,7 +98,7 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
 }
 
 /**
- * A loopback "proxy" that reads a CONNECT request line, holds it `holdMs`, then closes the connection (`how`: with a
+ * A loopback "proxy" that reads a CONNECT request, holds it `holdMs`, then closes the connection (`how`: with a
  * FIN, or a reset), without an answer or after `answer`. Counts the CONNECTs it read.
  */
 async function closingProxy(holdMs = 0, answer?: string, how: 'close' | 'reset' = 'close'): Promise<{ url: string; connects: () => number }> {
@@ -112,7 +112,8 @@ async function closingProxy(holdMs = 0, answer?: string, how: 'close' | 'reset' 
     socket.on('error', () => {});
     socket.on('data', (chunk: Buffer) => {
       head += chunk.toString('latin1');
-      if (!head.includes('\r\n')) return;
+      // The whole request head read first: a socket closed with bytes unread is reset, not closed.
+      if (!head.includes('\r\n\r\n')) return;
       if (head.startsWith('CONNECT ')) connects++;
       head = '';
       if (answer) socket.write(answer);

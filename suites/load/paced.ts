@@ -73,7 +73,7 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
       const wait = due - performance.now();
       // setTimeout is coarse: sleep only when more than a millisecond ahead; requests already due go out together.
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (run.signal?.aborted) break;
+      if (run.signal?.aborted || lanes.proxyFailed) break;
       const slot = idle.pop();
       if (!slot) {
         schedule.dropped++;
