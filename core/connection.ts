@@ -104,7 +104,9 @@ export interface Route {
 /**
  * An undici dispatcher for `origin` (the target's), shaped by `shape`, reaching
  * it as `options` says. Every connection skips unsolicited `100 Continue`
- * answers ({@link skipContinue}). Requests must name their `origin`.
+ * answers ({@link skipContinue}); through a proxy, every tunnel is bounded and
+ * the proxy's own failures are worded as the proxy's (core/tunnel.ts).
+ * Requests must name their `origin`.
  */
 export function openDispatcher(origin: string, options: ConnectOptions, shape: DispatcherShape, route: Route = { proxied: undefined }): Dispatcher {
   const tls = tlsOptions(options);

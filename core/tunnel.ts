@@ -95,7 +95,7 @@ function proxyFailureIn(error: Error): ProxyFailure | undefined {
  * worded as the proxy's. Nothing is tried once `signal` fired, and a tunnel
  * being opened then is given up at once (its socket, should one still come,
  * is closed). Failures after the tunnel opened (TLS with the target) are
- * passed on as they are.
+ * passed on as they are (bounded like the proxy's should undici retry them).
  */
 export function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal): buildConnector.connector {
   return (options, callback) => {
@@ -125,11 +125,14 @@ export function boundedTunnel(connect: buildConnector.connector, signal?: AbortS
         const error = args[0];
         if (error === null || settled) return settle(...args);
         const failure = proxyFailureIn(error);
-        if (!failure) return settle(...args);
-        if (failure.status !== undefined) return settle(new TransportError('PC_ERR_UNREACHABLE', `the proxy ${failure.proxy} refused the tunnel to ${target}: it answered CONNECT with ${failure.status}`, error, { proxy: failure.proxy }), null);
-        const code = (failure.cause as { code?: unknown } | undefined)?.code;
-        if (typeof code === 'string' && RETRIED_BY_UNDICI.has(code) && tried < TUNNEL_ATTEMPTS) return attempt(tried + 1);
-        settle(proxyErrorFrom(failure.cause, failure.proxy, target, tried), null);
+        if (failure?.status !== undefined) return settle(new TransportError('PC_ERR_UNREACHABLE', `the proxy ${failure.proxy} refused the tunnel to ${target}: it answered CONNECT with ${failure.status}`, error, { proxy: failure.proxy }), null);
+        const code = ((failure ? failure.cause : error) as { code?: unknown } | undefined)?.code;
+        const retried = typeof code === 'string' && RETRIED_BY_UNDICI.has(code);
+        if (retried && tried < TUNNEL_ATTEMPTS) return attempt(tried + 1);
+        if (failure) return settle(proxyErrorFrom(failure.cause, failure.proxy, target, tried), null);
+        // After the tunnel opened (TLS with the target): the target's, passed on; bounded all the same, should undici retry it.
+        if (!retried) return settle(...args);
+        settle(new TransportError('PC_ERR_PROTOCOL', `no tunnel to ${target}: the connection through the proxy was closed after CONNECT, ${tried} times in a row (${code})`, error), null);
       });
     attempt(1);
   };
