@@ -136,7 +136,8 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
  * sending CONNECT, reading its answer), worded as the proxy's: `proxy` is the
  * proxy as shown (without credentials), `target` the `host:port` the tunnel
  * was for, `times` the CONNECTs it failed in a row. Never blames the target,
- * which was not reached.
+ * which was not reached. Every such message begins `the proxy <url> `
+ * ({@link PROXY_FAILED}).
  */
 export function proxyErrorFrom(error: unknown, proxy: string, target: string, times = 1): TransportError {
   const code = errorCode(error);
@@ -145,16 +146,23 @@ export function proxyErrorFrom(error: unknown, proxy: string, target: string, ti
   const inARow = times > 1 ? `, ${times} times in a row` : '';
   const make = (kind: TransportError['code'], message: string) => new TransportError(kind, `${message}${noTunnel}`, error, { proxy });
   if (code === 'ECONNREFUSED') return make('PC_ERR_UNREACHABLE', `${the} refused the connection (${code})`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return make('PC_ERR_UNREACHABLE', `unknown host: ${the} (${code})`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('PC_ERR_UNREACHABLE', `no route to ${the} (${code})`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return make('PC_ERR_UNREACHABLE', `${the} could not be found: unknown host (${code})`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('PC_ERR_UNREACHABLE', `${the} could not be reached: no route (${code})`);
   if (code === 'ECONNRESET' || code === 'EPIPE') return make('PC_ERR_UNREACHABLE', `${the} reset the connection on CONNECT${inARow} (${code})`);
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_INFO') return make('PC_ERR_UNREACHABLE', `${the} closed the connection on CONNECT${inARow} (${code})`);
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT' || code === 'ABORT_ERR') return make('PC_ERR_UNREACHABLE', `${the} did not answer CONNECT in time (${code})`);
-  if (code !== undefined && isTlsCode(code)) return make('PC_ERR_TLS', `TLS error talking to ${the}: ${code}`);
+  if (code !== undefined && isTlsCode(code)) return make('PC_ERR_TLS', `${the} failed TLS: ${code}`);
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   if ((typeof code === 'string' && code.startsWith('HPE_')) || (error as { name?: unknown } | undefined)?.name === 'HTTPParserError') return make('PC_ERR_PROTOCOL', `${the} answered CONNECT with something that is not HTTP (${code ?? message})`);
   return make('PC_ERR_UNREACHABLE', `${the} failed the CONNECT: ${message}${code ? ` (${code})` : ''}`);
 }
+
+/**
+ * How the message of a proxy's failure begins (core/tunnel.ts): read from the
+ * message, so that a recorded exchange (a transcript, replayed by `verify`)
+ * tells the same.
+ */
+export const PROXY_FAILED = /^the proxy \S+ /;
 
 /** A TLS failure's code: Node's, OpenSSL's, a certificate's. */
 function isTlsCode(code: string): boolean {

@@ -11,7 +11,7 @@
  * loop keeps stalling, the run was interrupted, its time bound or
  * `maxFailures` reached.
  */
-import { PcError } from '../core/errors.js';
+import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
@@ -121,7 +121,8 @@ export class TargetSession {
     this.#silence = new SilenceWatch({
       lostAfter: LOST_AFTER,
       inFlight: () => this.#inFlight,
-      onLost: (why) => this.stop(new TargetLost({ code: 'target-silent', detail: why })),
+      // The last request did not reach the target when the proxy failed its tunnel: the proxy is named, not the target.
+      onLost: (why) => this.stop(new TargetLost({ code: PROXY_FAILED.test(why) ? 'proxy-failed' : 'target-silent', detail: why })),
       probe: () => this.#probe(),
     });
     if (options.signal?.aborted) this.#interrupt();

@@ -211,6 +211,15 @@ describe('TargetSession: a stalled timeout is resent only when the request may b
     expect(again.methods).toEqual(['GET', 'GET']);
   });
 
+  it('requests the proxy failed, in a row: the run stops naming the proxy, never saying the target stopped answering', async () => {
+    const refused = () => new TransportError('PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80', undefined, { proxy: 'http://p.example:3128' });
+    const s = session(scripted([refused(), refused(), refused(), refused()]));
+    const request = { method: 'GET' as const, path: '/pets', operation: 'listPets' as const };
+    const ended = await Promise.all([s.send('a', request), s.send('b', request), s.send('c', request)].map((p) => p.catch((e: TargetLost) => e)));
+    expect(ended.map((e) => (e as TargetLost).reason?.code)).toEqual(['proxy-failed', 'proxy-failed', 'proxy-failed']);
+    expect(s.stopped?.message).toBe('requests stopped reaching the target through the proxy (the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed');
+  });
+
   it('"in a row": another outcome between stalled timeouts (a connection closed under the request) starts the count again', async () => {
     const client = scripted([stalled(300), stalled(300), closedUnder(), stalled(300), stalled(300)]);
     const s = session(client);
