@@ -7,9 +7,10 @@
  * (suites/silence.ts), sends again a request whose deadline came due while
  * the suite's own event loop was stalled (core/loop-stall.ts: that timeout is
  * the suite's, not the target's silence) when the request may be repeated,
- * and stops sending once the run must stop: the target is gone, the suite's
- * loop keeps stalling, the run was interrupted, its time bound or
- * `maxFailures` reached.
+ * does not let a check judge a request the proxy did not carry (it never
+ * reached the target), and stops sending once the run must stop: the target
+ * (or the proxy) is gone, the suite's loop keeps stalling, the run was
+ * interrupted, its time bound or `maxFailures` reached.
  */
 import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
@@ -44,19 +45,32 @@ export const STALLED_RESENDS = 2;
 const REPEATABLE: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
 /**
- * Thrown into a check when a request that may not be repeated ({@link
- * REPEATABLE}: a POST) had its deadline come due while the suite's own event
- * loop was stalled: whether the target answered is unknown, so it is neither
- * judged nor sent again, and what depended on it is inconclusive (never a
- * failure, never the target's silence). `exchange` is the stalled one.
+ * Thrown into a check when an exchange it sent says nothing of the target:
+ * it is not judged, and what depended on it is inconclusive with `message` as
+ * the reason (never a failure). `exchange` is that exchange.
  */
-export class StalledRequest extends Error {
+export class NotJudged extends Error {
   constructor(
-    readonly ms: number,
+    message: string,
     readonly exchange: SentExchange,
   ) {
+    super(message);
+  }
+}
+
+/**
+ * A request that may not be repeated ({@link REPEATABLE}: a POST) whose
+ * deadline came due while the suite's own event loop was stalled: whether the
+ * target answered is unknown, so it is neither judged nor sent again (never a
+ * failure, never the target's silence).
+ */
+export class StalledRequest extends NotJudged {
+  constructor(
+    readonly ms: number,
+    exchange: SentExchange,
+  ) {
     const { method, url } = exchange.request;
-    super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`);
+    super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
   }
 }
 
@@ -191,7 +205,10 @@ export class TargetSession {
       }
       this.#options.observeRateLimit(operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
-    if (check !== PREFLIGHT) await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
+    if (check === PREFLIGHT) return x;
+    await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
+    // The target is alive, and this request never reached it: the proxy's failure is not the target's.
+    if (!x.response && PROXY_FAILED.test(x.error?.message ?? '')) throw new NotJudged(`the proxy did not carry this request to the target (${x.error?.message}); the target is not blamed`, x);
     return x;
   }
 

@@ -6,7 +6,7 @@ import { type Exchange, HttpClient, type RequestSpec, type Transport } from '../
 import { type LoopClock, LoopStalls, STALL_MS, STALL_TICK_MS } from '../core/loop-stall.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import { STALLED_RESENDS, StalledRequest, TargetLost, TargetSession } from '../suites/session.js';
+import { NotJudged, STALLED_RESENDS, StalledRequest, TargetLost, TargetSession } from '../suites/session.js';
 import { SilenceWatch } from '../suites/silence.js';
 
 /** A watch whose probes are recorded, and answered by the test. */
@@ -213,11 +213,28 @@ describe('TargetSession: a stalled timeout is resent only when the request may b
 
   it('requests the proxy failed, in a row: the run stops naming the proxy, never saying the target stopped answering', async () => {
     const refused = () => new TransportError('PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80', undefined, { proxy: 'http://p.example:3128' });
-    const s = session(scripted([refused(), refused(), refused(), refused()]));
+    const s = session(scripted(Array.from({ length: 10 }, refused)));
     const request = { method: 'GET' as const, path: '/pets', operation: 'listPets' as const };
     const ended = await Promise.all([s.send('a', request), s.send('b', request), s.send('c', request)].map((p) => p.catch((e: TargetLost) => e)));
     expect(ended.map((e) => (e as TargetLost).reason?.code)).toEqual(['proxy-failed', 'proxy-failed', 'proxy-failed']);
     expect(s.stopped?.message).toBe('requests stopped reaching the target through the proxy (the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed');
+  });
+
+  it('a request the proxy did not carry, while the target answers others, is not judged: it never reached the target', async () => {
+    const reset = () => new TransportError('PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80', undefined, { proxy: 'http://p.example:3128' });
+    // Every POST's tunnel fails; GETs are answered.
+    const client = scripted([]);
+    const answer = client.send.bind(client);
+    client.send = async (spec) => (spec.method === 'POST' ? { ...(await answer(spec)), response: undefined, error: reset() } : answer(spec));
+    const s = session(client);
+    const failed = s.send('a', { method: 'POST', path: '/pets', body: '{}', operation: 'createPet' }).catch((e: unknown) => e);
+    // Another request answered: the target is alive, so the held one is decided, and the proxy's failure is not the target's.
+    await s.send('b', { method: 'GET', path: '/pets', operation: 'listPets' });
+    const error = await failed;
+    expect(error).toBeInstanceOf(NotJudged);
+    expect((error as NotJudged).message).toBe('the proxy did not carry this request to the target (the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80); the target is not blamed');
+    expect(client.methods.filter((m) => m === 'POST')).toHaveLength(1);
+    expect(s.stopped).toBeUndefined();
   });
 
   it('"in a row": another outcome between stalled timeouts (a connection closed under the request) starts the count again', async () => {

@@ -14,7 +14,7 @@ import type { CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchan
 import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList } from '../judge.js';
 import type { LoadResult, RunEvent } from '../model.js';
 import type { Recorder } from '../recorder.js';
-import { RateLimited, StalledRequest } from '../session.js';
+import { NotJudged, RateLimited } from '../session.js';
 import { buildMix, type MixRequest } from './mix.js';
 import type { LoadProfile, Threshold } from './profiles.js';
 import type { Observed } from './sender.js';
@@ -87,8 +87,9 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   const created = await Promise.all(
     setupBodies.map((body) =>
       createAndJudge(assert, (request) => deps.send(main.id, request), body, deps.store, deps.prefix).catch((error: unknown) => {
-        // A create left unread by the suite's own stalled loop (or still rate-limited): that animal is unknown, not failed.
-        if (!(error instanceof StalledRequest || error instanceof RateLimited)) throw error;
+        // A create left unread by the suite's own stalled loop, not carried by the proxy, or still rate-limited: that
+        // animal is unknown, not failed.
+        if (!(error instanceof NotJudged || error instanceof RateLimited)) throw error;
         assert.inconclusive('CREATE-RESPONSE', { code: 'CUT_SHORT', args: { reason: error.message } }, [error.exchange]);
         return undefined;
       }),
