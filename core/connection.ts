@@ -26,21 +26,14 @@
  * anywhere else (inside a body, after a complete answer) is not touched, and
  * undici judges it as before. A block longer than 16 KiB is passed on as is.
  *
- * **Tunnels are bounded.** undici takes a connection that failed with a socket
- * error (`UND_ERR_SOCKET`) for a passing accident and connects again while a
- * request waits, with no bound, and a waiting request's deadline or abort is
- * only heard once it has a connection. A proxy that closes the connection after
- * reading CONNECT therefore made an endless CONNECT loop (hundreds of thousands
- * a minute) that neither the deadline nor an interruption ended. Every tunnel
- * goes through {@link boundedTunnel}: {@link TUNNEL_ATTEMPTS} CONNECTs at most per
- * connection, then a `TransportError` (not a socket error: undici fails the
- * waiting requests with it instead of connecting again); none once the run's
- * signal fired.
+ * Tunnels through a proxy are core/tunnel.ts's: bounded, given up on an
+ * interruption, and a failure of the proxy worded as the proxy's.
  */
 import type { Duplex } from 'node:stream';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
-import { TransportError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { plainSecret, type Secret } from './redact/types.js';
+import { boundedTunnel, proxyConnection } from './tunnel.js';
 import { setting, type SettingRef, type Wording, wording } from './wording.js';
 
 /** Which proxy, if any, requests go through. */
@@ -111,7 +104,9 @@ export interface Route {
 /**
  * An undici dispatcher for `origin` (the target's), shaped by `shape`, reaching
  * it as `options` says. Every connection skips unsolicited `100 Continue`
- * answers ({@link skipContinue}). Requests must name their `origin`.
+ * answers ({@link skipContinue}); through a proxy, every tunnel is bounded and
+ * the proxy's own failures are worded as the proxy's (core/tunnel.ts).
+ * Requests must name their `origin`.
  */
 export function openDispatcher(origin: string, options: ConnectOptions, shape: DispatcherShape, route: Route = { proxied: undefined }): Dispatcher {
   const tls = tlsOptions(options);
@@ -140,61 +135,11 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
     return make(o, tunnelled ? boundedTunnel(connect as buildConnector.connector, shape.signal) : direct);
   };
   const proxyTls = { timeout: shape.timeoutMs, ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
-  // The connection to the proxy answers CONNECT within the deadline too.
-  const clientFactory = (url: URL, opts: object): Dispatcher => new Pool(url, { ...opts, headersTimeout: shape.timeoutMs, bodyTimeout: shape.timeoutMs });
+  // The connection to the proxy answers CONNECT within the deadline too, and marks its failures as the proxy's.
+  const clientFactory = (url: URL, opts: object): Dispatcher => proxyConnection(url, opts, shape.timeoutMs, shownProxy(url.href));
   const common = { factory, clientFactory, requestTls: { timeout: shape.timeoutMs, ...tls }, proxyTls, connect: { timeout: shape.timeoutMs, ...tls } };
   if (proxy.kind === 'url') return new ProxyAgent({ ...common, uri: proxy.url });
   return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
-}
-
-/** CONNECTs one tunnel may take: the first, and two more when the proxy closed the connection under it. */
-export const TUNNEL_ATTEMPTS = 3;
-
-/** undici's words for a CONNECT answered with another status than 200. */
-const REFUSED_TUNNEL = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/;
-
-/** Error codes undici takes for a passing accident, and answers by connecting again, without bound, while a request waits. */
-const RETRIED_BY_UNDICI = new Set(['UND_ERR_SOCKET', 'UND_ERR_INFO']);
-
-/**
- * `connect` (undici's proxy agent's: CONNECT through the proxy, then TLS to the
- * target), bounded: a tunnel the proxy closed is tried again at most
- * {@link TUNNEL_ATTEMPTS} times in all, then fails with a `TransportError`
- * saying so, which undici does not retry. Nothing is tried once `signal` fired,
- * and a tunnel being opened then is given up at once (its socket, should one
- * still come, is closed). A CONNECT answered with another status than 200 is
- * worded as the proxy's refusal; other failures (the proxy refused the
- * connection, TLS) are passed on as they are. undici retries none of these.
- */
-function boundedTunnel(connect: buildConnector.connector, signal?: AbortSignal): buildConnector.connector {
-  return (options, callback) => {
-    let settled = false;
-    const settle: typeof callback = (...args) => {
-      if (settled) {
-        if (args[0] === null) args[1].on('error', () => {}).destroy();
-        return;
-      }
-      settled = true;
-      signal?.removeEventListener('abort', interrupted);
-      callback(...args);
-    };
-    const target = `${options.hostname}:${options.port || (options.protocol === 'https:' ? 443 : 80)}`;
-    const interrupted = () => settle(new TransportError('PC_ERR_UNREACHABLE', `no tunnel opened to ${target}: the run was interrupted`), null);
-    if (signal?.aborted) return interrupted();
-    signal?.addEventListener('abort', interrupted, { once: true });
-    const attempt = (tried: number) =>
-      connect({ ...options, ...(signal ? { signal } : {}) } as typeof options, (...args) => {
-        const error = args[0];
-        if (error === null || settled) return settle(...args);
-        const code = (error as { code?: unknown }).code;
-        const refused = REFUSED_TUNNEL.exec(error.message);
-        if (refused) return settle(new TransportError('PC_ERR_UNREACHABLE', `the proxy refused the tunnel to ${target}: it answered CONNECT with ${refused[1]}`, error), null);
-        if (typeof code !== 'string' || !RETRIED_BY_UNDICI.has(code)) return settle(...args);
-        if (tried < TUNNEL_ATTEMPTS) return attempt(tried + 1);
-        settle(new TransportError('PC_ERR_UNREACHABLE', `no tunnel to ${target}: the proxy closed the connection on CONNECT, ${tried} times in a row (${code})`, error), null);
-      });
-    attempt(1);
-  };
 }
 
 /** `connect`, with {@link skipContinue} on every socket it opens. */

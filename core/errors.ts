@@ -64,17 +64,21 @@ export class InvalidBaseUrlError extends PcError {
 
 /**
  * A request got no HTTP response. `code` says why; `cause` keeps undici's
- * `UND_ERR_*` or the socket error.
+ * `UND_ERR_*` or the socket error. `proxy` is set when the failure was the
+ * proxy's (reaching it, or its CONNECT): the proxy as shown, without
+ * credentials; the message then names it, never the target.
  */
 export class TransportError extends PcError {
   declare readonly code: 'PC_ERR_UNREACHABLE' | 'PC_ERR_TIMEOUT' | 'PC_ERR_TLS' | 'PC_ERR_PROTOCOL';
-  constructor(code: TransportError['code'], message: string, cause?: unknown) {
+  readonly proxy: string | undefined;
+  constructor(code: TransportError['code'], message: string, cause?: unknown, options?: { proxy?: string }) {
     super(code, message, { cause });
     this.name = 'TransportError';
+    this.proxy = options?.proxy;
   }
   /** The same error with `note` after its message (which way the request went, what the server may want). */
   noted(note: string): TransportError {
-    return new TransportError(this.code, `${this.message} ${note}`, this.cause);
+    return new TransportError(this.code, `${this.message} ${note}`, this.cause, this.proxy === undefined ? {} : { proxy: this.proxy });
   }
 }
 
@@ -98,7 +102,7 @@ export function asPcError(error: unknown): PcError {
  * Node's socket errors; a `TransportError` is returned as it is.
  */
 export function transportErrorFrom(error: unknown, url: string, timeoutMs: number): TransportError {
-  // Already classified where it arose (a tunnel the proxy kept closing, core/connection.ts).
+  // Already classified where it arose (a tunnel the proxy failed, core/tunnel.ts).
   if (error instanceof TransportError) return error;
   const code = errorCode(error);
   const host = safeHost(url);
@@ -115,7 +119,7 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   ) {
     return new TransportError('PC_ERR_TIMEOUT', `no complete response from ${host} within ${timeoutMs} ms`, error);
   }
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code))) {
+  if (code !== undefined && isTlsCode(code)) {
     // A server that wants a client certificate says so with a TLS alert.
     const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code) ? ' (does the server require a client certificate? give one, with its key)' : '';
     return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}${hint}`, error);
@@ -125,6 +129,44 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new TransportError('PC_ERR_PROTOCOL', `request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, error);
+}
+
+/**
+ * Classifies a failure of the proxy's own connection (reaching the proxy,
+ * sending CONNECT, reading its answer), worded as the proxy's: `proxy` is the
+ * proxy as shown (without credentials), `target` the `host:port` the tunnel
+ * was for, `times` the CONNECTs it failed in a row. Never blames the target,
+ * which was not reached. Every such message begins `the proxy <url> `
+ * ({@link PROXY_FAILED}).
+ */
+export function proxyErrorFrom(error: unknown, proxy: string, target: string, times = 1): TransportError {
+  const code = errorCode(error);
+  const the = `the proxy ${proxy}`;
+  const noTunnel = `: no tunnel to ${target}`;
+  const inARow = times > 1 ? `, ${times} times in a row` : '';
+  const make = (kind: TransportError['code'], message: string) => new TransportError(kind, `${message}${noTunnel}`, error, { proxy });
+  if (code === 'ECONNREFUSED') return make('PC_ERR_UNREACHABLE', `${the} refused the connection (${code})`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return make('PC_ERR_UNREACHABLE', `${the} could not be found: unknown host (${code})`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('PC_ERR_UNREACHABLE', `${the} could not be reached: no route (${code})`);
+  if (code === 'ECONNRESET' || code === 'EPIPE') return make('PC_ERR_UNREACHABLE', `${the} reset the connection on CONNECT${inARow} (${code})`);
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_INFO') return make('PC_ERR_UNREACHABLE', `${the} closed the connection on CONNECT${inARow} (${code})`);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT' || code === 'ABORT_ERR') return make('PC_ERR_UNREACHABLE', `${the} did not answer CONNECT in time (${code})`);
+  if (code !== undefined && isTlsCode(code)) return make('PC_ERR_TLS', `${the} failed TLS: ${code}`);
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  if ((typeof code === 'string' && code.startsWith('HPE_')) || (error as { name?: unknown } | undefined)?.name === 'HTTPParserError') return make('PC_ERR_PROTOCOL', `${the} answered CONNECT with something that is not HTTP (${code ?? message})`);
+  return make('PC_ERR_UNREACHABLE', `${the} failed the CONNECT: ${message}${code ? ` (${code})` : ''}`);
+}
+
+/**
+ * How the message of a proxy's failure begins (core/tunnel.ts): read from the
+ * message, so that a recorded exchange (a transcript, replayed by `verify`)
+ * tells the same.
+ */
+export const PROXY_FAILED = /^the proxy \S+ /;
+
+/** A TLS failure's code: Node's, OpenSSL's, a certificate's. */
+function isTlsCode(code: string): boolean {
+  return (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code));
 }
 
 /** OpenSSL's certificate verification codes that do not say CERT (the rest do). */

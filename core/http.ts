@@ -197,6 +197,8 @@ export class HttpClient implements Transport {
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const started = performance.now();
+    // When the deadline comes due, on the stall monitor's clock (which is asked about it).
+    const due = this.#stalls.now() + this.#timeoutMs;
     // A timer of our own, not AbortSignal.timeout: Node 20's AbortSignal.any holds its sources weakly, and a collected
     // timeout signal never fires (nodejs/node#57736), which left a dripping body unbounded.
     const deadline = new AbortController();
@@ -218,11 +220,13 @@ export class HttpClient implements Transport {
         : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
       let failure = transportErrorFrom(error, url, this.#timeoutMs);
-      // The deadline (ours, or undici's of the same length) came due at started + timeoutMs: was the loop running then?
-      const stalled = failure.code === 'PC_ERR_TIMEOUT' ? this.#stalls.stalledAt(started + this.#timeoutMs) : 0;
+      // The deadline (ours, or undici's of the same length) came due at `due`: was the loop running then?
+      const stalled = failure.code === 'PC_ERR_TIMEOUT' ? this.#stalls.stalledAt(due) : 0;
       if (stalled > 0) failure = failure.noted(`(${STALLED} ${stalled} ms when the deadline came due: an answer may have come and not been read in time)`);
-      // Through a proxy, a refused or broken connection may be the proxy's: say which way the request went.
-      if (this.#route.proxied && this.#proxy) exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
+      // A failure of the proxy's own connection names the proxy already (core/tunnel.ts); any other through a proxy may
+      // be the tunnel's as much as the target's: say which way the request went.
+      if (this.#route.proxied && this.#proxy && failure.proxy === undefined) exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
+      else if (failure.proxy !== undefined) exchange.error = failure;
       // A TLS server that wants a client certificate often just closes the connection when it gets none.
       else if (this.#mayWantCertificate && failure.code === 'PC_ERR_PROTOCOL' && failure.message.endsWith('(UND_ERR_SOCKET)')) exchange.error = failure.noted('(if the server requires a client certificate: give one, with its key)');
       else exchange.error = failure;

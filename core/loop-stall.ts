@@ -62,6 +62,11 @@ export class LoopStalls {
     this.#last = now;
   }
 
+  /** The time on this monitor's clock, ms: what {@link stalledAt} is asked about. */
+  now(): number {
+    return this.#clock.now();
+  }
+
   /**
    * How long the loop was stalled around `at` (a time of the clock): the
    * length of the stall that covers it, in ms, rounded; 0 when the loop ran.

@@ -159,6 +159,7 @@ export const reportSchema = {
       description: 'Why the run stopped sending (suites/reasons.ts StopReason)',
       oneOf: [
         reason('target-silent', { detail: { type: 'string' } }),
+        reason('proxy-failed', { detail: { type: 'string' } }),
         reason('suite-stalled', { ms: { type: 'integer' }, times: { type: 'integer' } }),
         reason('time-bound', { seconds: { type: 'number' } }),
         reason('max-failures', { failing: { type: 'integer' }, limit: { type: 'integer' } }),

@@ -5,9 +5,9 @@
  * session (session.ts), the plan (plan.ts, run by schedule.ts), the property
  * runner (property.ts), the load phase (load/), reasons as data (reasons.ts).
  */
-import { PcError, PreflightError, UsageError } from '../core/errors.js';
+import { PcError, PreflightError, PROXY_FAILED, UsageError } from '../core/errors.js';
 import { connectionRecord } from '../core/connection.js';
-import { type Exchange, HttpClient } from '../core/http.js';
+import { type Exchange, HttpClient, stalledFor } from '../core/http.js';
 import { isRedacted, type RedactedExchange, type RedactedTransport, RedactionBoundary } from '../core/boundary.js';
 import { type Redactor, redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -29,7 +29,7 @@ import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, type Resolved, resolve } from './options.js';
 import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
-import { Interrupted, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
+import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
 import { applyWaivers } from './waivers.js';
 
 export type { RunEvent } from './model.js';
@@ -206,7 +206,8 @@ class Run {
   }
 
   #answered(check: string, x: SentExchange): void {
-    const label = x.response ? String(x.response.status) : `no response (${x.error?.code ?? 'error'})`;
+    // A deadline that came due while the suite's own loop was stalled says nothing of the target: labelled as the suite's.
+    const label = x.response ? String(x.response.status) : stalledFor(x.error) !== undefined ? STALLED_LABEL : PROXY_FAILED.test(x.error?.message ?? '') ? PROXY_LABEL : `no response (${x.error?.code ?? 'error'})`;
     for (const key of [check, RUN_ANSWERS]) {
       const counts = this.#answers.get(key) ?? new Map<string, number>();
       counts.set(label, (counts.get(label) ?? 0) + 1);
@@ -305,8 +306,10 @@ async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): P
         } catch (e) {
           if (e instanceof TargetLost) {
             recorder.checkSkipped(check, { code: 'cut-short', stop: e.reason });
-          } else if (e instanceof RateLimited) {
-            run.cutShort.push(check.id);
+          } else if (e instanceof RateLimited || e instanceof NotJudged) {
+            // Still rate-limited, a POST the suite's own stalled loop left unread, a request the proxy did not carry:
+            // what depended on it is unknown.
+            if (e instanceof RateLimited) run.cutShort.push(check.id);
             const asserter = recorder.asserter(check, check.operation);
             for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
           } else {
@@ -362,6 +365,12 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
     skipLoad({ code: 'load-not-run', stop: error.reason });
   }
 }
+
+/** The label of an exchange whose deadline came due while the suite's own event loop was stalled, in a check's tally of answers. */
+const STALLED_LABEL = "not read in time (the suite's own event loop stalled)";
+
+/** The label of an exchange the proxy did not carry to the target (core/tunnel.ts), in a check's tally of answers. */
+const PROXY_LABEL = 'not carried (the proxy failed)';
 
 /** Key of the whole run's answers in the engine's tally. */
 const RUN_ANSWERS = '\u0000run';

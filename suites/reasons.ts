@@ -10,6 +10,12 @@ export type StopReason =
   /** Requests in a row got no response at all (suites/silence.ts); `detail`: the last transport error. */
   | { code: 'target-silent'; detail: string }
   /**
+   * Requests in a row got no response, the last because the proxy failed its
+   * tunnel (refused, reset, closed; core/tunnel.ts): they did not reach the
+   * target. `detail`: that failure.
+   */
+  | { code: 'proxy-failed'; detail: string }
+  /**
    * A request's deadline came due while the suite's own event loop was
    * stalled (`ms` the last time), `times` in a row (suites/session.ts): the
    * run could not tell whether the target answered.
@@ -59,6 +65,8 @@ export function stopText(stop: StopReason): string {
   switch (stop.code) {
     case 'target-silent':
       return `the target stopped answering (${stop.detail})`;
+    case 'proxy-failed':
+      return `requests stopped reaching the target through the proxy (${stop.detail}); the target is not blamed`;
     case 'suite-stalled':
       return `the suite's own event loop stalled (for ${stop.ms} ms the last time) when a request's deadline came due, ${stop.times} times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)`;
     case 'time-bound':

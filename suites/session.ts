@@ -6,11 +6,13 @@
  * holds a request without response until the target shows it is alive
  * (suites/silence.ts), sends again a request whose deadline came due while
  * the suite's own event loop was stalled (core/loop-stall.ts: that timeout is
- * the suite's, not the target's silence), and stops sending once the run must
- * stop: the target is gone, the suite's loop keeps stalling, the run was
+ * the suite's, not the target's silence) when the request may be repeated,
+ * does not let a check judge a request the proxy did not carry (it never
+ * reached the target), and stops sending once the run must stop: the target
+ * (or the proxy) is gone, the suite's loop keeps stalling, the run was
  * interrupted, its time bound or `maxFailures` reached.
  */
-import { PcError } from '../core/errors.js';
+import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
@@ -26,9 +28,51 @@ export const LOST_AFTER = 3;
 
 /**
  * Times a request is sent again after a timeout the suite's own stalled loop
- * caused; one more such timeout in a row, and the run stops, saying so.
+ * caused, in a row (any other outcome in between, a 429 waited out or a
+ * connection closed under it, starts the count again); one more such timeout
+ * in a row, and the run stops, saying so. Only a request that may be repeated
+ * ({@link REPEATABLE}) is sent again.
  */
 export const STALLED_RESENDS = 2;
+
+/**
+ * Methods a request may be sent again with unasked when whether it was
+ * answered is unknown: the idempotent ones (RFC 9110 §9.2.2). A `POST /pets`
+ * whose answer may have come unread may have created an animal: sent again,
+ * it could create a second one.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2
+ */
+const REPEATABLE: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/**
+ * Thrown into a check when an exchange it sent says nothing of the target:
+ * it is not judged, and what depended on it is inconclusive with `message` as
+ * the reason (never a failure). `exchange` is that exchange.
+ */
+export class NotJudged extends Error {
+  constructor(
+    message: string,
+    readonly exchange: SentExchange,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A request that may not be repeated ({@link REPEATABLE}: a POST) whose
+ * deadline came due while the suite's own event loop was stalled: whether the
+ * target answered is unknown, so it is neither judged nor sent again (never a
+ * failure, never the target's silence).
+ */
+export class StalledRequest extends NotJudged {
+  constructor(
+    readonly ms: number,
+    exchange: SentExchange,
+  ) {
+    const { method, url } = exchange.request;
+    super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
+  }
+}
 
 /** The check name of the preflight's request: a target that does not answer it is not tested at all. */
 export const PREFLIGHT = 'preflight';
@@ -91,7 +135,8 @@ export class TargetSession {
     this.#silence = new SilenceWatch({
       lostAfter: LOST_AFTER,
       inFlight: () => this.#inFlight,
-      onLost: (why) => this.stop(new TargetLost({ code: 'target-silent', detail: why })),
+      // The last request did not reach the target when the proxy failed its tunnel: the proxy is named, not the target.
+      onLost: (why) => this.stop(new TargetLost({ code: PROXY_FAILED.test(why) ? 'proxy-failed' : 'target-silent', detail: why })),
       probe: () => this.#probe(),
     });
     if (options.signal?.aborted) this.#interrupt();
@@ -135,10 +180,14 @@ export class TargetSession {
       // target's silence: sent again, a bounded number of times.
       const stalled = stalledFor(x.error);
       if (stalled !== undefined) {
+        // A request that may not be repeated is not sent again: it may have been carried out (an animal created).
+        if (!REPEATABLE.has(x.request.method)) throw new StalledRequest(stalled, x);
         this.#stalledAgain(stalled, ++stalls);
         attempt--;
         continue;
       }
+      // "In a row": any other outcome starts the count again.
+      stalls = 0;
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
       // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
@@ -156,7 +205,10 @@ export class TargetSession {
       }
       this.#options.observeRateLimit(operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
-    if (check !== PREFLIGHT) await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
+    if (check === PREFLIGHT) return x;
+    await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
+    // The target is alive, and this request never reached it: the proxy's failure is not the target's.
+    if (!x.response && PROXY_FAILED.test(x.error?.message ?? '')) throw new NotJudged(`the proxy did not carry this request to the target (${x.error?.message}); the target is not blamed`, x);
     return x;
   }
 

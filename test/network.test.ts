@@ -8,18 +8,22 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import { type AddressInfo, connect as netConnect, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { buildConnection } from '../cli/connection.js';
-import { TUNNEL_ATTEMPTS } from '../core/connection.js';
-import { Lanes } from '../suites/load/sender.js';
+import { HttpClient } from '../core/http.js';
+import { TUNNEL_ATTEMPTS } from '../core/tunnel.js';
+import { buildMix } from '../suites/load/mix.js';
+import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
+import { runProfile } from '../suites/load/run.js';
+import { Lanes, PROXY_FAILURES_IN_A_ROW } from '../suites/load/sender.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { type RunningServer, startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { BIN, DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
@@ -94,25 +98,42 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
 }
 
 /**
- * A loopback "proxy" that reads a CONNECT request line, holds it `holdMs`, then closes the connection, without an
- * answer or after `answer`. Counts the CONNECTs it read.
+ * A loopback "proxy" that reads a CONNECT request, holds it `holdMs`, then closes the connection (`how`: with a
+ * FIN, or a reset), without an answer or after `answer`. Counts the CONNECTs it read.
  */
-async function closingProxy(holdMs = 0, answer?: string): Promise<{ url: string; connects: () => number }> {
+async function closingProxy(holdMs = 0, answer?: string, how: 'close' | 'reset' = 'close'): Promise<{ url: string; connects: () => number }> {
   let connects = 0;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   const server = createNetServer((socket) => {
     let head = '';
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     socket.on('data', (chunk: Buffer) => {
       head += chunk.toString('latin1');
-      if (!head.includes('\r\n')) return;
+      // The whole request head read first: a socket closed with bytes unread is reset, not closed.
+      if (!head.includes('\r\n\r\n')) return;
       if (head.startsWith('CONNECT ')) connects++;
       head = '';
       if (answer) socket.write(answer);
-      setTimeout(() => socket.destroy(), holdMs);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (how === 'reset') socket.resetAndDestroy();
+        else socket.destroy();
+      }, holdMs);
+      timers.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connects: () => connects };
 }
 
@@ -143,8 +164,14 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     // petstore.invalid resolves nowhere: only the proxy knows where it is.
     const p = await proxy(() => `127.0.0.1:${target.port}`);
     const dir = join(work, 'flag');
-    const ran = await runInProcess(['--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env });
+    // Warnings this process emits meanwhile: a listener left on the run's signal per tunnel made one on every proxied run.
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', warned);
+    const ran = await runInProcess(['--base-url', 'http://petstore.invalid/v1', '--proxy', p.url, '--load', 'tiny', '--num-runs', '3', '--report-dir', dir], { cwd: work, env }).finally(() => setImmediate(() => process.off('warning', warned)));
     expect(ran.code, ran.stderr).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
     expect(p.connects.length).toBeGreaterThan(2);
     expect(new Set(p.connects)).toEqual(new Set(['petstore.invalid:80']));
     const report = readJson(dir);
@@ -186,7 +213,7 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
       const ran = await runInProcess(['--base-url', base, '--proxy', withCredentials, '--num-runs', '3', '--report-dir', join(work, `closing-${base.slice(0, 5)}`)], { env, timeoutMs: 30_000 });
       expect(ran.code, ran.stderr).toBe(2);
       const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
-      expect(lines).toEqual([`petstore-conformance: error: no tunnel to petstore.invalid:${base.startsWith('https') ? 443 : 80}: the proxy closed the connection on CONNECT, ${TUNNEL_ATTEMPTS} times in a row (UND_ERR_SOCKET) (through the proxy ${p.url})`]);
+      expect(lines).toEqual([`petstore-conformance: error: the proxy ${p.url} closed the connection on CONNECT, ${TUNNEL_ATTEMPTS} times in a row (UND_ERR_SOCKET): no tunnel to petstore.invalid:${base.startsWith('https') ? 443 : 80}`]);
       expect(ran.stdout + ran.stderr).not.toContain('hunter2-proxy-pw');
       // The preflight's one request: its tunnel tried TUNNEL_ATTEMPTS times, and not sent again.
       expect(p.connects()).toBe(TUNNEL_ATTEMPTS);
@@ -197,13 +224,14 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     const p = await closingProxy(0, 'HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
     const ran = await runInProcess(['--base-url', 'https://petstore.invalid/v1', '--proxy', p.url, '--num-runs', '3', '--report-dir', join(work, 'refused-tunnel')], { env, timeoutMs: 30_000 });
     expect(ran.code, ran.stderr).toBe(2);
-    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([`petstore-conformance: error: the proxy refused the tunnel to petstore.invalid:443: it answered CONNECT with 403 (through the proxy ${p.url})`]);
+    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([`petstore-conformance: error: the proxy ${p.url} refused the tunnel to petstore.invalid:443: it answered CONNECT with 403`]);
     expect(p.connects()).toBe(1);
   });
 
   it('a SIGTERM while a tunnel is being tried stops the run at once: no CONNECT after it, exit 143', async () => {
-    // Each CONNECT is held 2 s before the close: the tries would take 6 s.
-    const p = await closingProxy(2_000);
+    // Each CONNECT is held 25 s before the close: the run must end on the signal, not on the proxy's close, long before
+    // the test's own bound (the hold is far longer than any pause of a busy machine between the signal and its handling).
+    const p = await closingProxy(25_000);
     const child = spawn(process.execPath, [BIN, '--base-url', 'https://petstore.invalid/v1', '--proxy', p.url, '--load', 'none', '--report-dir', join(work, 'closing-term')], { cwd: work, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -217,6 +245,20 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     expect(code, stderr).toBe(143);
     expect(stderr).toMatch(/SIGTERM: stopping/);
     expect(p.connects()).toBe(1);
+  });
+
+  it.each([
+    { kind: 'closed' as const, connections: 2 },
+    { kind: 'rate' as const, connections: 2, rate: 50 },
+  ])('a $kind load profile through a proxy that closes every CONNECT: it stops opening tunnels after a few failed in a row, and says the proxy failed, not the target', async (shape) => {
+    const p = await closingProxy();
+    const profile = { name: 'closing', description: 'through a closing proxy', durationSec: 10, maxRequests: 5000, mix: { listPets: 1, getPet: 0, createPet: 0 }, thresholds: ['errorRate < 1%', 'p99 < 500ms'], ...shape } satisfies LoadProfile;
+    const result = await runProfile(profile, validateProfile(profile), { baseUrl: 'http://petstore.invalid/v1', authorization: 'Bearer x', requests: buildMix({ mix: profile.mix, petIds: [], prefix: 'pctest-proxy ', seed: 1, authProbeShare: 0 }), timeoutMs: 5_000, connection: { proxy: { kind: 'url', url: p.url } }, sample: () => false, judge: () => {}, emit: () => {} });
+    // The last tunnels: those failing in a row, and one more on each other lane at most.
+    expect(p.connects()).toBeLessThanOrEqual((PROXY_FAILURES_IN_A_ROW + profile.connections - 1) * TUNNEL_ATTEMPTS);
+    const why = `the proxy failed ${PROXY_FAILURES_IN_A_ROW} tunnels in a row, so no more were opened (the last: the proxy ${p.url} closed the connection on CONNECT, ${TUNNEL_ATTEMPTS} times in a row (UND_ERR_SOCKET): no tunnel to petstore.invalid:80)`;
+    expect(result.stoppedEarly).toBe(why);
+    expect(result.thresholds.map((t) => [t.expression, t.outcome, t.reason])).toEqual([...profile.thresholds, 'answered >= 90%'].map((e) => [e, 'fail', `not measured: ${why}`]));
   });
 
   it('the load phase\'s lanes through such a proxy: each request fails after a few CONNECTs, the lane goes on', async () => {
@@ -239,14 +281,54 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     }
   });
 
-  it('a proxy that refuses connections: exit 2, one line naming the proxy', async () => {
-    const ran = await runInProcess(['--base-url', target.url, '--proxy', 'http://user:hunter2-proxy-pw@127.0.0.1:9', '--num-runs', '3', '--report-dir', join(work, 'refused')], { env });
-    expect(ran.code).toBe(2);
-    const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/through the proxy http:\/\/127\.0\.0\.1:9/);
-    expect(ran.stdout + ran.stderr).not.toContain('hunter2-proxy-pw');
-    for (const file of readdirSync(join(work, 'refused'))) expect(readFileSync(join(work, 'refused', file), 'utf8')).not.toContain('hunter2-proxy-pw');
+  it('a proxy that refuses connections (--proxy, HTTP_PROXY): exit 2, one line saying the proxy refused, never the target', async () => {
+    const refusing = 'http://user:hunter2-proxy-pw@127.0.0.1:9';
+    for (const [name, how] of [['flag', { args: ['--proxy', refusing], env: {} }], ['env', { args: [], env: { HTTP_PROXY: refusing, NO_PROXY: '' } }]] as const) {
+      const dir = join(work, `refused-${name}`);
+      const ran = await runInProcess(['--base-url', target.url, ...how.args, '--num-runs', '3', '--report-dir', dir], { env: { ...env, ...how.env } });
+      expect(ran.code).toBe(2);
+      const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
+      expect(lines).toEqual([`petstore-conformance: error: the proxy http://127.0.0.1:9 refused the connection (ECONNREFUSED): no tunnel to 127.0.0.1:${target.port}`]);
+      expect(ran.stdout + ran.stderr).not.toContain('hunter2-proxy-pw');
+      for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('hunter2-proxy-pw');
+    }
+  });
+
+  it('a proxy that resets the connection on CONNECT (--proxy, HTTP_PROXY, HTTPS_PROXY; http and https targets): exit 2, one line saying the proxy reset it', async () => {
+    const p = await closingProxy(0, undefined, 'reset');
+    const withCredentials = p.url.replace('//', '//user:hunter2-proxy-pw@');
+    const ways = [
+      ['http://petstore.invalid/v1', { args: ['--proxy', withCredentials], env: {} }],
+      ['https://petstore.invalid/v1', { args: ['--proxy', withCredentials], env: {} }],
+      ['http://petstore.invalid/v1', { args: [], env: { HTTP_PROXY: withCredentials } }],
+      ['https://petstore.invalid/v1', { args: [], env: { HTTPS_PROXY: withCredentials } }],
+    ] as const;
+    for (const [i, [base, how]] of ways.entries()) {
+      const ran = await runInProcess(['--base-url', base, ...how.args, '--num-runs', '3', '--report-dir', join(work, `reset-${i}`)], { env: { ...env, ...how.env }, timeoutMs: 30_000 });
+      expect(ran.code, ran.stderr).toBe(2);
+      const lines = ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
+      expect(lines).toEqual([`petstore-conformance: error: the proxy ${p.url} reset the connection on CONNECT (ECONNRESET): no tunnel to petstore.invalid:${base.startsWith('https') ? 443 : 80}`]);
+      expect(ran.stdout + ran.stderr).not.toContain('hunter2-proxy-pw');
+    }
+  });
+
+  it('tunnels being opened hold one listener on the run\'s signal, whatever their number, and none once opened or given up', async () => {
+    // CONNECTs held unanswered: twelve tunnels being opened at once.
+    const p = await closingProxy(60_000);
+    const run = new AbortController();
+    const client = new HttpClient({ baseUrl: 'http://petstore.invalid/v1', timeoutMs: 30_000, connections: 12, proxy: { kind: 'url', url: p.url }, signal: run.signal });
+    try {
+      const sent = Array.from({ length: 12 }, () => client.send({ method: 'GET', path: '/pets' }));
+      for (let i = 0; i < 600 && p.connects() < 12; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(p.connects()).toBe(12);
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+      run.abort();
+      const ended = await Promise.all(sent);
+      expect(ended.map((x) => x.error?.message)).toEqual(ended.map(() => expect.stringMatching(/^no tunnel opened to petstore\.invalid:80: the run was interrupted/)));
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -8,7 +8,9 @@
  *
  * When the duration is up or the request cap is reached, no new request is
  * sent; the requests still open are waited for until their own deadline, and
- * one that gets no answer by then counts as a timeout (never dropped).
+ * one that gets no answer by then counts as a timeout (never dropped). Nor
+ * once the proxy failed tunnels in a row (sender.ts `Lanes.proxyFailed`):
+ * the run then says so.
  */
 import type { MixRequest } from './mix.js';
 import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, type Prepared, prepare, type Sampled } from './sender.js';
@@ -22,6 +24,7 @@ const MAX_BACKOFF_MS = 250;
 /** What the virtual users of a run share. */
 interface Loop {
   run: LoadRun;
+  lanes: Lanes;
   prepared: Prepared[];
   next: number;
   sent: number;
@@ -49,6 +52,11 @@ class VirtualUser implements LaneUser {
 
   go(): void {
     const loop = this.#loop;
+    const proxyFailed = loop.lanes.proxyFailed;
+    if (proxyFailed && !loop.stopping) {
+      loop.stopping = true;
+      loop.stoppedEarly ??= proxyFailed;
+    }
     if (loop.stopping || loop.sent >= loop.run.maxRequests || loop.crash) {
       if (!loop.stopping && !loop.crash && !loop.stoppedEarly) loop.stoppedEarly = 'the request cap was reached';
       if (--loop.active === 0) loop.finish();
@@ -89,7 +97,7 @@ class VirtualUser implements LaneUser {
 }
 
 /** Runs one closed-loop stage; resolves when the duration or the request cap is reached and every request sent has ended. */
-export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: number; stoppedEarly?: string }> {
+export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: number; stoppedEarly?: string; proxyFailed?: string }> {
   const lanes = new Lanes(run, run.connections);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -105,6 +113,7 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
     };
     const loop: Loop = {
       run,
+      lanes,
       prepared: prepare(run),
       next: 0,
       sent: 0,
@@ -120,8 +129,9 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
         clearTimeout(ending);
         const durationMs = performance.now() - started;
         const { sent, stoppedEarly, crash } = loop;
+        const proxyFailed = lanes.proxyFailed;
         // Closed on the next turn: the last answer may still be inside undici's parser.
-        setImmediate(() => void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}) })), reject));
+        setImmediate(() => void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}), ...(proxyFailed ? { proxyFailed } : {}) })), reject));
       },
     };
     const ending = setTimeout(() => (loop.stopping = true), run.durationSec * 1000);

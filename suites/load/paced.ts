@@ -7,7 +7,9 @@
  * as late. Each connection carries one request at a time, and a request's
  * deadline starts when it is written, so a busy generator never reads as the
  * target's timeout. Requests still open at the end are waited for until their
- * deadline; one with no answer by then counts as a timeout.
+ * deadline; one with no answer by then counts as a timeout. Once the proxy
+ * failed tunnels in a row (sender.ts `Lanes.proxyFailed`), nothing more is
+ * sent, and the run says so.
  */
 import type { MixRequest } from './mix.js';
 import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, prepare, type Sampled } from './sender.js';
@@ -20,7 +22,7 @@ export interface PacedRun extends LoadRun {
 /** A send more than this late counts as late. */
 export const LATE_MS = 10;
 
-export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number }; stoppedEarly?: string }> {
+export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number }; stoppedEarly?: string; proxyFailed?: string }> {
   const prepared = prepare(run);
   const lanes = new Lanes(run, run.connections);
   const total = Math.min(run.maxRequests, Math.floor(run.rate * run.durationSec));
@@ -66,12 +68,12 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
   const idle: Slot[] = lanes.all.map((lane) => new Slot(lane));
 
   try {
-    for (let i = 0; i < total && !crash && !run.signal?.aborted; i++) {
+    for (let i = 0; i < total && !crash && !run.signal?.aborted && !lanes.proxyFailed; i++) {
       const due = started + i * interval;
       const wait = due - performance.now();
       // setTimeout is coarse: sleep only when more than a millisecond ahead; requests already due go out together.
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (run.signal?.aborted) break;
+      if (run.signal?.aborted || lanes.proxyFailed) break;
       const slot = idle.pop();
       if (!slot) {
         schedule.dropped++;
@@ -92,5 +94,7 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
     await lanes.close();
   }
   if (crash) throw crash as Error;
-  return { durationMs: performance.now() - started, schedule, ...(run.signal?.aborted ? { stoppedEarly: 'interrupted' } : {}) };
+  const proxyFailed = lanes.proxyFailed;
+  const stoppedEarly = run.signal?.aborted ? 'interrupted' : proxyFailed;
+  return { durationMs: performance.now() - started, schedule, ...(stoppedEarly ? { stoppedEarly } : {}), ...(proxyFailed ? { proxyFailed } : {}) };
 }

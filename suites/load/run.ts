@@ -80,6 +80,8 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   let schedule: LoadResult['schedule'];
   let brokeAt: LoadResult['brokeAt'];
   let stoppedEarly: string | undefined;
+  /** Set when the proxy failed tunnels in a row (sender.ts): the profile stopped, and measured the proxy, not the target. */
+  let proxyFailed: string | undefined;
   let remaining = profile.maxRequests;
   let held: ThresholdResult[] | undefined;
   /** Requests due: sent (closed loop, ramp) or due by the schedule (fixed rate). */
@@ -89,11 +91,13 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     const run = await runClosed(common(profile.connections, profile.durationSec, profile.maxRequests, [stats]));
     due = run.sent;
     stoppedEarly = run.stoppedEarly;
+    proxyFailed = run.proxyFailed;
   } else if (profile.kind === 'rate') {
     const run = await runPaced({ ...common(profile.connections, profile.durationSec, profile.maxRequests, [stats]), rate: profile.rate });
     schedule = run.schedule;
     due = run.schedule.due;
     stoppedEarly = run.stoppedEarly;
+    proxyFailed = run.proxyFailed;
   } else {
     for (const [index, connections] of profile.stages.entries()) {
       const stage = new LoadStats();
@@ -102,6 +106,10 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
       due += run.sent;
       if (deps.signal?.aborted) {
         stoppedEarly = 'interrupted';
+        break;
+      }
+      if (run.proxyFailed) {
+        stoppedEarly = proxyFailed = run.proxyFailed;
         break;
       }
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
@@ -130,10 +138,12 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const drift = profile.thresholds.some((t) => t.includes('drift')) ? measureDrift(timeline) : undefined;
   // A stress profile looks for where it breaks: its thresholds are judged on the last stage that held (failing when none did).
   const answered = { answered: figures.overall.requests, due };
-  const judged =
+  const measured =
     profile.kind === 'ramp' && brokeAt && held
       ? [...held.filter((t) => t.metric !== 'answered'), ...evaluate(profile.name, thresholds.filter((t) => t.metric === 'drift'), figures, drift), ...held.filter((t) => t.metric === 'answered')]
       : judgeThresholds(profile.name, thresholds, figures, drift, answered);
+  // Through a proxy that failed its tunnels, the figures are the proxy's: no threshold of the target's was measured.
+  const judged = proxyFailed ? measured.map((t): ThresholdResult => ({ ...t, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: ${proxyFailed}` })) : measured;
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,

@@ -22,10 +22,18 @@
  * passes them to `onHeaders`, where they are ignored; an unsolicited
  * `100 Continue`, which undici would refuse, never reaches it (the lane's
  * connections filter it out, see core/connection.ts).
+ *
+ * Through a proxy, each lane's tunnel takes a few CONNECTs at most
+ * (core/tunnel.ts), and a lane whose tunnel failed tries again with its next
+ * request. A proxy that fails every tunnel would so be asked for CONNECTs for
+ * the profile's whole length (three per request: 15,000 for 5,000 requests):
+ * once it failed {@link PROXY_FAILURES_IN_A_ROW} tunnels in a row, the lanes
+ * say so ({@link Lanes.proxyFailed}) and the runners open no more.
  */
 import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher } from '../../core/connection.js';
 import type { Decoding } from '../../core/decode.js';
+import { TransportError } from '../../core/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
 import type { MixRequest } from './mix.js';
 import { requestPath } from '../../core/http.js';
@@ -120,6 +128,13 @@ class DeadlineError extends Error {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'PC_LOAD_DEADLINE']);
 
+/**
+ * Tunnels the proxy may fail in a row (refused, reset, closed on CONNECT:
+ * each after a few CONNECTs at most) before the lanes open no more; any other
+ * outcome in between starts the count again.
+ */
+export const PROXY_FAILURES_IN_A_ROW = 3;
+
 /** Which failure an undici error is. */
 export function failureOf(error: unknown): FailureKind {
   return TIMEOUT_CODES.has((error as { code?: string } | undefined)?.code ?? '') ? 'timeouts' : 'socketErrors';
@@ -192,7 +207,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#lane.failed(this, failureOf(error));
+    this.#lane.failed(this, failureOf(error), error instanceof TransportError && error.proxy !== undefined ? error : undefined);
   }
 
   /** Aborts the request when its deadline ran out: it ends as a timeout. */
@@ -221,6 +236,8 @@ export interface LaneOptions {
   connection?: ConnectOptions;
   /** The run's interruption: no tunnel through a proxy is opened or tried again once it fired. */
   signal?: AbortSignal;
+  /** Told how each request ended: `proxyFailure` when the proxy failed its tunnel (then `undefined` for any other end). */
+  ended?: (proxyFailure: TransportError | undefined) => void;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
@@ -231,9 +248,11 @@ export class Lane {
   #dropped = false;
   user: LaneUser | undefined;
   readonly #maxBodyBytes: number;
+  readonly #ended: LaneOptions['ended'];
 
   constructor(options: LaneOptions) {
     this.#maxBodyBytes = options.maxBodyBytes;
+    this.#ended = options.ended;
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
     this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}) });
   }
@@ -252,13 +271,15 @@ export class Lane {
   answered(exchange: Exchange, status: number, sampled: Sampled | undefined): void {
     if (exchange !== this.#current || this.#dropped) return;
     this.#current = undefined;
+    this.#ended?.(undefined);
     this.user!.answered(status, sampled);
   }
 
-  /** Called by the exchange when it failed. */
-  failed(exchange: Exchange, kind: FailureKind): void {
+  /** Called by the exchange when it failed; `proxyFailure` when the proxy failed its tunnel. */
+  failed(exchange: Exchange, kind: FailureKind, proxyFailure?: TransportError): void {
     if (exchange !== this.#current || this.#dropped) return;
     this.#current = undefined;
+    this.#ended?.(proxyFailure);
     // A failure can be reported from inside dispatch(): hand it over on the next turn, never recursively.
     const user = this.user!;
     setImmediate(() => user.failed(kind));
@@ -282,14 +303,26 @@ export class Lane {
   }
 }
 
-/** Lanes of a run with the sweep that enforces each request's whole deadline. */
+/**
+ * Lanes of a run with the sweep that enforces each request's whole deadline,
+ * and the count of tunnels the proxy failed in a row.
+ */
 export class Lanes {
   readonly all: Lane[] = [];
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
+  #proxyFailures = 0;
+  #proxyFailed: string | undefined;
 
   constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal'>, count: number) {
-    this.#options = { origin: new URL(run.baseUrl).origin, timeoutMs: run.timeoutMs, maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(run.connection ? { connection: run.connection } : {}), ...(run.signal ? { signal: run.signal } : {}) };
+    this.#options = {
+      origin: new URL(run.baseUrl).origin,
+      timeoutMs: run.timeoutMs,
+      maxBodyBytes: run.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      ...(run.connection ? { connection: run.connection } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      ended: (failure) => this.#ended(failure),
+    };
     for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
@@ -297,6 +330,24 @@ export class Lanes {
       for (const lane of this.all) lane.sweep(now, run.timeoutMs);
     }, every);
     this.#sweep.unref();
+  }
+
+  /**
+   * Set once the proxy failed {@link PROXY_FAILURES_IN_A_ROW} tunnels in a
+   * row: why, in one sentence naming the proxy (never the target). The
+   * runners then send nothing more.
+   */
+  get proxyFailed(): string | undefined {
+    return this.#proxyFailed;
+  }
+
+  #ended(failure: TransportError | undefined): void {
+    if (!failure) {
+      this.#proxyFailures = 0;
+      return;
+    }
+    if (++this.#proxyFailures < PROXY_FAILURES_IN_A_ROW) return;
+    this.#proxyFailed ??= `the proxy failed ${this.#proxyFailures} tunnels in a row, so no more were opened (the last: ${failure.message})`;
   }
 
   async close(): Promise<void> {

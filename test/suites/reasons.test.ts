@@ -11,6 +11,7 @@ const stops: StopReason[] = [
   { code: 'interrupted', signal: 'SIGTERM' },
   { code: 'preflight', error: { code: 'PC_ERR_KEY_REJECTED', message: 'the target answered 401 to GET /pets with the key' } },
   { code: 'suite-stalled', ms: 1450, times: 3 },
+  { code: 'proxy-failed', detail: 'the proxy http://p:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row' },
 ];
 
 const skips: SkipReason[] = [
@@ -25,6 +26,7 @@ const skips: SkipReason[] = [
   { code: 'load-not-started', stop: stops[3]! },
   { code: 'load-not-run', stop: stops[1]! },
   { code: 'cut-short', stop: stops[5]! },
+  { code: 'not-run', stop: stops[6]! },
 ];
 
 describe('reasons as data', () => {
@@ -36,6 +38,7 @@ describe('reasons as data', () => {
       'interrupted by SIGTERM',
       'the target answered 401 to GET /pets with the key',
       "the suite's own event loop stalled (for 1450 ms the last time) when a request's deadline came due, 3 times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)",
+      'requests stopped reaching the target through the proxy (the proxy http://p:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed',
     ]);
     expect(skips.map(skipText)).toEqual([
       'not among the rules selected to run',
@@ -49,6 +52,7 @@ describe('reasons as data', () => {
       'load not started: interrupted by SIGTERM',
       'load not run: the run reached its time bound (1800 s)',
       "cut short: the suite's own event loop stalled (for 1450 ms the last time) when a request's deadline came due, 3 times in a row, so whether the target answered in time is unknown; the target is not blamed (the machine was too busy for the run, or an answer too costly to handle)",
+      'not run: requests stopped reaching the target through the proxy (the proxy http://p:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed',
     ]);
   });
 
