@@ -191,9 +191,9 @@ describe('load profiles', () => {
       }
       return inner(request);
     };
-    const started = Date.now();
-    const result = await load(tiring, profile({ name: 'tired', kind: 'closed', connections: 4, durationSec: 3, thresholds: ['errorRate < 0.1%'] }), 500);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // That it stops by itself is what the test's own time bound holds (no wall-clock assertion: the machine is shared). A
+    // deadline of 2 s leaves a busy machine's functional phase its answers; the silent load requests all meet it.
+    const result = await load(tiring, profile({ name: 'tired', kind: 'closed', connections: 4, durationSec: 3, thresholds: ['errorRate < 0.1%'] }), 2000);
     const [run] = result.load;
     expect(run!.overall.errors.timeouts).toBeGreaterThan(0);
     expect(run!.thresholds[0]!.outcome).toBe('fail');
