@@ -93,7 +93,7 @@ export const reportSchema = {
               additionalProperties: false,
               properties: {
                 path: { type: 'string', description: 'Relative to the working folder' },
-                named: { type: 'boolean', description: 'Named by the user; false: found in the working folder or above it, which may set the target but no transport setting' },
+                named: { type: 'boolean', description: 'Named by the user; false: found in the working folder or above it, which may set a loopback target but no transport setting nor a header from the environment' },
                 settings: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by the file' },
               },
             },
