@@ -1,25 +1,29 @@
 /**
  * The suite against implementations in real frameworks (Express 5, Fastify 5,
- * FastAPI), written from the interface document alone (test/fixtures/frameworks/).
+ * FastAPI, Go net/http), written from the interface document alone (test/fixtures/frameworks/).
  * Correct variants make legitimate choices where the document says "not shown":
  * they must pass, and those that follow every SHOULD must pass under --strict.
  * Broken variants carry a typical bug of their framework: each must fail
  * exactly the rules variants.json lists.
  *
  * The FastAPI variants need Debian's python3-fastapi and python3-uvicorn
- * (`.ci/run` installs them). Without them these rows are skipped with a
- * warning on a developer's machine, and fail under CI.
+ * (`.ci/run` installs them); the Go variants need Debian's golang-go (the
+ * server is built once, standard library only, into a temporary folder).
+ * Without them these rows are skipped with a warning on a developer's
+ * machine, and fail under CI. The rows with `deployment` (nginx, a load
+ * shedder) are judged by test/deployments.test.ts, through the CLI with load.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
-import { pool } from './helpers.js';
+import { findProgram, pool, tempDir } from './helpers.js';
 
 interface Variant {
-  framework: 'express' | 'fastify' | 'fastapi';
+  framework: 'express' | 'fastify' | 'fastapi' | 'go' | 'nginx' | 'shedder';
   variant: string;
   env: Record<string, string>;
   correct: boolean;
@@ -28,6 +32,8 @@ interface Variant {
   expectFail: string[];
   /** Rules a timing-dependent bug fails in some runs and not in others (ids from the clock). */
   mayAlsoFail?: string[];
+  /** A deployment in front of the reference, judged by test/deployments.test.ts. */
+  deployment?: unknown;
 }
 
 const ROOT = new URL('./fixtures/frameworks/', import.meta.url);
@@ -38,8 +44,29 @@ const PARALLEL = 4;
 
 const fastapiMissing = spawnSync(PYTHON, ['-c', 'import fastapi, uvicorn'], { stdio: 'ignore' }).status !== 0;
 if (fastapiMissing && process.env.CI !== 'true') console.warn(`\n!!! test/frameworks.test.ts: ${PYTHON} cannot import fastapi and uvicorn; the FastAPI rows are SKIPPED (apt-get install python3-fastapi python3-uvicorn)\n`);
+const GO = findProgram(['go'], { envVar: 'GO_PATH', debianPath: '/usr/bin/go' });
+if (!GO && process.env.CI !== 'true') console.warn('\n!!! test/frameworks.test.ts: no go (GO_PATH, PATH, /usr/bin/go); the Go rows are SKIPPED (apt-get install golang-go)\n');
+let goServer = '';
+
+/**
+ * Builds the Go server once, into a temporary folder, with its own GOCACHE and
+ * GOPATH there (HOME may not be writable; nothing is downloaded: standard
+ * library only). About 1 s with a warm standard library, up to a minute cold.
+ */
+async function buildGo(): Promise<string> {
+  const dir = tempDir();
+  const out = join(dir, 'petstore-go');
+  const env = { ...process.env, GOCACHE: join(dir, 'cache'), GOPATH: join(dir, 'gopath'), GO111MODULE: 'off', CGO_ENABLED: '0', GOFLAGS: '' };
+  const child = spawn(GO!, ['build', '-o', out, new URL('go/main.go', ROOT).pathname], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`go build failed (${code}): ${err}`);
+  return out;
+}
 
 function command(v: Variant): [string, string[]] {
+  if (v.framework === 'go') return [goServer, []];
   const file = new URL(v.framework === 'fastapi' ? 'fastapi/server.py' : `${v.framework}/server.mjs`, ROOT).pathname;
   return v.framework === 'fastapi' ? [PYTHON, [file]] : [process.execPath, [file]];
 }
@@ -91,7 +118,13 @@ async function judge(v: Variant): Promise<ConformanceResult> {
 }
 
 
-const runnable = VARIANTS.filter((v) => !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true'));
+const FRAMEWORKS = VARIANTS.filter((v) => v.deployment === undefined);
+const runnable = FRAMEWORKS.filter((v) => !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true') && !(v.framework === 'go' && !GO && process.env.CI !== 'true'));
+
+// A cold build compiles the standard library into the fresh GOCACHE: allow for it on a busy machine.
+beforeAll(async () => {
+  if (runnable.some((v) => v.framework === 'go')) goServer = await buildGo();
+}, 180_000);
 const results = new Map<Variant, Promise<ConformanceResult>>();
 const started = () => {
   if (results.size === 0) {
@@ -111,7 +144,7 @@ const evidence = (r: ConformanceResult) =>
     .join('\n');
 
 describe('real frameworks, written from the document alone', () => {
-  for (const v of VARIANTS) {
+  for (const v of FRAMEWORKS) {
     const name = `${v.framework}/${v.variant}: ${v.correct ? (v.followsEveryShould ? 'passes with --strict' : 'passes') : `fails ${v.expectFail.join(', ')}`}`;
     const skip = !runnable.includes(v);
     it.skipIf(skip)(name, { timeout: 300_000 }, async () => {
