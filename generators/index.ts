@@ -4,4 +4,4 @@ export { HOSTILE_NAME_SUFFIXES, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, ORDIN
 export { scalarValue } from './scalarValue.js';
 export { newPet, petStatus, type NewPetConstraints, type NewPetInput } from './newPet.js';
 export { listQuery, listQueryString, type ListQuery } from './listQuery.js';
-export { invalidNewPet, newPetMissingField, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody, type DefectiveBodyConstraints } from './invalidNewPet.js';
+export { invalidNewPet, newPetMissingField, otherCase, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody, type DefectiveBodyConstraints } from './invalidNewPet.js';

@@ -70,12 +70,38 @@ export function invalidNewPet({ prefix }: DefectiveBodyConstraints): fc.Arbitrar
   }));
 }
 
-/** Valid NewPet bodies with name, categoryId or both left out. */
+/**
+ * `field` spelled in another case: a member a decoder that matches names
+ * case-insensitively (Go's encoding/json) takes for `field`. RFC 8259 §8.3
+ * compares member names code unit by code unit, so it is not `field`.
+ */
+export function otherCase(field: string): fc.Arbitrary<string> {
+  const letters = [...field];
+  return fc
+    .tuple(fc.constantFrom(field.toUpperCase(), field.toLowerCase(), field[0]!.toUpperCase() + field.slice(1)), fc.array(fc.boolean(), { minLength: letters.length, maxLength: letters.length }))
+    .chain(([whole, flips]) => fc.constantFrom(whole, letters.map((c, i) => (flips[i] ? c.toUpperCase() : c.toLowerCase())).join('')))
+    .filter((spelling) => spelling !== field);
+}
+
+/**
+ * Valid NewPet bodies with name, categoryId or both left out; sometimes the
+ * missing member is there under its name spelled in another case (`NAME`,
+ * `categoryid`), which is still missing ("`name` and `categoryId` are required").
+ */
 export function newPetMissingField({ prefix }: DefectiveBodyConstraints): fc.Arbitrary<DefectiveBody> {
-  return fc.tuple(newPet({ prefix }), fc.constantFrom(['name'], ['categoryId'], ['name', 'categoryId'])).map(([pet, missing]) => {
+  const spelling = (field: string) => fc.option(otherCase(field), { nil: undefined, freq: 2 });
+  return fc.tuple(newPet({ prefix }), fc.constantFrom(['name'], ['categoryId'], ['name', 'categoryId']), spelling('name'), spelling('categoryId')).map(([pet, missing, nameAs, categoryIdAs]) => {
     const body = toBody(pet);
-    for (const key of missing) delete body[key];
-    return { body, defect: `${missing.join(' and ')} missing` };
+    const respelt: string[] = [];
+    for (const key of missing) {
+      const as = key === 'name' ? nameAs : categoryIdAs;
+      if (as !== undefined) {
+        body[as] = body[key];
+        respelt.push(`${key} given as "${as}"`);
+      }
+      delete body[key];
+    }
+    return { body, defect: `${missing.join(' and ')} missing${respelt.length ? ` (${respelt.join(', ')})` : ''}` };
   });
 }
 

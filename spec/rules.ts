@@ -49,7 +49,7 @@ export const rules = [
     group: 'listPets',
     section: 'Endpoints › listPets: GET /pets',
     statement: 'Responses: 200 — JSON array of Pet (Pets).',
-    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key: a 200 whose body is empty, not JSON or not an array fails; a body longer than the read bound fails when what was read cannot begin an array, and is otherwise inconclusive (sizes are not shown). A listed animal the suite created carries its name and categoryId as created; its status may have moved to another PetStatus since (transitions are not shown: observed as GAP-STATUS-TRANSITIONS).',
+    interpretation: 'For every valid request (limit 1..100 or absent, status a PetStatus or absent) with the key: a 200 whose body is empty, not JSON or not an array fails; a body longer than the read bound fails when what was read cannot begin an array, and is otherwise inconclusive (sizes are not shown). A listed animal the suite created carries its name and categoryId as created; its status may have moved to another PetStatus since (transitions are not shown: observed as GAP-STATUS-TRANSITIONS). Lists sent while creates are in flight are judged too: every animal shown is a Pet with its id (the new ones may be shown or not yet; no read-after-write order is stated).',
   }),
   rule({
     id: 'LIST-LIMIT-DEFAULT',
@@ -135,6 +135,7 @@ export const rules = [
     group: 'createPet',
     section: 'Endpoints › createPet; Errors',
     statement: '400 — Error (body missing required fields …); `name` and `categoryId` are required.',
+    interpretation: 'A member is its exact name (RFC 8259 §8.3: member names compare code unit by code unit): a body giving `name` or `categoryId` only in another case (`NAME`, `Name`, `categoryid`, `CategoryID`, generated spellings) misses it, and is refused with 400 (a decoder that matches names case-insensitively, as Go\'s encoding/json does, takes it for the member).',
   }),
   rule({
     id: 'CREATE-REJECT-INVALID',

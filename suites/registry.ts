@@ -1,6 +1,7 @@
 /** The built-in checks, in run order. One explicit list: no registration by import side effect. */
 import { registerChecks } from './check.js';
 import { authChecks } from './checks/auth.js';
+import { concurrencyChecks } from './checks/concurrency.js';
 import { createPetChecks } from './checks/createPet.js';
 import { getPetChecks } from './checks/getPet.js';
 import { listPetsChecks } from './checks/listPets.js';
@@ -12,6 +13,7 @@ export const builtinChecks = registerChecks([
   seedStore,
   ...listPetsChecks,
   ...createPetChecks,
+  ...concurrencyChecks,
   ...getPetChecks,
   ...storeOrdersChecks,
   ...authChecks,

@@ -76,6 +76,12 @@ export function invalidCases(prefix: string): InvalidCase[] {
     missing('name and categoryId are missing', { status: 'available' }),
     missing('categoryId is missing (status given)', { name, status: 'sold' }),
     missing('name is missing (status given)', { categoryId: 7n, status: 'pending' }),
+    // RFC 8259 §8.3: member names compare code unit by code unit; a decoder that matches them case-insensitively (Go's encoding/json) takes these for the required members.
+    missing('name is missing, given as "NAME"', { NAME: name, categoryId: 7n }),
+    missing('name is missing, given as "Name"', { Name: name, categoryId: 7n }),
+    missing('categoryId is missing, given as "categoryid"', { name, categoryid: 7n }),
+    missing('categoryId is missing, given as "CategoryID"', { name, CategoryID: 7n }),
+    missing('name and categoryId are missing, given as "NAME" and "CATEGORYID"', { NAME: name, CATEGORYID: 7n, status: 'available' }),
     invalid('name', 'a number', 42),
     invalid('name', 'a boolean', true),
     invalid('name', 'null', null),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../core/json.js';
-import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, outsideRepertoire, petName, scalarValue, toBody } from '../../generators/index.js';
+import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, otherCase, outsideRepertoire, petName, scalarValue, toBody } from '../../generators/index.js';
 import { newPetDefect } from '../../suites/checks/createPet.js';
 
 const prefix = 'pctest-0000 ';
@@ -100,6 +100,25 @@ describe('generators', () => {
         expect(newPetDefect(stringifyJson(body))).toBeDefined();
       }), { seed: 4, numRuns: 300 });
     }
+  });
+
+  // RFC 8259 §8.3: member names compare code unit by code unit; Go's encoding/json matches them case-insensitively.
+  it('missing-field bodies sometimes hold the missing member under another case of its name, never under the name itself', () => {
+    const required = ['name', 'categoryId'];
+    const bodies = fc.sample(newPetMissingField({ prefix }), { seed: 6, numRuns: 300 });
+    const respelt = bodies.filter(({ body }) => Object.keys(body).some((key) => !required.includes(key) && required.some((f) => f.toLowerCase() === key.toLowerCase())));
+    expect(respelt.length).toBeGreaterThan(30);
+    for (const { body, defect } of respelt) {
+      expect(required.some((f) => !(f in body)), defect).toBe(true);
+      expect(defect).toMatch(/given as "/);
+    }
+    const spellings = new Set(required.flatMap((field) => fc.sample(otherCase(field), { seed: 7, numRuns: 200 }).map((s) => `${field}:${s}`)));
+    for (const entry of spellings) {
+      const [field, spelling] = entry.split(':') as [string, string];
+      expect(spelling).not.toBe(field);
+      expect(spelling.toLowerCase()).toBe(field.toLowerCase());
+    }
+    for (const expected of ['name:NAME', 'name:Name', 'categoryId:categoryid', 'categoryId:CATEGORYID']) expect(spellings).toContain(expected);
   });
 
   it('listQuery gives limits in 1..100 and PetStatus values', () => {
