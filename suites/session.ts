@@ -18,7 +18,7 @@ import { stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
-import { PacingGate, retryAfterMs } from './pacing.js';
+import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from './reasons.js';
@@ -195,15 +195,17 @@ export class TargetSession {
         attempt--;
         continue;
       }
+      // Rate limits are not shown by the document: a temporary answer (a 429, or a 503 with Retry-After) is waited out,
+      // never failed; its body is still judged as an Error (ERROR-SCHEMA), and only that.
       this.#options.inspect(x);
-      // Rate limits are not shown by the document: a 429 is waited out (its body is still judged as an Error), never failed.
-      if (x.response?.status !== 429) break;
-      const wait = retryAfterMs(x.response.headers['retry-after'], attempt);
+      if (!isTemporary(x.response)) break;
+      const status = x.response!.status;
+      const wait = retryAfterMs(x.response!.headers['retry-after'], attempt);
       if (!this.#pacing.pause(wait)) {
-        this.#options.observeRateLimit(operation, `429 answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
-        throw new RateLimited(`still rate-limited (429) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
+        this.#options.observeRateLimit(operation, `${status} answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
+        throw new RateLimited(`still answered ${status} (a temporary answer) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
       }
-      this.#options.observeRateLimit(operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
+      this.#options.observeRateLimit(operation, `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
     if (check === PREFLIGHT) return x;
     await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
