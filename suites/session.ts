@@ -14,7 +14,7 @@
  */
 import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
-import { stalledFor } from '../core/http.js';
+import { closedWhenIdle, stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
@@ -71,6 +71,25 @@ export class StalledRequest extends NotJudged {
   ) {
     const { method, url } = exchange.request;
     super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
+  }
+}
+
+/**
+ * A request that may not be repeated ({@link REPEATABLE}: a POST) that failed
+ * on a reused connection before any byte of its answer came (core/http.ts
+ * `closedWhenIdle`): the server may have closed the connection as idle and
+ * never received it, or received it and carried it out. RFC 9112 §9.3.1: "A
+ * user agent MUST NOT automatically retry a request with a non-idempotent
+ * method unless it has some means to know that the request semantics are
+ * actually idempotent, regardless of the method, or some means to detect that
+ * the original request was never applied." Neither sent again nor judged:
+ * inconclusive, never a failure, never the target's silence.
+ * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1
+ */
+export class IdleClosed extends NotJudged {
+  constructor(exchange: SentExchange) {
+    const { method, url } = exchange.request;
+    super(`the connection ${method} ${new URL(url).pathname} went out on had carried earlier requests and was closed before any byte of the answer (the server may have closed it as idle), so whether the target received it is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
   }
 }
 
@@ -163,16 +182,18 @@ export class TargetSession {
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
     let resent = false;
+    let fresh = false;
     let stalls = 0;
     for (let attempt = 0; ; attempt++) {
       await this.#pacing.beforeSend();
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders })), meta: { operation, auth, check } };
+        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders, ...(fresh ? { fresh } : {}) })), meta: { operation, auth, check } };
       } finally {
         this.#inFlight--;
       }
+      fresh = false;
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (this.interrupted) throw this.interrupted;
       this.#options.onExchange(x);
@@ -189,9 +210,15 @@ export class TargetSession {
       // "In a row": any other outcome starts the count again.
       stalls = 0;
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
-      // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
+      // went out) is sent once more on a new connection of its own before it counts (another pooled one may have been
+      // closed as idle too); only a failure there tells of the target, and a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
+        // On a reused connection before any byte of the answer, a request that may not be repeated is sent again only
+        // when the server provably never took it (it had ended the connection before the request was written);
+        // otherwise it may have been carried out (RFC 9112 §9.3.1): neither sent again nor judged.
+        if (closedWhenIdle(x.error) === 'unknown' && !REPEATABLE.has(x.request.method)) throw new IdleClosed(x);
         resent = true;
+        fresh = true;
         attempt--;
         continue;
       }
@@ -235,10 +262,18 @@ export class TargetSession {
     const { operation: _operation, ...probe } = listPets({ limit: 1 });
     let why: string | undefined;
     try {
+      let fresh = false;
       for (let stalls = 1; ; stalls++) {
         await this.#pacing.beforeSend();
-        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
+        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
         this.#options.onExchange(x);
+        // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.
+        if (closedWhenIdle(x.error) !== undefined && !fresh) {
+          fresh = true;
+          stalls--;
+          continue;
+        }
+        fresh = false;
         const stalled = stalledFor(x.error);
         if (stalled === undefined) {
           why = x.response ? undefined : (x.error?.message ?? 'no response');
