@@ -1,8 +1,10 @@
 /**
  * The target session: how the run sends a request, around the transport. It
- * adds the credentials a check asks for, waits out 429 answers within the
- * run's wait budget (rate limits are not shown: never a failure), sends once
- * more on a fresh connection a request the connection was closed under,
+ * adds the credentials a check asks for, waits out temporary answers (429,
+ * 503 with Retry-After: suites/pacing.ts `isTemporary`) within the run's wait
+ * budget (rate limits are not shown: never a failure), sends once more on a
+ * new connection a request the connection was closed under (a POST that died
+ * on a reused connection only when provably not received: {@link IdleClosed}),
  * holds a request without response until the target shows it is alive
  * (suites/silence.ts), sends again a request whose deadline came due while
  * the suite's own event loop was stalled (core/loop-stall.ts: that timeout is
