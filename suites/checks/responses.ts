@@ -26,11 +26,12 @@ export const noServerErrors = defineResponseCheck({
   gaps: ['GAP-ORDERS-RESPONSES'],
   inspect(x, a) {
     const status = x.response?.status;
-    if (status === undefined || isTemporary(x.response)) return;
+    if (status === undefined) return;
     if (x.meta.operation === 'listStoreOrders') {
       if (status >= 500) a.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} (a server error; its responses are not shown)`, x);
       return;
     }
+    if (isTemporary(x.response)) return;
     if (status >= 500) a.fail('RESPONSE-NO-5XX', { code: 'SERVER_ERROR', args: { received: describeResponse(x) } }, [x], `${x.meta.operation} ${status}`);
     else a.pass('RESPONSE-NO-5XX');
   },
