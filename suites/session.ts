@@ -227,9 +227,10 @@ export class TargetSession {
       // Rate limits are not shown by the document: a temporary answer (a 429, or a 503 with Retry-After) is waited out,
       // never failed; its body is still judged as an Error (ERROR-SCHEMA), and only that.
       this.#options.inspect(x);
-      // GET /store/orders: "Its parameters, payloads and responses: not shown", so its 503 is an answer like any other
-      // (observed as GAP-ORDERS-RESPONSES), not a wait; a 429 there is still a rate limit.
-      if (!isTemporary(x.response) || (operation === 'listStoreOrders' && x.response!.status !== 429)) break;
+      // GET /store/orders with the key: "Its parameters, payloads and responses: not shown", so its 503 is an answer
+      // like any other (observed as GAP-ORDERS-RESPONSES), not a wait; a 429 there is still a rate limit, and without
+      // the key the document says 401, so a 503 with Retry-After there is a limiter's, waited out.
+      if (!isTemporary(x.response) || (operation === 'listStoreOrders' && auth === 'valid' && x.response!.status !== 429)) break;
       const status = x.response!.status;
       const wait = retryAfterMs(x.response!.headers['retry-after'], attempt);
       if (!this.#pacing.pause(wait)) {
