@@ -102,7 +102,7 @@ export const configSchema = {
     numRuns: { type: 'integer', minimum: 1, maximum: 10000, description: 'Runs per property-based check (--num-runs). Default 40' },
     strict: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' },
     timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Deadline of one request, headers and body, in ms (--timeout). Default 10000' },
-    maxWait: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out 429 answers (--max-wait). Default 120' },
+    maxWait: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default 120' },
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Requests in flight at most in the functional phases (--concurrency). Default 32' },
     rateLimit: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
     maxTime: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' },

@@ -148,7 +148,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
-  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out 429 answers (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
+  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
   concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` },
   'rate-limit': { type: 'string', describe: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]' },
   'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },

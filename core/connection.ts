@@ -142,13 +142,85 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
   return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
 }
 
-/** `connect`, with {@link skipContinue} on every socket it opens. */
+/** `connect`, with {@link skipContinue} and {@link watchConnection} on every socket it opens. */
 export function skipContinueOn(connect: buildConnector.connector): buildConnector.connector {
   return (options, callback) =>
     connect(options, (...args) => {
-      if (args[0] === null) skipContinue(args[1]);
+      if (args[0] === null) {
+        watchConnection(args[1]);
+        skipContinue(args[1]);
+      }
       callback(...args);
     });
+}
+
+/** What a connection had carried when it failed under a request: see {@link connectionFailure}. */
+export interface ConnectionFailure {
+  /** Requests written on the connection before the one it failed under (each answered: one at a time per connection). */
+  earlier: number;
+  /** Bytes received since the request it failed under was written. */
+  answerBytes: number;
+  /**
+   * The server had ended the connection (its FIN was read) before that
+   * request was first written: it closed the connection before the request
+   * existed, so it never took it.
+   */
+  endedBeforeWrite: boolean;
+}
+
+const failures = new WeakMap<object, ConnectionFailure>();
+
+/**
+ * What the connection a request failed on had carried, when `error` is the
+ * connection's own error (undici hands a request the error its socket failed
+ * with: a reset, or its "other side closed" when the server closed it); undefined
+ * for any other error. A failure with `earlier > 0` and `answerBytes === 0`
+ * is the keep-alive race: the server closed a connection it took for idle as
+ * the next request went out on it. RFC 9112 §9.5: "A client, server, or proxy
+ * MAY close the transport connection at any time. For example, a client
+ * might have started to send a new request at the same time that the server
+ * has decided to close the "idle" connection."
+ * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.5
+ */
+export function connectionFailure(error: unknown): ConnectionFailure | undefined {
+  return typeof error === 'object' && error !== null ? failures.get(error) : undefined;
+}
+
+const watched = new WeakSet<object>();
+
+/**
+ * Counts, on `socket`, the requests written and the bytes received since the
+ * last one, and notes them on the error the socket fails with (read back by
+ * {@link connectionFailure}). With one request at a time per connection, a
+ * write after bytes were received starts the next request. Installed once per
+ * socket, before undici reads or writes it.
+ */
+export function watchConnection(socket: Duplex): void {
+  if (watched.has(socket)) return;
+  watched.add(socket);
+  let requests = 0;
+  let bytes = 0;
+  let ended = false;
+  let endedBeforeWrite = false;
+  const push = socket.push.bind(socket);
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((...args: unknown[]) => {
+    if (requests === 0 || bytes > 0) {
+      requests++;
+      bytes = 0;
+      endedBeforeWrite = ended;
+    }
+    return write(...args);
+  }) as typeof socket.write;
+  socket.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (chunk !== null && chunk !== undefined) bytes += (chunk as { length: number }).length;
+    else ended = true;
+    return push(chunk as Buffer, encoding);
+  };
+  // First, so the error is noted before undici hands it to the request it fails.
+  socket.prependListener('error', (error: unknown) => {
+    if (typeof error === 'object' && error !== null && requests > 0) failures.set(error, { earlier: requests - 1, answerBytes: bytes, endedBeforeWrite });
+  });
 }
 
 /** An interim block bigger than this is not held back: it is passed on, and undici judges it. */

@@ -8,7 +8,7 @@
  * core/connection.ts's; content codings are decoded by core/decode.ts.
  */
 import type { Dispatcher } from 'undici';
-import { type ConnectOptions, openDispatcher, type Route, shownProxy } from './connection.js';
+import { type ConnectOptions, connectionFailure, openDispatcher, type Route, shownProxy } from './connection.js';
 import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
 import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
@@ -26,6 +26,12 @@ export interface RequestSpec {
   path: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /**
+   * Sent on a new connection of its own, closed after it: a request sent again
+   * after a connection it was sent on was closed under it ({@link closedWhenIdle}).
+   * A recorded transcript ignores it.
+   */
+  fresh?: boolean;
 }
 
 /** A response as received; `body` is at most `maxBodyBytes` long. */
@@ -142,6 +148,7 @@ export class HttpClient implements Transport {
   #seq = 0;
   readonly #stalls: LoopStalls;
   readonly #ownStalls: boolean;
+  readonly #connect: ConnectOptions;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -157,6 +164,7 @@ export class HttpClient implements Transport {
     this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
     this.#ownStalls = !options.stalls;
     this.#stalls = options.stalls ?? new LoopStalls();
+    this.#connect = options;
     this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(options.signal ? { signal: options.signal } : {}) }, this.#route);
   }
 
@@ -203,8 +211,9 @@ export class HttpClient implements Transport {
     // timeout signal never fires (nodejs/node#57736), which left a dripping body unbounded.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')), this.#timeoutMs);
+    const dispatcher = spec.fresh ? openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: 1, ...(this.#signal ? { signal: this.#signal } : {}) }, this.#route) : this.#pool;
     try {
-      const response = await this.#pool.request({
+      const response = await dispatcher.request({
         origin: this.#origin,
         method: spec.method,
         path: requestPath(this.baseUrl, spec.path),
@@ -220,6 +229,11 @@ export class HttpClient implements Transport {
         : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
       let failure = transportErrorFrom(error, url, this.#timeoutMs);
+      // The keep-alive race (core/connection.ts connectionFailure): said in the message, so a transcript replays the same decision.
+      const closed = connectionFailure(error);
+      if (failure.code === 'PC_ERR_PROTOCOL' && closed && closed.earlier > 0 && closed.answerBytes === 0) {
+        failure = failure.noted(`(${IDLE_CLOSE} after ${closed.earlier} earlier ${closed.earlier === 1 ? 'request' : 'requests'}${closed.endedBeforeWrite ? `; ${ENDED_FIRST}` : ''})`);
+      }
       // The deadline (ours, or undici's of the same length) came due at `due`: was the loop running then?
       const stalled = failure.code === 'PC_ERR_TIMEOUT' ? this.#stalls.stalledAt(due) : 0;
       if (stalled > 0) failure = failure.noted(`(${STALLED} ${stalled} ms when the deadline came due: an answer may have come and not been read in time)`);
@@ -232,6 +246,7 @@ export class HttpClient implements Transport {
       else exchange.error = failure;
     } finally {
       clearTimeout(timer);
+      if (dispatcher !== this.#pool) await dispatcher.destroy().catch(() => {});
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);
@@ -245,6 +260,22 @@ export class HttpClient implements Transport {
 }
 
 const STALLED = "the suite's own event loop was stalled for";
+const IDLE_CLOSE = 'on a reused connection, closed before any byte of the answer';
+const ENDED_FIRST = 'the server had ended the connection before the request was written';
+
+/**
+ * Whether the request that failed with `error` failed on a connection that
+ * had carried earlier requests, before any byte of its answer came: the
+ * server may have closed the connection as idle while the request went out
+ * (RFC 9112 §9.5). `not-received`: the server had ended the connection before
+ * the request was written, so it never took it; `unknown`: it may have
+ * received it. Undefined for any other failure. Read from the error's
+ * message, so that a transcript replays the same decision.
+ */
+export function closedWhenIdle(error: { code: string; message: string } | undefined): 'not-received' | 'unknown' | undefined {
+  if (error?.code !== 'PC_ERR_PROTOCOL' || !error.message.includes(`(${IDLE_CLOSE} after `)) return undefined;
+  return error.message.includes(`; ${ENDED_FIRST})`) ? 'not-received' : 'unknown';
+}
 const STALLED_NOTE = /\(the suite's own event loop was stalled for (\d+) ms when the deadline came due\b/;
 
 /**

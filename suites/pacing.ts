@@ -1,11 +1,36 @@
 /**
  * How the suite paces its own traffic: at most `--rate-limit` requests a
  * second (for shared staging servers), and pauses asked for by the target's
- * 429 answers ("Rate limits, quotas … not shown"), honoured within a run-wide
+ * temporary answers ({@link isTemporary}: 429, 503 with Retry-After; "Rate
+ * limits, quotas … not shown"), honoured within a run-wide
  * wait budget (`--max-wait`). A pause holds every request of the run, not only
  * the one that was limited: the limit is the target's, not one request's.
  */
 import { httpDate } from '../core/http-date.js';
+
+/**
+ * Whether an answer is temporary: sent again after the wait it asks for
+ * (within the wait budget), never a conformance failure by itself. A 429
+ * (RFC 6585 §4: "The response representations SHOULD include details
+ * explaining the condition, and MAY include a Retry-After header"), and a
+ * 503 that carries Retry-After: RFC 9110 §15.6.4, "The 503 (Service
+ * Unavailable) status code indicates that the server is currently unable to
+ * handle the request due to a temporary overload or scheduled maintenance,
+ * which will likely be alleviated after some delay. The server MAY send a
+ * Retry-After header field (Section 10.2.3) to suggest an appropriate amount
+ * of time for the client to wait before retrying the request"; §10.2.3: "Servers send the
+ * Retry-After header field to indicate how long the user agent ought to wait
+ * before making a follow-up request … When sent with a 503 (Service
+ * Unavailable) response, Retry-After indicates how long the service is
+ * expected to be unavailable to the client." A 503 without it says nothing
+ * of being temporary: it stays a server error (RESPONSE-NO-5XX).
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.6.4
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
+ */
+export function isTemporary(response: { status: number; headers: Readonly<Record<string, string>> } | undefined): boolean {
+  const status = response?.status;
+  return status === 429 || (status === 503 && response!.headers['retry-after'] !== undefined);
+}
 
 /** Longest wait a missing or unreadable Retry-After leads to before the budget decides. */
 const BACKOFF_MAX_MS = 30_000;

@@ -14,6 +14,7 @@ import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.
 import type { Judgement, OperationId } from './model.js';
 import type { PendingFinding, RawCounterexample } from './recorder.js';
 import { inCase, mapBounded } from './schedule.js';
+import { IdleClosed } from './session.js';
 
 /**
  * Rules whose judgement rests on what the suite inferred about the store (how
@@ -68,6 +69,12 @@ export async function runProperty<T>(run: PropertyRun<T>, sink: PropertySink): P
     } catch (error) {
       // A case whose precondition fails (fc.pre) does not count; anything else is the check's own crash.
       if (fc.PreconditionFailure.isFailure(error)) return undefined;
+      // A create that died on a reused connection may or may not have been carried out: that case alone is
+      // undecided, the other cases still decide the check's rules.
+      if (error instanceof IdleClosed) {
+        for (const rule of sink.check.rules) sink.asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: error.message } }, [error.exchange]);
+        return undefined;
+      }
       throw error;
     }
     return collected;

@@ -1,8 +1,10 @@
 /**
  * The target session: how the run sends a request, around the transport. It
- * adds the credentials a check asks for, waits out 429 answers within the
- * run's wait budget (rate limits are not shown: never a failure), sends once
- * more on a fresh connection a request the connection was closed under,
+ * adds the credentials a check asks for, waits out temporary answers (429,
+ * 503 with Retry-After: suites/pacing.ts `isTemporary`) within the run's wait
+ * budget (rate limits are not shown: never a failure), sends once more on a
+ * new connection a request the connection was closed under (a POST that died
+ * on a reused connection only when provably not received: {@link IdleClosed}),
  * holds a request without response until the target shows it is alive
  * (suites/silence.ts), sends again a request whose deadline came due while
  * the suite's own event loop was stalled (core/loop-stall.ts: that timeout is
@@ -14,11 +16,11 @@
  */
 import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
-import { stalledFor } from '../core/http.js';
+import { closedWhenIdle, stalledFor } from '../core/http.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
-import { PacingGate, retryAfterMs } from './pacing.js';
+import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from './reasons.js';
@@ -71,6 +73,25 @@ export class StalledRequest extends NotJudged {
   ) {
     const { method, url } = exchange.request;
     super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
+  }
+}
+
+/**
+ * A request that may not be repeated ({@link REPEATABLE}: a POST) that failed
+ * on a reused connection before any byte of its answer came (core/http.ts
+ * `closedWhenIdle`): the server may have closed the connection as idle and
+ * never received it, or received it and carried it out. RFC 9112 §9.3.1: "A
+ * user agent MUST NOT automatically retry a request with a non-idempotent
+ * method unless it has some means to know that the request semantics are
+ * actually idempotent, regardless of the method, or some means to detect that
+ * the original request was never applied." Neither sent again nor judged:
+ * inconclusive, never a failure, never the target's silence.
+ * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1
+ */
+export class IdleClosed extends NotJudged {
+  constructor(exchange: SentExchange) {
+    const { method, url } = exchange.request;
+    super(`the connection ${method} ${new URL(url).pathname} went out on had carried earlier requests and was closed before any byte of the answer (the server may have closed it as idle), so whether the target received it is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
   }
 }
 
@@ -163,16 +184,18 @@ export class TargetSession {
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
     let resent = false;
+    let fresh = false;
     let stalls = 0;
     for (let attempt = 0; ; attempt++) {
       await this.#pacing.beforeSend();
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders })), meta: { operation, auth, check } };
+        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders, ...(fresh ? { fresh } : {}) })), meta: { operation, auth, check } };
       } finally {
         this.#inFlight--;
       }
+      fresh = false;
       // An exchange cut by the interruption says nothing about the target: it is neither recorded nor judged.
       if (this.interrupted) throw this.interrupted;
       this.#options.onExchange(x);
@@ -189,21 +212,32 @@ export class TargetSession {
       // "In a row": any other outcome starts the count again.
       stalls = 0;
       // A connection closed under a request (a keep-alive race: the server closed an idle connection as the request
-      // went out) is sent once more on a fresh one before it counts; a target that keeps doing it is still lost.
+      // went out) is sent once more on a new connection of its own before it counts (another pooled one may have been
+      // closed as idle too); only a failure there tells of the target, and a target that keeps doing it is still lost.
       if (!x.response && x.error?.code === 'PC_ERR_PROTOCOL' && !resent) {
+        // On a reused connection before any byte of the answer, a request that may not be repeated is sent again only
+        // when the server provably never took it (it had ended the connection before the request was written);
+        // otherwise it may have been carried out (RFC 9112 §9.3.1): neither sent again nor judged.
+        if (closedWhenIdle(x.error) === 'unknown' && !REPEATABLE.has(x.request.method)) throw new IdleClosed(x);
         resent = true;
+        fresh = true;
         attempt--;
         continue;
       }
+      // Rate limits are not shown by the document: a temporary answer (a 429, or a 503 with Retry-After) is waited out,
+      // never failed; its body is still judged as an Error (ERROR-SCHEMA), and only that.
       this.#options.inspect(x);
-      // Rate limits are not shown by the document: a 429 is waited out (its body is still judged as an Error), never failed.
-      if (x.response?.status !== 429) break;
-      const wait = retryAfterMs(x.response.headers['retry-after'], attempt);
+      // GET /store/orders with the key: "Its parameters, payloads and responses: not shown", so its 503 is an answer
+      // like any other (observed as GAP-ORDERS-RESPONSES), not a wait; a 429 there is still a rate limit, and without
+      // the key the document says 401, so a 503 with Retry-After there is a limiter's, waited out.
+      if (!isTemporary(x.response) || (operation === 'listStoreOrders' && auth === 'valid' && x.response!.status !== 429)) break;
+      const status = x.response!.status;
+      const wait = retryAfterMs(x.response!.headers['retry-after'], attempt);
       if (!this.#pacing.pause(wait)) {
-        this.#options.observeRateLimit(operation, `429 answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
-        throw new RateLimited(`still rate-limited (429) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
+        this.#options.observeRateLimit(operation, `${status} answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
+        throw new RateLimited(`still answered ${status} (a temporary answer) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
       }
-      this.#options.observeRateLimit(operation, `429 answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
+      this.#options.observeRateLimit(operation, `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
     if (check === PREFLIGHT) return x;
     await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
@@ -233,10 +267,18 @@ export class TargetSession {
     const { operation: _operation, ...probe } = listPets({ limit: 1 });
     let why: string | undefined;
     try {
+      let fresh = false;
       for (let stalls = 1; ; stalls++) {
         await this.#pacing.beforeSend();
-        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) } })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
+        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
         this.#options.onExchange(x);
+        // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.
+        if (closedWhenIdle(x.error) !== undefined && !fresh) {
+          fresh = true;
+          stalls--;
+          continue;
+        }
+        fresh = false;
         const stalled = stalledFor(x.error);
         if (stalled === undefined) {
           why = x.response ? undefined : (x.error?.message ?? 'no response');

@@ -9,11 +9,15 @@ import { GET_PET_SUNSET } from '../../spec/openapi.js';
 import { describeViolations, validateSchema } from '../../spec/validate.js';
 import { defineResponseCheck } from '../check.js';
 import { bodyNotRead, describeResponse, jsonOf } from '../judge.js';
+import { isTemporary } from '../pacing.js';
 
 /**
  * Endpoints › responses of each operation; Errors: no listed response is a
  * server error. GET /store/orders: "Its parameters, payloads and responses:
- * not shown", so its 5xx answers are observed, not judged.
+ * not shown", so its 5xx answers are observed, not judged. A 503 with
+ * Retry-After is a temporary answer (suites/pacing.ts `isTemporary`, RFC 9110
+ * §15.6.4 and §10.2.3): waited out and sent again, never a failure here; its
+ * body is still an Error (ERROR-SCHEMA).
  */
 export const noServerErrors = defineResponseCheck({
   id: 'responses.no-5xx',
@@ -27,6 +31,7 @@ export const noServerErrors = defineResponseCheck({
       if (status >= 500) a.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} (a server error; its responses are not shown)`, x);
       return;
     }
+    if (isTemporary(x.response)) return;
     if (status >= 500) a.fail('RESPONSE-NO-5XX', { code: 'SERVER_ERROR', args: { received: describeResponse(x) } }, [x], `${x.meta.operation} ${status}`);
     else a.pass('RESPONSE-NO-5XX');
   },

@@ -58,6 +58,8 @@ export interface Sampled {
   truncated: boolean;
   /** Set once a coded body was decoded (core/decode.ts). */
   decoding?: Decoding;
+  /** Kept because its status is 4xx/5xx, not because it was sampled: judged by the response checks alone. */
+  errorOnly?: true;
 }
 
 /** What both load runners take: the closed loop (closed.ts) and the paced fixed rate (paced.ts). */
@@ -176,7 +178,12 @@ class Exchange implements Dispatcher.DispatchHandler {
     // Interim answers (100, 103…): the final answer follows.
     if (statusCode < 200) return true;
     this.#status = statusCode;
-    if (this.#wanted) this.#raw = headers;
+    // An error answer is kept whether sampled or not: under a shedder the few non-2xx answers are the ones a sample
+    // misses (a 2 % share of HTML 503 pages), and each costs one bounded read and one cheap judgement.
+    if (this.#wanted || statusCode >= 400) {
+      this.#raw = headers;
+      this.#chunks ??= [];
+    }
     return true;
   }
 
@@ -200,7 +207,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.#ended) return;
     this.#ended = true;
     const chunks = this.#chunks;
-    const sampled = chunks ? { headers: this.#raw ? headersOf(this.#raw) : {}, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size), truncated: this.#truncated } : undefined;
+    const sampled = chunks ? { headers: this.#raw ? headersOf(this.#raw) : {}, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size), truncated: this.#truncated, ...(this.#wanted ? {} : { errorOnly: true as const }) } : undefined;
     this.#lane.answered(this, this.#status, sampled);
   }
 
