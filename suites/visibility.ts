@@ -13,9 +13,9 @@ import { getPet, listPets } from './requests.js';
 import type { ListQuery } from '../generators/listQuery.js';
 
 /** First pause before asking again, ms; it doubles up to {@link MAX_PAUSE_MS}. */
-export const FIRST_PAUSE_MS = 50;
+const FIRST_PAUSE_MS = 50;
 /** Longest pause between two reads of one animal, ms. */
-export const MAX_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 500;
 /** Reads of one animal at most, the first included: bounded in count whatever the window. */
 export const MAX_READS = 12;
 
@@ -33,13 +33,13 @@ export function visibilityOf(ctx: CheckContext, observer: Observer = ctx): Visib
 }
 
 /** When the window of a created animal closes (`performance.now()` time), or undefined when the suite did not create it. */
-export function windowEnd(v: Visibility, id: bigint): number | undefined {
+function windowEnd(v: Visibility, id: bigint): number | undefined {
   const at = v.store.createdAt(id);
   return at === undefined ? undefined : at + v.windowMs;
 }
 
 /** Whether an animal the suite created may still be missing for lag from the `seq`-th request: within its window, and no 200 to an earlier request showed it. */
-export function mayLag(v: Visibility, id: bigint, seq: number): boolean {
+function mayLag(v: Visibility, id: bigint, seq: number): boolean {
   const end = windowEnd(v, id);
   return end !== undefined && performance.now() < end && !v.store.seenBefore(id, seq);
 }
