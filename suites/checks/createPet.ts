@@ -8,8 +8,8 @@ import { HOSTILE_NAME_SUFFIXES, ORDINARY_NAME_SUFFIXES } from '../../generators/
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
 import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
-import { createPet } from '../requests.js';
-import { readBack, visibilityOf } from '../visibility.js';
+import { createPet, getPet } from '../requests.js';
+import { readAgain, visibilityOf } from '../visibility.js';
 
 /**
  * "201 — Pet (the created animal, including the assigned id)"; Pet is "all
@@ -34,7 +34,8 @@ export const validProperty = defineCheck({
       const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.prefix);
       if (!pet) return;
       ctx.store.addCreated({ sent, pet, exchange });
-      const fetched = await readBack(visibilityOf(ctx, assert), pet.id);
+      let fetched = await ctx.send(getPet(pet.id));
+      if (fetched.response?.status === 404) fetched = await readAgain(visibilityOf(ctx, assert), pet.id, fetched);
       judgeFetched(assert, fetched, sent, pet.id, exchange, ctx.store);
     }, { examples });
     judgeWideCategories(ctx);
