@@ -70,8 +70,8 @@ const failing = (r: ConformanceResult) => r.rules.filter((rule) => rule.outcome 
 const codesOf = (r: ConformanceResult, rule: string) => r.rules.find((x) => x.id === rule)!.checks.flatMap((c) => c.findings.map((f) => f.code));
 
 describe('a run against stores that are not read-after-write', () => {
-  it('read replicas 300 ms behind fail GET-RESPONSE with --visibility-window 0, as they did before the window', async () => {
-    const result = await withServer({ wrap: lagging(300) }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 0 }));
+  it('read replicas 1.5 s behind (within the default window) fail GET-RESPONSE with --visibility-window 0, as they did before the window', async () => {
+    const result = await withServer({ wrap: lagging(1_500) }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 0 }));
     expect(failing(result)).toContain('GET-RESPONSE');
     expect(result.observations.map((o) => o.gap)).not.toContain('GAP-READ-AFTER-WRITE');
   });
