@@ -57,6 +57,7 @@ export interface FileConfig {
   strict?: boolean;
   timeout?: number;
   maxWait?: number;
+  visibilityWindow?: number;
   rateLimit?: number;
   concurrency?: number;
   maxTime?: number;
@@ -103,6 +104,7 @@ export const configSchema = {
     strict: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' },
     timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Deadline of one request, headers and body, in ms (--timeout). Default 10000' },
     maxWait: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default 120' },
+    visibilityWindow: { type: 'number', minimum: 0, maximum: 600, description: 'Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default 2' },
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Requests in flight at most in the functional phases (--concurrency). Default 32' },
     rateLimit: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
     maxTime: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' },

@@ -208,6 +208,7 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     strict: pick(args.strict as boolean | undefined, file.strict, CLI_DEFAULTS.strict),
     timeout: pick(args.timeout as number | undefined, file.timeout, CLI_DEFAULTS.timeout),
     maxWait: pick(args['max-wait'] as number | undefined, file.maxWait, CLI_DEFAULTS.maxWait),
+    visibilityWindow: pick(args['visibility-window'] as number | undefined, file.visibilityWindow, CLI_DEFAULTS.visibilityWindow),
     rateLimit: parseRateLimit(args['rate-limit']) ?? file.rateLimit,
     concurrency: (args.concurrency as number | undefined) ?? file.concurrency,
     maxTime: pick(args['max-time'] as number | undefined, file.maxTime, CLI_DEFAULTS.maxTime),

@@ -24,6 +24,8 @@ export interface CliConfig {
   timeout: number;
   /** Seconds the run may spend waiting out 429 answers. */
   maxWait: number;
+  /** Seconds after its 201 a created animal may stay unreadable while it is asked for again. */
+  visibilityWindow: number;
   /** The suite's own requests per second at most, when given. */
   rateLimit: number | undefined;
   /** Requests in flight at most in the functional phases. */
@@ -83,6 +85,7 @@ export const CLI_DEFAULTS = {
   strict: DEFAULTS.strict,
   timeout: DEFAULTS.timeoutMs,
   maxWait: DEFAULTS.maxWaitMs / 1000,
+  visibilityWindow: DEFAULTS.visibilityWindowMs / 1000,
   maxTime: DEFAULTS.maxTimeMs / 1000,
   load: 'smoke',
   only: [] as string[],
@@ -112,6 +115,7 @@ const FLAG_OF: Readonly<Record<Setting, string>> = {
   // No flag sets it: only a library caller can get it wrong.
   maxBodyBytes: OPTION_NAMES.maxBodyBytes,
   maxWaitMs: '--max-wait',
+  visibilityWindowMs: '--visibility-window',
   rateLimit: '--rate-limit',
   maxTimeMs: '--max-time',
   maxFailures: '--max-failures',
@@ -149,6 +153,7 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
   timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
   'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
+  'visibility-window': { type: 'number', describe: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${CLI_DEFAULTS.visibilityWindow}]` },
   concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` },
   'rate-limit': { type: 'string', describe: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]' },
   'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },

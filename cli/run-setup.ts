@@ -44,6 +44,7 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
       strict: config.strict,
       timeoutMs: config.timeout,
       maxWaitMs: config.maxWait * 1000,
+      visibilityWindowMs: config.visibilityWindow * 1000,
       ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
       ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
       ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),

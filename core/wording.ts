@@ -16,6 +16,7 @@ export type Setting =
   | 'load'
   | 'maxBodyBytes'
   | 'maxWaitMs'
+  | 'visibilityWindowMs'
   | 'rateLimit'
   | 'maxTimeMs'
   | 'maxFailures'
@@ -63,6 +64,7 @@ export const OPTION_NAMES: Readonly<Record<Setting, string>> = {
   load: 'load',
   maxBodyBytes: 'maxBodyBytes',
   maxWaitMs: 'maxWaitMs',
+  visibilityWindowMs: 'visibilityWindowMs',
   rateLimit: 'rateLimit',
   maxTimeMs: 'maxTimeMs',
   maxFailures: 'maxFailures',

@@ -43,6 +43,8 @@ export interface FindingArguments<T extends string = Redacted> {
   ECHO_DIFFERS: { differences: T[] };
   /** getPet of an animal created before not answered 200 with a Pet in JSON. */
   FETCH_FAILED: { id: string; received: T };
+  /** getPet answered 404 for an animal a 200 (getPet or a listing) showed before: once seen, an animal stays visible. */
+  SEEN_THEN_MISSING: { id: string; received: T };
   /** getPet of an animal created before answered with a body that is not a Pet. */
   FETCHED_NOT_A_PET: { id: string; problem: T };
   /** getPet of an animal created before answered with another animal, or with other fields. */
@@ -170,6 +172,7 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   ID_REUSED: (a) => ({ expected: 'a new id for the created animal', received: `id ${a.id}, which another animal already has` }),
   ECHO_DIFFERS: (a) => ({ expected: 'the created Pet to carry the name, categoryId and status sent', received: list(a.differences) }),
   FETCH_FAILED: (a) => ({ expected: `200 with animal ${a.id}, created before, as a Pet in JSON`, received: a.received }),
+  SEEN_THEN_MISSING: (a) => ({ expected: `200 with animal ${a.id}, which an earlier 200 showed (once seen, an animal stays visible)`, received: a.received }),
   FETCHED_NOT_A_PET: (a) => ({ expected: `200 with animal ${a.id}, created before, as a Pet in JSON`, received: `a body that is not a Pet: ${a.problem}` }),
   FETCHED_DIFFERS: (a) => ({ expected: `animal ${a.id} as created`, received: list(a.differences) }),
   UNKNOWN_ID_ANSWERED: (a) => ({ expected: `404 for id ${a.id}, which the suite has never seen (or 200 with that very animal)`, received: a.received }),

@@ -124,6 +124,12 @@ export const gaps = [
     section: 'Endpoints › createPet (JSON body); RFC 8259 §8.1 ("implementations that parse JSON texts MAY ignore the presence of a byte order mark")',
     accepted: 'A 400 Error, or 201 with the animal as sent.',
   }),
+  gap({
+    id: 'GAP-READ-AFTER-WRITE',
+    title: 'When a created animal becomes readable',
+    section: 'What the service does ("The service keeps a store of animals"; nothing on when an animal added is readable)',
+    accepted: 'An animal created may be missing (getPet 404, absent from a listing it belongs on) for up to the visibility window after its 201 (2 s by default); it is asked for again with backoff, and the lag is recorded. Once a 200 has shown it, it must stay visible: a 404 then fails GET-RESPONSE. Past the window, a missing animal fails as it would at once.',
+  }),
 ] as const satisfies readonly GapDefinition[];
 
 export type Gap = (typeof gaps)[number];

@@ -100,7 +100,7 @@ export const rules = [
     group: 'listPets',
     section: 'Endpoints › listPets, rule 2; States and transitions',
     statement: 'The `status` query filter of the list operation selects animals by these values.',
-    interpretation: 'An animal created with status s appears in GET /pets?status=s&limit=100 whenever that page is not full. When it is full (the store holds 100 or more such animals), the suite cannot tell and says inconclusive. An animal missing from the list is fetched again first: if its status changed (transitions are not shown), it no longer has to be listed under s (an observation, GAP-STATUS-TRANSITIONS).',
+    interpretation: 'An animal created with status s appears in GET /pets?status=s&limit=100 whenever that page is not full. When it is full (the store holds 100 or more such animals), the suite cannot tell and says inconclusive. An animal missing from the list is fetched again first: if its status changed (transitions are not shown), it no longer has to be listed under s (an observation, GAP-STATUS-TRANSITIONS). No read-after-write guarantee is stated: an animal left out within the visibility window after its 201 (2 s by default), never seen before the page was sent, is waited for and the page asked for again (GAP-READ-AFTER-WRITE).',
   }),
   rule({
     id: 'CREATE-RESPONSE',
@@ -162,7 +162,7 @@ export const rules = [
     group: 'getPet',
     section: 'Endpoints › getPet: GET /pets/{petId}',
     statement: 'Responses: 200 — Pet. petId: Identifier of the animal to retrieve.',
-    interpretation: 'For each animal the suite created: 200 with a Pet in JSON (empty, not JSON or not a Pet fails; a body longer than the read bound fails when what was read cannot begin a Pet, and is otherwise inconclusive), same id, name and categoryId. Its status may have moved from the status it was created with to another PetStatus (transitions are not shown: observed as GAP-STATUS-TRANSITIONS); a name returned in another normalisation form of the same text is observed as GAP-NAME-NORMALISATION.',
+    interpretation: 'For each animal the suite created: 200 with a Pet in JSON (empty, not JSON or not a Pet fails; a body longer than the read bound fails when what was read cannot begin a Pet, and is otherwise inconclusive), same id, name and categoryId. Its status may have moved from the status it was created with to another PetStatus (transitions are not shown: observed as GAP-STATUS-TRANSITIONS); a name returned in another normalisation form of the same text is observed as GAP-NAME-NORMALISATION. No read-after-write guarantee is stated: a 404 within the visibility window after the 201 (2 s by default) is asked again with backoff and the lag observed (GAP-READ-AFTER-WRITE); once a 200 (getPet or a listing) has shown the animal, a 404 for it fails at once.',
   }),
   rule({
     id: 'GET-NOT-FOUND',

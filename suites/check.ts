@@ -89,6 +89,10 @@ export class StoreState {
   readonly #status = new Map<bigint, string | undefined>();
   /** categoryIds the target accepted (a 201 echoed them), in the order learnt. */
   readonly #categories: bigint[] = [];
+  /** When each created animal's 201 was taken in (`performance.now()`): the visibility window runs from there. */
+  readonly #createdAt = new Map<bigint, number>();
+  /** Ids shown by a 200 (getPet or a listing), with the earliest sending order (`seq`) of a request that showed them. */
+  readonly #seen = new Map<bigint, number>();
 
   /**
    * Animals the suite created, in plan order (the check, then the property
@@ -106,7 +110,33 @@ export class StoreState {
     this.#inPlanOrder = undefined;
     this.#byId.set(pet.pet.id, pet);
     this.#status.set(pet.pet.id, pet.pet.status);
+    this.#createdAt.set(pet.pet.id, performance.now());
     this.noteCategory(pet.pet.categoryId);
+  }
+
+  /** The animal whose 201 the suite took in last, if any (arrival order, not plan order). */
+  get lastCreated(): CreatedPet | undefined {
+    return this.#made.at(-1)?.pet;
+  }
+
+  /** When the suite took in the 201 of the animal it created with this id (`performance.now()`), if it did. */
+  createdAt(id: bigint): number | undefined {
+    return this.#createdAt.get(id);
+  }
+
+  /**
+   * Records that a 200 showed this id (getPet, or a listing), answering the
+   * request sent `seq`-th. Once seen, an animal must stay visible.
+   */
+  noteSeen(id: bigint, seq: number): void {
+    const before = this.#seen.get(id);
+    if (before === undefined || seq < before) this.#seen.set(id, seq);
+  }
+
+  /** Whether a 200 to a request sent before the `seq`-th showed this id: a 404 to the `seq`-th is then a lost animal, not lag. */
+  seenBefore(id: bigint, seq: number): boolean {
+    const first = this.#seen.get(id);
+    return first !== undefined && first < seq;
   }
 
   /** Records the status an animal was just read with. */
@@ -157,6 +187,12 @@ export interface CheckSettings {
   prefix: string;
   /** Per-request timeout, ms. */
   timeoutMs: number;
+  /**
+   * How long after its 201 a created animal may still be missing (getPet 404,
+   * absent from a listing) while it is asked for again, ms: the document
+   * states no read-after-write guarantee.
+   */
+  visibilityWindowMs: number;
 }
 
 export interface CheckContext extends Asserter, Observer {

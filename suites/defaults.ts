@@ -14,5 +14,7 @@ export const DEFAULTS = {
   /** Requests in flight at most in the functional phases (--concurrency). */
   concurrency: 32,
   maxWaitMs: 120_000,
+  /** How long a just-created animal may stay unreadable while it is asked for again (--visibility-window). */
+  visibilityWindowMs: 2_000,
   maxTimeMs: 30 * 60_000,
 } as const;

@@ -455,7 +455,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   return {
     ...asserter,
     ...observer,
-    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.prefix, timeoutMs: settings.timeoutMs },
+    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.prefix, timeoutMs: settings.timeoutMs, visibilityWindowMs: settings.visibilityWindowMs },
     store,
     authVariants: run.variants,
     send,

@@ -279,6 +279,9 @@ export function judgeEcho(a: Judge, exchange: SentExchange, sent: NewPetInput, p
 export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange, store?: StoreState): void {
   const fail = (message: FindingMessage<string>, key: string) => assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
   const failed = (key: string) => fail({ code: 'FETCH_FAILED', args: { id: `${id}`, received: describeResponse(fetched) } }, key);
+  // No read-after-write guarantee is stated, but once a 200 showed the animal, it exists: a store that loses it again
+  // (two stores behind a balancer) answers the same id two ways.
+  if (fetched.response?.status === 404 && store?.seenBefore(id, fetched.seq)) return fail({ code: 'SEEN_THEN_MISSING', args: { id: `${id}`, received: describeResponse(fetched) } }, 'status 404 after 200');
   if (fetched.response?.status !== 200) return failed(`status ${fetched.response?.status ?? 'none'}`);
   if (bodyNotRead(assert, ['GET-RESPONSE'], fetched, 'object')) return;
   const body = jsonOf(fetched);
@@ -289,7 +292,10 @@ export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetI
   if (!pet) return;
   const comparison = comparePet(pet, sent, true);
   noteAll(assert, 'getPet', comparison, fetched);
-  if (pet.id === id) store?.noteStatus(id, pet.status);
+  if (pet.id === id) {
+    store?.noteStatus(id, pet.status);
+    store?.noteSeen(id, fetched.seq);
+  }
   const wrong = [...(pet.id === id ? [] : [`id ${pet.id}`]), ...comparison.wrong];
   if (wrong.length > 0) fail({ code: 'FETCHED_DIFFERS', args: { id: `${id}`, differences: wrong } }, wrong.map((w) => w.split(' ')[0]).join(','));
   else if (why === undefined) assert.pass('GET-RESPONSE');
@@ -345,7 +351,9 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
   }
   if (pageFull === 'now') judgePageFull(a, exchange, query, proven);
   judgeListedAsCreated(a, exchange, body, store);
-  store.noteIds(body.map(rawId).filter((id): id is bigint => id !== undefined));
+  const listed = body.map(rawId).filter((id): id is bigint => id !== undefined);
+  store.noteIds(listed);
+  for (const id of listed) store.noteSeen(id, exchange.seq);
   return body;
 }
 

@@ -68,6 +68,14 @@ export interface ConformanceOptions {
   onEvent?: (event: RunEvent) => void;
   /** Time the run may spend waiting out 429 answers (Retry-After), in ms. Default 120 000. */
   maxWaitMs?: number;
+  /**
+   * How long after its 201 a created animal may still be missing (getPet 404,
+   * absent from a listing it belongs on) while it is asked for again with
+   * backoff, in ms: the document states no read-after-write guarantee. An
+   * animal once seen must stay visible; past the window, a missing one fails
+   * as it would at once. 0 asks once. Default 2 000.
+   */
+  visibilityWindowMs?: number;
   /** The suite's own requests per second at most (functional phases), for shared servers. Default: no limit. */
   rateLimit?: number;
   /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
@@ -113,6 +121,7 @@ export interface Resolved {
   propertyTimeLimitMs: number;
   insecure: boolean;
   maxWaitMs: number;
+  visibilityWindowMs: number;
   rateLimit: number | undefined;
   maxTimeMs: number;
   maxFailures: number | undefined;
@@ -163,6 +172,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     insecure: connection.insecure === true,
     connection,
     maxWaitMs: integer('maxWaitMs', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
+    visibilityWindowMs: options.visibilityWindowMs === undefined ? DEFAULTS.visibilityWindowMs : window('visibilityWindowMs', options.visibilityWindowMs),
     rateLimit: options.rateLimit === undefined ? undefined : positive('rateLimit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
@@ -174,6 +184,12 @@ export function resolve(options: ConformanceOptions): Resolved {
 function connectionOf(options: ConformanceOptions): ConnectOptions {
   const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
   return checkConnectOptions(connection);
+}
+
+/** A span of time from 0 to 10 minutes, in ms: longer than any answer takes, so a typo cannot stall a run for hours. */
+function window(name: Setting, value: number): number {
+  if (!Number.isFinite(value) || value < 0 || value > 600_000) throw new UsageError(wording`${setting(name)} must be a number of seconds from 0 to 600, got ${value / 1000}`);
+  return value;
 }
 
 function positive(name: Setting, value: number): number {

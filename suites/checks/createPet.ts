@@ -9,6 +9,7 @@ import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
 import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
 import { createPet, getPet } from '../requests.js';
+import { readAgain, visibilityOf } from '../visibility.js';
 
 /**
  * "201 — Pet (the created animal, including the assigned id)"; Pet is "all
@@ -21,7 +22,7 @@ export const validProperty = defineCheck({
   phase: 'createPet',
   operation: 'createPet',
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE'],
-  gaps: CREATE_GAPS,
+  gaps: [...CREATE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     // The hostile names and the int64 edges first, then ordinary names of many scripts, whatever the seed; each run also tries an ordinary name.
     const examples = [
@@ -33,7 +34,8 @@ export const validProperty = defineCheck({
       const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.prefix);
       if (!pet) return;
       ctx.store.addCreated({ sent, pet, exchange });
-      const fetched = await ctx.send(getPet(pet.id));
+      let fetched = await ctx.send(getPet(pet.id));
+      if (fetched.response?.status === 404) fetched = await readAgain(visibilityOf(ctx, assert), pet.id, fetched);
       judgeFetched(assert, fetched, sent, pet.id, exchange, ctx.store);
     }, { examples });
     judgeWideCategories(ctx);

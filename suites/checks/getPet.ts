@@ -4,6 +4,7 @@ import { INT64_MAX, INT64_MIN } from '../../core/json.js';
 import { defineCheck } from '../check.js';
 import { bodyNotRead, describeResponse, JUDGE_GAPS, jsonOf, judgeFetched, petView } from '../judge.js';
 import { getPet } from '../requests.js';
+import { readBackAll } from '../visibility.js';
 
 /** Animals fetched back by the round-trip check, at most. */
 export const ROUND_TRIP_MAX = 128;
@@ -16,10 +17,10 @@ export const roundTrip = defineCheck({
   phase: 'getPet',
   operation: 'getPet',
   rules: ['GET-RESPONSE'],
-  gaps: JUDGE_GAPS,
+  gaps: [...JUDGE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     const created = ctx.store.created.slice(0, ROUND_TRIP_MAX);
-    const exchanges = await ctx.sendAll(created.map((c) => getPet(c.pet.id)));
+    const exchanges = await readBackAll(ctx, created.map((c) => c.pet.id));
     exchanges.forEach((x, i) => judgeFetched(ctx, x, created[i]!.sent, created[i]!.pet.id, created[i]!.exchange, ctx.store));
   },
 });

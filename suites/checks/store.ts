@@ -7,6 +7,7 @@ import { PET_STATUSES } from '../../spec/openapi.js';
 import { type CheckContext, defineCheck } from '../check.js';
 import { CREATE_GAPS, createAndJudge, describeResponse, jsonOf, judgeCreated, ordinaryNameFor, petView, rawId } from '../judge.js';
 import { createPet, listPets } from '../requests.js';
+import { readBack, visibilityOf } from '../visibility.js';
 
 /** The store must provably hold more than 100 animals, so limits up to 100 and the maximum can be tested. */
 export const STORE_TARGET = 101;
@@ -31,7 +32,7 @@ export const seedStore = defineCheck({
   phase: 'setup',
   operation: 'createPet',
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
-  gaps: ['GAP-DEFAULT-STATUS', ...CREATE_GAPS],
+  gaps: ['GAP-DEFAULT-STATUS', 'GAP-READ-AFTER-WRITE', ...CREATE_GAPS],
   async run(ctx) {
     const { store, settings } = ctx;
     const first = await ctx.send(listPets({ limit: 100 }));
@@ -54,6 +55,11 @@ export const seedStore = defineCheck({
       store.addCreated({ sent, pet, exchange });
       if (sent.status === undefined) ctx.observe('GAP-DEFAULT-STATUS', 'createPet', pet.status === undefined ? 'created without status: no status in the response' : `created without status: status "${pet.status}"`, exchange);
     }
+    // The listings judge pages against what was created. No read-after-write guarantee is stated: the phases after
+    // this one wait (within the visibility window) until the animal created last is readable. Nothing is judged here;
+    // the read-backs judge it.
+    const last = store.lastCreated;
+    if (last) await readBack(visibilityOf(ctx), last.pet.id);
   },
 });
 

@@ -25,6 +25,7 @@ const WORDS: { [C in FindingCode]: [FindingArguments<string>[C], string] } = {
   ID_REUSED: [{ id: '9007199254740993' }, 'Expected a new id for the created animal / Received id 9007199254740993, which another animal already has'],
   ECHO_DIFFERS: [{ differences: ['categoryId 2 for 1', 'status absent for "sold"'] }, 'Expected the created Pet to carry the name, categoryId and status sent / Received categoryId 2 for 1; status absent for "sold"'],
   FETCH_FAILED: [{ id: '5', received: '404' }, 'Expected 200 with animal 5, created before, as a Pet in JSON / Received 404'],
+  SEEN_THEN_MISSING: [{ id: '5', received: '404' }, 'Expected 200 with animal 5, which an earlier 200 showed (once seen, an animal stays visible) / Received 404'],
   FETCHED_NOT_A_PET: [{ id: '5', problem: '/name is missing' }, 'Expected 200 with animal 5, created before, as a Pet in JSON / Received a body that is not a Pet: /name is missing'],
   FETCHED_DIFFERS: [{ id: '5', differences: ['id 6'] }, 'Expected animal 5 as created / Received id 6'],
   UNKNOWN_ID_ANSWERED: [{ id: '-9', received: '200 with animal 3' }, 'Expected 404 for id -9, which the suite has never seen (or 200 with that very animal) / Received 200 with animal 3'],
