@@ -249,7 +249,7 @@ class Run {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}) },
       namePrefix: this.prefix,
-      summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal),
+      summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal, waivers.filter((w) => w.status !== 'expired').map((w) => w.rule)),
       rules,
       observations: recorded.observations,
       skippedPhases: [...this.skippedPhases].sort((a, b) => phaseOrder(a.phase) - phaseOrder(b.phase)),
@@ -484,7 +484,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   };
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: RedactedTransport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {
-  const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}) });
-  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}) };
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: RedactedTransport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined, waived: readonly RuleId[]): Summary {
+  const { verdict, reason, undecided } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}), waived });
+  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}), ...(undecided.length ? { undecided } : {}) };
 }
