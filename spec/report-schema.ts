@@ -337,7 +337,7 @@ export const reportSchema = {
         diagnoses: {
           description: 'Patterns every failing finding of the rule shares, certain from the evidence (suites/diagnoses.ts)',
           type: 'array',
-          items: { type: 'object', required: ['code', 'text'], additionalProperties: false, properties: { code: { enum: ['ids-as-doubles', 'int32-clamp', 'int32-wrap', 'names-trimmed', 'names-nfc'] }, text: { type: 'string' } } },
+          items: { type: 'object', required: ['code', 'text'], additionalProperties: false, properties: { code: { enum: ['ids-as-doubles', 'int32-clamp', 'int32-wrap', 'names-trimmed'] }, text: { type: 'string' } } },
         },
       },
     },

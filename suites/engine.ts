@@ -31,6 +31,7 @@ import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
 import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
 import { applyWaivers } from './waivers.js';
+import { withDiagnoses } from './diagnoses.js';
 
 export type { RunEvent } from './model.js';
 export type { ConformanceOptions } from './options.js';
@@ -235,7 +236,7 @@ class Run {
       ...rule,
       checks: rule.checks.map((c) => (this.#checkTime.has(c.id) ? { ...c, durationMs: Math.round(this.#checkTime.get(c.id)! * 10) / 10 } : c)),
     }));
-    const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
+    const { rules, waivers } = applyWaivers(withDiagnoses(timed), options.waivers ?? [], options.now ?? new Date());
     const stopped = session.stopped?.message ?? (this.cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive` : undefined);
     const finishedAt = new Date();
     const result: ConformanceResult = {

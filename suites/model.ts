@@ -204,7 +204,7 @@ export interface UndecidedRule {
 
 /** A pattern every failing finding of a rule shares, certain from the evidence: `code` stable, `text` its one wording. */
 export interface Diagnosis {
-  code: 'ids-as-doubles' | 'int32-clamp' | 'int32-wrap' | 'names-trimmed' | 'names-nfc';
+  code: 'ids-as-doubles' | 'int32-clamp' | 'int32-wrap' | 'names-trimmed';
   text: string;
 }
 

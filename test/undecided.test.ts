@@ -11,7 +11,9 @@ import { renderHtml } from '../reports/html.js';
 import { renderJunit } from '../reports/junit.js';
 import { renderStepSummary } from '../reports/github.js';
 import { renderSummary } from '../reports/console.js';
-import { renderMatrixMarkdown } from '../reports/matrix.js';
+import { renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import { diagnose } from '../suites/diagnoses.js';
+import type { Finding, RuleResult } from '../suites/model.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { certificationDecision, decideVerdict, EXIT, exitCode } from '../suites/policy.js';
@@ -53,7 +55,7 @@ describe('undecided is never green', () => {
     expect(renderHtml(result)).toContain('Inconclusive');
     expect(renderStepSummary(result)).toMatch(/❔ inconclusive: MUST rules decided on no case \(exit 4\)/);
     expect(renderStepSummary(result)).toContain(phrase);
-    expect(renderMatrixMarkdown([{ result, evidence: 'r/report.json', evidenceKind: 'json' }])).toContain(phrase);
+    expect(renderMatrixMarkdown([{ result, label: 'x', evidence: 'r/report.json', evidenceKind: 'json' }])).toContain(phrase);
     // certify refuses it, naming the cause.
     const decision = certificationDecision(result);
     expect(decision.certified).toBe(false);
@@ -94,5 +96,57 @@ describe('undecided is never green', () => {
       expect(reportErrors(report)).toEqual([]);
       expect(report.summary.undecided?.length).toBeGreaterThanOrEqual(4);
     });
+  }, 120_000);
+});
+
+/** A failing rule whose kept findings carry these differences (as suites/judge.ts words them). */
+function failing(...findings: { code?: string; args: Record<string, unknown> }[]): Pick<RuleResult, 'outcome' | 'checks'> {
+  const kept = findings.map((f) => ({ code: f.code ?? 'FETCHED_DIFFERS', args: f.args, outcome: 'fail' }) as unknown as Finding);
+  return { outcome: 'fail', checks: [{ id: 'getPet.round-trip', kind: 'example', title: '', outcome: 'fail', passed: 0, failed: kept.length, inconclusive: 0, findings: kept }] };
+}
+
+describe('diagnoses where the pattern is certain', () => {
+  it('each pattern only when every failing finding shows it', () => {
+    const codes = (rule: Pick<RuleResult, 'outcome' | 'checks'>) => diagnose(rule).map((d) => d.code);
+    // categoryIds beyond 2^53 answered as their nearest double.
+    expect(diagnose(failing({ args: { id: '3', differences: ['categoryId -9007199254740992 for -9007199254740993'] } }, { code: 'ECHO_DIFFERS', args: { differences: ['categoryId 9007199254740996 for 9007199254740995'] } }))).toEqual([
+      { code: 'ids-as-doubles', text: 'categoryIds above 2^53 lose precision: the server handles them as IEEE doubles' },
+    ]);
+    // One finding outside the pattern: no diagnosis (never a guess).
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId -9007199254740992 for -9007199254740993'] } }, { args: { id: '4', differences: ['status absent for "sold"'] } }))).toEqual([]);
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId 9007199254740990 for 9007199254740993'] } }))).toEqual([]);
+    // Below 2^53 a different number is no rounding.
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId 12 for 13'] } }))).toEqual([]);
+    // A wrong id: the other animal's fields follow from it; a 404 naming the rounded id shows the lookup.
+    expect(diagnose(failing({ args: { id: '9007199254741113', differences: ['id 9007199254741112', 'name "a" for "b" (x)'] } }, { code: 'FETCH_FAILED', args: { id: '9007199254740993', received: '404 (application/json): "No animal has id 9007199254740992."' } }))).toEqual([
+      { code: 'ids-as-doubles', text: 'ids above 2^53 lose precision: the server handles them as IEEE doubles' },
+    ]);
+    expect(codes(failing({ code: 'FETCH_FAILED', args: { id: '9007199254740993', received: '404 (application/json): "not found"' } }))).toEqual([]);
+    // 32-bit clamps and wraps.
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId 2147483647 for 9223372036854775807'] } }, { args: { id: '4', differences: ['categoryId -2147483648 for -4294967297'] } }))).toEqual(['int32-clamp']);
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId 1 for 4294967297'] } }, { args: { id: '4', differences: ['categoryId -1 for 4294967295'] } }))).toEqual(['int32-wrap']);
+    // Trimmed names.
+    expect(diagnose(failing({ args: { id: '3', differences: ['name "pctest-1 padded" for "pctest-1 padded  " (from code point 16: …)'] } }))).toEqual([{ code: 'names-trimmed', text: 'names lose their leading or trailing white space: the server trims them' }]);
+    expect(codes(failing({ args: { id: '3', differences: ['name "pctest-1 padded" for "pctest-1 padded  " (x)'] } }, { args: { id: '4', differences: ['name "pctest-1 pad" for "pctest-1 padded" (x)'] } }))).toEqual([]);
+    // A passing rule has none.
+    expect(diagnose({ outcome: 'pass', checks: [] })).toEqual([]);
+  });
+
+  it('a server that rounds categoryIds beyond 2^53 gets the diagnosis on CREATE-ECHO and GET-RESPONSE, shown in every report', async () => {
+    const result = await run('categoryId-through-double');
+    const text = 'categoryIds above 2^53 lose precision: the server handles them as IEEE doubles';
+    for (const id of ['CREATE-ECHO', 'GET-RESPONSE']) expect(result.rules.find((r) => r.id === id)?.diagnoses, id).toEqual([{ code: 'ids-as-doubles', text }]);
+    expect(reportErrors(result)).toEqual([]);
+    expect(renderSummary(result, [], false)).toContain(`    diagnosis: ${text}`);
+    expect(renderJunit(result)).toContain(`diagnosis: ${text}`);
+    expect(renderHtml(result)).toContain(`diagnosis: ${text}`);
+    expect(renderStepSummary(result)).toContain(`diagnosis: ${text}`);
+    expect(renderMatrixHtml([{ result, label: 'x', evidence: 'r/report.json', evidenceKind: 'json' }])).toContain(`diagnosis: ${text}`);
+  }, 120_000);
+
+  it('a server that looks petIds up as doubles gets "ids above 2^53 lose precision" on GET-RESPONSE', async () => {
+    const result = await run('petId-parsed-with-Number');
+    expect(result.rules.find((r) => r.id === 'GET-RESPONSE')?.diagnoses).toEqual([{ code: 'ids-as-doubles', text: 'ids above 2^53 lose precision: the server handles them as IEEE doubles' }]);
+    expect(result.rules.find((r) => r.id === 'GET-NOT-FOUND')?.diagnoses).toBeUndefined();
   }, 120_000);
 });
