@@ -2,8 +2,7 @@ import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } 
 import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure } from '../suites/policy.js';
-import { undecidedText } from '../suites/undecided.js';
+import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure, undecidedText } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;

@@ -12,8 +12,7 @@ import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/m
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
-import { undecidedText } from '../suites/undecided.js';
+import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured, undecidedText } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {

@@ -10,6 +10,9 @@ import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
 import { undecidedRules, undecidedText } from './undecided.js';
 
+/** The one phrase of an undecided rule, for reporters (they ask the policy, never suites/undecided.ts). */
+export { undecidedText };
+
 /** A rule's outcome as every output shows it. */
 export type ShownOutcome = RuleOutcome | 'warning';
 
