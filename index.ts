@@ -32,7 +32,7 @@ export { PcError, type ErrorCode } from './core/errors.js';
 export { OPTION_NAMES, renderWording, type Setting, type SettingRef, type Wording } from './core/wording.js';
 export type { ConnectOptions, ProxyChoice } from './core/connection.js';
 export { TOOL_VERSION } from './core/version.js';
-export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult } from './suites/model.js';
+export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult, UndecidedRule, Diagnosis } from './suites/model.js';
 export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './suites/policy.js';
 
 // Reporters: each pure writer takes a ConformanceResult and returns text; `reporters` are the CLI's file and console adapters.

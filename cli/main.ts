@@ -3,7 +3,8 @@
  * reference server. Returns the exit code; only bin/ sets it on the process.
  *
  * Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable or
- * misconfigured target, or internal error.
+ * misconfigured target, or internal error, 3 conformant but a load threshold
+ * breached, 4 inconclusive (a MUST rule decided on no case), 130/143 interrupted.
  */
 import { randomBytes } from 'node:crypto';
 import { basename, relative } from 'node:path';
@@ -115,7 +116,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       })
       .example('$0 --base-url https://staging.example/v1', 'Check an implementation (the key in PETSTORE_API_KEY)')
       .example('$0 --embedded', 'Check the embedded reference implementation')
-      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
+      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 4 inconclusive (a MUST rule decided on no case), 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
       .version(TOOL_VERSION)
       .alias('v', 'version')
       .help()

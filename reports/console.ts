@@ -2,7 +2,7 @@ import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } 
 import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure, undecidedText } from '../suites/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;
@@ -14,7 +14,7 @@ const painter = (color: boolean): Paint => (color ? (code, text) => `\u001b[${co
 /** The verdict line: `CONFORMANT: 24 of 24 MUST rules passed` (all `--quiet` prints). */
 export function renderVerdictLine(result: ConformanceResult, color: boolean): string {
   const { summary } = result;
-  return `${painter(color)(summary.verdict === 'conformant' ? 32 : 31, summary.verdict.toUpperCase())}: ${summary.reason}`;
+  return `${painter(color)(summary.verdict === 'conformant' ? 32 : summary.verdict === 'inconclusive' ? 33 : 31, summary.verdict.toUpperCase())}: ${summary.reason}`;
 }
 
 /** The end-of-run summary: verdict, counts, each failing rule with its first evidence and how to reproduce it. */
@@ -34,7 +34,9 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
     lines.push('', `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`, `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`);
   }
-  const open = result.rules.filter((r) => r.outcome === 'inconclusive' || (r.outcome === 'pass' && inconclusiveCases(r) > 0));
+  const undecided = summary.undecided ?? [];
+  if (undecided.length > 0) lines.push('', ...undecided.map((u) => `${paint(33, '?')} ${u.rule} ${undecidedText(u)}`));
+  const open = result.rules.filter((r) => (r.outcome === 'inconclusive' && !undecided.some((u) => u.rule === r.id)) || (r.outcome === 'pass' && inconclusiveCases(r) > 0));
   if (open.length > 0) lines.push('', `inconclusive: ${open.map((r) => `${r.id} (${outcomeLabel(r, summary.strict)})`).join(', ')}`);
   lines.push('');
   const shown = shownCounts(summary.counts, summary.strict);
@@ -53,6 +55,7 @@ function describeRule(rule: RuleResult, paint: Paint, run: ConformanceResult, re
   const warning = shownOutcome(rule, run.summary.strict) === 'warning';
   const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
   const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
+  for (const d of rule.diagnoses ?? []) lines.push(`    diagnosis: ${d.text}`);
   const checks = rule.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
   for (const check of checks) {
     const finding: Finding | undefined = check.findings.find((f) => f.outcome === 'fail');

@@ -12,7 +12,7 @@ import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/m
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
+import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured, undecidedText } from '../suites/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {
@@ -28,8 +28,12 @@ export function renderAnnotations(result: ConformanceResult): string {
   for (const rule of result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) {
     const warning = shownOutcome(rule, result.summary.strict) === 'warning';
     const finding = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
-    const message = finding ? `${findingText(finding)}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
+    const message = finding ? `${(rule.diagnoses ?? []).map((d) => `diagnosis: ${d.text}\n`).join('')}${findingText(finding)}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
     lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
+  }
+  for (const u of result.summary.undecided ?? []) {
+    const rule = result.rules.find((r) => r.id === u.rule);
+    lines.push(`::warning title=${escapeProperty(`${u.rule} (${rule?.severity ?? ''}) decided on no case`)}::${escapeData(undecidedText(u))}`);
   }
   for (const waiver of result.waivers.filter((w) => w.status !== 'applied')) {
     lines.push(`::warning title=${escapeProperty(`waiver for ${waiver.rule} is ${waiver.status}`)}::${escapeData(`${waiver.note} (${waiver.issue})`)}`);
@@ -55,6 +59,7 @@ function headline(summary: ConformanceResult['summary']): string {
   const code = exitCode(summary);
   if (code === EXIT.conformant) return `✅ ${summary.verdict}`;
   if (code === EXIT.thresholdBreached) return `⚠️ ${summary.verdict}, load threshold breached (exit ${code})`;
+  if (code === EXIT.inconclusive) return `❔ ${summary.verdict}: MUST rules decided on no case (exit ${code})`;
   return `❌ ${summary.verdict} (exit ${code})`;
 }
 
@@ -76,7 +81,8 @@ export function renderStepSummary(result: ConformanceResult): string {
   const sorted = [...result.rules].sort((a, b) => order.indexOf(a.outcome) - order.indexOf(b.outcome));
   for (const rule of sorted) {
     const shown = shownOutcome(rule, summary.strict);
-    lines.push(`| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)} | ${cell(rule.title)} |`);
+    const notes = ruleNotes(rule, summary);
+    lines.push(`| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)}${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${cell(rule.title)} |`);
   }
   lines.push(...renderLoadTable(result.load, result.skippedPhases.find((p) => p.phase === 'load')?.reason));
   return `${lines.join('\n')}\n`;

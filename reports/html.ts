@@ -26,7 +26,7 @@ import { fileReporter } from './file.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
 import { html, join, type SafeHtml } from './safe-html.js';
-import { inconclusiveCases, NOT_MEASURED, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
+import { inconclusiveCases, NOT_MEASURED, ruleNotes, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 
 export const HTML_REPORT_FILE = REPORT_FILES.html;
@@ -80,7 +80,7 @@ export interface HtmlOptions {
 export function renderHtml(result: ConformanceResult, options: HtmlOptions = {}): string {
   const reportJson = options.reportJson ?? 'report.json';
   const strict = result.summary.strict;
-  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : result.summary.verdict === 'interrupted' ? 'Interrupted' : 'Error';
+  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : result.summary.verdict === 'interrupted' ? 'Interrupted' : result.summary.verdict === 'inconclusive' ? 'Inconclusive' : 'Error';
   return renderPage({
     assets: 'report',
     title: `${verdictWord} · Animal Store Service ${result.interfaceVersion} · ${result.target}`,
@@ -150,7 +150,7 @@ ${join(facts.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`), '\n')
 ${
   attention.length === 0
     ? html`<p class="all-good">Every rule that ran passed.</p>`
-    : html`<ul>\n${join(attention.map(({ rule, as }) => html`<li>${badge(as)} <a href="#${anchor(rule.id)}" class="rid">${text(rule.id)}</a> ${severityTag(rule.severity)} ${text(rule.title)}${glanceMessage(rule)}</li>`), '\n')}\n</ul>`
+    : html`<ul>\n${join(attention.map(({ rule, as }) => html`<li>${badge(as)} <a href="#${anchor(rule.id)}" class="rid">${text(rule.id)}</a> ${severityTag(rule.severity)} ${text(rule.title)}${glanceMessage(rule, result.summary)}</li>`), '\n')}\n</ul>`
 }
 ${result.skippedPhases.length > 0 && html`<p class="not-run">Not run: ${join(result.skippedPhases.map((p) => html`${text(p.phase)} (${text(p.reason)})`), '; ')}.</p>`}
 </div>
@@ -158,9 +158,10 @@ ${result.skippedPhases.length > 0 && html`<p class="not-run">Not run: ${join(res
 }
 
 /** The first finding's message of a rule (or the reason its check errored), cut short. */
-function glanceMessage(rule: RuleResult): SafeHtml | undefined {
+function glanceMessage(rule: RuleResult, summary: ConformanceResult['summary']): SafeHtml | undefined {
   const check = rule.checks.find((c) => c.outcome === 'fail' || c.outcome === 'error') ?? rule.checks.find((c) => c.outcome === 'inconclusive');
-  const message = check?.findings[0] ? findingText(check.findings[0]) : check?.reason;
+  const notes = ruleNotes(rule, summary);
+  const message = notes.length > 0 ? notes.join('; ') : check?.findings[0] ? findingText(check.findings[0]) : check?.reason;
   if (!message) return undefined;
   const cut = message.length > GLANCE_MESSAGE_CHARS ? `${message.slice(0, GLANCE_MESSAGE_CHARS)}…` : message;
   return html`<span class="glance-msg">${text(cut)}</span>`;
@@ -213,7 +214,7 @@ function renderRules(result: ConformanceResult, strict: boolean, cmd: Commands):
 </form>
 <div class="rule-list">
 <div class="rule-head" aria-hidden="true"><span>Outcome</span><span>Rule</span><span>Severity</span><span>Title</span><span>Section of the document</span></div>
-${join(ordered.map(({ rule, as }) => renderRule(rule, as, strict, cmd)), '\n')}
+${join(ordered.map(({ rule, as }) => renderRule(rule, as, strict, cmd, ruleNotes(rule, result.summary))), '\n')}
 <p id="no-match" class="no-match" hidden>No rule matches these filters.</p>
 </div>
 </section>`;
@@ -228,7 +229,7 @@ function openCases(rule: RuleResult): SafeHtml | undefined {
   return open > 0 && rule.outcome !== 'inconclusive' ? html`<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>` : undefined;
 }
 
-function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands): SafeHtml {
+function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands, notes: readonly string[]): SafeHtml {
   const definition = definitionOf(rule.id);
   const search = [
     rule.id,
@@ -237,6 +238,7 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands)
     rule.group,
     rule.severity,
     LABEL[as],
+    ...notes,
     ...rule.checks.flatMap((c) => [c.id, c.title, c.reason ?? '', ...c.findings.map((f) => findingText(f))]),
   ]
     .join(' ')
@@ -249,6 +251,7 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands)
   return html`<details class="rule o-${as}" id="${anchor(rule.id)}" data-outcome="${as}" data-severity="${rule.severity}" data-search="${search}">
 <summary>${badge(as)}${openCases(rule)}<span class="rid">${text(rule.id)}</span>${severityTag(rule.severity)}<span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
 <div class="rule-body">
+${notes.length > 0 && html`<p class="rule-notes">${text(notes.join('; '))}</p>`}
 ${statement}
 ${join(rule.checks.map((check) => renderCheck(check, rule.severity, strict, cmd)), '\n')}
 </div>

@@ -68,7 +68,7 @@ import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
-import { inconclusiveCases, outcomeLabel, shownOutcome, thresholdMeasure } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, ruleNotes, shownOutcome, thresholdMeasure } from '../suites/policy.js';
 
 export const JUNIT_REPORT_FILE = REPORT_FILES.junit;
 
@@ -264,7 +264,7 @@ function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: 
       return;
     }
     case 'skipped':
-      testcase.ele('skipped').txt(block(skipText(rule)));
+      testcase.ele('skipped').txt(block([...ruleNotes(rule, run.summary), skipText(rule)].join('\n')));
       return;
   }
 }
@@ -281,7 +281,7 @@ function failureMessage(rule: RuleResult): string {
 
 /** The text of a failure: each failing check, then each of its kept failing findings with the evidence. */
 function failureText(rule: RuleResult, run: ConformanceResult): string {
-  const parts = [header(rule)];
+  const parts = [header(rule), ...ruleNotes(rule, run.summary)];
   for (const check of rule.checks.filter((c) => c.outcome === 'fail')) {
     const findings = check.findings.filter((f) => f.outcome === 'fail');
     const kept = findings.length < check.failed ? ` (the first ${findings.length} kept)` : '';

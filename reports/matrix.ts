@@ -33,7 +33,7 @@ import { renderPage } from './page.js';
 import { html, join, type SafeHtml, visible } from './safe-html.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
-import { failsRun, NOT_MEASURED, outcomeLabel, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
+import { failsRun, NOT_MEASURED, outcomeLabel, ruleNotes, undecidedList, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';
@@ -225,14 +225,17 @@ function ruleRows(columns: readonly MatrixColumn[]): Row[] {
         const rule = byId[i]!.get(id);
         if (!rule) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'not in this report' };
         const { strict } = column.result.summary;
-        return { outcome: cellOutcome(rule, strict), label: outcomeLabel(rule, strict), href: evidenceHref(column, id), note: ruleNote(rule) };
+        return { outcome: cellOutcome(rule, strict), label: outcomeLabel(rule, strict), href: evidenceHref(column, id), note: ruleNote(rule, column.result.summary) };
       }),
     };
   });
 }
 
 /** The first finding of a failing or inconclusive rule, or of a passing rule's inconclusive cases; the reason of a skipped or crashed one. */
-function ruleNote(rule: RuleResult): string {
+function ruleNote(rule: RuleResult, summary: ConformanceResult['summary']): string {
+  // Why it was decided on no case, and its diagnoses, come first: they point at what to look at.
+  const notes = ruleNotes(rule, summary);
+  if (notes.length > 0) return cut(notes.join('; '), MAX_NOTE_CHARS);
   const looked = rule.outcome === 'pass' ? 'inconclusive' : rule.outcome;
   const check = rule.outcome === 'pass' ? rule.checks.find((c) => c.inconclusive > 0) : rule.checks.find((c) => c.outcome === rule.outcome);
   if (!check) return '';
@@ -337,7 +340,7 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
         md(`${r.tool.name} ${r.tool.version}`),
         md(r.seed),
         md(time(r.startedAt)),
-        md(`${r.summary.verdict}${r.summary.strict ? ' (strict)' : ''}${warningCount(r) > 0 ? `, ${plural(warningCount(r), 'warning')}` : ''}`),
+        md(`${r.summary.verdict}${r.summary.strict ? ' (strict)' : ''}${warningCount(r) > 0 ? `, ${plural(warningCount(r), 'warning')}` : ''}${r.summary.undecided?.length ? `; ${undecidedList(r.summary.undecided)}` : ''}`),
         md(badgeFor(r).message),
         `[${c.evidenceKind === 'html' ? 'report.html' : 'report.json'}](${mdHref(c.evidence)})`,
       ]);
@@ -407,7 +410,7 @@ const chip = (outcome: CellOutcome): SafeHtml => html`<span class="chip o-${outc
 function renderColumnHead(column: MatrixColumn, name: string, index: number): SafeHtml {
   const r = column.result;
   const badge = badgeFor(r);
-  const verdict = r.summary.verdict === 'conformant' || r.summary.verdict === 'non-conformant' ? r.summary.verdict : 'error';
+  const verdict = r.summary.verdict === 'conformant' || r.summary.verdict === 'non-conformant' || r.summary.verdict === 'inconclusive' ? r.summary.verdict : 'error';
   const warnings = warningCount(r);
   return html`<th scope="col" class="impl">
 <div class="name"><span class="n">${index + 1}</span> ${oneLine(name)}</div>

@@ -111,7 +111,7 @@ export const reportSchema = {
       required: ['verdict', 'reason', 'strict', 'counts', 'requests', 'checks', 'thresholds'],
       additionalProperties: false,
       properties: {
-        verdict: { enum: ['conformant', 'non-conformant', 'error', 'interrupted'] },
+        verdict: { enum: ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted'], description: 'inconclusive: nothing failed, but a selected MUST rule no waiver names was decided on no case (exit 4)' },
         interrupted: { enum: ['SIGINT', 'SIGTERM'], description: 'The signal that stopped the run (verdict interrupted)' },
         reason: { type: 'string' },
         strict: { type: 'boolean' },
@@ -119,6 +119,26 @@ export const reportSchema = {
         requests: { type: 'integer', minimum: 0 },
         checks: { type: 'integer', minimum: 0 },
         thresholds: { enum: ['pass', 'fail', 'none'] },
+        undecided: {
+          description: 'Rules decided on no case, and why (suites/undecided.ts): see is the rule to look at, why the cause as data, cause its words',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['rule', 'see', 'why', 'cause'],
+            additionalProperties: false,
+            properties: {
+              rule: { $ref: '#/$defs/ruleId' },
+              see: { $ref: '#/$defs/ruleId' },
+              cause: { type: 'string' },
+              why: {
+                oneOf: [
+                  { type: 'object', required: ['code', 'upstream', 'outcome', 'never'], additionalProperties: false, properties: { code: { const: 'upstream' }, upstream: { $ref: '#/$defs/ruleId' }, outcome: { enum: ['fail', 'waived'] }, never: { type: 'boolean' } } },
+                  { type: 'object', required: ['code', 'answers'], additionalProperties: false, properties: { code: { const: 'answers' }, answers: { type: 'array', items: { type: 'object', required: ['label', 'count'], additionalProperties: false, properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } } } } } },
+                ],
+              },
+            },
+          },
+        },
         abort: {
           type: 'object',
           required: ['code', 'message'],
@@ -314,6 +334,11 @@ export const reportSchema = {
         section: { type: 'string' },
         outcome: ruleOutcome,
         checks: { type: 'array', items: { $ref: '#/$defs/check' } },
+        diagnoses: {
+          description: 'Patterns every failing finding of the rule shares, certain from the evidence (suites/diagnoses.ts)',
+          type: 'array',
+          items: { type: 'object', required: ['code', 'text'], additionalProperties: false, properties: { code: { enum: ['ids-as-doubles', 'int32-clamp', 'int32-wrap', 'names-trimmed'] }, text: { type: 'string' } } },
+        },
       },
     },
     check: {

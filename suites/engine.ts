@@ -31,6 +31,7 @@ import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
 import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
 import { applyWaivers } from './waivers.js';
+import { withDiagnoses } from './diagnoses.js';
 
 export type { RunEvent } from './model.js';
 export type { ConformanceOptions } from './options.js';
@@ -235,7 +236,7 @@ class Run {
       ...rule,
       checks: rule.checks.map((c) => (this.#checkTime.has(c.id) ? { ...c, durationMs: Math.round(this.#checkTime.get(c.id)! * 10) / 10 } : c)),
     }));
-    const { rules, waivers } = applyWaivers(timed, options.waivers ?? [], options.now ?? new Date());
+    const { rules, waivers } = applyWaivers(withDiagnoses(timed), options.waivers ?? [], options.now ?? new Date());
     const stopped = session.stopped?.message ?? (this.cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive` : undefined);
     const finishedAt = new Date();
     const result: ConformanceResult = {
@@ -249,7 +250,7 @@ class Run {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}) },
       namePrefix: this.prefix,
-      summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal),
+      summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal, waivers.filter((w) => w.status !== 'expired').map((w) => w.rule)),
       rules,
       observations: recorded.observations,
       skippedPhases: [...this.skippedPhases].sort((a, b) => phaseOrder(a.phase) - phaseOrder(b.phase)),
@@ -484,7 +485,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   };
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, client: RedactedTransport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined): Summary {
-  const { verdict, reason } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}) });
-  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}) };
+function summarise(rules: ConformanceResult['rules'], strict: boolean, client: RedactedTransport, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined, waived: readonly RuleId[]): Summary {
+  const { verdict, reason, undecided } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}), waived });
+  return { verdict, reason, strict, counts: countOutcomes(rules), requests: client.requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}), ...(undecided.length ? { undecided } : {}) };
 }

@@ -7,7 +7,7 @@ import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { SourcedSetting } from '../spec/report-schema.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
-import type { SkipReason } from './reasons.js';
+import type { AnswerCount, SkipReason } from './reasons.js';
 
 /** Operations of the interface, plus the store-orders listing. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';
@@ -169,6 +169,8 @@ export interface RuleResult {
   section: string;
   outcome: RuleOutcome;
   checks: CheckResult[];
+  /** Patterns every failing finding shares (suites/diagnoses.ts), shown next to the rule; absent when none is certain. */
+  diagnoses?: Diagnosis[];
 }
 
 /** What the target did where the document leaves behaviour open. */
@@ -182,8 +184,29 @@ export interface Observation {
   evidence?: Evidence;
 }
 
-/** `interrupted`: stopped by SIGINT or SIGTERM; what ran is reported, the rest is "not run" (exit 130 or 143). */
-export type Verdict = 'conformant' | 'non-conformant' | 'error' | 'interrupted';
+/**
+ * `interrupted`: stopped by SIGINT or SIGTERM; what ran is reported, the rest is "not run" (exit 130 or 143).
+ * `inconclusive`: nothing failed, but a selected MUST rule (not waived) was decided on no case (exit 4).
+ */
+export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'error' | 'interrupted';
+
+/**
+ * A rule decided on no case, and why (suites/undecided.ts): `see` is the rule
+ * to look at (the upstream rule that failed or was waived, else the rule
+ * itself); `why` the cause as data, `cause` its words.
+ */
+export interface UndecidedRule {
+  rule: RuleId;
+  see: RuleId;
+  why: { code: 'upstream'; upstream: RuleId; outcome: 'fail' | 'waived'; never: boolean } | { code: 'answers'; answers: AnswerCount[] };
+  cause: string;
+}
+
+/** A pattern every failing finding of a rule shares, certain from the evidence: `code` stable, `text` its one wording. */
+export interface Diagnosis {
+  code: 'ids-as-doubles' | 'int32-clamp' | 'int32-wrap' | 'names-trimmed';
+  text: string;
+}
 
 export interface Summary {
   verdict: Verdict;
@@ -200,6 +223,8 @@ export interface Summary {
   thresholds: 'pass' | 'fail' | 'none';
   /** The signal that stopped the run, when one did (verdict `interrupted`). */
   interrupted?: 'SIGINT' | 'SIGTERM';
+  /** Rules decided on no case, with their cause (suites/undecided.ts); absent when none. */
+  undecided?: UndecidedRule[];
 }
 
 /** How the target was reached, besides TLS verification (core/connection.ts `connectionRecord`): never a secret. */

@@ -6,8 +6,12 @@
  *
  * Pure functions over the result model; no I/O.
  */
-import type { Severity } from '../spec/rules.js';
-import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, Verdict } from './model.js';
+import type { RuleId, Severity } from '../spec/rules.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
+import { undecidedRules, undecidedText } from './undecided.js';
+
+/** The one phrase of an undecided rule, for reporters (they ask the policy, never suites/undecided.ts). */
+export { undecidedText };
 
 /** A rule's outcome as every output shows it. */
 export type ShownOutcome = RuleOutcome | 'warning';
@@ -25,6 +29,8 @@ export const EXIT = {
   error: 2,
   /** Conformant, but a load threshold was breached or could not be measured. */
   thresholdBreached: 3,
+  /** Nothing failed, but a selected MUST rule (not waived) was decided on no case: see `summary.undecided`. */
+  inconclusive: 4,
   /** Stopped by SIGINT (128 + 2). */
   interruptedInt: 130,
   /** Stopped by SIGTERM (128 + 15). */
@@ -117,6 +123,8 @@ export interface VerdictInput {
   /** The signal that interrupted the run, when one did: the verdict is then `interrupted`, whatever ran. */
   interrupted?: 'SIGINT' | 'SIGTERM';
   loads: readonly LoadResult[];
+  /** Rules a waiver names (and has not expired): one of them undecided does not make the run inconclusive. */
+  waived?: readonly RuleId[];
 }
 
 /** Ids in a reason: the first `most`, and how many more. */
@@ -131,9 +139,43 @@ const listed = (ids: readonly string[], most = 6) => `${ids.slice(0, most).join(
  * - `error`: the target could not be tested, the run stopped early, a check
  *   crashed, or no MUST rule could be decided at all (a run that tested nothing
  *   never reads as conformant);
+ * - `inconclusive`: nothing failed, but a selected MUST rule that no waiver
+ *   names was decided on no case ({@link gatingUndecided}): undecided is never
+ *   green; the reason names each with its cause;
  * - `conformant` otherwise, with what was inconclusive, skipped, waived or a warning said.
  */
-export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: string } {
+export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: string; undecided: UndecidedRule[] } {
+  const undecided = undecidedRules(input.rules);
+  return { ...verdictOf(input, undecided), undecided };
+}
+
+/** The undecided rules that make a run inconclusive: MUST rules no waiver names. */
+export function gatingUndecided(undecided: readonly UndecidedRule[], rules: readonly Pick<RuleResult, 'id' | 'severity'>[], waived: readonly RuleId[] = []): UndecidedRule[] {
+  const must = new Set(rules.filter((r) => r.severity === 'MUST').map((r) => r.id));
+  return undecided.filter((u) => must.has(u.rule) && !waived.includes(u.rule));
+}
+
+/**
+ * Undecided rules in words, grouped by their phrase, as the headline names
+ * them: `CREATE-ECHO, GET-RESPONSE (not judged: createPet never answered 201;
+ * see CREATE-RESPONSE)`.
+ */
+export function undecidedList(undecided: readonly UndecidedRule[]): string {
+  const by = new Map<string, RuleId[]>();
+  for (const u of undecided) by.set(undecidedText(u), [...(by.get(undecidedText(u)) ?? []), u.rule]);
+  return [...by].map(([text, ids]) => `${listed(ids, 8)} (${text})`).join('; ');
+}
+
+/**
+ * What every report shows next to a rule besides its outcome: why it was
+ * decided on no case (`not judged: …; see …`) and its diagnoses.
+ */
+export function ruleNotes(rule: Pick<RuleResult, 'id' | 'diagnoses'>, summary: Pick<Summary, 'undecided'>): string[] {
+  const undecided = summary.undecided?.find((u) => u.rule === rule.id);
+  return [...(undecided ? [undecidedText(undecided)] : []), ...(rule.diagnoses ?? []).map((d) => `diagnosis: ${d.text}`)];
+}
+
+function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { verdict: Verdict; reason: string } {
   const { rules, strict, abort, stopped } = input;
   const ids = (pick: (r: RuleResult) => boolean) => rules.filter(pick).map((r) => r.id);
   if (input.interrupted) {
@@ -155,7 +197,7 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: 
   if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
     verdict = 'non-conformant';
     const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed, and strict mode counts them: ${listed(failedShould)}` : ''];
-    reason = parts.filter(Boolean).join('; ') + (stopped ? `; then ${stopped}, and the rest was not run` : '');
+    reason = parts.filter(Boolean).join('; ') + (stopped ? `; then ${stopped}, and the rest was not run` : '') + (undecided.length && !stopped ? `; ${undecided.length} rule(s) decided on no case: ${undecidedList(undecided)}` : '');
   } else if (stopped) {
     verdict = 'error';
     reason = `${stopped}; what was measured before is kept, the rest was not run`;
@@ -165,13 +207,17 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: 
   } else if (passedMust.length === 0) {
     verdict = 'error';
     reason = `no MUST rule could be decided (${must.length === 0 ? 'none was selected' : `${must.length} MUST rule(s): ${countWords(must)}`}): the run tested nothing`;
+  } else if (gatingUndecided(undecided, rules, input.waived).length > 0) {
+    const gating = gatingUndecided(undecided, rules, input.waived);
+    verdict = 'inconclusive';
+    reason = `${gating.length} MUST rule(s) decided on no case: ${undecidedList(gating)}`;
   } else {
     verdict = 'conformant';
     const open = must.filter((r) => r.outcome === 'pass' && inconclusiveCases(r) > 0).length;
     const inconclusive = must.filter((r) => r.outcome === 'inconclusive').length;
     const skipped = must.filter((r) => r.outcome === 'skip').length;
     const waived = ids((r) => r.outcome === 'waived');
-    reason = `${must.filter((r) => r.outcome === 'pass').length} of ${must.length} MUST rules passed${open ? ` (${open} with inconclusive cases)` : ''}${inconclusive ? `, ${inconclusive} inconclusive` : ''}${skipped ? `, ${skipped} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${listed(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${listed(failedShould)}` : ''}`;
+    reason = `${must.filter((r) => r.outcome === 'pass').length} of ${must.length} MUST rules passed${open ? ` (${open} with inconclusive cases)` : ''}${inconclusive ? `, ${inconclusive} inconclusive` : ''}${skipped ? `, ${skipped} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${listed(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${listed(failedShould)}` : ''}${undecided.length ? `; decided on no case: ${undecidedList(undecided)}` : ''}`;
   }
   const breaches = input.loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.reason ?? `${t.measured}${t.unit}`})`));
   if (breaches.length > 0) reason += `; load threshold(s) breached or unmeasured: ${listed(breaches)}`;
@@ -185,13 +231,15 @@ function countWords(rules: readonly RuleResult[]): string {
 }
 
 /**
- * The exit code of a finished run: the verdict's, except that a conformant run
+ * The exit code of a finished run: the verdict's (an inconclusive one exits 4),
+ * except that a conformant run
  * whose load thresholds failed exits 3 (so CI can tell slow from wrong), and an
  * interrupted one exits 130 or 143 (130 when the signal is not recorded).
  */
 export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'interrupted'>): number {
   if (summary.interrupted || summary.verdict === 'interrupted') return summary.interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
   if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
+  if (summary.verdict === 'inconclusive') return EXIT.inconclusive;
   return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
 }
 
@@ -267,7 +315,8 @@ export function certificationDecision(result: ConformanceResult): { certified: b
   ];
   for (const [outcome, said] of words) {
     const ids = withOutcome(outcome);
-    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${list(ids)}`);
+    const undecided = outcome === 'inconclusive' ? (result.summary.undecided ?? []).filter((u) => ids.includes(u.rule)) : [];
+    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${undecided.length === ids.length ? undecidedList(undecided) : list(ids)}`);
   }
   const unknown = must.filter((r) => !SHOWN_ORDER.includes(r.outcome)).map((r) => r.id);
   if (unknown.length > 0) reasons.push(`${unknown.length} MUST rule(s) have no known outcome: ${list(unknown)}`);

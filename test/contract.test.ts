@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startReference } from '../reference/server.js';
 import { rules, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
+import { exitCode } from '../suites/policy.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
 import { pool } from './helpers.js';
@@ -26,12 +27,14 @@ interface Verdict {
   evidence: string[];
   /** Gaps observed. */
   observed: string[];
+  /** The verdict, its exit code, the undecided rules (with the rule each points at) and the diagnoses' codes by rule (issue 25). */
+  decided?: { verdict: string; exitCode: number; undecided: { rule: string; see: string }[]; diagnoses: Record<string, string[]> };
 }
 
 async function judge(mutant: Mutant): Promise<Verdict> {
   const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
   try {
-    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}) });
+    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}), ...(mutant.waivers ? { waivers: [...mutant.waivers] } : {}) });
     return outcomes(result);
   } catch (error) {
     return { failed: [], errored: [], evidence: [], observed: [], crash: String((error as Error)?.stack ?? error) };
@@ -50,7 +53,13 @@ function outcomes(result: ConformanceResult): Verdict {
     });
   // A run that stopped (target taken for gone, time bound) judged less than it should: no row may pass that way.
   const stopped = result.summary.verdict === 'error' && withOutcome('error').length === 0 ? [`run stopped: ${result.summary.reason}`] : [];
-  return { failed: withOutcome('fail'), errored: [...withOutcome('error'), ...stopped], evidence, observed: [...new Set(result.observations.map((o) => o.gap))] };
+  const decided = {
+    verdict: result.summary.verdict,
+    exitCode: exitCode(result.summary),
+    undecided: (result.summary.undecided ?? []).map((u) => ({ rule: u.rule, see: u.see })),
+    diagnoses: Object.fromEntries(result.rules.filter((r) => r.diagnoses).map((r) => [r.id, r.diagnoses!.map((d) => d.code)])),
+  };
+  return { failed: withOutcome('fail'), errored: [...withOutcome('error'), ...stopped], evidence, observed: [...new Set(result.observations.map((o) => o.gap))], decided };
 }
 
 
@@ -74,6 +83,13 @@ const expectExactly = async (mutant: Mutant) => {
     errored: [],
   });
   for (const gap of mutant.observes ?? []) expect(verdict.observed, `${mutant.name} should record ${gap}`).toContain(gap);
+  const want = mutant.verdict;
+  if (want) {
+    const { decided } = verdict;
+    expect({ verdict: decided?.verdict, exitCode: decided?.exitCode }, mutant.name).toEqual({ verdict: want.verdict, exitCode: want.exitCode });
+    if (want.undecided) expect(decided?.undecided, mutant.name).toEqual(want.undecided.map((rule) => ({ rule, see: want.see ?? rule })));
+    for (const [rule, codes] of Object.entries(want.diagnoses ?? {})) expect(decided?.diagnoses[rule], `${mutant.name}: diagnoses of ${rule}`).toEqual(codes);
+  }
 };
 
 describe('the zoo itself', () => {

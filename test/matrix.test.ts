@@ -211,7 +211,7 @@ describe('refusing what is not a report', () => {
     const ran = await runInProcess(['matrix', reportPath('reference'), 'bad.json', '--out-dir', 'out'], { cwd: dir });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
-    expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "error", "interrupted"\n');
+    expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "inconclusive", "error", "interrupted"\n');
     expect(readdirSync(dir)).toEqual(['bad.json']);
   });
 
