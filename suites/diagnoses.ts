@@ -18,7 +18,8 @@ const integer = (text: string | undefined): bigint | undefined => (text !== unde
 
 function differencesOf(finding: Finding): Difference[] | undefined {
   const args = finding.args as { differences?: unknown; id?: unknown; received?: unknown };
-  if (finding.code === 'FETCH_FAILED') return fetchFailed(integer(typeof args.id === 'string' ? args.id : undefined), String(args.received ?? ''));
+  // A 404 for an animal seen before is the same lookup, when its answer names the rounded id.
+  if (finding.code === 'FETCH_FAILED' || finding.code === 'SEEN_THEN_MISSING') return fetchFailed(integer(typeof args.id === 'string' ? args.id : undefined), String(args.received ?? ''));
   if (!Array.isArray(args.differences)) return undefined;
   return args.differences.map((d): Difference => {
     const text = String(d);
