@@ -317,10 +317,12 @@ export function provenMatches(store: StoreState, status: string | undefined): nu
  * LIST-STATUS-FILTER (status s) and, unless `pageFull` is `later`,
  * LIST-PAGE-FULL against `proven`, the matching animals known before sending.
  * Returns the list items, and notes their ids (and the statuses of animals the
- * suite created) in the store. A 200 whose body was not read to its end leaves
- * those rules inconclusive.
+ * suite created) in the store, unless `concurrent`: a listing answered while
+ * creates were in flight (the load phase) may show a new animal before its 201
+ * is read, and that id is then no evidence against CREATE-ID-UNIQUE. A 200
+ * whose body was not read to its end leaves those rules inconclusive.
  */
-export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number, pageFull: 'now' | 'later' = 'now'): Json[] | undefined {
+export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number, pageFull: 'now' | 'later' = 'now', concurrent = false): Json[] | undefined {
   const again: Judgement = { kind: 'list', query, proven };
   if (exchange.response?.status === 200 && bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange, 'array')) return undefined;
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
@@ -352,7 +354,7 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
   if (pageFull === 'now') judgePageFull(a, exchange, query, proven);
   judgeListedAsCreated(a, exchange, body, store);
   const listed = body.map(rawId).filter((id): id is bigint => id !== undefined);
-  store.noteIds(listed);
+  if (!concurrent) store.noteIds(listed);
   for (const id of listed) store.noteSeen(id, exchange.seq);
   return body;
 }

@@ -14,6 +14,7 @@ import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { stringifyJson } from '../core/json.js';
+import { mutants } from './fixtures/mutants.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 
 const MIX = { listPets: 6, getPet: 3, createPet: 1 };
@@ -135,6 +136,22 @@ describe('load profiles', () => {
     expect(underLoad.findings[0]!.message).toMatch(/^Under load \(busy\): Expected only animals with status/);
     expect(underLoad.findings[0]!.evidence[0]!.response!.status).toBe(200);
     expect(result.load[0]!.conformance.failedRules).toContain('LIST-STATUS-FILTER');
+  });
+
+  it('a listing answered while a create is in flight may show the new animal before its 201 arrives: never an id given twice', async () => {
+    // Newest first (the order is not shown), and each 201 leaves 30 ms after the animal was stored: listings sent in
+    // between show it first. A correct store; the ids of its 201s are all distinct.
+    const newestFirst = mutants.find((m) => m.name === 'newest-first')!.wrap;
+    const slow201 = (inner: Handler): Handler => async (request) => {
+      const response = await inner(request);
+      if (request.method === 'POST' && response.status === 201) await sleep(30);
+      return response;
+    };
+    const result = await load((inner) => slow201(newestFirst(inner)), profile({ name: 'inflight', kind: 'closed', connections: 16, durationSec: 2, mix: { listPets: 5, getPet: 0, createPet: 5 } }), 5000, 8);
+    const unique = result.rules.find((r) => r.id === 'CREATE-ID-UNIQUE')!;
+    expect(unique.checks.flatMap((c) => c.findings).map((f) => f.message)).toEqual([]);
+    expect(unique.outcome).toBe('pass');
+    expect(result.load[0]!.conformance.sampled).toBeGreaterThan(0);
   });
 
   it("judges its samples as the functional phases do, through the run's door and within the run's read bound: a page past maxBodyBytes is not judged on bytes it did not read", async () => {

@@ -182,7 +182,8 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
     return;
   }
   if (request.operation === 'listPets') {
-    judgeList(assert, x, { ...(request.limit ? { limit: request.limit } : {}), ...(request.status ? { status: request.status as never } : {}) }, store, 0);
+    // Creates are in flight beside every listing: what it shows is not taken as known before them.
+    judgeList(assert, x, { ...(request.limit ? { limit: request.limit } : {}), ...(request.status ? { status: request.status as never } : {}) }, store, 0, 'now', true);
   } else if (request.operation === 'createPet' && request.sent) {
     judgeCreated(assert, x, request.sent, store);
   } else if (request.operation === 'getPet' && request.petId !== undefined) {
