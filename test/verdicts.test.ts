@@ -49,7 +49,7 @@ describe('no empty green', () => {
       expect(result.summary.verdict).toBe('error');
       expect(result.summary.reason).toMatch(/still rate-limiting after the 0 s wait budget: \d+ check\(s\) were cut short/);
       const findings = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings));
-      expect(findings.some((f) => f.outcome === 'inconclusive' && /still rate-limited \(429\)/.test(f.message) && f.evidence.length > 0)).toBe(true);
+      expect(findings.some((f) => f.outcome === 'inconclusive' && /still answered 429 \(a temporary answer\)/.test(f.message) && f.evidence.length > 0)).toBe(true);
       expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
     });
   });
