@@ -40,6 +40,13 @@ export interface SendOptions extends RequestSpec {
   auth?: AuthKind;
   /** The Authorization header value, for auth kinds other than `valid` and `none`. */
   authorization?: string;
+  /**
+   * The document says this request is refused (a body that is not a valid
+   * NewPet: 400): a conforming server changes nothing for it, so it may be sent
+   * again like an idempotent one when its answer was lost. Requests without
+   * the key are refused (401) whatever this says.
+   */
+  refused?: true;
 }
 
 /** Records assertions about rules. */

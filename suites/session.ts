@@ -178,7 +178,9 @@ export class TargetSession {
   /** Sends `request` for `check`; resolves with the exchange its check may judge, or throws why nothing more is sent. */
   async send(check: string, request: SendOptions): Promise<SentExchange> {
     if (this.stopped) throw this.stopped;
-    const { operation, auth = 'valid', authorization, headers, ...rest } = request;
+    const { operation, auth = 'valid', authorization, headers, refused, ...rest } = request;
+    // Refused by the document (no key, or a body the check knows is invalid): it changes nothing on a conforming server.
+    const repeatable = REPEATABLE.has(rest.method) || refused === true || auth !== 'valid';
     const sentHeaders: Record<string, string> = { ...headers };
     if (auth === 'valid') sentHeaders.authorization = bearer(this.#options.apiKey);
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
@@ -204,7 +206,7 @@ export class TargetSession {
       const stalled = stalledFor(x.error);
       if (stalled !== undefined) {
         // A request that may not be repeated is not sent again: it may have been carried out (an animal created).
-        if (!REPEATABLE.has(x.request.method)) throw new StalledRequest(stalled, x);
+        if (!repeatable) throw new StalledRequest(stalled, x);
         this.#stalledAgain(stalled, ++stalls);
         attempt--;
         continue;
@@ -218,7 +220,7 @@ export class TargetSession {
         // On a reused connection before any byte of the answer, a request that may not be repeated is sent again only
         // when the server provably never took it (it had ended the connection before the request was written);
         // otherwise it may have been carried out (RFC 9112 §9.3.1): neither sent again nor judged.
-        if (closedWhenIdle(x.error) === 'unknown' && !REPEATABLE.has(x.request.method)) throw new IdleClosed(x);
+        if (closedWhenIdle(x.error) === 'unknown' && !repeatable) throw new IdleClosed(x);
         resent = true;
         fresh = true;
         attempt--;

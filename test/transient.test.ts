@@ -146,6 +146,16 @@ describe('idle closes', () => {
       await expect(post).rejects.toBeInstanceOf(IdleClosed);
       await expect(post).rejects.toThrow(/had carried earlier requests and was closed before any byte of the answer/);
       expect(session.stopped).toBeUndefined();
+      // A POST the document says is refused (a body that is not a NewPet, or no key) changes nothing on a conforming
+      // server: it is sent again on a new connection like a GET. Warm the pool again, then let one die on it.
+      await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      const before = seen.length;
+      const refused = await session.send('t', { operation: 'createPet', method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"categoryId":1}', refused: true });
+      expect(refused.response?.status).toBe(201);
+      expect(seen.slice(before).filter((line) => line.startsWith('POST'))).toHaveLength(2);
+      await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      const keyless = await session.send('t', { operation: 'createPet', method: 'POST', path: '/pets', auth: 'none', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' });
+      expect(keyless.response?.status).toBe(201);
     } finally {
       session.close();
       await client.close();

@@ -140,7 +140,7 @@ export const invalidBodies = defineCheck({
   rules: ['CREATE-REJECT-MISSING', 'CREATE-REJECT-INVALID', 'CREATE-REJECT-MALFORMED'],
   async run(ctx) {
     const cases = invalidCases(ctx.settings.prefix);
-    const exchanges = await ctx.sendAll(cases.map((c) => createPet(c.body)));
+    const exchanges = await ctx.sendAll(cases.map((c) => ({ ...createPet(c.body), refused: true as const })));
     exchanges.forEach((x, i) => judgeRejected(ctx, cases[i]!.rule, x, cases[i]!.defect));
   },
 });
@@ -171,7 +171,7 @@ function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-R
         const bytes = stringifyJson(body);
         // Judge the exact bytes: a body that shrinking made valid is no negative case.
         fc.pre(newPetDefect(bytes) !== undefined);
-        judgeRejected(assert, rule, await ctx.send(createPet(bytes)), defect);
+        judgeRejected(assert, rule, await ctx.send({ ...createPet(bytes), refused: true }), defect);
       });
     },
   });
