@@ -14,12 +14,12 @@
  * machine, and fail under CI. All traffic stays on 127.0.0.1; each run is
  * bounded by --max-time and the profile's own time and request bounds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
-import { findProgram, runCli, tempDir } from './helpers.js';
+import { findProgram, runCli, startListening, tempDir } from './helpers.js';
 
 interface Deployment {
   framework: 'nginx' | 'shedder';
@@ -55,30 +55,8 @@ function start(v: Deployment, log: string): Promise<{ url: string; child: ChildP
   // The access log (nginx) or the log of shed answers (shedder): what the deployment did, counted by the test.
   const logs = v.framework === 'nginx' ? { ACCESS_LOG: log, ...(NGINX ? { NGINX_PATH: NGINX } : {}) } : { SHED_LOG: log };
   const env = { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant, ...logs };
-  const child = spawn(process.execPath, [new URL(LAUNCHERS[v.framework], ROOT).pathname], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  return new Promise((resolve, reject) => {
-    // Two processes start (the reference, then nginx or the proxy): 30 s is ten times what a busy machine needs.
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${v.framework}/${v.variant}: no LISTENING line within 30 s; stderr: ${err}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${v.framework}/${v.variant} exited (${code}); stderr: ${err}`));
-    });
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = /^LISTENING (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve({ url: m[1]!, child, stderr: () => err });
-      }
-    });
-  });
+  // Two processes start (the reference, then nginx or the proxy): 30 s is ten times what a busy machine needs.
+  return startListening(`${v.framework}/${v.variant}`, process.execPath, [new URL(LAUNCHERS[v.framework], ROOT).pathname], env, 30_000);
 }
 
 /** SIGTERM, and the exit code it gave (SIGKILL after 10 s: it stops nginx and the reference first). */

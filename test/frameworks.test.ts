@@ -21,7 +21,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
-import { findProgram, pool, tempDir } from './helpers.js';
+import { findProgram, pool, startListening, tempDir } from './helpers.js';
 
 interface Variant {
   framework: 'express' | 'fastify' | 'fastapi' | 'go' | 'nginx' | 'shedder';
@@ -78,29 +78,7 @@ function command(v: Variant): [string, string[]] {
 /** Starts a variant and resolves with its base URL once it prints its LISTENING line. */
 function start(v: Variant): Promise<{ url: string; child: ChildProcess }> {
   const [cmd, args] = command(v);
-  const child = spawn(cmd, args, { env: { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${v.framework}/${v.variant}: no LISTENING line within 15 s; stderr: ${err}`));
-    }, 15_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${v.framework}/${v.variant} exited (${code}); stderr: ${err}`));
-    });
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = /^LISTENING (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve({ url: m[1]!, child });
-      }
-    });
-  });
+  return startListening(`${v.framework}/${v.variant}`, cmd, args, { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant }, 15_000);
 }
 
 async function stop(child: ChildProcess): Promise<void> {

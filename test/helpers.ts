@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -232,5 +232,37 @@ export function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[]
     } finally {
       release();
     }
+  });
+}
+
+/**
+ * Spawns a fixture server (the framework fixtures' launch contract: one
+ * `LISTENING http://127.0.0.1:<port>/v1` line on stdout) and resolves with its
+ * base URL, or rejects when it exits first or prints no such line within
+ * `timeoutMs` (then it is killed). `stderr()` is what it wrote there so far.
+ */
+export function startListening(label: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${label}: no LISTENING line within ${timeoutMs / 1000} s; stderr: ${err}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited (${code}); stderr: ${err}`));
+    });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = /^LISTENING (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ url: m[1]!, child, stderr: () => err });
+      }
+    });
   });
 }
