@@ -19,27 +19,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
+import { type Deployment, FIXTURES_ROOT, readVariants } from './fixtures/frameworks/variants.js';
 import { findProgram, runCli, startListening, tempDir } from './helpers.js';
-
-interface Deployment {
-  framework: 'nginx' | 'shedder';
-  variant: string;
-  env: Record<string, string>;
-  correct: boolean;
-  followsEveryShould: boolean;
-  choices: string;
-  expectFail: string[];
-  mayAlsoFail?: string[];
-  deployment: { cliArgs: string[]; load: Record<string, unknown> };
-}
 
 interface Report {
   summary: { verdict: string; reason: string };
   rules: { id: string; severity: 'MUST' | 'SHOULD'; outcome: string; checks: { findings: { message: string }[]; reason?: string }[] }[];
 }
 
-const ROOT = new URL('./fixtures/frameworks/', import.meta.url);
-const ROWS = (JSON.parse(readFileSync(new URL('variants.json', ROOT), 'utf8')) as (Deployment | { deployment?: undefined })[]).filter((v): v is Deployment => v.deployment !== undefined);
+const ROWS = readVariants().filter((v): v is Deployment => v.deployment !== undefined);
 const API_KEY = 'dep-Key_4f2a.81c9~deploy';
 const PROFILE = 'fixture-load';
 /** The CLI run's own bound: functional phases (with Retry-After waits) plus a 3 s profile fit well inside. */
@@ -56,7 +44,7 @@ function start(v: Deployment, log: string): Promise<{ url: string; child: ChildP
   const logs = v.framework === 'nginx' ? { ACCESS_LOG: log, ...(NGINX ? { NGINX_PATH: NGINX } : {}) } : { SHED_LOG: log };
   const env = { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant, ...logs };
   // Two processes start (the reference, then nginx or the proxy): 30 s is ten times what a busy machine needs.
-  return startListening(`${v.framework}/${v.variant}`, process.execPath, [new URL(LAUNCHERS[v.framework], ROOT).pathname], env, 30_000);
+  return startListening(`${v.framework}/${v.variant}`, process.execPath, [new URL(LAUNCHERS[v.framework], FIXTURES_ROOT).pathname], env, 30_000);
 }
 
 /** SIGTERM, and the exit code it gave (SIGKILL after 10 s: it stops nginx and the reference first). */

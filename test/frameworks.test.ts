@@ -14,31 +14,16 @@
  * shedder) are judged by test/deployments.test.ts, through the CLI with load.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
+import { FIXTURES_ROOT, readVariants, type Variant } from './fixtures/frameworks/variants.js';
 import { findProgram, pool, startListening, tempDir } from './helpers.js';
 
-interface Variant {
-  framework: 'express' | 'fastify' | 'fastapi' | 'go' | 'nginx' | 'shedder';
-  variant: string;
-  env: Record<string, string>;
-  correct: boolean;
-  followsEveryShould: boolean;
-  choices: string;
-  expectFail: string[];
-  /** Rules a timing-dependent bug fails in some runs and not in others (ids from the clock). */
-  mayAlsoFail?: string[];
-  /** A deployment in front of the reference, judged by test/deployments.test.ts. */
-  deployment?: unknown;
-}
-
-const ROOT = new URL('./fixtures/frameworks/', import.meta.url);
-const VARIANTS = JSON.parse(readFileSync(new URL('variants.json', ROOT), 'utf8')) as Variant[];
+const VARIANTS = readVariants();
 const API_KEY = 'fw-Key_7c1e.9b2d~contract';
 const PYTHON = '/usr/bin/python3';
 const PARALLEL = 4;
@@ -61,7 +46,7 @@ async function buildGo(): Promise<string> {
   const out = join(dir, 'petstore-go');
   // The build cache outlives the run (Go's cache is safe to share between concurrent builds): later runs build in 1 s.
   const env = { ...process.env, GOCACHE: join(tmpdir(), 'petstore-conformance-go-cache'), GOPATH: join(dir, 'gopath'), GO111MODULE: 'off', CGO_ENABLED: '0', GOFLAGS: '' };
-  const child = spawn(GO, ['build', '-o', out, new URL('go/main.go', ROOT).pathname], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(GO, ['build', '-o', out, new URL('go/main.go', FIXTURES_ROOT).pathname], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -71,7 +56,7 @@ async function buildGo(): Promise<string> {
 
 function command(v: Variant): [string, string[]] {
   if (v.framework === 'go') return [goServer, []];
-  const file = new URL(v.framework === 'fastapi' ? 'fastapi/server.py' : `${v.framework}/server.mjs`, ROOT).pathname;
+  const file = new URL(v.framework === 'fastapi' ? 'fastapi/server.py' : `${v.framework}/server.mjs`, FIXTURES_ROOT).pathname;
   return v.framework === 'fastapi' ? [PYTHON, [file]] : [process.execPath, [file]];
 }
 
@@ -98,7 +83,6 @@ async function judge(v: Variant): Promise<ConformanceResult> {
     await stop(child);
   }
 }
-
 
 const FRAMEWORKS = VARIANTS.filter((v) => v.deployment === undefined);
 const runnable = FRAMEWORKS.filter((v) => !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true') && !(v.framework === 'go' && !GO && process.env.CI !== 'true'));
