@@ -14,6 +14,7 @@ import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './
 import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
 import { LoopStalls } from './loop-stall.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
+import type { FingerprintId } from './fingerprints.js';
 import { setting, wording } from './wording.js';
 
 
@@ -32,6 +33,12 @@ export interface RequestSpec {
    * A recorded transcript ignores it.
    */
   fresh?: boolean;
+  /**
+   * The client shape it is sent under (core/fingerprints.ts): that client's
+   * headers, header order and casing, and connection habit. Default: the
+   * run's choice (the tool's own shape unless the run was given fingerprints).
+   */
+  fingerprint?: FingerprintId;
 }
 
 /** A response as received; `body` is at most `maxBodyBytes` long. */

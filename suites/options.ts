@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { type Setting, setting, wording } from '../core/wording.js';
 import { checkConnectOptions, type ConnectOptions } from '../core/connection.js';
+import type { FingerprintId } from '../core/fingerprints.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
@@ -78,6 +79,15 @@ export interface ConformanceOptions {
   visibilityWindowMs?: number;
   /** The suite's own requests per second at most (functional phases), for shared servers. Default: no limit. */
   rateLimit?: number;
+  /**
+   * Clients whose shapes the run's requests are sent under (core/fingerprints.ts),
+   * each request under one of them, chosen from the seed. Default: none, the
+   * tool's own shape. With two or more, answers are compared across clients
+   * (the differential probe).
+   */
+  fingerprints?: readonly FingerprintId[];
+  /** User-Agent of the tool's own shape. Default `petstore-conformance`. */
+  userAgent?: string;
   /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
   maxTimeMs?: number;
   /** The checks to run. Default: the built-in ones. */
