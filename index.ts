@@ -53,6 +53,7 @@ export type { ManifestDefect } from './certification/manifest.js';
 export type { TranscriptDefect } from './certification/transcript.js';
 export type { HarPair, Transcript, TranscriptEntry } from './core/transcript.js';
 export { CERTIFICATION, certificationDecision } from './suites/policy.js';
-export type { Manifest } from './spec/manifest-schema.js';
+export type { AnyManifest, Manifest, ManifestFormat2 } from './spec/manifest-schema.js';
+export type { BoundProduct, Difference, UrlPart } from './certification/binding.js';
 export type { Product } from './spec/product-schema.js';
 export type { SchemaViolation } from './spec/validate.js';

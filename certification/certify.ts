@@ -3,8 +3,10 @@
  * (suites/policy.ts `CERTIFICATION`), returned as a bundle (.tar.gz bytes) a
  * third party can check offline with `verifyBundle`:
  *
- * - manifest.json: tool and suite hash, settings, environment, times, target,
- *   the certificate decision, and the sha256 of every other file;
+ * - manifest.json: what the certificate binds (the product, the base URL, the
+ *   tool and suite hash, the seed, the client fingerprints, the times), the
+ *   other settings, the environment, the certificate decision, and the sha256
+ *   of every other file;
  * - manifest.sig (with `signKey`): Ed25519 signature of manifest.json's bytes, base64;
  * - product.json, report.json, junit.xml, report.html, transcript.har (every exchange, an HTTP Archive).
  */
@@ -12,6 +14,7 @@ import { type KeyObject, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
 import type { ConnectOptions } from '../core/connection.js';
 import { PcError, UsageError } from '../core/errors.js';
+import { FINGERPRINT_IDS, type FingerprintId } from '../core/fingerprints.js';
 import { sha256 } from '../core/hash.js';
 import { checkApiKey, MIN_KEY_LENGTH } from '../core/redact.js';
 import { runRedactor, runSecrets } from '../suites/credentials.js';
@@ -98,6 +101,8 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   if (holdsSecret(JSON.stringify(product))) throw new ProductRefused('it holds one of the secrets the run sends (the API key, a secret header\'s value, a value taken from the environment); a product description must hold none');
 
   const transcript: TranscriptEntry[] = [];
+  // Every client shape: the manifest names the ones the run was sent under.
+  const fingerprints: readonly FingerprintId[] = FINGERPRINT_IDS;
   const result = await runConformance({
     baseUrl: options.baseUrl,
     apiKey,
@@ -105,6 +110,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     numRuns: CERTIFICATION.numRuns,
     concurrency: CERTIFICATION.concurrency,
     load: CERTIFICATION.load,
+    fingerprints,
     strict: false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.connection === undefined ? {} : { connection: options.connection }),
@@ -125,6 +131,8 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   for (const [name, content] of files) if (holdsSecret(content)) throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold one of the run's secrets; no bundle written`);
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
+    product: { name: product.name, version: product.version, contact: product.contact },
+    fingerprints: [...fingerprints],
     tool: { name: 'petstore-conformance', version: TOOL_VERSION },
     suiteHash: suiteHash(),
     interfaceVersion: INTERFACE_VERSION,

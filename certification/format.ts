@@ -3,9 +3,11 @@
  * in English, one line whatever the bundle holds, and `verify`'s whole output.
  */
 import { oneLine } from '../core/one-line.js';
-import { MANIFEST_FORMAT } from '../spec/manifest-schema.js';
+import { FINGERPRINTS } from '../core/fingerprints.js';
+import { type AnyManifest, MANIFEST_FORMAT, MANIFEST_FORMAT_2 } from '../spec/manifest-schema.js';
 import { describeViolations } from '../spec/validate.js';
 import type { ConformanceResult } from '../suites/model.js';
+import type { Difference } from './binding.js';
 import { BUNDLE } from './manifest.js';
 import type { ShownRequest, VerifyStep } from './problems.js';
 import type { Verification } from './verify.js';
@@ -45,7 +47,7 @@ function words(step: VerifyStep): [StepMark, string] {
       const { defect } = step;
       const why =
         defect.kind === 'not-json' ? 'not JSON'
-        : defect.kind === 'format' ? `not a certification manifest this version reads (format ${JSON.stringify(defect.format)}, expected "${MANIFEST_FORMAT}")`
+        : defect.kind === 'format' ? `not a certification manifest this version reads (format ${JSON.stringify(defect.format)}, expected "${MANIFEST_FORMAT}" or "${MANIFEST_FORMAT_2}")`
         : `not a certification manifest (${describeViolations(defect.violations, 1)})`;
       return ['✗', `${BUNDLE.manifest}: ${why}; nothing else in the bundle can be checked`];
     }
@@ -81,6 +83,18 @@ function words(step: VerifyStep): [StepMark, string] {
       return ['✗', `${BUNDLE.report}: ${step.defect.kind === 'not-json' ? 'not JSON' : `not a report of this suite (${describeViolations(step.defect.violations, 1)})`}`];
     case 'REPORT_UNREADABLE':
       return ['✗', `the verdicts cannot be recomputed without a readable ${BUNDLE.report}`];
+    case 'PRODUCT_MANIFEST_DISAGREE':
+      return ['✗', `${BUNDLE.product} and ${BUNDLE.manifest} name different products: ${step.field} ${JSON.stringify(step.product)} against ${JSON.stringify(step.manifest)}`];
+    case 'PRODUCT_DIFFERS':
+      return ['✗', `product: the bundle was certified for ${step.bundle.name} ${step.bundle.version}, not for the product given: ${differences(step.differences)}`];
+    case 'PRODUCT_NOT_NAMED':
+      return ['✗', `product: the bundle names no product to compare with the one given (${BUNDLE.product} missing or invalid)`];
+    case 'PRODUCT_MATCHES':
+      return ['✓', `product: certified for the product given, ${step.product.name} ${step.product.version} (contact: ${step.product.contact})`];
+    case 'BASE_URL_DIFFERS':
+      return ['✗', `base URL: the bundle was certified at ${step.bundle}, not at the base URL given (${step.given}): ${differences(step.differences)}`];
+    case 'BASE_URL_MATCHES':
+      return ['✓', `base URL: certified at the base URL given, ${step.target}`];
     case 'REPORT_MANIFEST_DISAGREE':
       return ['✗', `${BUNDLE.report} and ${BUNDLE.manifest} disagree on ${step.field}: ${JSON.stringify(step.report)} against ${JSON.stringify(step.manifest)}`];
     case 'TRANSCRIPT_MISSING':
@@ -129,6 +143,9 @@ function words(step: VerifyStep): [StepMark, string] {
   }
 }
 
+/** What differs, field by field: `the port differs (bundle 8080, given 8081)`. */
+const differences = (list: readonly Difference[]) => list.map((d) => `the ${d.field} differs (bundle ${JSON.stringify(d.bundle)}, given ${JSON.stringify(d.given)})`).join('; ');
+
 const request = (r: ShownRequest) => `${r.method} ${r.path} (${r.authorization ? `authorization: ${r.authorization}` : 'no Authorization header'})`;
 
 /**
@@ -136,18 +153,22 @@ const request = (r: ShownRequest) => `${r.method} ${r.path} (${r.authorization ?
  * named it), every step with its mark, and the verdict on the bundle.
  */
 export function renderVerification(verification: Verification, name: string): string {
-  const { manifest, product, report, problems } = verification;
+  const { manifest, report, problems } = verification;
   const header = [`verifying ${oneLine(name)}`];
-  if (product) header.push(`product: ${oneLine(product.name)} ${oneLine(product.version)} (contact: ${oneLine(product.contact)})`);
+  // The manifest's product when it names one (the signature covers it), else product.json's.
+  const product = manifest?.format === MANIFEST_FORMAT ? manifest.product : verification.product;
+  if (product) header.push(`product:  ${oneLine(product.name)} ${oneLine(product.version)} (contact: ${oneLine(product.contact)})`);
   if (manifest) {
     const { environment: env } = manifest;
     header.push(
-      `target:  ${oneLine(manifest.target)}, tested from ${manifest.startedAt} to ${manifest.finishedAt}`,
-      `         with petstore-conformance ${oneLine(manifest.tool.version)} on Node ${oneLine(env.node)}, ${oneLine(`${env.platform} ${env.release} ${env.arch}`)}`,
-      `manifest: ${manifest.certified ? 'CERTIFIED' : `NOT CERTIFIED (${oneLine(manifest.reasons.join('; ') || 'no reason given')})`}`,
+      `base URL: ${oneLine(manifest.target)}`,
+      `tested:   from ${oneLine(manifest.startedAt)} to ${oneLine(manifest.finishedAt)}, seed ${manifest.seed}`,
+      `clients:  ${clientsOf(manifest)}`,
+      `tool:     petstore-conformance ${oneLine(manifest.tool.version)} on Node ${oneLine(env.node)}, ${oneLine(`${env.platform} ${env.release} ${env.arch}`)}`,
     );
   }
-  if (report) header.push(`         ${connectionLine(report)}`);
+  if (report) header.push(connectionLine(report));
+  if (manifest) header.push(`manifest: ${manifest.certified ? 'CERTIFIED' : `NOT CERTIFIED (${oneLine(manifest.reasons.join('; ') || 'no reason given')})`}`);
   const lines = verification.steps.map((step) => {
     const { mark, text } = describeStep(step);
     return `${mark} ${text}`;
@@ -159,6 +180,13 @@ export function renderVerification(verification: Verification, name: string): st
         : `VERIFIED: every file matches the manifest and every recomputed verdict matches ${BUNDLE.report}; the bundle's decision: ${manifest?.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}`
       : `NOT VERIFIED: ${problems.length} problem(s) above`;
   return `${[...header, '', ...lines, '', verdict].join('\n')}\n`;
+}
+
+/** The client shapes the run was sent under; a manifest of format 2 predates them (the tool's own shape). */
+function clientsOf(manifest: AnyManifest): string {
+  if (manifest.format === MANIFEST_FORMAT_2) return "the tool's own (petstore-conformance); a manifest of format 2 records no client fingerprints";
+  if (manifest.fingerprints.length === 0) return "the tool's own (petstore-conformance)";
+  return manifest.fingerprints.map((id) => `${id} (${FINGERPRINTS[id].label})`).join(', ');
 }
 
 /** How the run reached its target, as report.json records it (TLS verification first: it is what a reader needs to know). */

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { PACKAGE_ROOT } from '../core/version.js';
-import { type Manifest, MANIFEST_FORMAT, manifestSchema } from '../spec/manifest-schema.js';
+import { type AnyManifest, MANIFEST_FORMAT, MANIFEST_FORMAT_2, manifestSchema, manifestSchemaFormat2 } from '../spec/manifest-schema.js';
 import { type SchemaViolation, validatorFor, violationsOf } from '../spec/validate.js';
 
 /** The names of the files of a bundle. */
@@ -40,8 +40,12 @@ export function suiteHash(root: string = PACKAGE_ROOT): string {
 /** Why manifest.json cannot be read: not JSON, another format (a version this one does not read), or not of its schema. */
 export type ManifestDefect = { kind: 'not-json' } | { kind: 'format'; format: unknown } | { kind: 'schema'; violations: SchemaViolation[] };
 
-/** manifest.json's bytes, parsed and validated against spec/manifest-schema.ts. */
-export function readManifest(bytes: Buffer): { manifest: Manifest } | { defect: ManifestDefect } {
+/**
+ * manifest.json's bytes, parsed and validated against spec/manifest-schema.ts:
+ * the current format, or format 2 (bundles certified before the manifest named
+ * the product and fingerprints), each against its own schema.
+ */
+export function readManifest(bytes: Buffer): { manifest: AnyManifest } | { defect: ManifestDefect } {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
@@ -50,7 +54,7 @@ export function readManifest(bytes: Buffer): { manifest: Manifest } | { defect: 
   }
   // The format first: a manifest of another version is said to be one, not listed as every difference of its schema.
   const format = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { format?: unknown }).format : undefined;
-  if (format !== undefined && format !== MANIFEST_FORMAT) return { defect: { kind: 'format', format } };
-  const validate = validatorFor<Manifest>(manifestSchema);
+  if (format !== undefined && format !== MANIFEST_FORMAT && format !== MANIFEST_FORMAT_2) return { defect: { kind: 'format', format } };
+  const validate = validatorFor<AnyManifest>(format === MANIFEST_FORMAT_2 ? manifestSchemaFormat2 : manifestSchema);
   return validate(value) ? { manifest: value } : { defect: { kind: 'schema', violations: violationsOf(validate.errors) } };
 }

@@ -6,6 +6,7 @@
 import type { Severity } from '../spec/rules.js';
 import type { Outcome, RuleOutcome, ThresholdResult } from '../suites/model.js';
 import type { SchemaViolation } from '../spec/validate.js';
+import type { BoundProduct, Difference, UrlPart } from './binding.js';
 import type { ManifestDefect } from './manifest.js';
 import type { TranscriptDefect } from './transcript.js';
 
@@ -51,6 +52,14 @@ export type VerifyProblem =
   /** No verdict can be recomputed without a readable report.json. */
   | { code: 'REPORT_UNREADABLE' }
   | { code: 'REPORT_MANIFEST_DISAGREE'; field: string; report: unknown; manifest: unknown }
+  /** product.json and the manifest's `product` name different products (`field`: the first that differs). */
+  | { code: 'PRODUCT_MANIFEST_DISAGREE'; field: string; product: string; manifest: string }
+  /** The bundle was certified for another product than the one given (`verify --product`). */
+  | { code: 'PRODUCT_DIFFERS'; bundle: BoundProduct; differences: Difference<keyof BoundProduct>[] }
+  /** A product was given, and the bundle names none that can be read (no product in the manifest, product.json missing or invalid). */
+  | { code: 'PRODUCT_NOT_NAMED' }
+  /** The bundle was certified at another base URL than the one given (`verify --base-url`); `given` as the suite names it. */
+  | { code: 'BASE_URL_DIFFERS'; bundle: string; given: string; differences: Difference<UrlPart>[] }
   | { code: 'TRANSCRIPT_MISSING' }
   | { code: 'TRANSCRIPT_INVALID'; defect: TranscriptDefect }
   | { code: 'RECOMPUTATION_FAILED'; detail: string }
@@ -80,6 +89,10 @@ export type VerifyPass =
   | { code: 'FILES_MATCH'; count: number }
   | { code: 'SIGNATURE_VALID' }
   | { code: 'SUITE_MATCHES'; version: string; suiteHash: string }
+  /** The bundle's product is the one given. */
+  | { code: 'PRODUCT_MATCHES'; product: BoundProduct }
+  /** The bundle's base URL is the one given, once both are normalised. */
+  | { code: 'BASE_URL_MATCHES'; target: string }
   | { code: 'VERDICTS_AGREE'; rules: number; exchanges: number }
   | { code: 'DECISION_FOLLOWS'; certified: boolean };
 

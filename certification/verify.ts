@@ -5,8 +5,11 @@
  * - each file against its hash in manifest.json (missing, extra, changed);
  * - the Ed25519 signature of manifest.json, when a public key is given;
  * - the tool version and the suite's content hash against this installation;
+ * - when asked, the product and base URL the bundle was certified for against
+ *   the ones given (`product`, `baseUrl`): a bundle presented for another
+ *   product or origin does not verify;
  * - every rule's outcome, recomputed by running the suite again against the
- *   transcript (same seed, runs and name prefix; the key a placeholder) with
+ *   transcript (same seed, runs, name prefix and fingerprints; the key a placeholder) with
  *   the current validators, against report.json's;
  * - each load threshold's outcome against the one report.json's own load
  *   figures give, judged as the load phase judges them;
@@ -20,9 +23,10 @@ import { WITHHELD_DIGEST } from '../core/boundary.js';
 import { asPcError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor } from '../core/redact.js';
+import { parseBaseUrl, targetOf } from '../core/http.js';
 import { headerOf, TranscriptReplayer } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
-import type { Manifest } from '../spec/manifest-schema.js';
+import { type AnyManifest, MANIFEST_FORMAT } from '../spec/manifest-schema.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import type { Product } from '../spec/product-schema.js';
 import { reportSchema } from '../spec/report-schema.js';
@@ -33,6 +37,7 @@ import { judgeThresholds } from '../suites/load/run.js';
 import type { CheckResult, ConformanceResult, LoadResult, Outcome, ThresholdResult } from '../suites/model.js';
 import { CERTIFICATION, certificationDecision, thresholdMeasure, thresholdsOutcome, verdictWithLoadFailures } from '../suites/policy.js';
 import { combine } from '../suites/recorder.js';
+import { baseUrlDifferences, productDifferences } from './binding.js';
 import { type BundleContents, unpackBundle } from './bundle.js';
 import { BUNDLE, HASHED_FILES, readManifest, suiteHash } from './manifest.js';
 import type { VerifyNote, VerifyPass, VerifyProblem, VerifyStep } from './problems.js';
@@ -43,6 +48,22 @@ import { parseTranscript } from './transcript.js';
 export interface VerifyOptions {
   /** The Ed25519 public key manifest.json must be signed with; without it the signature is not checked (a note says so). */
   publicKey?: KeyObject;
+  /** The product the bundle must have been certified for (its name, version and contact are compared). Default: not compared. */
+  product?: Product;
+  /**
+   * The base URL the bundle must have been certified at: scheme, host, port
+   * and path are compared once both are normalised (letter case of scheme
+   * and host, a default port, trailing slashes). Default: not compared.
+   */
+  baseUrl?: string;
+}
+
+/** What the bundle is checked against besides itself: {@link VerifyOptions} once read. */
+interface Expected {
+  publicKey: KeyObject | undefined;
+  product: Product | undefined;
+  /** The base URL given, as the suite names it (core/http.ts `targetOf`). */
+  target: string | undefined;
 }
 
 /** What {@link verifyBundle} found. The bundle verifies when `problems` is empty. */
@@ -51,8 +72,8 @@ export interface Verification {
   steps: VerifyStep[];
   /** The problems among the steps. */
   problems: VerifyProblem[];
-  /** What the bundle says, as far as it could be read. */
-  manifest?: Manifest;
+  /** What the bundle says, as far as it could be read (a manifest of an earlier format has no product or fingerprints). */
+  manifest?: AnyManifest;
   product?: Product;
   report?: ConformanceResult;
 }
@@ -64,7 +85,7 @@ const MAX_UNMATCHED_LISTED = 5;
 class Steps implements Verification {
   readonly steps: VerifyStep[] = [];
   readonly problems: VerifyProblem[] = [];
-  manifest?: Manifest;
+  manifest?: AnyManifest;
   product?: Product;
   report?: ConformanceResult;
   problem(problem: VerifyProblem): void {
@@ -78,15 +99,18 @@ class Steps implements Verification {
 
 /**
  * Checks a bundle (the bytes of its .tar.gz) and returns every problem, pass
- * and note. Never throws: whatever the bytes hold is a problem of the bundle
- * (bytes that are no .tar.gz at all, a single `NOT_A_BUNDLE`).
+ * and note. Whatever the bytes hold is a problem of the bundle (bytes that
+ * are no .tar.gz at all, a single `NOT_A_BUNDLE`), never an exception; only
+ * `options.baseUrl` that is no base URL throws (`InvalidBaseUrlError`, a
+ * `UsageError`), before the bundle is read.
  */
 export async function verifyBundle(bytes: Uint8Array, options: VerifyOptions = {}): Promise<Verification> {
+  const expected: Expected = { publicKey: options.publicKey, product: options.product, target: options.baseUrl === undefined ? undefined : targetOf(parseBaseUrl(options.baseUrl)) };
   const found = new Steps();
   try {
     const contents = await unpackBundle(bytes);
     for (const problem of contents.problems) found.problem(problem);
-    if (!contents.problems.some((p) => p.code === 'NOT_A_BUNDLE')) await check(contents, options.publicKey, found);
+    if (!contents.problems.some((p) => p.code === 'NOT_A_BUNDLE')) await check(contents, expected, found);
   } catch (error) {
     // Whatever a bundle holds, it is a problem of the bundle, said as one: never an internal error.
     found.problem({ code: 'CHECK_ABORTED', detail: (error instanceof Error ? error.message : String(error)).split('\n')[0]! });
@@ -95,11 +119,11 @@ export async function verifyBundle(bytes: Uint8Array, options: VerifyOptions = {
   return { steps, problems, manifest, product, report };
 }
 
-async function check({ files, hashes }: BundleContents, publicKey: KeyObject | undefined, found: Steps): Promise<void> {
+async function check({ files, hashes }: BundleContents, expected: Expected, found: Steps): Promise<void> {
   const manifestBytes = files.get(BUNDLE.manifest);
   if (!manifestBytes) return found.problem({ code: 'MANIFEST_MISSING' });
   // The signature covers the manifest's bytes: it is checked before they are read.
-  checkSignature(files, manifestBytes, publicKey, found);
+  checkSignature(files, manifestBytes, expected.publicKey, found);
   const read = readManifest(manifestBytes);
   if ('defect' in read) return found.problem({ code: 'MANIFEST_INVALID', defect: read.defect });
   const { manifest } = read;
@@ -113,6 +137,7 @@ async function check({ files, hashes }: BundleContents, publicKey: KeyObject | u
     if ('error' in checked) found.problem({ code: 'PRODUCT_INVALID', detail: checked.error });
     else found.product = checked.product;
   }
+  checkBinding(manifest, found.product, expected, found);
   const report = parseReport(files.get(BUNDLE.report), found);
   if (!report) return found.problem({ code: 'REPORT_UNREADABLE' });
   found.report = report;
@@ -121,7 +146,31 @@ async function check({ files, hashes }: BundleContents, publicKey: KeyObject | u
   checkDecision(report, manifest, found);
 }
 
-function checkHashes(files: Map<string, Buffer>, hashes: Map<string, string>, manifest: Manifest, found: Steps): void {
+/**
+ * The product and base URL the bundle binds: the manifest's product against
+ * product.json's, then both against what the reader expects, when given. A
+ * manifest of format 2 names no product: product.json, bound by its hash, does.
+ */
+function checkBinding(manifest: AnyManifest, productFile: Product | undefined, expected: Expected, found: Steps): void {
+  const named = manifest.format === MANIFEST_FORMAT ? manifest.product : productFile;
+  if (manifest.format === MANIFEST_FORMAT && productFile) {
+    const [first] = productDifferences(manifest.product, productFile);
+    if (first) found.problem({ code: 'PRODUCT_MANIFEST_DISAGREE', field: first.field, product: first.given, manifest: first.bundle });
+  }
+  if (expected.product) {
+    const differences = named ? productDifferences(named, expected.product) : [];
+    if (!named) found.problem({ code: 'PRODUCT_NOT_NAMED' });
+    else if (differences.length > 0) found.problem({ code: 'PRODUCT_DIFFERS', bundle: { name: named.name, version: named.version, contact: named.contact }, differences });
+    else found.say({ code: 'PRODUCT_MATCHES', product: { name: named.name, version: named.version, contact: named.contact } });
+  }
+  if (expected.target !== undefined) {
+    const differences = baseUrlDifferences(manifest.target, expected.target);
+    if (differences.length > 0) found.problem({ code: 'BASE_URL_DIFFERS', bundle: manifest.target, given: expected.target, differences });
+    else found.say({ code: 'BASE_URL_MATCHES', target: manifest.target });
+  }
+}
+
+function checkHashes(files: Map<string, Buffer>, hashes: Map<string, string>, manifest: AnyManifest, found: Steps): void {
   let matching = 0;
   for (const [file, expected] of Object.entries(manifest.files)) {
     // Every file was hashed as it was read, the ones too large to keep included.
@@ -153,7 +202,7 @@ function checkSignature(files: Map<string, Buffer>, manifestBytes: Buffer, publi
   else found.problem({ code: 'SIGNATURE_INVALID' });
 }
 
-function checkSuite(manifest: Manifest, found: Steps): void {
+function checkSuite(manifest: AnyManifest, found: Steps): void {
   const installed = suiteHash();
   const before = found.problems.length;
   if (manifest.tool.version !== TOOL_VERSION) found.problem({ code: 'TOOL_VERSION_DIFFERS', bundle: manifest.tool.version, installed: TOOL_VERSION });
@@ -177,7 +226,7 @@ function parseReport(bytes: Buffer | undefined, found: Steps): ConformanceResult
   return undefined;
 }
 
-function checkReportAgainstManifest(report: ConformanceResult, manifest: Manifest, found: Steps): void {
+function checkReportAgainstManifest(report: ConformanceResult, manifest: AnyManifest, found: Steps): void {
   const pairs: [string, unknown, unknown][] = [
     ['seed', report.seed, manifest.seed],
     ['numRuns', report.numRuns, manifest.numRuns],
@@ -200,7 +249,7 @@ const shown = (method: string, url: string, target: string, authorization: strin
  * rule's and check's outcome with report.json's. Checks `load.*` are taken
  * as recorded (load cannot be replayed).
  */
-async function recompute(report: ConformanceResult, manifest: Manifest, transcriptBytes: Buffer | undefined, found: Steps): Promise<void> {
+async function recompute(report: ConformanceResult, manifest: AnyManifest, transcriptBytes: Buffer | undefined, found: Steps): Promise<void> {
   if (!transcriptBytes) return found.problem({ code: 'TRANSCRIPT_MISSING' });
   const parsed = parseTranscript(transcriptBytes.toString('utf8'));
   if ('defect' in parsed) return found.problem({ code: 'TRANSCRIPT_INVALID', defect: parsed.defect });
@@ -225,6 +274,8 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
       numRuns: manifest.numRuns,
       concurrency: CERTIFICATION.concurrency,
       namePrefix: manifest.namePrefix,
+      // The shapes the run was sent under (a manifest of format 2: none, the tool's own).
+      ...(manifest.format === MANIFEST_FORMAT && manifest.fingerprints.length > 0 ? { fingerprints: manifest.fingerprints } : {}),
       strict: report.options.strict,
       load: 'none',
       transport: replayer,
@@ -309,7 +360,7 @@ function explainedByLoad(recorded: CheckResult, again: CheckResult, loadSeqs: Re
  * the decision is made on those (a profile that answered nothing never reads
  * as within its thresholds, whatever the file says).
  */
-function checkDecision(report: ConformanceResult, manifest: Manifest, found: Steps): void {
+function checkDecision(report: ConformanceResult, manifest: AnyManifest, found: Steps): void {
   const load = report.load.map((recorded) => {
     const judged = judgedAgain(recorded);
     if (!judged) return recorded;

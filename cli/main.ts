@@ -104,7 +104,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       })
       .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => offer(y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }), (await import('./verify.js')).verifyOptions), async (raw) => {
         const args = given(raw);
-        exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, args['public-key'] === undefined ? {} : { publicKey: String(args['public-key']) }, io);
+        const flag = (name: string) => (args[name] === undefined ? undefined : String(args[name]));
+        const [publicKey, product, baseUrl] = [flag('public-key'), flag('product'), flag('base-url')];
+        exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, { ...(publicKey === undefined ? {} : { publicKey }), ...(product === undefined ? {} : { product }), ...(baseUrl === undefined ? {} : { baseUrl }) }, io);
       })
       .command('export-load', 'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)', async (y: Argv) => offer(y, (await import('./export-load.js')).exportLoadOptions), async (args) => {
         exitCode = await (await import('./export-load.js')).exportLoadCommand(given(args), io);
