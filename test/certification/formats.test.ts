@@ -12,10 +12,12 @@ import { parseTranscript } from '../../certification/transcript.js';
 import { TransportError } from '../../core/errors.js';
 import { redactorFor } from '../../core/redact.js';
 import { renderTranscript, toTranscriptEntry, type RecordedExchange, type TranscriptEntry } from '../../core/transcript.js';
-import { MANIFEST_FORMAT } from '../../spec/manifest-schema.js';
+import { MANIFEST_FORMAT, MANIFEST_FORMAT_2 } from '../../spec/manifest-schema.js';
 
 const manifest = {
   format: MANIFEST_FORMAT,
+  product: { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' },
+  fingerprints: ['curl', 'chrome'],
   tool: { name: 'petstore-conformance', version: '1.0.0' },
   suiteHash: `sha256:${'a'.repeat(64)}`,
   interfaceVersion: '1.0.0',
@@ -44,10 +46,18 @@ describe('manifest.json', () => {
     expect(readManifest(manifestBytes(manifest))).toEqual({ manifest });
   });
 
+  it('a manifest of format 2 (no product, no fingerprints) is read against its own schema; one of format 3 must have both', () => {
+    const { product: _product, fingerprints: _fingerprints, ...earlier } = { ...manifest, format: MANIFEST_FORMAT_2 };
+    expect(readManifest(manifestBytes(earlier))).toEqual({ manifest: earlier });
+    expect(readManifest(manifestBytes({ ...earlier, product: manifest.product }))).toEqual({ defect: { kind: 'schema', violations: [{ path: '/product', message: 'is not a known key' }] } });
+    expect(readManifest(manifestBytes({ ...earlier, format: MANIFEST_FORMAT }))).toMatchObject({ defect: { kind: 'schema', violations: [{ path: '/product', message: 'is missing' }] } });
+  });
+
   it.each([
     ['not JSON', Buffer.from('{'), { kind: 'not-json' }, 'manifest.json: not JSON; nothing else in the bundle can be checked'],
-    ['a manifest of the first format (a transcript of JSON lines)', manifestBytes({ ...manifest, format: 'petstore-conformance-certification/1' }), { kind: 'format', format: 'petstore-conformance-certification/1' }, 'manifest.json: not a certification manifest this version reads (format "petstore-conformance-certification/1", expected "petstore-conformance-certification/2"); nothing else in the bundle can be checked'],
+    ['a manifest of the first format (a transcript of JSON lines)', manifestBytes({ ...manifest, format: 'petstore-conformance-certification/1' }), { kind: 'format', format: 'petstore-conformance-certification/1' }, 'manifest.json: not a certification manifest this version reads (format "petstore-conformance-certification/1", expected "petstore-conformance-certification/3" or "petstore-conformance-certification/2"); nothing else in the bundle can be checked'],
     ['a hash that is no sha256', manifestBytes({ ...manifest, files: { 'report.json': 'x' } }), { kind: 'schema', violations: [{ path: '/files/report.json', message: 'must match pattern "^[0-9a-f]{64}$"' }] }, 'manifest.json: not a certification manifest (/files/report.json must match pattern "^[0-9a-f]{64}$"); nothing else in the bundle can be checked'],
+    ['a fingerprint the suite does not know', manifestBytes({ ...manifest, fingerprints: ['wget'] }), { kind: 'schema', violations: [{ path: '/fingerprints/0', message: 'must be one of "curl", "python-requests", "go-http-client", "okhttp", "node-fetch", "chrome"' }] }, 'manifest.json: not a certification manifest (/fingerprints/0 must be one of "curl", "python-requests", "go-http-client", "okhttp", "node-fetch", "chrome"); nothing else in the bundle can be checked'],
     ['a key missing', manifestBytes({ ...manifest, certified: undefined }), { kind: 'schema', violations: [{ path: '/certified', message: 'is missing' }] }, 'manifest.json: not a certification manifest (/certified is missing); nothing else in the bundle can be checked'],
   ])('%s is a defect, said in one line', (_label, bytes, defect, text) => {
     expect(readManifest(bytes)).toEqual({ defect });
