@@ -143,7 +143,7 @@ function words(step: VerifyStep): [StepMark, string] {
   }
 }
 
-/** What differs, field by field: `the port differs (bundle 8080, given 8081)`. */
+/** What differs, field by field: `the port differs (bundle "8080", given "8081")`. */
 const differences = (list: readonly Difference[]) => list.map((d) => `the ${d.field} differs (bundle ${JSON.stringify(d.bundle)}, given ${JSON.stringify(d.given)})`).join('; ');
 
 const request = (r: ShownRequest) => `${r.method} ${r.path} (${r.authorization ? `authorization: ${r.authorization}` : 'no Authorization header'})`;
