@@ -6,7 +6,7 @@
  * - the Ed25519 signature of manifest.json, when a public key is given;
  * - the tool version and the suite's content hash against this installation;
  * - every rule's outcome, recomputed by running the suite again against the
- *   transcript (same seed, runs and name prefix; the key a placeholder) with
+ *   transcript (same seed, runs and names; the key a placeholder) with
  *   the current validators, against report.json's;
  * - each load threshold's outcome against the one report.json's own load
  *   figures give, judged as the load phase judges them;
@@ -224,7 +224,8 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
       seed: manifest.seed,
       numRuns: manifest.numRuns,
       concurrency: CERTIFICATION.concurrency,
-      namePrefix: manifest.namePrefix,
+      // Natural names (certifications since seeds are drawn) are derived from the seed alone; earlier bundles name a prefix.
+      ...(report.options.names === 'natural' ? { names: 'natural' as const } : manifest.namePrefix === undefined ? {} : { namePrefix: manifest.namePrefix }),
       strict: report.options.strict,
       load: 'none',
       transport: replayer,

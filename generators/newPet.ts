@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PET_STATUSES, type PetStatus } from '../spec/openapi.js';
 import { int64 } from './int64.js';
-import { ordinaryPetName, petName } from './petName.js';
+import { type NamePrefix, ordinaryPetName, petName } from './petName.js';
 
 /** A valid NewPet, with categoryId exact. */
 export interface NewPetInput {
@@ -12,8 +12,8 @@ export interface NewPetInput {
 
 /** Constraints of {@link newPet}. */
 export interface NewPetConstraints {
-  /** Name prefix of every animal the suite creates. */
-  prefix: string;
+  /** What every name follows: the run's prefix, or natural names drawn with each (generators/names.ts). */
+  prefix: NamePrefix;
   /** Whether status may be left out. Default true. */
   optionalStatus?: boolean;
   /** `any` (default): hostile names, any Unicode scalar value; `ordinary`: ordinary printable names every target must accept. */

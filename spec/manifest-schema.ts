@@ -20,8 +20,8 @@ export interface Manifest {
   seed: number;
   numRuns: number;
   load: string;
-  /** Name prefix of the animals the run created. */
-  namePrefix: string;
+  /** Name prefix of the animals the run created; absent when their names were natural (certifications since seeds are drawn at random), which have none. */
+  namePrefix?: string;
   /** Where the run happened. */
   environment: { node: string; platform: string; release: string; arch: string };
   startedAt: string;
@@ -42,7 +42,7 @@ export const manifestSchema = {
   $id: 'https://petstore-conformance.invalid/spec/manifest.schema.json',
   title: 'petstore-conformance certification manifest',
   type: 'object',
-  required: ['format', 'tool', 'suiteHash', 'interfaceVersion', 'seed', 'numRuns', 'load', 'namePrefix', 'environment', 'startedAt', 'finishedAt', 'target', 'certified', 'reasons', 'files'],
+  required: ['format', 'tool', 'suiteHash', 'interfaceVersion', 'seed', 'numRuns', 'load', 'environment', 'startedAt', 'finishedAt', 'target', 'certified', 'reasons', 'files'],
   additionalProperties: false,
   properties: {
     format: { const: MANIFEST_FORMAT },
@@ -57,7 +57,7 @@ export const manifestSchema = {
     seed: { type: 'integer' },
     numRuns: { type: 'integer', minimum: 1 },
     load: { ...text, description: 'The load profile run' },
-    namePrefix: { ...text, description: 'Name prefix of the animals the run created' },
+    namePrefix: { ...text, description: 'Name prefix of the animals the run created; absent when their names were natural' },
     environment: {
       type: 'object',
       required: ['node', 'platform', 'release', 'arch'],

@@ -12,7 +12,7 @@ function everyOperation(ctx: CheckContext, auth: Auth): SendOptions[] {
   const existing = ctx.store.created[0]?.pet.id;
   const requests: SendOptions[] = [
     listPets({}, auth),
-    createPet({ name: `${ctx.settings.prefix}auth`, categoryId: 1n, status: 'available' }, auth),
+    createPet({ name: ctx.settings.names.name('auth'), categoryId: 1n, status: 'available' }, auth),
     listStoreOrders(auth),
   ];
   if (existing !== undefined) requests.splice(2, 0, getPet(existing, auth));
@@ -102,7 +102,7 @@ export const beforeValidation = defineCheck({
   operation: 'createPet',
   rules: ['AUTH-BEFORE-VALIDATION'],
   async run(ctx) {
-    const name = `${ctx.settings.prefix}auth`;
+    const name = ctx.settings.names.name('auth');
     const valid = `{"name":${JSON.stringify(name)},"categoryId":1}`;
     const invalid: [string, (auth: Auth) => SendOptions][] = [
       ['a create body that is not JSON', (auth) => createPet('{', auth)],

@@ -4,7 +4,8 @@ import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
 import { invalidNewPet, newPetMissingField, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
 import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
-import { HOSTILE_NAME_SUFFIXES, ORDINARY_NAME_SUFFIXES } from '../../generators/petName.js';
+import type { Names } from '../../generators/names.js';
+import type { NamePrefix } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
 import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
@@ -25,13 +26,14 @@ export const validProperty = defineCheck({
   gaps: [...CREATE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     // The hostile names and the int64 edges first, then ordinary names of many scripts, whatever the seed; each run also tries an ordinary name.
+    const hostile = ctx.settings.names.hostile('create');
     const examples = [
-      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: ctx.settings.prefix + HOSTILE_NAME_SUFFIXES[i % HOSTILE_NAME_SUFFIXES.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
-      ...ORDINARY_NAME_SUFFIXES.map((suffix, i): NewPetInput => ({ name: ctx.settings.prefix + suffix, categoryId: BigInt(i + 1) })),
+      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: hostile[i % hostile.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
+      ...ctx.settings.names.ordinary('create').map((name, i): NewPetInput => ({ name, categoryId: BigInt(i + 1) })),
     ];
-    const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.prefix }), newPet({ prefix: ctx.settings.prefix, names: 'ordinary' }));
+    const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.names.stems }), newPet({ prefix: ctx.settings.names.stems, names: 'ordinary' }));
     await ctx.property(arbitrary, async (body, assert) => {
-      const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.prefix);
+      const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.names);
       if (!pet) return;
       ctx.store.addCreated({ sent, pet, exchange });
       let fetched = await ctx.send(getPet(pet.id));
@@ -60,8 +62,8 @@ interface InvalidCase {
 }
 
 /** Every way the document lets a create body be invalid, one example each. */
-export function invalidCases(prefix: string): InvalidCase[] {
-  const name = `${prefix}rejected`;
+export function invalidCases(names: Names): InvalidCase[] {
+  const name = names.name('rejected');
   const j = (value: unknown) => stringifyJson(value);
   const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({ rule: 'CREATE-REJECT-MISSING', defect, body: j(body) });
   const invalid = (field: string, kind: string, value: unknown): InvalidCase => ({
@@ -139,7 +141,7 @@ export const invalidBodies = defineCheck({
   operation: 'createPet',
   rules: ['CREATE-REJECT-MISSING', 'CREATE-REJECT-INVALID', 'CREATE-REJECT-MALFORMED'],
   async run(ctx) {
-    const cases = invalidCases(ctx.settings.prefix);
+    const cases = invalidCases(ctx.settings.names);
     const exchanges = await ctx.sendAll(cases.map((c) => ({ ...createPet(c.body), refused: true as const })));
     exchanges.forEach((x, i) => judgeRejected(ctx, cases[i]!.rule, x, cases[i]!.defect));
   },
@@ -158,7 +160,7 @@ export function newPetDefect(bytes: string): string | undefined {
   return violations.length > 0 ? violations[0]!.message : undefined;
 }
 
-function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: string) => fc.Arbitrary<DefectiveBody>) {
+function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: NamePrefix) => fc.Arbitrary<DefectiveBody>) {
   return defineCheck({
     kind: 'property',
     id,
@@ -167,7 +169,7 @@ function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-R
     operation: 'createPet',
     rules: [rule],
     async run(ctx) {
-      await ctx.property(arbitrary(ctx.settings.prefix), async ({ body, defect }, assert) => {
+      await ctx.property(arbitrary(ctx.settings.names.stems), async ({ body, defect }, assert) => {
         const bytes = stringifyJson(body);
         // Judge the exact bytes: a body that shrinking made valid is no negative case.
         fc.pre(newPetDefect(bytes) !== undefined);
@@ -207,7 +209,7 @@ export const extraFields = defineCheck({
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
   gaps: ['GAP-EXTRA-FIELDS', 'GAP-NULL-STATUS', ...JUDGE_GAPS],
   async run(ctx) {
-    const base = { name: `${ctx.settings.prefix}extra`, categoryId: knownCategory(ctx), status: 'pending' as const };
+    const base = { name: ctx.settings.names.name('extra'), categoryId: knownCategory(ctx), status: 'pending' as const };
     const extras: [string, Record<string, unknown>][] = [
       ['an unknown field "color"', { color: 'brown' }],
       ['an "id" chosen by the client', { id: 4242424242n }],
@@ -231,7 +233,7 @@ export const longNames = defineCheck({
   gaps: ['GAP-NAME-LENGTH', ...JUDGE_GAPS],
   async run(ctx) {
     const lengths = [256, 4096, 65536];
-    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.prefix + 'ñ🐾'.repeat(n / 2), categoryId: knownCategory(ctx), status: 'sold' }));
+    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.names.stem('long') + ctx.settings.names.longPair('long').repeat(n / 2), categoryId: knownCategory(ctx), status: 'sold' }));
     const exchanges = await ctx.sendAll(pets.map((p) => createPet(toBody(p))));
     for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-NAME-LENGTH', `a name of ${lengths[i]} code points after the prefix`, pets[i]!, x);
   },
@@ -247,9 +249,9 @@ export const requestEncoding = defineCheck({
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
   gaps: ['GAP-REQUEST-ENCODING', 'GAP-REQUEST-BOM', ...JUDGE_GAPS],
   async run(ctx) {
-    const pet: NewPetInput = { name: `${ctx.settings.prefix}encoding`, categoryId: knownCategory(ctx), status: 'available' };
+    const pet: NewPetInput = { name: ctx.settings.names.name('encoding'), categoryId: knownCategory(ctx), status: 'available' };
     const text = stringifyJson(toBody(pet));
-    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.prefix}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
+    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.names.stem('broken encoding')}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
     const probes: [string, NewPetInput | undefined, ReturnType<typeof createPet>][] = [
       ['Content-Type: text/plain', pet, createPet(text, {}, 'text/plain')],
       ['no Content-Type', pet, createPet(text, {}, null)],
