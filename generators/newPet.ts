@@ -31,7 +31,17 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 export function newPet({ prefix, optionalStatus = true, names = 'any', categoryIds }: NewPetConstraints): fc.Arbitrary<NewPetInput> {
   if (categoryIds !== undefined && categoryIds.length === 0) throw new RangeError('newPet: categoryIds, when given, must not be empty');
   return fc.record(
-    { name: names === 'ordinary' ? ordinaryPetName({ prefix }) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
+    { name: names === 'ordinary' ? ordinaryName(prefix) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
     { requiredKeys: optionalStatus ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'] },
   );
+}
+
+/**
+ * Ordinary names after `prefix`. Drawn stems (a certification's natural names
+ * and a space) are mostly sent alone, as the animal names they are, and now
+ * and then with generated ordinary characters after them, for the repertoire.
+ */
+function ordinaryName(prefix: NamePrefix): fc.Arbitrary<string> {
+  if (typeof prefix === 'string') return ordinaryPetName({ prefix });
+  return fc.oneof({ weight: 3, arbitrary: prefix.map((stem) => stem.trimEnd()) }, { weight: 1, arbitrary: ordinaryPetName({ prefix }) });
 }

@@ -14,7 +14,8 @@ export const MAX_NAME_UTF8_BYTES = 64;
 /**
  * What a generated name follows: one text for every name (a plain run's
  * `pctest-xxxx `), or texts drawn with the name (a certification run's natural
- * names and a space, generators/names.ts), so that no part is common to every name.
+ * names, each a whole name followed by a space: generators/names.ts), so that
+ * no part is common to every name.
  */
 export type NamePrefix = string | fc.Arbitrary<string>;
 
