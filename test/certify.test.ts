@@ -19,6 +19,7 @@ import { headerOf, renderTranscript, toTranscriptEntry, TranscriptReplayer, type
 import { startReference } from '../reference/server.js';
 import { defineCheck } from '../suites/check.js';
 import { naturalNamesFor, runConformance } from '../suites/engine.js';
+import { certificationDecision } from '../suites/policy.js';
 import { builtinChecks } from '../suites/registry.js';
 import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { createPet } from '../suites/requests.js';
@@ -224,6 +225,20 @@ describe('certify', () => {
       expect(ran.code, ran.stdout).toBe(0);
       expect(ran.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
     }
+  });
+
+  it('the certificate decision accepts any recorded seed (a fixed one of earlier bundles included) but still refuses other runs, load, strictness or waivers', async () => {
+    const report = json<ConformanceResult>(await unpack(GOOD), 'report.json');
+    expect(certificationDecision(report)).toEqual({ certified: true, reasons: [] });
+    for (const seed of [report.seed ^ 0x5a5a5a5a, 20_301_205, -1, 0]) expect(certificationDecision({ ...report, seed }), `seed ${seed}`).toEqual({ certified: true, reasons: [] });
+    const refused = [
+      { ...report, numRuns: 39 },
+      { ...report, options: { ...report.options, load: 'none' } },
+      { ...report, options: { ...report.options, strict: true } },
+      { ...report, options: { ...report.options, only: ['AUTH-REQUIRED' as const] } },
+      { ...report, waivers: [{ rule: 'CREATE-RESPONSE', reason: 'r', issue: 'https://example.org/1', expires: '2999-12-31', status: 'unused' }] as unknown as ConformanceResult['waivers'] },
+    ];
+    for (const changed of refused) expect(certificationDecision(changed).reasons).toContain('not run with the certification settings (40 runs, load smoke, every rule, not strict, no waivers)');
   });
 
   it('a failing run against a mutant is not certified (exit 1, the bundle says why) and the bundle still verifies', async () => {
