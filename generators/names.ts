@@ -80,8 +80,13 @@ export interface Names {
   readonly prefix: string;
   /** Whether names are natural animal names (certification) rather than prefixed. */
   readonly natural: boolean;
-  /** The name of the animal created for `purpose` (`auth`, `extra`, `load 3`…): the prefix and the purpose, or a natural name of the seed and purpose. */
-  name(purpose: string): string;
+  /**
+   * The name of the animal created for `purpose` (`auth`, `extra`, `load 3`…):
+   * the prefix and the purpose, or a natural name of the seed, purpose and
+   * `instance` (what tells apart animals a prefixed run names alike, so that a
+   * certification does not send one name over and over; never a value derived from a secret).
+   */
+  name(purpose: string, instance?: string): string;
   /** What a probing part of a name (bad bytes, long runs) follows, for `purpose`: the prefix, or a natural name and a space. */
   stem(purpose: string): string;
   /** What generated names follow: the prefix, or natural names and a space drawn by the generator. */
@@ -133,7 +138,7 @@ export function naturalNames({ seedOf, accept }: NaturalNamesOptions): Names {
     throw new RangeError('every natural name drawn holds a form of the API key');
   };
   const same = (s: string) => s;
-  const name = (purpose: string) => draw(purpose, naturalName(), same);
+  const name = (purpose: string, instance?: string) => draw(instance === undefined ? purpose : `${purpose} (${instance})`, naturalName(), same);
   // Short enough to leave generated suffixes room (petName.ts `ordinaryPetName` needs 2 code points of 4 bytes).
   const short = () => naturalName({ maxBytes: 24 });
   const stem = (purpose: string) => `${draw(purpose, short(), same)} `;

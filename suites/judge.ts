@@ -182,9 +182,13 @@ export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput
   return pet;
 }
 
-/** The name used when a refused body is sent again to prove the refusal legitimate (`suffix` tells apart the uses of one check). */
-export function ordinaryNameFor(names: Names, suffix = ''): string {
-  return names.name(`plain name${suffix}`);
+/**
+ * The name used when a refused body is sent again to prove the refusal
+ * legitimate (`suffix` tells apart the uses of one check; natural names also
+ * differ with `refused`, the name sent before).
+ */
+export function ordinaryNameFor(names: Names, suffix = '', refused?: string): string {
+  return names.name(`plain name${suffix}`, refused);
 }
 
 /**
@@ -203,11 +207,11 @@ export async function createAndJudge(a: Judge, send: (request: SendOptions) => P
   const categoryIssue = !store.categories.includes(sent.categoryId) && known !== undefined;
   if (exchange.response?.status !== 400 || (!nameIssue && !categoryIssue)) return { sent, exchange, ...optional('pet', judgeCreated(a, exchange, sent, store)) };
   // With both open, the category alone is tried first, so that the observation names the right cause.
-  let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(names) }) };
+  let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(names, '', sent.name) }) };
   let retried = await send(createPet(toBody(again)));
   let blamed = { name: !categoryIssue, category: categoryIssue };
   if (nameIssue && categoryIssue && retried.response?.status === 400) {
-    again = { ...again, name: ordinaryNameFor(names) };
+    again = { ...again, name: ordinaryNameFor(names, '', sent.name) };
     retried = await send(createPet(toBody(again)));
     blamed = { name: true, category: false };
   }

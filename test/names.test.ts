@@ -23,8 +23,9 @@ const scriptsOf = (name: string) => SCRIPTS.filter((script) => new RegExp(`\\p{S
 const MARKERS = ['pctest', 'pc-', 'petconf', 'suite-', 'auth', 'plain name', 'load ', 'concurrent', 'extra', 'encoding', 'rejected', 'padded', '(NFD)', 'bom', 'rtl', 'back\\slash'];
 
 /** Runs the suite against the reference and returns the result and every name a create body carried. */
-async function namesSent(options: { seed: number; natural: boolean }): Promise<{ result: ConformanceResult; names: string[] }> {
+async function namesSent(options: { seed: number; natural: boolean }): Promise<{ result: ConformanceResult; names: string[]; bodies: string[] }> {
   const names: string[] = [];
+  const bodies: string[] = [];
   const result = await withServer({}, (baseUrl) =>
     runConformance({
       baseUrl,
@@ -35,9 +36,11 @@ async function namesSent(options: { seed: number; natural: boolean }): Promise<{
       ...(options.natural ? { names: 'natural' as const } : {}),
       onExchange: (x) => {
         if (x.request.method !== 'POST' || !x.request.body) return;
+        const body = Buffer.from(x.request.body).toString('utf8');
+        bodies.push(body);
         let parsed: unknown;
         try {
-          parsed = JSON.parse(Buffer.from(x.request.body).toString('utf8'));
+          parsed = JSON.parse(body);
         } catch {
           return; // a malformed body the suite sends on purpose
         }
@@ -46,7 +49,7 @@ async function namesSent(options: { seed: number; natural: boolean }): Promise<{
       },
     }),
   );
-  return { result, names };
+  return { result, names, bodies };
 }
 
 /** Substrings of `length` code points of `text`. */
@@ -95,9 +98,15 @@ describe('natural names', () => {
     }
     const all = [...a.names, ...b.names];
     for (const marker of MARKERS) expect(all.filter((name) => name.toLowerCase().includes(marker.toLowerCase())), marker).toEqual([]);
+    // Bodies that are not JSON (sent on purpose) carry no marker either.
+    for (const marker of ['pctest', 'rejected', 'plain name', 'concurrent', 'encoding']) expect([...a.bodies, ...b.bodies].filter((body) => body.toLowerCase().includes(marker)), marker).toEqual([]);
     const shortest = all.reduce((x, y) => ([...x].length <= [...y].length ? x : y));
     const common = [...pieces(shortest, 4)].filter((piece) => all.every((name) => name.includes(piece)));
     expect(common).toEqual([]);
+    // Nor is one piece in many names: a constant part of the generated names (most of them) would be.
+    const counts = new Map<string, number>();
+    for (const name of all) for (const piece of pieces(name, 4)) counts.set(piece, (counts.get(piece) ?? 0) + 1);
+    expect([...counts].filter(([, n]) => n > all.length / 10)).toEqual([]);
     // Nor does any word (a run of letters) of 4 or more appear in every name of both runs.
     const words = new Set(all.flatMap((name) => name.match(/\p{L}{4,}/gu) ?? []));
     expect([...words].filter((word) => all.every((name) => name.includes(word)))).toEqual([]);

@@ -63,34 +63,36 @@ interface InvalidCase {
 
 /** Every way the document lets a create body be invalid, one example each. */
 export function invalidCases(names: Names): InvalidCase[] {
-  const name = names.name('rejected');
+  // A name per case in a certification, so that one name is not sent over and over (a plain run's is the same for all).
+  let count = 0;
+  const next = () => names.name('rejected', String(count++));
   const j = (value: unknown) => stringifyJson(value);
   const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({ rule: 'CREATE-REJECT-MISSING', defect, body: j(body) });
   const invalid = (field: string, kind: string, value: unknown): InvalidCase => ({
     rule: 'CREATE-REJECT-INVALID',
     defect: `${field} is ${kind}`,
-    body: j({ name, categoryId: 7n, status: 'available', [field]: value }),
+    body: j({ name: next(), categoryId: 7n, status: 'available', [field]: value }),
   });
   const malformed = (defect: string, body: string | undefined): InvalidCase => ({ rule: 'CREATE-REJECT-MALFORMED', defect, body });
-  const valid = j({ name, categoryId: 7n, status: 'available' });
+  const valid = () => j({ name: next(), categoryId: 7n, status: 'available' });
   return [
     missing('the body is {}', {}),
-    missing('categoryId is missing', { name }),
+    missing('categoryId is missing', { name: next() }),
     missing('name is missing', { categoryId: 7n }),
     missing('name and categoryId are missing', { status: 'available' }),
-    missing('categoryId is missing (status given)', { name, status: 'sold' }),
+    missing('categoryId is missing (status given)', { name: next(), status: 'sold' }),
     missing('name is missing (status given)', { categoryId: 7n, status: 'pending' }),
     // RFC 8259 §8.3: member names compare code unit by code unit; a decoder that matches them case-insensitively (Go's encoding/json) takes these for the required members.
-    missing('name is missing, given as "NAME"', { NAME: name, categoryId: 7n }),
-    missing('name is missing, given as "Name"', { Name: name, categoryId: 7n }),
-    missing('categoryId is missing, given as "categoryid"', { name, categoryid: 7n }),
-    missing('categoryId is missing, given as "CategoryID"', { name, CategoryID: 7n }),
-    missing('name and categoryId are missing, given as "NAME" and "CATEGORYID"', { NAME: name, CATEGORYID: 7n, status: 'available' }),
+    missing('name is missing, given as "NAME"', { NAME: next(), categoryId: 7n }),
+    missing('name is missing, given as "Name"', { Name: next(), categoryId: 7n }),
+    missing('categoryId is missing, given as "categoryid"', { name: next(), categoryid: 7n }),
+    missing('categoryId is missing, given as "CategoryID"', { name: next(), CategoryID: 7n }),
+    missing('name and categoryId are missing, given as "NAME" and "CATEGORYID"', { NAME: next(), CATEGORYID: 7n, status: 'available' }),
     invalid('name', 'a number', 42),
     invalid('name', 'a boolean', true),
     invalid('name', 'null', null),
-    invalid('name', 'an array', [name]),
-    invalid('name', 'an object', { first: name }),
+    invalid('name', 'an array', [next()]),
+    invalid('name', 'an object', { first: next() }),
     invalid('categoryId', 'a string of digits', '7'),
     invalid('categoryId', 'a number with a fraction', parseJson('1.5')),
     invalid('categoryId', 'a negative number with a fraction', parseJson('-0.5')),
@@ -112,23 +114,23 @@ export function invalidCases(names: Names): InvalidCase[] {
     invalid('status', 'an array', ['available']),
     invalid('status', 'an object', { value: 'available' }),
     malformed('the body is empty', undefined),
-    malformed('the JSON is cut short', `{"name":${JSON.stringify(name)},"categoryId":7`),
-    malformed('the JSON has unquoted keys', `{name:${JSON.stringify(name)},categoryId:7}`),
-    malformed('the JSON uses single quotes', `{'name':'${name}','categoryId':7}`),
-    malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(name)},"categoryId":7,}`),
-    malformed('the body is not JSON at all', 'name=rejected&categoryId=7'),
+    malformed('the JSON is cut short', `{"name":${JSON.stringify(next())},"categoryId":7`),
+    malformed('the JSON has unquoted keys', `{name:${JSON.stringify(next())},categoryId:7}`),
+    malformed('the JSON uses single quotes', `{'name':'${next()}','categoryId':7}`),
+    malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(next())},"categoryId":7,}`),
+    malformed('the body is not JSON at all', names.natural ? `name=${encodeURIComponent(next())}&categoryId=7` : 'name=rejected&categoryId=7'),
     malformed('the body is a JSON array', '[]'),
-    malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(name)},"categoryId":7}]`),
-    malformed('the body is a JSON string', JSON.stringify(name)),
+    malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(next())},"categoryId":7}]`),
+    malformed('the body is a JSON string', JSON.stringify(next())),
     malformed('the body is a JSON number', '42'),
     malformed('the body is JSON null', 'null'),
     malformed('the body is JSON true', 'true'),
     // RFC 8259 §2: "A JSON text is a serialized value": one value, whitespace around it, nothing else.
-    malformed('a valid object is followed by a word', `${valid} x`),
-    malformed('a valid object is followed by a second object', `${valid}${valid}`),
-    malformed('a valid object is followed by "]"', `${valid}]`),
-    malformed('a valid object is followed by a NUL byte', `${valid}\u0000`),
-    malformed('a valid object is followed by a comma and a number', `${valid},1`),
+    malformed('a valid object is followed by a word', `${valid()} x`),
+    malformed('a valid object is followed by a second object', `${valid()}${valid()}`),
+    malformed('a valid object is followed by "]"', `${valid()}]`),
+    malformed('a valid object is followed by a NUL byte', `${valid()}\u0000`),
+    malformed('a valid object is followed by a comma and a number', `${valid()},1`),
   ];
 }
 
