@@ -1,6 +1,6 @@
 /**
  * `certify`: the full suite with the fixed certification settings
- * (suites/policy.ts `CERTIFICATION`), returned as a bundle (.tar.gz bytes) a
+ * (suites/policy.ts `CERTIFICATION`) and a seed drawn at random, returned as a bundle (.tar.gz bytes) a
  * third party can check offline with `verifyBundle`:
  *
  * - manifest.json: what the certificate binds (the product, the base URL, the
@@ -10,7 +10,7 @@
  * - manifest.sig (with `signKey`): Ed25519 signature of manifest.json's bytes, base64;
  * - product.json, report.json, junit.xml, report.html, transcript.har (every exchange, an HTTP Archive).
  */
-import { type KeyObject, sign } from 'node:crypto';
+import { type KeyObject, randomInt, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
 import type { ConnectOptions } from '../core/connection.js';
 import { PcError, UsageError } from '../core/errors.js';
@@ -55,6 +55,14 @@ export interface CertifyOptions {
    * ("interrupted by …").
    */
   signal?: AbortSignal;
+  /**
+   * The run's seed. Default, and always from the CLI: drawn from a
+   * cryptographic source for this certification. For tests that need a
+   * repeatable run: a caller who picks it could learn the requests before the
+   * run, which is why the command line never takes it; the bundle records the
+   * seed either way.
+   */
+  seed?: number;
 }
 
 /** A certification: the bundle and what it says. */
@@ -106,7 +114,9 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   const result = await runConformance({
     baseUrl: options.baseUrl,
     apiKey,
-    seed: CERTIFICATION.seed,
+    // Drawn for this certification, recorded in the bundle: the run can be replayed afterwards, not foreseen before.
+    seed: options.seed ?? randomInt(-(2 ** 31), 2 ** 31),
+    names: CERTIFICATION.names,
     numRuns: CERTIFICATION.numRuns,
     concurrency: CERTIFICATION.concurrency,
     load: CERTIFICATION.load,
@@ -139,7 +149,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     seed: result.seed,
     numRuns: result.numRuns,
     load: result.options.load,
-    namePrefix: result.namePrefix,
+    ...(result.namePrefix === undefined ? {} : { namePrefix: result.namePrefix }),
     environment: { node: process.version, platform: platform(), release: release(), arch: arch() },
     startedAt: result.startedAt,
     finishedAt: result.finishedAt,

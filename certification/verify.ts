@@ -9,7 +9,7 @@
  *   the ones given (`product`, `baseUrl`): a bundle presented for another
  *   product or origin does not verify;
  * - every rule's outcome, recomputed by running the suite again against the
- *   transcript (same seed, runs, name prefix and fingerprints; the key a placeholder) with
+ *   transcript (same seed, runs, names and fingerprints; the key a placeholder) with
  *   the current validators, against report.json's;
  * - each load threshold's outcome against the one report.json's own load
  *   figures give, judged as the load phase judges them;
@@ -273,7 +273,8 @@ async function recompute(report: ConformanceResult, manifest: AnyManifest, trans
       seed: manifest.seed,
       numRuns: manifest.numRuns,
       concurrency: CERTIFICATION.concurrency,
-      namePrefix: manifest.namePrefix,
+      // Natural names (certifications since seeds are drawn) are derived from the seed alone; earlier bundles name a prefix.
+      ...(report.options.names === 'natural' ? { names: 'natural' as const } : manifest.namePrefix === undefined ? {} : { namePrefix: manifest.namePrefix }),
       // The shapes the run was sent under (a manifest of format 2: none, the tool's own).
       ...(manifest.format === MANIFEST_FORMAT && manifest.fingerprints.length > 0 ? { fingerprints: manifest.fingerprints } : {}),
       strict: report.options.strict,

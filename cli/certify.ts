@@ -48,7 +48,7 @@ export const certifyOptions: Record<string, Options> = {
 };
 
 /** The fixed settings, in words, for messages. */
-export const CERTIFICATION_SETTINGS = `every rule, seed ${CERTIFICATION.seed}, ${CERTIFICATION.numRuns} runs per property, load profile ${CERTIFICATION.load}, not strict, no waivers, no config file`;
+export const CERTIFICATION_SETTINGS = `every rule, a seed drawn at random for each certification, ${CERTIFICATION.numRuns} runs per property, load profile ${CERTIFICATION.load}, not strict, no waivers, no config file`;
 
 /**
  * Runs `certify` with parsed arguments (`typed`: as the command line gave

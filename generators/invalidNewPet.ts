@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, LosslessNumber } from '../core/json.js';
 import { PET_STATUSES } from '../spec/openapi.js';
 import { type NewPetInput, newPet } from './newPet.js';
+import type { NamePrefix } from './petName.js';
 
 /** A create body with one defect, and what the defect is. */
 export interface DefectiveBody {
@@ -12,7 +13,7 @@ export interface DefectiveBody {
 
 /** Constraints shared by the defective-body generators. */
 export interface DefectiveBodyConstraints {
-  prefix: string;
+  prefix: NamePrefix;
 }
 
 const notAString = fc.oneof(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PET_STATUSES, type PetStatus } from '../spec/openapi.js';
 import { int64 } from './int64.js';
-import { ordinaryPetName, petName } from './petName.js';
+import { type NamePrefix, ordinaryPetName, petName } from './petName.js';
 
 /** A valid NewPet, with categoryId exact. */
 export interface NewPetInput {
@@ -12,8 +12,8 @@ export interface NewPetInput {
 
 /** Constraints of {@link newPet}. */
 export interface NewPetConstraints {
-  /** Name prefix of every animal the suite creates. */
-  prefix: string;
+  /** What every name follows: the run's prefix, or natural names drawn with each (generators/names.ts). */
+  prefix: NamePrefix;
   /** Whether status may be left out. Default true. */
   optionalStatus?: boolean;
   /** `any` (default): hostile names, any Unicode scalar value; `ordinary`: ordinary printable names every target must accept. */
@@ -31,7 +31,17 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 export function newPet({ prefix, optionalStatus = true, names = 'any', categoryIds }: NewPetConstraints): fc.Arbitrary<NewPetInput> {
   if (categoryIds !== undefined && categoryIds.length === 0) throw new RangeError('newPet: categoryIds, when given, must not be empty');
   return fc.record(
-    { name: names === 'ordinary' ? ordinaryPetName({ prefix }) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
+    { name: names === 'ordinary' ? ordinaryName(prefix) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
     { requiredKeys: optionalStatus ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'] },
   );
+}
+
+/**
+ * Ordinary names after `prefix`. Drawn stems (a certification's natural names
+ * and a space) are mostly sent alone, as the animal names they are, and now
+ * and then with generated ordinary characters after them, for the repertoire.
+ */
+function ordinaryName(prefix: NamePrefix): fc.Arbitrary<string> {
+  if (typeof prefix === 'string') return ordinaryPetName({ prefix });
+  return fc.oneof({ weight: 3, arbitrary: prefix.map((stem) => stem.trimEnd()) }, { weight: 1, arbitrary: ordinaryPetName({ prefix }) });
 }

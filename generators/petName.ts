@@ -11,10 +11,18 @@ export const MAX_NAME_CODE_POINTS = 32;
 /** Longest name valid bodies use in UTF-8 bytes. */
 export const MAX_NAME_UTF8_BYTES = 64;
 
+/**
+ * What a generated name follows: one text for every name (a plain run's
+ * `pctest-xxxx `), or texts drawn with the name (a certification run's natural
+ * names, each a whole name followed by a space: generators/names.ts), so that
+ * no part is common to every name.
+ */
+export type NamePrefix = string | fc.Arbitrary<string>;
+
 /** Constraints of {@link petName}. */
 export interface PetNameConstraints {
-  /** Every name starts with it, so animals the suite created can be found in a shared store. */
-  prefix: string;
+  /** Every name starts with it (or one of its draws). */
+  prefix: NamePrefix;
 }
 
 /**
@@ -24,6 +32,7 @@ export interface PetNameConstraints {
  * units and 64 UTF-8 bytes in all. No lone surrogates: they are not Unicode text.
  */
 export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
+  if (typeof prefix !== 'string') return prefix.chain((drawn) => petName({ prefix: drawn }));
   const room = MAX_NAME_CODE_POINTS - [...prefix].length;
   if (room < 1) throw new RangeError(`petName: prefix "${prefix}" leaves no room in ${MAX_NAME_CODE_POINTS} code points`);
   const suffix = fc.oneof(
@@ -103,6 +112,7 @@ export function outsideRepertoire(name: string): string | undefined {
  * bounds of {@link petName} even when every character is astral.
  */
 export function ordinaryPetName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
+  if (typeof prefix !== 'string') return prefix.chain((drawn) => ordinaryPetName({ prefix: drawn }));
   const room = Math.min(Math.floor((MAX_NAME_CODE_POINTS - prefix.length) / 2), Math.floor((MAX_NAME_UTF8_BYTES - Buffer.byteLength(prefix)) / 4));
   if (room < 2) throw new RangeError(`ordinaryPetName: prefix "${prefix}" leaves no room in ${MAX_NAME_CODE_POINTS} code points`);
   const printable = fc

@@ -130,7 +130,7 @@ function renderGlance(result: ConformanceResult, verdictWord: string, strict: bo
   }
   if (result.options.insecure) facts.push(['TLS', 'certificates were not verified (the run accepted any)']);
   else if (result.options.customCa) facts.push(['TLS', 'verified against a private CA given for the run']);
-  facts.push(['Animals created', html`names start with <code>${text(result.namePrefix)}</code>`]);
+  facts.push(['Animals created', result.namePrefix === undefined ? 'natural animal names of many scripts, drawn from the seed, with no common prefix' : html`names start with <code>${text(result.namePrefix)}</code>`]);
   return html`<section id="glance" class="glance">
 <div class="verdict v-${summary.verdict}">
 <p class="verdict-label">Verdict</p>

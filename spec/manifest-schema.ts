@@ -30,8 +30,8 @@ export interface Manifest {
   seed: number;
   numRuns: number;
   load: string;
-  /** Name prefix of the animals the run created. */
-  namePrefix: string;
+  /** Name prefix of the animals the run created; absent when their names were natural (certifications since seeds are drawn at random), which have none. */
+  namePrefix?: string;
   /** Where the suite ran. */
   environment: { node: string; platform: string; release: string; arch: string };
   startedAt: string;
@@ -59,7 +59,7 @@ export const manifestSchema = {
   $id: 'https://petstore-conformance.invalid/spec/manifest.schema.json',
   title: 'petstore-conformance certification manifest',
   type: 'object',
-  required: ['format', 'product', 'fingerprints', 'tool', 'suiteHash', 'interfaceVersion', 'seed', 'numRuns', 'load', 'namePrefix', 'environment', 'startedAt', 'finishedAt', 'target', 'certified', 'reasons', 'files'],
+  required: ['format', 'product', 'fingerprints', 'tool', 'suiteHash', 'interfaceVersion', 'seed', 'numRuns', 'load', 'environment', 'startedAt', 'finishedAt', 'target', 'certified', 'reasons', 'files'],
   additionalProperties: false,
   properties: {
     format: { const: MANIFEST_FORMAT },
@@ -82,7 +82,7 @@ export const manifestSchema = {
     seed: { type: 'integer' },
     numRuns: { type: 'integer', minimum: 1 },
     load: { ...text, description: 'The load profile run' },
-    namePrefix: { ...text, description: 'Name prefix of the animals the run created' },
+    namePrefix: { ...text, description: 'Name prefix of the animals the run created; absent when their names were natural' },
     environment: {
       type: 'object',
       required: ['node', 'platform', 'release', 'arch'],

@@ -42,7 +42,7 @@ export const reportSchema = {
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',
   title: 'petstore-conformance report',
   type: 'object',
-  required: ['tool', 'interfaceVersion', 'target', 'seed', 'numRuns', 'startedAt', 'finishedAt', 'durationMs', 'options', 'namePrefix', 'summary', 'rules', 'observations', 'skippedPhases', 'load', 'waivers'],
+  required: ['tool', 'interfaceVersion', 'target', 'seed', 'numRuns', 'startedAt', 'finishedAt', 'durationMs', 'options', 'summary', 'rules', 'observations', 'skippedPhases', 'load', 'waivers'],
   additionalProperties: false,
   properties: {
     tool: {
@@ -103,9 +103,10 @@ export const reportSchema = {
         only: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         skip: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         load: { type: 'string' },
+        names: { const: 'natural', description: 'Generated names were natural animal names without a constant part (certification); absent: each began with namePrefix' },
       },
     },
-    namePrefix: { type: 'string' },
+    namePrefix: { type: 'string', description: 'What every generated name began with; absent when names were natural' },
     summary: {
       type: 'object',
       required: ['verdict', 'reason', 'strict', 'counts', 'requests', 'checks', 'thresholds'],

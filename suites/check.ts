@@ -13,6 +13,7 @@ import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { RuleId } from '../spec/rules.js';
 import type { NewPetInput } from '../generators/newPet.js';
+import type { Names } from '../generators/names.js';
 import type { AuthVariants } from './credentials.js';
 import { comparePlace, place } from './schedule.js';
 import type { Judgement, OperationId, Phase } from './model.js';
@@ -190,8 +191,10 @@ export interface CheckSettings {
   /** This check's fast-check seed (derived from the run seed and the check id). */
   seed: number;
   numRuns: number;
-  /** Name prefix of every animal the suite creates. */
+  /** Name prefix of every animal the suite creates; empty when names are natural. */
   prefix: string;
+  /** How the run names the animals it creates (generators/names.ts): what to name an animal, rather than the prefix and a word, so a certification's names carry no constant part. */
+  names: Names;
   /** Per-request timeout, ms. */
   timeoutMs: number;
   /**

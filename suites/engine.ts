@@ -11,6 +11,7 @@ import { type Exchange, HttpClient, stalledFor } from '../core/http.js';
 import { isRedacted, type RedactedExchange, type RedactedTransport, RedactionBoundary } from '../core/boundary.js';
 import { type Redactor, redactorFor } from '../core/redact.js';
 import { TOOL_VERSION } from '../core/version.js';
+import { type Names, naturalNames, prefixedNames } from '../generators/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
 import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
@@ -103,7 +104,7 @@ class Run {
   readonly store = new StoreState();
   readonly variants: CheckContext['authVariants'];
   readonly emit: (event: RunEvent) => void;
-  readonly prefix: string;
+  readonly names: Names;
   readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
   readonly loads: LoadResult[] = [];
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
@@ -136,7 +137,7 @@ class Run {
     this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
     this.emit = redactingEmitter(options.onEvent, this.evidence);
-    this.prefix = options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey);
+    this.names = options.names === 'natural' ? naturalNamesFor(settings.seed, options.apiKey) : prefixedNames(options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey));
     // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
     this.session = new TargetSession({
       client: this.client,
@@ -248,8 +249,9 @@ class Run {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
-      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}) },
-      namePrefix: this.prefix,
+      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}), ...(this.names.natural ? { names: 'natural' as const } : {}) },
+      // Natural names have no prefix: the field is left out rather than given one no name starts with.
+      ...(this.names.natural ? {} : { namePrefix: this.names.prefix }),
       summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal, waivers.filter((w) => w.status !== 'expired').map((w) => w.rule)),
       rules,
       observations: recorded.observations,
@@ -346,7 +348,7 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
       await runLoadProfile(settings.profile, settings.thresholds, {
         baseUrl: settings.target,
         apiKey: options.apiKey,
-        prefix: run.prefix,
+        names: run.names,
         seed: settings.seed,
         timeoutMs: settings.timeoutMs,
         maxBodyBytes: settings.maxBodyBytes,
@@ -434,6 +436,16 @@ export function namePrefixFor(seed: number, apiKey: string): string {
   throw new UsageError('the API key is so short that it occurs in every name the suite could give its animals; use a real key');
 }
 
+/**
+ * The names of a certification run (generators/names.ts `naturalNames`), from
+ * its seed alone; a name that would hold a form of the key is drawn again, as
+ * {@link namePrefixFor} does, so redacting the key never rewrites what the suite sent.
+ */
+export function naturalNamesFor(seed: number, apiKey: string): Names {
+  const holdsKey = redactorFor(apiKey);
+  return naturalNames({ seedOf: (purpose) => checkSeed(seed, `name ${purpose}`), accept: (name) => !name.toLowerCase().includes(apiKey.toLowerCase()) && !holdsKey.leaks(name) });
+}
+
 /** A 32-bit seed for one check, from the run seed and the check id: filtering checks does not change what another generates. */
 export function checkSeed(runSeed: number, checkId: string): number {
   let hash = 0x811c9dc5 ^ runSeed;
@@ -456,7 +468,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   return {
     ...asserter,
     ...observer,
-    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.prefix, timeoutMs: settings.timeoutMs, visibilityWindowMs: settings.visibilityWindowMs },
+    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.names.prefix, names: run.names, timeoutMs: settings.timeoutMs, visibilityWindowMs: settings.visibilityWindowMs },
     store,
     authVariants: run.variants,
     send,

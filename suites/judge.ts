@@ -5,6 +5,7 @@
 import { bodyJson } from '../core/http.js';
 import { excerpt } from '../core/excerpt.js';
 import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, jsonObject, MAX_JSON_TOKENS, show, stringifyJson } from '../core/json.js';
+import type { Names } from '../generators/names.js';
 import { type JsonShape, mayBeginJson } from '../core/json-prefix.js';
 import type { NewPetInput } from '../generators/newPet.js';
 import type { ListQuery } from '../generators/listQuery.js';
@@ -181,9 +182,13 @@ export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput
   return pet;
 }
 
-/** The name used when a refused body is sent again to prove the refusal legitimate. */
-export function ordinaryNameFor(prefix: string): string {
-  return `${prefix}plain name`;
+/**
+ * The name used when a refused body is sent again to prove the refusal
+ * legitimate (`suffix` tells apart the uses of one check; natural names also
+ * differ with `refused`, the name sent before).
+ */
+export function ordinaryNameFor(names: Names, suffix = '', refused?: string): string {
+  return names.name(`plain name${suffix}`, refused);
 }
 
 /**
@@ -195,18 +200,18 @@ export function ordinaryNameFor(prefix: string): string {
  * before. If that is created, the refusal is observed and the second animal
  * judged; if it is refused too, CREATE-RESPONSE fails on both answers.
  */
-export async function createAndJudge(a: Judge, send: (request: SendOptions) => Promise<SentExchange>, sent: NewPetInput, store: StoreState, prefix: string): Promise<{ pet?: PetView; sent: NewPetInput; exchange: SentExchange }> {
+export async function createAndJudge(a: Judge, send: (request: SendOptions) => Promise<SentExchange>, sent: NewPetInput, store: StoreState, names: Names): Promise<{ pet?: PetView; sent: NewPetInput; exchange: SentExchange }> {
   const exchange = await send(createPet(toBody(sent)));
   const nameIssue = outsideRepertoire(sent.name);
   const known = store.categories.find((c) => c !== sent.categoryId);
   const categoryIssue = !store.categories.includes(sent.categoryId) && known !== undefined;
   if (exchange.response?.status !== 400 || (!nameIssue && !categoryIssue)) return { sent, exchange, ...optional('pet', judgeCreated(a, exchange, sent, store)) };
   // With both open, the category alone is tried first, so that the observation names the right cause.
-  let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(prefix) }) };
+  let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(names, '', sent.name) }) };
   let retried = await send(createPet(toBody(again)));
   let blamed = { name: !categoryIssue, category: categoryIssue };
   if (nameIssue && categoryIssue && retried.response?.status === 400) {
-    again = { ...again, name: ordinaryNameFor(prefix) };
+    again = { ...again, name: ordinaryNameFor(names, '', sent.name) };
     retried = await send(createPet(toBody(again)));
     blamed = { name: true, category: false };
   }

@@ -267,9 +267,9 @@ export interface ConformanceResult {
   finishedAt: string;
   durationMs: number;
   /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca; `sources`: where the target and these settings came from, when the caller said (the CLI does). */
-  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord; sources?: SettingSources };
-  /** Name prefix of every animal the run created. */
-  namePrefix: string;
+  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord; sources?: SettingSources; names?: 'natural' };
+  /** Name prefix of every animal the run created; absent when its names were natural (`options.names`), which have none. */
+  namePrefix?: string;
   summary: Summary;
   rules: RuleResult[];
   observations: Observation[];

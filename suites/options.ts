@@ -65,6 +65,14 @@ export interface ConformanceOptions {
   transport?: Transport | RedactedTransport;
   /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
+  /**
+   * How the animals the run creates are named. `prefixed` (default): each name
+   * is `namePrefix` and a word or generated text. `natural`: ordinary animal
+   * names of many scripts and lengths, drawn from the seed, with no part common
+   * to every run (certification: a target cannot tell the suite's animals by
+   * their names); `namePrefix` is then refused.
+   */
+  names?: 'prefixed' | 'natural';
   /** Called with each event of the run, in order. */
   onEvent?: (event: RunEvent) => void;
   /** Time the run may spend waiting out 429 answers (Retry-After), in ms. Default 120 000. */
@@ -164,6 +172,7 @@ export function resolve(options: ConformanceOptions): Resolved {
   const profile = load === 'none' ? undefined : profiles[load];
   if (load !== 'none' && !profile) throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
+  if (options.names === 'natural' && options.namePrefix !== undefined) throw new UsageError('namePrefix: natural names have no prefix; give one or the other');
   const connection = connectionOf(options);
   checkSecrets(connection, options.baseUrl);
   return {

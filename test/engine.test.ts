@@ -36,7 +36,7 @@ describe('runConformance against the reference', () => {
       expect(result.namePrefix).toMatch(/^pctest-[0-9a-f]{4} $/);
       const names = [...server.store.values()].map((pet) => pet.name);
       expect(names.length).toBeGreaterThan(100);
-      expect(names.filter((name) => !name.startsWith(result.namePrefix))).toEqual([]);
+      expect(names.filter((name) => !name.startsWith(result.namePrefix!))).toEqual([]);
     } finally {
       await server.close();
     }

@@ -12,7 +12,7 @@ function everyOperation(ctx: CheckContext, auth: Auth): SendOptions[] {
   const existing = ctx.store.created[0]?.pet.id;
   const requests: SendOptions[] = [
     listPets({}, auth),
-    createPet({ name: `${ctx.settings.prefix}auth`, categoryId: 1n, status: 'available' }, auth),
+    createPet({ name: ctx.settings.names.name('auth', auth.auth), categoryId: 1n, status: 'available' }, auth),
     listStoreOrders(auth),
   ];
   if (existing !== undefined) requests.splice(2, 0, getPet(existing, auth));
@@ -102,17 +102,17 @@ export const beforeValidation = defineCheck({
   operation: 'createPet',
   rules: ['AUTH-BEFORE-VALIDATION'],
   async run(ctx) {
-    const name = `${ctx.settings.prefix}auth`;
-    const valid = `{"name":${JSON.stringify(name)},"categoryId":1}`;
-    const invalid: [string, (auth: Auth) => SendOptions][] = [
+    // A name per request: a certification does not send one name over and over (a plain run's is the same for all).
+    const nameFor = (auth: Auth, what: string) => ctx.settings.names.name('auth', `${what} ${auth.auth}`);
+    const invalid: [string, (auth: Auth, name: string) => SendOptions][] = [
       ['a create body that is not JSON', (auth) => createPet('{', auth)],
       ['an empty create body', (auth) => createPet(undefined, auth)],
       ['a create body missing every field', (auth) => createPet({}, auth)],
-      ['a create body missing categoryId', (auth) => createPet({ name }, auth)],
-      ['a create body whose categoryId is a string', (auth) => createPet({ name, categoryId: '1' }, auth)],
-      ['a create body with status "adopted"', (auth) => createPet({ name, categoryId: 1n, status: 'adopted' }, auth)],
+      ['a create body missing categoryId', (auth, name) => createPet({ name }, auth)],
+      ['a create body whose categoryId is a string', (auth, name) => createPet({ name, categoryId: '1' }, auth)],
+      ['a create body with status "adopted"', (auth, name) => createPet({ name, categoryId: 1n, status: 'adopted' }, auth)],
       ['a create body that is a JSON array', (auth) => createPet('[]', auth)],
-      ['a create body with bytes after the object', (auth) => createPet(`${valid} x`, auth)],
+      ['a create body with bytes after the object', (auth, name) => createPet(`{"name":${JSON.stringify(name)},"categoryId":1} x`, auth)],
       ['limit=0', (auth) => listPets('?limit=0', auth)],
       ['limit=101', (auth) => listPets('?limit=101', auth)],
       ['limit=abc', (auth) => listPets('?limit=abc', auth)],
@@ -126,7 +126,7 @@ export const beforeValidation = defineCheck({
       ...ctx.authVariants.invalid.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
       ...ctx.authVariants.otherScheme.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
     ];
-    const probes = credentials.flatMap(([how, auth]) => invalid.map(([what, build]): [string, SendOptions] => [`${what} ${how}`, build(auth)]));
+    const probes = credentials.flatMap(([how, auth]) => invalid.map(([what, build]): [string, SendOptions] => [`${what} ${how}`, build(auth, nameFor(auth, what))]));
     const exchanges = await ctx.sendAll(probes.map(([, request]) => request));
     exchanges.forEach((x, i) => {
       const what = probes[i]![0];

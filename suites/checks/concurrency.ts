@@ -42,12 +42,12 @@ export const listWhileCreating = defineCheck({
   gaps: CREATE_GAPS,
   async run(ctx) {
     const categoryId = ctx.store.categories[0] ?? 1n;
-    const creates: Task[] = CREATES.map((status, i) => ({ create: { name: `${ctx.settings.prefix}concurrent ${i}`, categoryId, ...(status === undefined ? {} : { status }) } }));
+    const creates: Task[] = CREATES.map((status, i) => ({ create: { name: ctx.settings.names.name(`concurrent ${i}`), categoryId, ...(status === undefined ? {} : { status }) } }));
     // Pages the store provably fills (counted before the creates): each holds as many animals whether it shows the new ones or not, so the run's tallies do not depend on timing.
     const full = [undefined, ...PET_STATUSES].map((status): ListQuery => ({ limit: Math.min(100, provenMatches(ctx.store, status)), ...(status === undefined ? {} : { status }) })).filter((q) => q.limit! > 0);
     const lists: Task[] = [...full, ...full].map((query) => ({ list: query }));
     const done = await ctx.parallel([...creates, ...lists], async (task): Promise<Done> =>
-      'create' in task ? { created: await createAndJudge(ctx, ctx.send, task.create, ctx.store, ctx.settings.prefix) } : { listed: await ctx.send(listPets(task.list)), query: task.list },
+      'create' in task ? { created: await createAndJudge(ctx, ctx.send, task.create, ctx.store, ctx.settings.names) } : { listed: await ctx.send(listPets(task.list)), query: task.list },
     );
     const apart = new StoreState();
     for (const result of done) {

@@ -4,7 +4,8 @@ import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
 import { invalidNewPet, newPetMissingField, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
 import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
-import { HOSTILE_NAME_SUFFIXES, ORDINARY_NAME_SUFFIXES } from '../../generators/petName.js';
+import type { Names } from '../../generators/names.js';
+import type { NamePrefix } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
 import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
@@ -25,13 +26,14 @@ export const validProperty = defineCheck({
   gaps: [...CREATE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     // The hostile names and the int64 edges first, then ordinary names of many scripts, whatever the seed; each run also tries an ordinary name.
+    const hostile = ctx.settings.names.hostile('create');
     const examples = [
-      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: ctx.settings.prefix + HOSTILE_NAME_SUFFIXES[i % HOSTILE_NAME_SUFFIXES.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
-      ...ORDINARY_NAME_SUFFIXES.map((suffix, i): NewPetInput => ({ name: ctx.settings.prefix + suffix, categoryId: BigInt(i + 1) })),
+      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: hostile[i % hostile.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
+      ...ctx.settings.names.ordinary('create').map((name, i): NewPetInput => ({ name, categoryId: BigInt(i + 1) })),
     ];
-    const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.prefix }), newPet({ prefix: ctx.settings.prefix, names: 'ordinary' }));
+    const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.names.stems }), newPet({ prefix: ctx.settings.names.stems, names: 'ordinary' }));
     await ctx.property(arbitrary, async (body, assert) => {
-      const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.prefix);
+      const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.names);
       if (!pet) return;
       ctx.store.addCreated({ sent, pet, exchange });
       let fetched = await ctx.send(getPet(pet.id));
@@ -60,35 +62,37 @@ interface InvalidCase {
 }
 
 /** Every way the document lets a create body be invalid, one example each. */
-export function invalidCases(prefix: string): InvalidCase[] {
-  const name = `${prefix}rejected`;
+export function invalidCases(names: Names): InvalidCase[] {
+  // A name per case in a certification, so that one name is not sent over and over (a plain run's is the same for all).
+  let count = 0;
+  const next = () => names.name('rejected', String(count++));
   const j = (value: unknown) => stringifyJson(value);
   const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({ rule: 'CREATE-REJECT-MISSING', defect, body: j(body) });
   const invalid = (field: string, kind: string, value: unknown): InvalidCase => ({
     rule: 'CREATE-REJECT-INVALID',
     defect: `${field} is ${kind}`,
-    body: j({ name, categoryId: 7n, status: 'available', [field]: value }),
+    body: j({ name: next(), categoryId: 7n, status: 'available', [field]: value }),
   });
   const malformed = (defect: string, body: string | undefined): InvalidCase => ({ rule: 'CREATE-REJECT-MALFORMED', defect, body });
-  const valid = j({ name, categoryId: 7n, status: 'available' });
+  const valid = () => j({ name: next(), categoryId: 7n, status: 'available' });
   return [
     missing('the body is {}', {}),
-    missing('categoryId is missing', { name }),
+    missing('categoryId is missing', { name: next() }),
     missing('name is missing', { categoryId: 7n }),
     missing('name and categoryId are missing', { status: 'available' }),
-    missing('categoryId is missing (status given)', { name, status: 'sold' }),
+    missing('categoryId is missing (status given)', { name: next(), status: 'sold' }),
     missing('name is missing (status given)', { categoryId: 7n, status: 'pending' }),
     // RFC 8259 §8.3: member names compare code unit by code unit; a decoder that matches them case-insensitively (Go's encoding/json) takes these for the required members.
-    missing('name is missing, given as "NAME"', { NAME: name, categoryId: 7n }),
-    missing('name is missing, given as "Name"', { Name: name, categoryId: 7n }),
-    missing('categoryId is missing, given as "categoryid"', { name, categoryid: 7n }),
-    missing('categoryId is missing, given as "CategoryID"', { name, CategoryID: 7n }),
-    missing('name and categoryId are missing, given as "NAME" and "CATEGORYID"', { NAME: name, CATEGORYID: 7n, status: 'available' }),
+    missing('name is missing, given as "NAME"', { NAME: next(), categoryId: 7n }),
+    missing('name is missing, given as "Name"', { Name: next(), categoryId: 7n }),
+    missing('categoryId is missing, given as "categoryid"', { name: next(), categoryid: 7n }),
+    missing('categoryId is missing, given as "CategoryID"', { name: next(), CategoryID: 7n }),
+    missing('name and categoryId are missing, given as "NAME" and "CATEGORYID"', { NAME: next(), CATEGORYID: 7n, status: 'available' }),
     invalid('name', 'a number', 42),
     invalid('name', 'a boolean', true),
     invalid('name', 'null', null),
-    invalid('name', 'an array', [name]),
-    invalid('name', 'an object', { first: name }),
+    invalid('name', 'an array', [next()]),
+    invalid('name', 'an object', { first: next() }),
     invalid('categoryId', 'a string of digits', '7'),
     invalid('categoryId', 'a number with a fraction', parseJson('1.5')),
     invalid('categoryId', 'a negative number with a fraction', parseJson('-0.5')),
@@ -110,23 +114,23 @@ export function invalidCases(prefix: string): InvalidCase[] {
     invalid('status', 'an array', ['available']),
     invalid('status', 'an object', { value: 'available' }),
     malformed('the body is empty', undefined),
-    malformed('the JSON is cut short', `{"name":${JSON.stringify(name)},"categoryId":7`),
-    malformed('the JSON has unquoted keys', `{name:${JSON.stringify(name)},categoryId:7}`),
-    malformed('the JSON uses single quotes', `{'name':'${name}','categoryId':7}`),
-    malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(name)},"categoryId":7,}`),
-    malformed('the body is not JSON at all', 'name=rejected&categoryId=7'),
+    malformed('the JSON is cut short', `{"name":${JSON.stringify(next())},"categoryId":7`),
+    malformed('the JSON has unquoted keys', `{name:${JSON.stringify(next())},categoryId:7}`),
+    malformed('the JSON uses single quotes', `{'name':'${next()}','categoryId':7}`),
+    malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(next())},"categoryId":7,}`),
+    malformed('the body is not JSON at all', names.natural ? `name=${encodeURIComponent(next())}&categoryId=7` : 'name=rejected&categoryId=7'),
     malformed('the body is a JSON array', '[]'),
-    malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(name)},"categoryId":7}]`),
-    malformed('the body is a JSON string', JSON.stringify(name)),
+    malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(next())},"categoryId":7}]`),
+    malformed('the body is a JSON string', JSON.stringify(next())),
     malformed('the body is a JSON number', '42'),
     malformed('the body is JSON null', 'null'),
     malformed('the body is JSON true', 'true'),
     // RFC 8259 §2: "A JSON text is a serialized value": one value, whitespace around it, nothing else.
-    malformed('a valid object is followed by a word', `${valid} x`),
-    malformed('a valid object is followed by a second object', `${valid}${valid}`),
-    malformed('a valid object is followed by "]"', `${valid}]`),
-    malformed('a valid object is followed by a NUL byte', `${valid}\u0000`),
-    malformed('a valid object is followed by a comma and a number', `${valid},1`),
+    malformed('a valid object is followed by a word', `${valid()} x`),
+    malformed('a valid object is followed by a second object', `${valid()}${valid()}`),
+    malformed('a valid object is followed by "]"', `${valid()}]`),
+    malformed('a valid object is followed by a NUL byte', `${valid()}\u0000`),
+    malformed('a valid object is followed by a comma and a number', `${valid()},1`),
   ];
 }
 
@@ -139,7 +143,7 @@ export const invalidBodies = defineCheck({
   operation: 'createPet',
   rules: ['CREATE-REJECT-MISSING', 'CREATE-REJECT-INVALID', 'CREATE-REJECT-MALFORMED'],
   async run(ctx) {
-    const cases = invalidCases(ctx.settings.prefix);
+    const cases = invalidCases(ctx.settings.names);
     const exchanges = await ctx.sendAll(cases.map((c) => ({ ...createPet(c.body), refused: true as const })));
     exchanges.forEach((x, i) => judgeRejected(ctx, cases[i]!.rule, x, cases[i]!.defect));
   },
@@ -158,7 +162,7 @@ export function newPetDefect(bytes: string): string | undefined {
   return violations.length > 0 ? violations[0]!.message : undefined;
 }
 
-function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: string) => fc.Arbitrary<DefectiveBody>) {
+function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: NamePrefix) => fc.Arbitrary<DefectiveBody>) {
   return defineCheck({
     kind: 'property',
     id,
@@ -167,7 +171,7 @@ function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-R
     operation: 'createPet',
     rules: [rule],
     async run(ctx) {
-      await ctx.property(arbitrary(ctx.settings.prefix), async ({ body, defect }, assert) => {
+      await ctx.property(arbitrary(ctx.settings.names.stems), async ({ body, defect }, assert) => {
         const bytes = stringifyJson(body);
         // Judge the exact bytes: a body that shrinking made valid is no negative case.
         fc.pre(newPetDefect(bytes) !== undefined);
@@ -207,7 +211,7 @@ export const extraFields = defineCheck({
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
   gaps: ['GAP-EXTRA-FIELDS', 'GAP-NULL-STATUS', ...JUDGE_GAPS],
   async run(ctx) {
-    const base = { name: `${ctx.settings.prefix}extra`, categoryId: knownCategory(ctx), status: 'pending' as const };
+    const base = { name: ctx.settings.names.name('extra'), categoryId: knownCategory(ctx), status: 'pending' as const };
     const extras: [string, Record<string, unknown>][] = [
       ['an unknown field "color"', { color: 'brown' }],
       ['an "id" chosen by the client', { id: 4242424242n }],
@@ -231,7 +235,7 @@ export const longNames = defineCheck({
   gaps: ['GAP-NAME-LENGTH', ...JUDGE_GAPS],
   async run(ctx) {
     const lengths = [256, 4096, 65536];
-    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.prefix + 'ñ🐾'.repeat(n / 2), categoryId: knownCategory(ctx), status: 'sold' }));
+    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.names.stem('long') + ctx.settings.names.longPair('long').repeat(n / 2), categoryId: knownCategory(ctx), status: 'sold' }));
     const exchanges = await ctx.sendAll(pets.map((p) => createPet(toBody(p))));
     for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-NAME-LENGTH', `a name of ${lengths[i]} code points after the prefix`, pets[i]!, x);
   },
@@ -247,9 +251,9 @@ export const requestEncoding = defineCheck({
   rules: ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'],
   gaps: ['GAP-REQUEST-ENCODING', 'GAP-REQUEST-BOM', ...JUDGE_GAPS],
   async run(ctx) {
-    const pet: NewPetInput = { name: `${ctx.settings.prefix}encoding`, categoryId: knownCategory(ctx), status: 'available' };
+    const pet: NewPetInput = { name: ctx.settings.names.name('encoding'), categoryId: knownCategory(ctx), status: 'available' };
     const text = stringifyJson(toBody(pet));
-    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.prefix}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
+    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.names.stem('broken encoding')}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
     const probes: [string, NewPetInput | undefined, ReturnType<typeof createPet>][] = [
       ['Content-Type: text/plain', pet, createPet(text, {}, 'text/plain')],
       ['no Content-Type', pet, createPet(text, {}, null)],

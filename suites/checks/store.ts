@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
-import { HOSTILE_NAME_SUFFIXES } from '../../generators/petName.js';
 import { toBody } from '../../generators/invalidNewPet.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { type CheckContext, defineCheck } from '../check.js';
@@ -43,13 +42,13 @@ export const seedStore = defineCheck({
     if (!(await learnCategory(ctx, [...new Set([...theirs.slice(0, 3), ...CATEGORY_CANDIDATES])]))) return;
     const count = Math.max(SEED_MINIMUM, STORE_TARGET - store.ids.size);
     const statuses = [...PET_STATUSES, undefined];
-    const hostile = HOSTILE_NAME_SUFFIXES.map((suffix, i) => ({ name: settings.prefix + suffix, categoryId: INT64_EDGES[i % INT64_EDGES.length]!, status: 'available' as const }));
-    const generated = fc.sample(newPet({ prefix: settings.prefix, optionalStatus: false }), { seed: settings.seed, numRuns: count });
+    const hostile = settings.names.hostile('store').map((name, i) => ({ name, categoryId: INT64_EDGES[i % INT64_EDGES.length]!, status: 'available' as const }));
+    const generated = fc.sample(newPet({ prefix: settings.names.stems, optionalStatus: false }), { seed: settings.seed, numRuns: count });
     const pets = [...hostile, ...generated].slice(0, Math.max(count, hostile.length)).map((pet, i): NewPetInput => {
       const status = statuses[i % statuses.length];
       return status === undefined ? { name: pet.name, categoryId: pet.categoryId } : { ...pet, status };
     });
-    const results = await ctx.parallel(pets, (pet) => createAndJudge(ctx, ctx.send, pet, store, settings.prefix));
+    const results = await ctx.parallel(pets, (pet) => createAndJudge(ctx, ctx.send, pet, store, settings.names));
     for (const { pet, sent, exchange } of results) {
       if (!pet) continue;
       store.addCreated({ sent, pet, exchange });
@@ -72,7 +71,7 @@ export const seedStore = defineCheck({
 async function learnCategory(ctx: CheckContext, candidates: readonly bigint[]): Promise<boolean> {
   const refused = [];
   for (const categoryId of candidates) {
-    const sent: NewPetInput = { name: `${ordinaryNameFor(ctx.settings.prefix)} 0`, categoryId, status: 'available' };
+    const sent: NewPetInput = { name: ordinaryNameFor(ctx.settings.names, ' 0'), categoryId, status: 'available' };
     const x = await ctx.send(createPet(toBody(sent)));
     if (x.response?.status === 400) {
       refused.push(x);

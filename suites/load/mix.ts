@@ -5,6 +5,7 @@
  * prefix), and a small share of requests without a key (authentication must
  * still hold under load).
  */
+import type { NamePrefix } from '../../generators/petName.js';
 import fc from 'fast-check';
 import { stringifyJson } from '../../core/json.js';
 import { toBody } from '../../generators/invalidNewPet.js';
@@ -37,7 +38,7 @@ export const MIX_LENGTH = 240;
  * A deterministic sequence of requests following `mix` weights. `petIds` are
  * the animals getPet asks for; with none, getPet's share goes to listPets.
  */
-export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; prefix: string; seed: number; authProbeShare: number; categoryIds?: readonly bigint[] }): MixRequest[] {
+export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; prefix: NamePrefix; seed: number; authProbeShare: number; categoryIds?: readonly bigint[] }): MixRequest[] {
   const { mix, petIds, prefix, seed } = options;
   const weights: [LoadOperation, number][] = [
     ['listPets', mix.listPets + (petIds.length === 0 ? mix.getPet : 0)],

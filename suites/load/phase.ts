@@ -4,6 +4,7 @@
  * the same validators as the functional phase. A rule that passes at rest but
  * fails under load is reported under the profile's own checks, with evidence.
  */
+import type { Names } from '../../generators/names.js';
 import type { RedactedExchange } from '../../core/boundary.js';
 import type { ConnectOptions } from '../../core/connection.js';
 import { decodeBody } from '../../core/decode.js';
@@ -50,7 +51,8 @@ export function loadChecks(profile: string, responseChecks: readonly ResponseChe
 export interface LoadPhaseDeps {
   baseUrl: string;
   apiKey: string;
-  prefix: string;
+  /** How the run names its animals (generators/names.ts). */
+  names: Names;
   seed: number;
   timeoutMs: number;
   /** The run's read bound: a sampled body is kept up to it (and decoded within it), as the functional client's. */
@@ -94,10 +96,10 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   // Set-up: animals for getPet to fetch, created like every other (and judged as such), with an ordinary name and
   // categoryIds the target accepted in the functional phases, so that a load profile never depends on an edge case.
   const categories = deps.store.categories.length > 0 ? deps.store.categories.slice(0, 8) : [1n];
-  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: `${deps.prefix}load ${i}`, categoryId: categories[i % categories.length]!, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
+  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: deps.names.name(`load ${i}`), categoryId: categories[i % categories.length]!, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
   const created = await Promise.all(
     setupBodies.map((body) =>
-      createAndJudge(assert, (request) => deps.send(main.id, request), body, deps.store, deps.prefix).catch((error: unknown) => {
+      createAndJudge(assert, (request) => deps.send(main.id, request), body, deps.store, deps.names).catch((error: unknown) => {
         // A create left unread by the suite's own stalled loop, not carried by the proxy, or still rate-limited: that
         // animal is unknown, not failed.
         if (!(error instanceof NotJudged || error instanceof RateLimited)) throw error;
@@ -108,7 +110,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   );
   const petIds = created.flatMap((c) => (c?.pet ? [c.pet.id] : []));
   for (const c of created) if (c?.pet) deps.store.addCreated({ sent: c.sent, pet: c.pet, exchange: c.exchange });
-  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.prefix, seed: deps.seed, authProbeShare: profile.authProbeShare ?? 0.02, categoryIds: categories });
+  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.names.stems, seed: deps.seed, authProbeShare: profile.authProbeShare ?? 0.02, categoryIds: categories });
 
   const counts: Record<string, number> = {};
   let sampled = 0;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactExchange } from '../../core/boundary.js';
 import { Redactor } from '../../core/redact.js';
+import { prefixedNames } from '../../generators/names.js';
 import type { NewPetInput } from '../../generators/newPet.js';
 import { findingText, type FindingMessage } from '../../spec/findings.js';
 import { type SendOptions, type SentExchange, StoreState } from '../../suites/check.js';
@@ -26,7 +27,7 @@ async function refusal(sent: NewPetInput): Promise<string> {
   const judge: Judge = { pass: () => {}, inconclusive: () => {}, observe: () => {}, fail: (_rule, message) => void failures.push(message) };
   const store = new StoreState();
   store.noteCategory(1n);
-  await createAndJudge(judge, refuseAll, sent, store, 'pctest ');
+  await createAndJudge(judge, refuseAll, sent, store, prefixedNames('pctest '));
   expect(failures.map((f) => f.code)).toEqual(['VALID_BODY_REFUSED']);
   return findingText(failures[0]!);
 }
