@@ -120,6 +120,10 @@ const FLAG_OF: Readonly<Record<Setting, string>> = {
   maxTimeMs: '--max-time',
   maxFailures: '--max-failures',
   concurrency: '--concurrency',
+  fingerprints: '--fingerprints',
+  userAgent: '--user-agent',
+  // No flag sets it: certify paces its requests itself.
+  jitterMs: OPTION_NAMES.jitterMs,
   cert: '--cert',
   certKey: '--cert-key',
   proxy: '--proxy',
