@@ -154,10 +154,11 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
  * socket it opens, and, given a client shape, {@link shapeHeads}.
  */
 export function skipContinueOn(connect: buildConnector.connector, shape?: HeadShape): buildConnector.connector {
+  const rewrite = shape && headRewriter(shape);
   return (options, callback) =>
     connect(options, (...args) => {
       if (args[0] === null) {
-        if (shape) shapeHeads(args[1], shape);
+        if (rewrite) shapeHeads(args[1], rewrite);
         watchConnection(args[1]);
         skipContinue(args[1]);
       }
@@ -171,23 +172,40 @@ export interface HeadShape {
   origin: string;
 }
 
+/** Heads remembered per dispatcher: a load lane writes the same few heads thousands of times. */
+const REMEMBERED_HEADS = 256;
+
+/** {@link shapeHead} for one shape, remembering the last heads it shaped (the same text gives the same head). */
+export function headRewriter(shape: HeadShape): (head: string) => string {
+  const remembered = new Map<string, string>();
+  return (head) => {
+    let shapedHead = remembered.get(head);
+    if (shapedHead === undefined) {
+      shapedHead = shapeHead(head, shape.fingerprint, shape.origin);
+      if (remembered.size >= REMEMBERED_HEADS) remembered.clear();
+      remembered.set(head, shapedHead);
+    }
+    return shapedHead;
+  };
+}
+
 const shaped = new WeakSet<object>();
 
 /**
- * Rewrites every request head written on `socket` in `shape`'s client's
- * order and casing (core/request-head.ts {@link shapeHead}). undici writes a
- * head whole in one `write` call, as a latin1 string, and a body after it as
- * bytes (which pass untouched); on a TLS socket, or one tunnelled through a
- * proxy, the socket given here is the one that carries the plain HTTP bytes.
+ * Rewrites every request head written on `socket` with `rewrite` (a
+ * {@link headRewriter}: the client's order and casing). undici writes a head
+ * whole in one `write` call, as a latin1 string, and a body after it as bytes
+ * (which pass untouched); on a TLS socket, or one tunnelled through a proxy,
+ * the socket given here is the one that carries the plain HTTP bytes.
  * Installed once per socket, before undici writes to it.
  */
-export function shapeHeads(socket: Duplex, shape: HeadShape): void {
+export function shapeHeads(socket: Duplex, rewrite: (head: string) => string): void {
   if (shaped.has(socket)) return;
   shaped.add(socket);
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   socket.write = ((...args: unknown[]) => {
     const [chunk, encoding] = args;
-    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === undefined)) args[0] = shapeHead(chunk, shape.fingerprint, shape.origin);
+    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === undefined)) args[0] = rewrite(chunk);
     return write(...args);
   }) as typeof socket.write;
 }

@@ -43,13 +43,6 @@ export function fingerprintHeaders(fingerprint: Fingerprint, origin: string, has
   return out;
 }
 
-interface Line {
-  /** Lower case. */
-  key: string;
-  /** As written after `name:` and its spaces. */
-  value: string;
-}
-
 /**
  * `head` (a request line, header lines, and the blank line, as undici writes
  * one in a single write) with its header lines in `fingerprint`'s order and
@@ -65,39 +58,70 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
   if (!head.endsWith('\r\n\r\n')) return head;
   const rows = head.slice(0, -4).split('\r\n');
   const requestLine = rows[0]!;
-  if (!/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(requestLine)) return head;
-  const lines: Line[] = [];
-  for (const row of rows.slice(1)) {
+  if (!REQUEST_LINE.test(requestLine)) return head;
+  const plan = planOf(fingerprint);
+  /** The request's lines by name (lower case), each name's in their order. */
+  const byName = new Map<string, string[]>();
+  const others: { key: string; value: string }[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i]!;
     const colon = row.indexOf(':');
     if (colon <= 0) return head;
-    lines.push({ key: row.slice(0, colon).toLowerCase(), value: row.slice(colon + 1).replace(/^[ \t]+/, '') });
+    const key = row.slice(0, colon).toLowerCase();
+    const value = row.slice(colon + 1).replace(/^[ \t]+/, '');
+    // undici's own connection line, where the client writes none, is dropped: a header of the exchange, not of the request.
+    if (plan.named.has(key)) {
+      const values = byName.get(key);
+      if (values) values.push(value);
+      else byName.set(key, [value]);
+    } else if (key !== 'connection') others.push({ key, value });
   }
-  const has = (key: string) => lines.some((l) => l.key === key);
-  const contentLength = lines.find((l) => l.key === 'content-length')?.value;
-  const hasBody = (contentLength !== undefined && contentLength !== '0') || has('transfer-encoding');
-  const named = new Set(fingerprint.head.filter((l) => l !== '*').map((l) => (typeof l === 'string' ? l : l[0]).toLowerCase()));
-  // undici's own connection line, where the client writes none, is dropped: a header of the exchange, not of the request.
-  const others = lines.filter((l) => !named.has(l.key) && l.key !== 'connection');
+  const contentLength = byName.get('content-length')?.[0] ?? others.find((l) => l.key === 'content-length')?.value;
+  const hasBody = (contentLength !== undefined && contentLength !== '0') || byName.has('transfer-encoding') || others.some((l) => l.key === 'transfer-encoding');
   if (fingerprint.others === 'sorted') others.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const out: string[] = [requestLine];
-  const othersCased = () => others.map((l) => `${fingerprint.casing === 'title' ? titleCase(l.key) : l.key}: ${l.value}`);
-  for (const line of fingerprint.head) {
+  const pushOthers = () => {
+    for (const l of others) out.push(`${fingerprint.casing === 'title' ? titleCase(l.key) : l.key}: ${l.value}`);
+  };
+  for (const line of plan.lines) {
     if (line === '*') {
-      out.push(...othersCased());
+      pushOthers();
       continue;
     }
-    const name = typeof line === 'string' ? line : line[0];
-    const key = name.toLowerCase();
-    const own = lines.filter((l) => l.key === key);
-    const added = defaultOf(line);
-    if (own.length > 0) {
+    const own = byName.get(line.key);
+    if (own) {
       // undici's connection line says the same as the client's in other letters (`keep-alive`, OkHttp's `Keep-Alive`).
-      const spelled = (value: string) => (key === 'connection' && added && value.toLowerCase() === added.value.toLowerCase() ? added.value : value);
-      for (const l of own) out.push(`${name}: ${spelled(l.value)}`);
-    } else if (added && (!added.withBody || hasBody)) {
-      out.push(`${name}: ${added.value.replaceAll('{origin}', origin)}`);
+      for (const value of own) out.push(`${line.name}: ${line.key === 'connection' && line.added !== undefined && value.toLowerCase() === line.added.toLowerCase() ? line.added : value}`);
+    } else if (line.added !== undefined && (!line.withBody || hasBody)) {
+      out.push(`${line.name}: ${line.added.replaceAll('{origin}', origin)}`);
     }
   }
-  if (!fingerprint.head.includes('*')) out.push(...othersCased());
+  if (!plan.hasRest) pushOthers();
   return `${out.join('\r\n')}\r\n\r\n`;
+}
+
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.[01]$/;
+
+/** A fingerprint's head lines, read once: each named line's key, and the names it places. */
+interface Plan {
+  lines: readonly ('*' | { name: string; key: string; added: string | undefined; withBody: boolean })[];
+  named: ReadonlySet<string>;
+  hasRest: boolean;
+}
+
+const plans = new WeakMap<Fingerprint, Plan>();
+
+function planOf(fingerprint: Fingerprint): Plan {
+  let plan = plans.get(fingerprint);
+  if (!plan) {
+    const lines = fingerprint.head.map((line) => {
+      if (line === '*') return '*' as const;
+      const added = defaultOf(line);
+      const name = typeof line === 'string' ? line : line[0];
+      return { name, key: name.toLowerCase(), added: added?.value, withBody: added?.withBody ?? false };
+    });
+    plan = { lines, named: new Set(lines.flatMap((l) => (l === '*' ? [] : [l.key]))), hasRest: lines.includes('*') };
+    plans.set(fingerprint, plan);
+  }
+  return plan;
 }
