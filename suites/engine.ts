@@ -145,7 +145,8 @@ class Run {
       maxWaitMs: settings.maxWaitMs,
       fingerprints: settings.fingerprints,
       seed: settings.seed,
-      jitterMs: settings.jitterMs,
+      // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
+      jitterMs: transport ? 0 : settings.jitterMs,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
