@@ -176,7 +176,7 @@ export interface HeadShape {
 const REMEMBERED_HEADS = 256;
 
 /** {@link shapeHead} for one shape, remembering the last heads it shaped (the same text gives the same head). */
-export function headRewriter(shape: HeadShape): (head: string) => string {
+function headRewriter(shape: HeadShape): (head: string) => string {
   const remembered = new Map<string, string>();
   return (head) => {
     let shapedHead = remembered.get(head);
