@@ -14,7 +14,7 @@ import { type KeyObject, randomInt, sign } from 'node:crypto';
 import { arch, platform, release } from 'node:os';
 import type { ConnectOptions } from '../core/connection.js';
 import { PcError, UsageError } from '../core/errors.js';
-import { FINGERPRINT_IDS, type FingerprintId } from '../core/fingerprints.js';
+import { type FingerprintId } from '../core/fingerprints.js';
 import { sha256 } from '../core/hash.js';
 import { checkApiKey, MIN_KEY_LENGTH } from '../core/redact.js';
 import { runRedactor, runSecrets } from '../suites/credentials.js';
@@ -109,8 +109,8 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   if (holdsSecret(JSON.stringify(product))) throw new ProductRefused('it holds one of the secrets the run sends (the API key, a secret header\'s value, a value taken from the environment); a product description must hold none');
 
   const transcript: TranscriptEntry[] = [];
-  // Every client shape: the manifest names the ones the run was sent under.
-  const fingerprints: readonly FingerprintId[] = FINGERPRINT_IDS;
+  // Every client shape (CERTIFICATION.fingerprints): the manifest names the ones the run was sent under.
+  const fingerprints: readonly FingerprintId[] = CERTIFICATION.fingerprints;
   const result = await runConformance({
     baseUrl: options.baseUrl,
     apiKey,
@@ -119,8 +119,9 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     names: CERTIFICATION.names,
     numRuns: CERTIFICATION.numRuns,
     concurrency: CERTIFICATION.concurrency,
-    load: CERTIFICATION.load,
     fingerprints,
+    jitterMs: CERTIFICATION.jitterMs,
+    load: CERTIFICATION.load,
     strict: false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.connection === undefined ? {} : { connection: options.connection }),

@@ -24,6 +24,7 @@
  * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
  * published as spec/config.schema.json for editors (`"$schema"`).
  */
+import { FINGERPRINT_IDS, type FingerprintId } from '../core/fingerprints.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -74,6 +75,10 @@ export interface FileConfig {
   headers?: Record<string, string>;
   waivers?: string;
   maxFailures?: number;
+  /** User-Agent of the tool's own requests. */
+  userAgent?: string;
+  /** Client ids (core/fingerprints.ts) the requests are spread over. */
+  fingerprints?: FingerprintId[];
   /** Load profiles by name (they may replace a built-in one); see suites/load/profiles.ts. */
   profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
 }
@@ -109,6 +114,8 @@ export const configSchema = {
     rateLimit: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
     maxTime: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' },
     maxFailures: { type: 'integer', minimum: 1, description: 'Stop sending once this many rules fail; the rest is not run (--max-failures)' },
+    userAgent: { type: 'string', minLength: 1, maxLength: 256, description: 'User-Agent the requests carry (--user-agent). Default petstore-conformance' },
+    fingerprints: { type: 'array', items: { enum: [...FINGERPRINT_IDS] }, minItems: 1, uniqueItems: true, description: "Clients whose shapes the requests are spread over, each request as one, drawn from the seed (--fingerprints). Default: none, the tool's own requests" },
     load: { type: 'string', description: 'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke' },
     only: { ...ruleIds, description: 'Run only these rule ids (--only)' },
     skip: { ...ruleIds, description: 'Do not run these rule ids (--skip)' },

@@ -24,7 +24,7 @@ import { startReferenceProcess } from './embedded.js';
 import { apiKeyOf, documented, withEnv } from './env.js';
 import { watchInterrupts } from './interrupt.js';
 import { defaultIo, type Io } from './io.js';
-import { CLI_DEFAULTS, type CliConfig, matrixOptions, parseRateLimit, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
+import { CLI_DEFAULTS, type CliConfig, matrixOptions, parseFingerprints, parseRateLimit, replayOptions, rulesOptions, runOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
 
 // Only light modules are imported above: a static import is loaded before main runs, whatever the command. Each
 // command loads what it needs with `await import()` where it runs, so `--version`, `--help`, `rules` and `serve`
@@ -229,6 +229,8 @@ async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConf
     verbose: pick(args.verbose as boolean | undefined, undefined, CLI_DEFAULTS.verbose),
     maxFailures: (args['max-failures'] as number | undefined) ?? file.maxFailures,
     dryRun: pick(args['dry-run'] as boolean | undefined, undefined, CLI_DEFAULTS.dryRun),
+    userAgent: (args['user-agent'] as string | undefined) ?? file.userAgent,
+    fingerprints: parseFingerprints(list(args.fingerprints)) ?? file.fingerprints,
     connection,
     profiles: profilesOf(file),
     origins: { typed: flags, filled, configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named } },

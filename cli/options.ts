@@ -6,12 +6,14 @@
  */
 import type { Options } from 'yargs';
 import { type PcError, UsageError } from '../core/errors.js';
+import { FINGERPRINT_IDS, type FingerprintId, isFingerprintId } from '../core/fingerprints.js';
 import { OPTION_NAMES, renderWording, type Setting } from '../core/wording.js';
 import { type ConnectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { DEFAULTS } from '../suites/defaults.js';
 import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
 import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import type { SettingOrigins } from './transport.js';
+import { suggest } from './conventions.js';
 
 /** What a run of the CLI is configured with. */
 export interface CliConfig {
@@ -53,6 +55,10 @@ export interface CliConfig {
   maxFailures: number | undefined;
   /** Print the plan and send nothing. */
   dryRun: boolean;
+  /** User-Agent of the tool's own shape, when given. */
+  userAgent: string | undefined;
+  /** The clients the requests are spread over (`--fingerprints`), when given. */
+  fingerprints: FingerprintId[] | undefined;
   /** Load profiles of the config file (no flag: too rich for one). */
   profiles: Record<string, LoadProfile>;
   /** How to reach the target (flags of cli/connection.ts, with the config file's): read into one description before the run. */
@@ -120,6 +126,10 @@ const FLAG_OF: Readonly<Record<Setting, string>> = {
   maxTimeMs: '--max-time',
   maxFailures: '--max-failures',
   concurrency: '--concurrency',
+  fingerprints: '--fingerprints',
+  userAgent: '--user-agent',
+  // No flag sets it: certify paces its requests itself.
+  jitterMs: OPTION_NAMES.jitterMs,
   cert: '--cert',
   certKey: '--cert-key',
   proxy: '--proxy',
@@ -171,7 +181,27 @@ export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connecti
   verbose: { type: 'boolean', describe: 'Print each exchange as it completes, one line, the key redacted' },
   'max-failures': { type: 'number', describe: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant' },
   'dry-run': { type: 'boolean', describe: 'Print the plan (phases, checks, about how many requests and animals) and send nothing' },
+  'user-agent': { type: 'string', describe: 'User-Agent the requests carry [default: petstore-conformance]' },
+  fingerprints: { type: 'string', array: true, describe: `Send each request as one of these clients, drawn from the seed: their User-Agent, headers, header order and casing, connection habit (comma-separate: ${FINGERPRINT_IDS.join(', ')}; or all) [default: none, the tool's own requests]` },
 };
+
+/**
+ * `--fingerprints` (repeated or comma-separated): client ids of
+ * core/fingerprints.ts, or `all`. An unknown one is a usage error with the
+ * nearest id.
+ */
+export function parseFingerprints(values: readonly string[] | undefined): FingerprintId[] | undefined {
+  if (values === undefined) return undefined;
+  const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (ids.length === 0) throw new UsageError(`--fingerprints needs client ids (${FINGERPRINT_IDS.join(', ')}) or all`);
+  if (ids.includes('all')) return [...FINGERPRINT_IDS];
+  for (const id of ids) {
+    if (isFingerprintId(id)) continue;
+    const near = suggest(id, FINGERPRINT_IDS);
+    throw new UsageError(`--fingerprints: unknown client ${JSON.stringify(id.slice(0, 40))}${near ? ` (did you mean ${near}?)` : ''}; known: ${FINGERPRINT_IDS.join(', ')}, or all`);
+  }
+  return [...new Set(ids as FingerprintId[])];
+}
 
 /** `rules`. */
 export const rulesOptions: Record<string, Options> = {

@@ -35,6 +35,8 @@ import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 import { type ConnectionSummary, connectionLine, sourceOf } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
+import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../core/fingerprints.js';
+import { fingerprintHeaders } from '../core/request-head.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
 const SENT_HEADERS = new Set(['authorization', 'content-type', ...Object.keys(DEFAULT_REQUEST_HEADERS)]);
@@ -61,7 +63,8 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (options.baseUrl === undefined) throw new UsageError(`${file}: case ${caseId} was recorded against ${recordedOrigin(result.target)}; replay sends only to an origin you name: pass --base-url ${recordedHint(result.target)} (or set PETSTORE_BASE_URL) to send the request there; nothing was sent`);
   const base = parseBaseUrl(options.baseUrl);
   const target = targetOf(base);
-  const { request, judge } = finding.case;
+  const { judge } = finding.case;
+  const { request, client: recordedClient } = asRecordedClient(finding.case.request, result.target);
   checkCase(request, caseId, Object.keys(options.connection?.headers ?? {}));
 
   const key = options.apiKey ?? '';
@@ -83,7 +86,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
   let x: SentExchange;
   try {
-    const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }) });
+    const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }), ...(recordedClient ? { fingerprint: recordedClient } : {}) });
     x = { ...sent, meta: { operation: finding.operation, auth: authKindOf(finding.case.auth) ?? (headers.authorization === undefined ? 'none' : needsKey ? 'valid' : 'invalid-token'), check: finding.check } };
   } finally {
     await client.close();
@@ -112,6 +115,23 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   lines.push(`reproduce: ${evidence.curl(x)}`);
   io.stdout.write(`${evidence.redact(lines.join('\n'))}\n`);
   return code;
+}
+
+/**
+ * A case recorded under a client fingerprint (known by its User-Agent, each
+ * client's its own) is sent again as that client: the headers that client
+ * adds by itself, with the values it adds (`Origin` the recorded target's),
+ * are left out of the case and added again for the origin replay sends to.
+ * Any other header stays in the case, and is judged by {@link checkCase}.
+ */
+function asRecordedClient(request: ReplayCase['request'], recordedTarget: string): { request: ReplayCase['request']; client?: FingerprintId } {
+  const userAgent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+  const client = FINGERPRINT_IDS.find((id) => FINGERPRINTS[id].userAgent === userAgent);
+  if (!client) return { request };
+  const origin = URL.canParse(recordedTarget) ? new URL(recordedTarget).origin : '';
+  const own = fingerprintHeaders(FINGERPRINTS[client], origin, true);
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name, value]) => own[name.toLowerCase()] !== value));
+  return { request: { ...request, headers }, client };
 }
 
 /**

@@ -55,6 +55,8 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
       ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
+      ...(config.userAgent === undefined ? {} : { userAgent: config.userAgent }),
+      ...(config.fingerprints === undefined ? {} : { fingerprints: config.fingerprints }),
       sources,
     },
   };

@@ -32,6 +32,8 @@
 import type { Duplex } from 'node:stream';
 import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { UsageError } from './errors.js';
+import type { Fingerprint } from './fingerprints.js';
+import { shapeHead } from './request-head.js';
 import { plainSecret, type Secret } from './redact/types.js';
 import { boundedTunnel, proxyConnection } from './tunnel.js';
 import { setting, type SettingRef, type Wording, wording } from './wording.js';
@@ -85,6 +87,11 @@ export interface DispatcherShape {
   keepAliveTimeout?: number;
   /** The run's interruption: once it fires no tunnel is opened or tried again, and one being opened is given up. */
   signal?: AbortSignal;
+  /**
+   * The client shape every request head on these connections is written in
+   * (core/request-head.ts {@link shapeHead}). Default: undici's own head.
+   */
+  fingerprint?: Fingerprint;
 }
 
 /** The TLS options of the target's connections. */
@@ -117,7 +124,7 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
       headersTimeout: shape.timeoutMs,
       bodyTimeout: shape.timeoutMs,
       ...(shape.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: shape.keepAliveTimeout }),
-      connect: skipContinueOn(connect),
+      connect: skipContinueOn(connect, shape.fingerprint && { fingerprint: shape.fingerprint, origin }),
     };
     return shape.connections === 1 ? new Client(o, common) : new Pool(o, { ...common, connections: shape.connections });
   };
@@ -142,16 +149,65 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
   return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
 }
 
-/** `connect`, with {@link skipContinue} and {@link watchConnection} on every socket it opens. */
-export function skipContinueOn(connect: buildConnector.connector): buildConnector.connector {
+/**
+ * `connect`, with {@link skipContinue} and {@link watchConnection} on every
+ * socket it opens, and, given a client shape, {@link shapeHeads}.
+ */
+export function skipContinueOn(connect: buildConnector.connector, shape?: HeadShape): buildConnector.connector {
+  const rewrite = shape && headRewriter(shape);
   return (options, callback) =>
     connect(options, (...args) => {
       if (args[0] === null) {
+        if (rewrite) shapeHeads(args[1], rewrite);
         watchConnection(args[1]);
         skipContinue(args[1]);
       }
       callback(...args);
     });
+}
+
+/** A client shape, and the target's origin (`{origin}` in its head lines). */
+export interface HeadShape {
+  fingerprint: Fingerprint;
+  origin: string;
+}
+
+/** Heads remembered per dispatcher: a load lane writes the same few heads thousands of times. */
+const REMEMBERED_HEADS = 256;
+
+/** {@link shapeHead} for one shape, remembering the last heads it shaped (the same text gives the same head). */
+function headRewriter(shape: HeadShape): (head: string) => string {
+  const remembered = new Map<string, string>();
+  return (head) => {
+    let shapedHead = remembered.get(head);
+    if (shapedHead === undefined) {
+      shapedHead = shapeHead(head, shape.fingerprint, shape.origin);
+      if (remembered.size >= REMEMBERED_HEADS) remembered.clear();
+      remembered.set(head, shapedHead);
+    }
+    return shapedHead;
+  };
+}
+
+const shaped = new WeakSet<object>();
+
+/**
+ * Rewrites every request head written on `socket` with `rewrite` (a
+ * {@link headRewriter}: the client's order and casing). undici writes a head
+ * whole in one `write` call, as a latin1 string, and a body after it as bytes
+ * (which pass untouched); on a TLS socket, or one tunnelled through a proxy,
+ * the socket given here is the one that carries the plain HTTP bytes.
+ * Installed once per socket, before undici writes to it.
+ */
+export function shapeHeads(socket: Duplex, rewrite: (head: string) => string): void {
+  if (shaped.has(socket)) return;
+  shaped.add(socket);
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((...args: unknown[]) => {
+    const [chunk, encoding] = args;
+    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === undefined)) args[0] = rewrite(chunk);
+    return write(...args);
+  }) as typeof socket.write;
 }
 
 /** What a connection had carried when it failed under a request: see {@link connectionFailure}. */

@@ -44,6 +44,8 @@ export interface Fingerprint {
   head: readonly HeadLine[];
   /** Casing of header names not named in `head`: `title` (`Content-Type`) or `lower` (`content-type`). */
   casing: 'title' | 'lower';
+  /** Order of the request's other headers at `'*'`: as the request has them (default), or `sorted` by name (Go's `Header.Write`). */
+  others?: 'sorted';
   /**
    * Its connection habit: `close-each`, a new connection for every request
    * and no `Connection` header (a command-line client run once per call);
@@ -77,6 +79,7 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
     // Go writes Host, User-Agent and Content-Length first, then the request's headers sorted by name, then Accept-Encoding.
     head: ['Host', ['User-Agent', 'Go-http-client/1.1'], 'Content-Length', '*', ['Accept-Encoding', 'gzip']],
     casing: 'title',
+    others: 'sorted',
     connection: 'keep-alive',
   },
   okhttp: {

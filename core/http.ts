@@ -13,10 +13,9 @@ import { type Decoding, decodeBody } from './decode.js';
 import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
 import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
 import { LoopStalls } from './loop-stall.js';
-import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
-import type { FingerprintId } from './fingerprints.js';
+import { sentHeaders } from './request-headers.js';
+import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
 import { setting, wording } from './wording.js';
-
 
 export type Method = 'GET' | 'POST';
 
@@ -79,6 +78,8 @@ export interface HttpClientOptions extends ConnectOptions {
   signal?: AbortSignal;
   /** Where the suite's own event loop stalled. Default: watched by the client itself, from its creation to its close. */
   stalls?: LoopStalls;
+  /** The User-Agent of requests sent in the tool's own shape (no `fingerprint`). Default `petstore-conformance`. */
+  userAgent?: string;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -156,6 +157,9 @@ export class HttpClient implements Transport {
   readonly #stalls: LoopStalls;
   readonly #ownStalls: boolean;
   readonly #connect: ConnectOptions;
+  readonly #userAgent: string | undefined;
+  /** One pool per client shape a request was sent under, opened with its first request. */
+  readonly #shaped = new Map<FingerprintId, Dispatcher>();
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -172,6 +176,7 @@ export class HttpClient implements Transport {
     this.#ownStalls = !options.stalls;
     this.#stalls = options.stalls ?? new LoopStalls();
     this.#connect = options;
+    this.#userAgent = options.userAgent;
     this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(options.signal ? { signal: options.signal } : {}) }, this.#route);
   }
 
@@ -206,9 +211,10 @@ export class HttpClient implements Transport {
 
   async #send(spec: RequestSpec): Promise<Exchange> {
     const seq = ++this.#seq;
-    // The extra headers (-H) after the defaults, the request's own after them: a check's headers are what it tests.
-    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...this.#extraHeaders, ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
+    // The extra headers (-H) after the shape's defaults, the request's own after them: a check's headers are what it tests.
+    const headers = sentHeaders({ ...spec, ...(body ? { body } : {}) }, this.#origin, this.#extraHeaders, this.#userAgent);
+    const fingerprint = spec.fingerprint === undefined ? undefined : FINGERPRINTS[spec.fingerprint];
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const started = performance.now();
@@ -218,10 +224,16 @@ export class HttpClient implements Transport {
     // timeout signal never fires (nodejs/node#57736), which left a dripping body unbounded.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')), this.#timeoutMs);
-    const dispatcher = spec.fresh ? openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: 1, ...(this.#signal ? { signal: this.#signal } : {}) }, this.#route) : this.#pool;
+    const dispatcher = spec.fresh
+      ? openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: 1, ...(this.#signal ? { signal: this.#signal } : {}), ...(fingerprint ? { fingerprint } : {}) }, this.#route)
+      : spec.fingerprint === undefined
+        ? this.#pool
+        : this.#shapedPool(spec.fingerprint);
     try {
       const response = await dispatcher.request({
         origin: this.#origin,
+        // A client that opens a connection for each request (curl run once per call): undici closes it after the answer.
+        ...(fingerprint?.connection === 'close-each' ? { reset: true } : {}),
         method: spec.method,
         path: requestPath(this.baseUrl, spec.path),
         headers,
@@ -253,16 +265,26 @@ export class HttpClient implements Transport {
       else exchange.error = failure;
     } finally {
       clearTimeout(timer);
-      if (dispatcher !== this.#pool) await dispatcher.destroy().catch(() => {});
+      if (spec.fresh) await dispatcher.destroy().catch(() => {});
     }
     exchange.durationMs = performance.now() - started;
     this.#onExchange?.(exchange);
     return exchange;
   }
 
+  /** The pool of requests sent under `id`'s shape (core/connection.ts `DispatcherShape.fingerprint`), opened the first time. */
+  #shapedPool(id: FingerprintId): Dispatcher {
+    let pool = this.#shaped.get(id);
+    if (!pool) {
+      pool = openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(this.#signal ? { signal: this.#signal } : {}), fingerprint: FINGERPRINTS[id] }, this.#route);
+      this.#shaped.set(id, pool);
+    }
+    return pool;
+  }
+
   async close(): Promise<void> {
     if (this.#ownStalls) this.#stalls.stop();
-    await this.#pool.destroy();
+    await Promise.all([this.#pool, ...this.#shaped.values()].map((pool) => pool.destroy()));
   }
 }
 

@@ -20,7 +20,7 @@ import { KeyInRequestError, recordedExchange, type RedactedExchange, type Redact
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec } from './http.js';
 import { decodeUtf8 } from './json.js';
-import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
+import { sentHeaders } from './request-headers.js';
 import type { Redactor } from './redact/redactor.js';
 import { sha256 } from './hash.js';
 import { TOOL_VERSION } from './version.js';
@@ -244,7 +244,7 @@ export class TranscriptReplayer implements RedactedTransport {
       if (this.#withheld.has(digest)) throw new KeyInRequestError(digest);
     }
     const seq = ++this.#seq;
-    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...spec.headers };
+    const headers = sentHeaders(spec, new URL(this.#base).origin);
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = `${this.#base}${spec.path}`;
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };

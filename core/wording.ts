@@ -21,6 +21,9 @@ export type Setting =
   | 'maxTimeMs'
   | 'maxFailures'
   | 'concurrency'
+  | 'fingerprints'
+  | 'userAgent'
+  | 'jitterMs'
   | 'cert'
   | 'certKey'
   | 'proxy'
@@ -69,6 +72,9 @@ export const OPTION_NAMES: Readonly<Record<Setting, string>> = {
   maxTimeMs: 'maxTimeMs',
   maxFailures: 'maxFailures',
   concurrency: 'concurrency',
+  fingerprints: 'fingerprints',
+  userAgent: 'userAgent',
+  jitterMs: 'jitterMs',
   cert: 'connection.cert',
   certKey: 'connection.key',
   proxy: 'connection.proxy',

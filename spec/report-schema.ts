@@ -2,6 +2,7 @@
  * JSON Schema (2020-12) of report.json. `npm run gen` writes it to
  * spec/report.schema.json; the tests validate real reports against it.
  */
+import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import { FINDING_CODES } from './findings.js';
 import { gaps } from './gaps.js';
 import { RULE_GROUPS, rules } from './rules.js';
@@ -66,6 +67,15 @@ export const reportSchema = {
         strict: { type: 'boolean' },
         insecure: { type: 'boolean', description: 'TLS certificates were not verified' },
         customCa: { type: 'boolean', description: 'A private CA was trusted' },
+        fingerprints: {
+          type: 'array',
+          items: { enum: [...FINGERPRINT_IDS] },
+          uniqueItems: true,
+          minItems: 1,
+          description: "The clients whose shapes the run's requests were sent under (core/fingerprints.ts), each request under one; absent: the tool's own shape",
+        },
+        userAgent: { type: 'string', description: "User-Agent of the tool's own shape, when one was given; absent: petstore-conformance" },
+        jitterMs: { type: 'integer', minimum: 1, description: 'Longest pause before each functional request (pacing with jitter), ms; absent: none' },
         connection: {
           type: 'object',
           description: 'How the target was reached besides TLS verification; never a secret',

@@ -28,6 +28,7 @@ import { builtinChecks } from './registry.js';
 import { listPets } from './requests.js';
 import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, type Resolved, resolve } from './options.js';
+import type { FingerprintId } from '../core/fingerprints.js';
 import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
 import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
@@ -129,7 +130,7 @@ class Run {
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
     const boundary = new RedactionBoundary(
-      transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}) }),
+      transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}), ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }) }),
       this.redactor,
     );
     this.client = transport && isRedacted(transport) ? transport : boundary;
@@ -143,6 +144,10 @@ class Run {
       client: this.client,
       apiKey: options.apiKey,
       maxWaitMs: settings.maxWaitMs,
+      fingerprints: settings.fingerprints,
+      seed: settings.seed,
+      // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
+      jitterMs: transport ? 0 : settings.jitterMs,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
@@ -249,7 +254,7 @@ class Run {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
-      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...(settings.sources ? { sources: settings.sources } : {}), ...(this.names.natural ? { names: 'natural' as const } : {}) },
+      options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...clientRecord(settings), ...(settings.sources ? { sources: settings.sources } : {}), ...(this.names.natural ? { names: 'natural' as const } : {}) },
       // Natural names have no prefix: the field is left out rather than given one no name starts with.
       ...(this.names.natural ? {} : { namePrefix: this.names.prefix }),
       summary: summarise(rules, settings.strict, this.client, this.checks.length, stopped, abort, this.loads, session.interrupted?.signal, waivers.filter((w) => w.status !== 'expired').map((w) => w.rule)),
@@ -353,6 +358,7 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
         timeoutMs: settings.timeoutMs,
         maxBodyBytes: settings.maxBodyBytes,
         connection: settings.connection,
+        fingerprints: settings.fingerprints,
         ...(options.signal ? { signal: options.signal } : {}),
         admit: run.admit,
         store: run.store,
@@ -367,6 +373,15 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
     if (!(error instanceof TargetLost)) throw error;
     skipLoad({ code: 'load-not-run', stop: error.reason });
   }
+}
+
+/** What report.json records of the clients the run spoke as: the fingerprints, or a User-Agent of the tool's shape given, and the pacing. */
+function clientRecord(settings: Resolved): { fingerprints?: FingerprintId[]; userAgent?: string; jitterMs?: number } {
+  return {
+    ...(settings.fingerprints.length > 0 ? { fingerprints: settings.fingerprints } : {}),
+    ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+    ...(settings.jitterMs > 0 ? { jitterMs: settings.jitterMs } : {}),
+  };
 }
 
 /** The label of an exchange whose deadline came due while the suite's own event loop was stalled, in a check's tally of answers. */

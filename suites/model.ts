@@ -2,6 +2,7 @@
  * The result of a conformance run, as data. report.json is this, serialised;
  * `runConformance` returns it. Reporters read it and nothing else.
  */
+import type { FingerprintId } from '../core/fingerprints.js';
 import type { Redacted } from '../core/redact.js';
 import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
@@ -267,7 +268,24 @@ export interface ConformanceResult {
   finishedAt: string;
   durationMs: number;
   /** `insecure`: TLS certificates were not verified (--insecure); `customCa`: a CA was given with --ca; `sources`: where the target and these settings came from, when the caller said (the CLI does). */
-  options: { strict: boolean; timeoutMs: number; only: RuleId[]; skip: RuleId[]; load: string; insecure: boolean; customCa: boolean; connection?: ConnectionRecord; sources?: SettingSources; names?: 'natural' };
+  options: {
+    strict: boolean;
+    timeoutMs: number;
+    only: RuleId[];
+    skip: RuleId[];
+    load: string;
+    insecure: boolean;
+    customCa: boolean;
+    /** The clients the requests were sent under (each under one); absent: the tool's own shape. */
+    fingerprints?: FingerprintId[];
+    /** User-Agent of the tool's own shape, when one was given. */
+    userAgent?: string;
+    /** Longest pause before each functional request, ms, when the run paced with jitter. */
+    jitterMs?: number;
+    connection?: ConnectionRecord;
+    sources?: SettingSources;
+    names?: 'natural';
+  };
   /** Name prefix of every animal the run created; absent when its names were natural (`options.names`), which have none. */
   namePrefix?: string;
   summary: Summary;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { type Setting, setting, wording } from '../core/wording.js';
 import { checkConnectOptions, type ConnectOptions } from '../core/connection.js';
-import type { FingerprintId } from '../core/fingerprints.js';
+import { FINGERPRINT_IDS, type FingerprintId, isFingerprintId } from '../core/fingerprints.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
@@ -96,6 +96,12 @@ export interface ConformanceOptions {
   fingerprints?: readonly FingerprintId[];
   /** User-Agent of the tool's own shape. Default `petstore-conformance`. */
   userAgent?: string;
+  /**
+   * Pacing with jitter: before each request of the functional phases, a pause
+   * of 0 to this many ms (drawn from the seed), so requests do not go out in
+   * the suite's own rhythm. Default 0 (none); certification paces.
+   */
+  jitterMs?: number;
   /** Bound of the whole run, ms: past it, what ran is kept and the rest is not run (verdict error). Default 30 minutes. */
   maxTimeMs?: number;
   /** The checks to run. Default: the built-in ones. */
@@ -144,6 +150,12 @@ export interface Resolved {
   maxTimeMs: number;
   maxFailures: number | undefined;
   concurrency: number;
+  /** The clients the run's requests are spread over (no repeats, in the order given); empty: the tool's own shape. */
+  fingerprints: FingerprintId[];
+  /** User-Agent of the tool's own shape, when not the default. */
+  userAgent: string | undefined;
+  /** Longest pause before a functional request, ms; 0: none. */
+  jitterMs: number;
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
   sources: SettingSources | undefined;
@@ -196,6 +208,9 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
+    fingerprints: fingerprintsOf(options.fingerprints),
+    userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
+    jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),
     sources: options.sources,
   };
 }
@@ -203,6 +218,19 @@ export function resolve(options: ConformanceOptions): Resolved {
 function connectionOf(options: ConformanceOptions): ConnectOptions {
   const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
   return checkConnectOptions(connection);
+}
+
+/** The clients asked for, each once, in the order given; an unknown one is a usage error naming the known ones. */
+function fingerprintsOf(ids: readonly string[] | undefined): FingerprintId[] {
+  const unknown = (ids ?? []).filter((id) => !isFingerprintId(id));
+  if (unknown.length > 0) throw new UsageError(wording`${setting('fingerprints')}: unknown client ${unknown.join(', ')} (known: ${FINGERPRINT_IDS.join(', ')}, or all)`);
+  return [...new Set(ids as readonly FingerprintId[])];
+}
+
+/** A User-Agent the suite can send: visible ASCII and spaces (RFC 9110 §10.1.5: product tokens and comments), 1 to 256 characters. */
+function userAgentOf(value: string): string {
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/.test(value)) throw new UsageError(wording`${setting('userAgent')} must be 1 to 256 printable ASCII characters, not starting or ending with a space`);
+  return value;
 }
 
 /** A span of time from 0 to 10 minutes, in ms: longer than any answer takes, so a typo cannot stall a run for hours. */

@@ -6,6 +6,7 @@
  *
  * Pure functions over the result model; no I/O.
  */
+import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
 import { undecidedRules, undecidedText } from './undecided.js';
@@ -291,6 +292,15 @@ export const CERTIFICATION = {
   concurrency: 1,
   /** Generated names look like ordinary animal names, without a constant marker (suites/options.ts `names`). */
   names: 'natural',
+  /** Every client shape (core/fingerprints.ts): each request goes as one of them, drawn from the seed. */
+  fingerprints: FINGERPRINT_IDS,
+  /**
+   * Pacing with jitter: a pause of 0 to this many ms before each functional
+   * request, so the suite keeps no rhythm of its own. With one request at a
+   * time it adds about half of it per request (measured: about 2.5 s over the
+   * reference's 600-odd requests).
+   */
+  jitterMs: 8,
 } as const;
 
 /**

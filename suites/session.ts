@@ -17,6 +17,7 @@
 import { PcError, PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { closedWhenIdle, stalledFor } from '../core/http.js';
+import type { FingerprintId } from '../core/fingerprints.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
 import type { OperationId } from './model.js';
@@ -24,6 +25,30 @@ import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from './reasons.js';
+
+/** A 32-bit hash of the seed, a request's order and a stream (splitmix32's finaliser): the same run draws the same. */
+function draw(seed: number, order: number, stream: number): number {
+  let h = (seed ^ Math.imul(order + 1, 0x9e3779b9) ^ Math.imul(stream, 0x85ebca6b)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x21f0aaad);
+  h = Math.imul(h ^ (h >>> 15), 0x735a2d97);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * The client the `order`-th request of a run with `seed` goes as, among
+ * `ids`: drawn from the seed and the order alone, so which client sends a
+ * request never changes which requests are sent (verify's replay matches them
+ * by method, path, Authorization and body), and a server cannot tell the
+ * suite's clients by a fixed rotation.
+ */
+export function fingerprintFor(ids: readonly FingerprintId[], seed: number, order: number): FingerprintId {
+  return ids[draw(seed, order, 1) % ids.length]!;
+}
+
+/** The pause before the `order`-th request, 0 to `maxMs` ms, drawn from the seed. */
+export function jitterFor(seed: number, order: number, maxMs: number): number {
+  return maxMs <= 0 ? 0 : draw(seed, order, 2) % (maxMs + 1);
+}
 
 /** Exchanges in a row that got no response at all before the target is taken as gone. */
 export const LOST_AFTER = 3;
@@ -124,6 +149,15 @@ export interface SessionOptions {
   client: RedactedTransport;
   apiKey: string;
   maxWaitMs: number;
+  /**
+   * The clients a request not naming its own fingerprint is sent under, one
+   * per request ({@link fingerprintFor}). Default: none, the tool's own shape.
+   */
+  fingerprints?: readonly FingerprintId[];
+  /** The run's seed: which client each request goes as, and each jitter pause, are drawn from it. */
+  seed?: number;
+  /** Longest pause before each request (pacing with jitter), ms. Default 0. */
+  jitterMs?: number;
   /** The suite's own requests per second at most. */
   rateLimit?: number;
   signal?: AbortSignal;
@@ -144,6 +178,8 @@ export class TargetSession {
   readonly #pacing: PacingGate;
   readonly #silence: SilenceWatch;
   #inFlight = 0;
+  /** Requests asked for so far (a resend, a wait, a probe aside): a request's order, from which its client is drawn. */
+  #requests = 0;
   readonly #interrupt = () => {
     this.interrupted ??= new Interrupted(this.#options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     this.stopped = this.interrupted;
@@ -178,7 +214,14 @@ export class TargetSession {
   /** Sends `request` for `check`; resolves with the exchange its check may judge, or throws why nothing more is sent. */
   async send(check: string, request: SendOptions): Promise<SentExchange> {
     if (this.stopped) throw this.stopped;
-    const { operation, auth = 'valid', authorization, headers, refused, ...rest } = request;
+    const { operation, auth = 'valid', authorization, headers, refused, fingerprint: own, ...rest } = request;
+    const order = this.#requests++;
+    const fingerprint = own ?? this.#fingerprintOf(order);
+    const jitter = jitterFor(this.#options.seed ?? 0, order, this.#options.jitterMs ?? 0);
+    if (jitter > 0) {
+      await this.#sleep(jitter);
+      if (this.stopped) throw this.stopped;
+    }
     // Refused by the document (no key, or a body the check knows is invalid): it changes nothing on a conforming server.
     const repeatable = REPEATABLE.has(rest.method) || refused === true || auth !== 'valid';
     const sentHeaders: Record<string, string> = { ...headers };
@@ -193,7 +236,7 @@ export class TargetSession {
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders, ...(fresh ? { fresh } : {}) })), meta: { operation, auth, check } };
+        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders, ...(fresh ? { fresh } : {}), ...(fingerprint ? { fingerprint } : {}) })), meta: { operation, auth, check } };
       } finally {
         this.#inFlight--;
       }
@@ -248,6 +291,12 @@ export class TargetSession {
     return x;
   }
 
+  /** The client the `order`-th request goes as, when the run was given clients. */
+  #fingerprintOf(order: number): FingerprintId | undefined {
+    const ids = this.#options.fingerprints ?? [];
+    return ids.length === 0 ? undefined : fingerprintFor(ids, this.#options.seed ?? 0, order);
+  }
+
   /** Stops listening to the run's signal. */
   close(): void {
     this.#options.signal?.removeEventListener('abort', this.#interrupt);
@@ -272,7 +321,8 @@ export class TargetSession {
       let fresh = false;
       for (let stalls = 1; ; stalls++) {
         await this.#pacing.beforeSend();
-        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
+        const fingerprint = this.#fingerprintOf(this.#requests++);
+        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}), ...(fingerprint ? { fingerprint } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
         this.#options.onExchange(x);
         // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.
         if (closedWhenIdle(x.error) !== undefined && !fresh) {

@@ -35,11 +35,11 @@ function recordFailure(mutantName: string, rule: string): Promise<Recorded> {
   return recordings.get(key)!;
 }
 
-async function record(mutantName: string, rule: string): Promise<Recorded> {
+async function record(mutantName: string, rule: string, extra: readonly string[] = []): Promise<Recorded> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
-  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir], { env });
+  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir, ...extra], { env });
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
   const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
@@ -69,6 +69,20 @@ describe('petstore-conformance replay', () => {
     expect(fixed.stdout).toContain(`(recorded against ${server.url}; what the run knew of that store is not applied here)`);
     expect(fixed.code).toBe(0);
     expect(again.stdout + fixed.stdout).not.toContain(CONTRACT_API_KEY);
+  });
+
+  it('a failure recorded under a client fingerprint is sent again as that client, to the origin named now', async () => {
+    const key = 'categoryId-through-double CREATE-ECHO chrome';
+    if (!recordings.has(key)) recordings.set(key, record('categoryId-through-double', 'CREATE-ECHO', ['--fingerprints', 'chrome']));
+    const { server, report, finding } = await recordings.get(key)!;
+    // A POST as Chrome sends it: its own headers, Origin the recorded target's.
+    expect(finding.case!.request.headers).toMatchObject({ 'sec-fetch-mode': 'cors', origin: new URL(server.url).origin });
+    const again = await runInProcess(['replay', report, finding.case!.id, '--base-url', server.url], { env });
+    expect(again.stdout, again.stderr).toMatch(/verdict: {2}still fails/);
+    const fixed = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env });
+    expect(fixed.stdout, fixed.stderr).toMatch(/verdict: {2}passes now/);
+    // Sent again as Chrome, its Origin the one replay sends to now.
+    expect(fixed.stdout).toContain(`-H 'origin: ${new URL(reference.url).origin}'`);
   });
 
   it('refuses an unknown case id, and a request that needs the key without one', async () => {

@@ -7,6 +7,7 @@
 import type { Names } from '../../generators/names.js';
 import type { RedactedExchange } from '../../core/boundary.js';
 import type { ConnectOptions } from '../../core/connection.js';
+import type { FingerprintId } from '../../core/fingerprints.js';
 import { decodeBody } from '../../core/decode.js';
 import type { Exchange } from '../../core/http.js';
 import { bearer } from '../../core/key.js';
@@ -59,6 +60,8 @@ export interface LoadPhaseDeps {
   maxBodyBytes: number;
   /** How to connect: the same description as the functional client's (TLS, client certificate, proxy, extra headers). */
   connection?: ConnectOptions;
+  /** The clients the lanes speak as (core/fingerprints.ts), one per lane in turn; empty or absent: the tool's lanes. */
+  fingerprints?: readonly FingerprintId[];
   /** Stops the profile (an interrupted run). */
   signal?: AbortSignal;
   /** The run's door (core/boundary.ts): a sampled exchange crosses the same redaction boundary as the functional phases' before anything judges it. */
@@ -166,6 +169,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     timeoutMs: deps.timeoutMs,
     maxBodyBytes: deps.maxBodyBytes,
     ...(deps.connection ? { connection: deps.connection } : {}),
+    ...(deps.fingerprints?.length ? { fingerprints: deps.fingerprints } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample,
     judge,

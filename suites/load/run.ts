@@ -5,6 +5,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ConnectOptions } from '../../core/connection.js';
+import type { FingerprintId } from '../../core/fingerprints.js';
 import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../model.js';
 import { NOT_MEASURED } from '../policy.js';
 import { runClosed } from './closed.js';
@@ -27,6 +28,8 @@ export interface LoadRunDeps {
   maxBodyBytes?: number;
   /** How to connect: the run's one description (core/connection.ts). */
   connection?: ConnectOptions;
+  /** The clients the lanes speak as, one per lane in turn (sender.ts). Default: the tool's lanes. */
+  fingerprints?: readonly FingerprintId[];
   /** Stops the profile at once (an interrupted run): what was measured is kept, `stoppedEarly` says why. */
   signal?: AbortSignal;
   /** Whether this response's body should be kept and judged. */
@@ -70,6 +73,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     timeoutMs: deps.timeoutMs,
     ...(deps.maxBodyBytes === undefined ? {} : { maxBodyBytes: deps.maxBodyBytes }),
     ...(deps.connection ? { connection: deps.connection } : {}),
+    ...(deps.fingerprints ? { fingerprints: deps.fingerprints } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample: deps.sample,
     ...record(into),

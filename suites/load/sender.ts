@@ -23,6 +23,15 @@
  * `100 Continue`, which undici would refuse, never reaches it (the lane's
  * connections filter it out, see core/connection.ts).
  *
+ * **Client shapes.** In a run given fingerprints (core/fingerprints.ts), lane
+ * i speaks as the i-th of them in turn: its connection writes every head in
+ * that client's order and casing (core/connection.ts `DispatcherShape.fingerprint`),
+ * and each request carries that client's own headers (User-Agent…), prepared
+ * once per client. A lane keeps its connection whatever the client's habit
+ * (curl too, as curl does with several URLs in one call): a new connection for
+ * every request would measure the suite's connects, and run a busy profile
+ * out of local ports.
+ *
  * Through a proxy, each lane's tunnel takes a few CONNECTs at most
  * (core/tunnel.ts), and a lane whose tunnel failed tries again with its next
  * request. A proxy that fails every tunnel would so be asked for CONNECTs for
@@ -34,7 +43,9 @@ import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher } from '../../core/connection.js';
 import type { Decoding } from '../../core/decode.js';
 import { TransportError } from '../../core/errors.js';
+import { FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/http.js';
+import { fingerprintHeaders } from '../../core/request-head.js';
 import type { MixRequest } from './mix.js';
 import { requestPath } from '../../core/http.js';
 
@@ -80,6 +91,8 @@ export interface LoadRun {
   maxBodyBytes?: number;
   /** How to connect (TLS, client certificate, proxy, extra headers): the run's one description. */
   connection?: ConnectOptions;
+  /** The clients the lanes speak as, lane i as the i-th in turn. Default: none, the tool's lanes. */
+  fingerprints?: readonly FingerprintId[];
   /** Stops the run: no new request is sent, and those in flight are dropped uncounted (an interrupted run). */
   signal?: AbortSignal;
   /** Whether this request's response is wanted (headers and body are kept only then). */
@@ -95,26 +108,26 @@ export interface LoadRun {
 export interface Prepared {
   request: MixRequest;
   options: Dispatcher.DispatchOptions;
+  /** The same request as each client of the run sends it (its own headers first). */
+  as?: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>>;
 }
 
-/** Prepares the mix for sending below `baseUrl`'s path. */
-export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection'>): Prepared[] {
+/** Prepares the mix for sending below `baseUrl`'s path, as the tool and as each client of `fingerprints`. */
+export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection' | 'fingerprints'>): Prepared[] {
   const base = new URL(run.baseUrl);
-  return run.requests.map((request) => ({
-    request,
-    options: {
-      origin: base.origin,
-      method: request.method,
-      path: requestPath(base, request.path),
-      // As few headers as a client needs (each costs the target too): the extra ones asked for (-H), the key, and the body's type.
-      headers: {
-        ...run.connection?.headers,
-        ...(request.authProbe ? {} : { authorization: run.authorization }),
-        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: request.body === undefined ? null : Buffer.from(request.body),
-    },
-  }));
+  return run.requests.map((request) => {
+    const body = request.body === undefined ? null : Buffer.from(request.body);
+    // As few headers as a client needs (each costs the target too): the extra ones asked for (-H), the key, and the body's type.
+    const headers = {
+      ...run.connection?.headers,
+      ...(request.authProbe ? {} : { authorization: run.authorization }),
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    const options = { origin: base.origin, method: request.method, path: requestPath(base, request.path), headers, body };
+    const as: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>> = {};
+    for (const id of run.fingerprints ?? []) as[id] = { ...options, headers: { ...fingerprintHeaders(FINGERPRINTS[id], base.origin, body !== null && body.length > 0), ...headers } };
+    return { request, options, ...(run.fingerprints?.length ? { as } : {}) };
+  });
 }
 
 /** Is told how each request on its lane ended: a response (any status), or a failure. */
@@ -245,6 +258,8 @@ export interface LaneOptions {
   signal?: AbortSignal;
   /** Told how each request ended: `proxyFailure` when the proxy failed its tunnel (then `undefined` for any other end). */
   ended?: (proxyFailure: TransportError | undefined) => void;
+  /** The client this lane speaks as. Default: the tool. */
+  fingerprint?: FingerprintId;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
@@ -256,12 +271,15 @@ export class Lane {
   user: LaneUser | undefined;
   readonly #maxBodyBytes: number;
   readonly #ended: LaneOptions['ended'];
+  readonly #fingerprint: FingerprintId | undefined;
 
   constructor(options: LaneOptions) {
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#ended = options.ended;
+    this.#fingerprint = options.fingerprint;
+    const shape = options.fingerprint === undefined ? {} : { fingerprint: FINGERPRINTS[options.fingerprint] };
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
-    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}) });
+    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}), ...shape });
   }
 
   /**
@@ -271,7 +289,7 @@ export class Lane {
   send(prepared: Prepared, wanted: boolean): void {
     const exchange = new Exchange(this, wanted, this.#maxBodyBytes);
     this.#current = exchange;
-    this.#client.dispatch(prepared.options, exchange);
+    this.#client.dispatch((this.#fingerprint !== undefined && prepared.as?.[this.#fingerprint]) || prepared.options, exchange);
   }
 
   /** Called by the exchange when its answer is complete. (Inside undici's parser: the next send on this lane is written after it returns.) */
@@ -321,7 +339,7 @@ export class Lanes {
   #proxyFailures = 0;
   #proxyFailed: string | undefined;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal'>, count: number) {
+  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints'>, count: number) {
     this.#options = {
       origin: new URL(run.baseUrl).origin,
       timeoutMs: run.timeoutMs,
@@ -330,7 +348,8 @@ export class Lanes {
       ...(run.signal ? { signal: run.signal } : {}),
       ended: (failure) => this.#ended(failure),
     };
-    for (let i = 0; i < count; i++) this.all.push(new Lane(this.#options));
+    const clients = run.fingerprints ?? [];
+    for (let i = 0; i < count; i++) this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
       const now = performance.now();
