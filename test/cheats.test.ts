@@ -13,6 +13,7 @@ import { startReference } from '../reference/server.js';
 import { rules } from '../spec/rules.js';
 import { type Cheat, honest, startProxy } from './fixtures/cheats/forward.js';
 import { cheats } from './fixtures/cheats/index.js';
+import { learnerCheat } from './fixtures/cheats/learner.js';
 import { DISTINCTIVE_KEY, pool } from './helpers.js';
 
 const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
@@ -25,9 +26,10 @@ const AT_ONCE = 1;
 /** What one certification behind a proxy may take here: ~14 s alone, several times that on a starved machine. */
 const CERTIFY_BOUND_MS = 60_000;
 
-/** What an ordinary client got when it created an animal, and what certify made of the suite's run. */
+/** What an ordinary client got when it created an animal before and after the suite's run, and what certify made of the run. */
 interface Outcome {
   ordinary: { status: number; body: string };
+  ordinaryAfter: { status: number; body: string };
   certification: Certification;
 }
 
@@ -41,14 +43,14 @@ async function ordinaryCreate(url: string): Promise<Outcome['ordinary']> {
   return { status: response.status, body: await response.text() };
 }
 
-/** A fresh reference behind a fresh `cheat`: first the ordinary client, then certify. */
+/** A fresh reference behind a fresh `cheat`: the ordinary client, certify, the ordinary client again. */
 async function certifyBehind(cheat: Cheat): Promise<Outcome> {
   const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
   const proxy = await startProxy(reference.url, cheat.handle());
   try {
     const ordinary = await ordinaryCreate(proxy.url);
     const certification = await certify({ baseUrl: proxy.url, apiKey: DISTINCTIVE_KEY, product: PRODUCT });
-    return { ordinary, certification };
+    return { ordinary, certification, ordinaryAfter: await ordinaryCreate(proxy.url) };
   } finally {
     await proxy.close();
     await reference.close();
@@ -69,8 +71,9 @@ beforeAll(async () => {
 
 describe('cheating proxies', () => {
   it('the honest pass-through on the same forwarding core is certified, and answers the ordinary client right', () => {
-    const { ordinary, certification } = outcomes.get(HONEST.name)!;
+    const { ordinary, ordinaryAfter, certification } = outcomes.get(HONEST.name)!;
     expect(createdAsAsked(ordinary), ordinary.body).toBe(true);
+    expect(createdAsAsked(ordinaryAfter), ordinaryAfter.body).toBe(true);
     expect(certification.manifest.reasons).toEqual([]);
     expect(certification.manifest.certified).toBe(true);
   });
@@ -82,9 +85,11 @@ describe('cheating proxies', () => {
 
   for (const cheat of cheats) {
     it(`${cheat.name} (${cheat.tell}) cheats an ordinary client, and is not certified`, () => {
-      const { ordinary, certification } = outcomes.get(cheat.name)!;
+      const { ordinary, ordinaryAfter, certification } = outcomes.get(cheat.name)!;
       // The fixture really cheats: where the honest proxy created Biscuit, this one did not, or says otherwise.
       expect(createdAsAsked(ordinary), `${ordinary.status} ${ordinary.body}`).toBe(false);
+      // Right after the suite's run, only the learner answers everyone as it answered the suite.
+      expect(createdAsAsked(ordinaryAfter), `${ordinaryAfter.status} ${ordinaryAfter.body}`).toBe(cheat === learnerCheat);
       expect(certification.manifest.certified, `${cheat.name} was certified`).toBe(false);
       expect(certification.manifest.reasons.join('\n')).toMatch(ruleIds);
     });
