@@ -19,11 +19,11 @@ import { DISTINCTIVE_KEY, pool } from './helpers.js';
 const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
 const HONEST: Cheat = { name: 'honest', tell: 'none: every request forwarded', handle: () => honest };
 /**
- * Certifications run one at a time: the proxy shares this process's event loop with the suite, and two runs side by
- * side stretched the load profile's p99 past its threshold (2.6 s against 1 s), failing even the honest proxy.
+ * Certifications run one at a time: each proxy shares this process's event loop with the suite, and two side by side
+ * took as long in all (76 s against 77 s for the seven) while stretching the load profile's latencies.
  */
 const AT_ONCE = 1;
-/** What one certification behind a proxy may take here: ~14 s alone, several times that on a starved machine. */
+/** What one certification behind a proxy may take here: ~7 s alone on an idle machine, ~14 s on a busy one, more when starved. */
 const CERTIFY_BOUND_MS = 60_000;
 
 /** What an ordinary client got when it created an animal before and after the suite's run, and what certify made of the run. */
