@@ -92,8 +92,9 @@ describe('cheating proxies', () => {
       const { ordinary, ordinaryAfter, certification } = outcomes.get(cheat.name)!;
       // The fixture really cheats: where the honest proxy created Biscuit, this one did not, or says otherwise.
       expect(createdAsAsked(ordinary), `${ordinary.status} ${ordinary.body}`).toBe(false);
-      // Right after the suite's run, only the learner answers everyone as it answered the suite.
-      expect(createdAsAsked(ordinaryAfter), `${ordinaryAfter.status} ${ordinaryAfter.body}`).toBe(cheat === learnerCheat);
+      // Right after the suite's run the learner answers everyone as it answered the suite: it learned. (The others'
+      // answers then depend on whether the suite's connections are closed yet, which is not theirs to show.)
+      if (cheat === learnerCheat) expect(createdAsAsked(ordinaryAfter), `${ordinaryAfter.status} ${ordinaryAfter.body}`).toBe(true);
       expect(certification.manifest.certified, `${cheat.name} was certified`).toBe(false);
       expect(certification.manifest.reasons.join('\n')).toMatch(ruleIds);
     });
