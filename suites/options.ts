@@ -136,6 +136,8 @@ export interface Resolved {
   maxTimeMs: number;
   maxFailures: number | undefined;
   concurrency: number;
+  /** The client fingerprints the run speaks as, each once, in the order given; empty: the tool's own shape. */
+  fingerprints: readonly FingerprintId[];
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
   sources: SettingSources | undefined;
@@ -188,7 +190,13 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
     sources: options.sources,
+    fingerprints: fingerprintsOf(options.fingerprints),
   };
+}
+
+/** The run's fingerprints, each once (a repeated one is dropped: the run speaks as each client once). Which ids exist is the type's, and the command line's to check. */
+function fingerprintsOf(ids: readonly FingerprintId[] = []): FingerprintId[] {
+  return [...new Set(ids)];
 }
 
 function connectionOf(options: ConformanceOptions): ConnectOptions {
