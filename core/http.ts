@@ -14,7 +14,7 @@ import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './
 import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
 import { LoopStalls } from './loop-stall.js';
 import { DEFAULT_REQUEST_HEADERS } from './request-headers.js';
-import type { FingerprintId } from './fingerprints.js';
+import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
 import { setting, wording } from './wording.js';
 
 
@@ -207,7 +207,7 @@ export class HttpClient implements Transport {
   async #send(spec: RequestSpec): Promise<Exchange> {
     const seq = ++this.#seq;
     // The extra headers (-H) after the defaults, the request's own after them: a check's headers are what it tests.
-    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...this.#extraHeaders, ...spec.headers };
+    const headers: Record<string, string> = { ...DEFAULT_REQUEST_HEADERS, ...(spec.fingerprint ? { 'user-agent': FINGERPRINTS[spec.fingerprint].userAgent } : {}), ...this.#extraHeaders, ...spec.headers };
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
