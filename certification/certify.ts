@@ -104,6 +104,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     seed: CERTIFICATION.seed,
     numRuns: CERTIFICATION.numRuns,
     concurrency: CERTIFICATION.concurrency,
+    fingerprints: CERTIFICATION.fingerprints,
     load: CERTIFICATION.load,
     strict: false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

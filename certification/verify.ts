@@ -224,6 +224,7 @@ async function recompute(report: ConformanceResult, manifest: Manifest, transcri
       seed: manifest.seed,
       numRuns: manifest.numRuns,
       concurrency: CERTIFICATION.concurrency,
+    fingerprints: CERTIFICATION.fingerprints,
       namePrefix: manifest.namePrefix,
       strict: report.options.strict,
       load: 'none',

@@ -6,6 +6,7 @@
  *
  * Pure functions over the result model; no I/O.
  */
+import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
 import { undecidedRules, undecidedText } from './undecided.js';
@@ -292,6 +293,8 @@ export const CERTIFICATION = {
    * of the same body, are answered in recorded order).
    */
   concurrency: 1,
+  /** Every client fingerprint: the run speaks as each, and the differential probe compares their answers (CLIENT-INDEPENDENT). */
+  fingerprints: FINGERPRINT_IDS,
 } as const;
 
 /**

@@ -21,7 +21,7 @@
  * at a time) sends the same requests in the same order. Pairs are compared by
  * `answerDifferences` (suites/compare.ts).
  */
-import { FINGERPRINTS, type FingerprintId } from '../core/fingerprints.js';
+import { FINGERPRINTS, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
 import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../core/json.js';
 import { bodyJson } from '../core/http.js';
 import type { Asserter, DifferentialCheck, SendOptions, SentExchange, StoreState } from './check.js';
@@ -45,16 +45,18 @@ export const clientIndependence: DifferentialCheck = {
 export const PROBE_NEEDS = 'two client fingerprints or more to compare answers across (a certification speaks as all of them)';
 
 /** Pause between two prelude requests, ms: from {@link PRELUDE_PAUSE_MS}, plus up to {@link PRELUDE_JITTER_MS} drawn from the seed. */
-export const PRELUDE_PAUSE_MS = 120;
+export const PRELUDE_PAUSE_MS = 60;
 /** Jitter added to each prelude pause, ms at most. */
-export const PRELUDE_JITTER_MS = 160;
+export const PRELUDE_JITTER_MS = 140;
 
-/** Requests of one kind re-sent at most (the first always, more drawn from the seed). */
-export const RESENT_PER_KIND = 2;
-/** Share of the later requests of a kind drawn for a re-send, while the kind has room. */
-const EXTRA_SHARE = 0.15;
-/** Requests re-sent at most in a run (each under every other fingerprint). */
-export const RESENT_MAX = 40;
+/**
+ * Requests re-sent beyond the first of each kind, at most: drawn from the
+ * seed among the later ones ({@link EXTRA_SHARE} of them), so which requests
+ * are sent again is not known before the run.
+ */
+export const RESENT_EXTRA = 6;
+/** Share of the later requests of a kind drawn for a re-send, while extras are left. */
+const EXTRA_SHARE = 0.02;
 
 /** The kinds of the prelude, in the order they are sent. */
 export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
@@ -97,10 +99,10 @@ export class DifferentialProbe {
   readonly #options: ProbeOptions;
   /** Prelude answers not yet compared with the run's, by kind. */
   readonly #pending = new Map<PreludeKind, Sent>();
-  /** Requests seen by kind of sample (operation, key, answer class). */
+  /** Kinds of request (operation, key, answer class) sent again already, with the first one's place in the run. */
   readonly #kinds = new Map<string, number>();
   #seen = 0;
-  #resent = 0;
+  #extras = 0;
   #compared = 0;
   /** Why the prelude stopped early, if it did. */
   #preludeStopped: string | undefined;
@@ -146,7 +148,6 @@ export class DifferentialProbe {
     if (!x.response) return;
     this.#matchPrelude(request, x);
     if (!this.#drawn(check, request, x)) return;
-    this.#resent++;
     const first = sentUnder(x);
     for (const fingerprint of this.#options.fingerprints) {
       if (fingerprint === first) continue;
@@ -237,16 +238,17 @@ export class DifferentialProbe {
   /** Whether the sample draws this request for a re-send. */
   #drawn(check: string, request: SendOptions, x: SentExchange): boolean {
     const n = this.#seen++;
-    if (this.#resent >= RESENT_MAX) return false;
     const auth = request.auth ?? 'valid';
     // A valid createPet sent again creates another animal: not while pages are judged against the store.
     if (request.operation === 'createPet' && auth === 'valid' && !request.refused && !this.#options.mayCreate(check)) return false;
     const kind = `${request.operation} ${auth === 'valid' || auth === 'none' ? auth : 'other'} ${Math.floor(x.response!.status / 100)}xx`;
-    const count = this.#kinds.get(kind) ?? 0;
-    if (count >= RESENT_PER_KIND) return false;
-    const drawn = count === 0 || unit(this.#options.seed, `resend ${n}`) < EXTRA_SHARE;
-    if (drawn) this.#kinds.set(kind, count + 1);
-    return drawn;
+    if (!this.#kinds.has(kind)) {
+      this.#kinds.set(kind, n);
+      return true;
+    }
+    if (this.#extras >= RESENT_EXTRA || unit(this.#options.seed, `resend ${n}`) >= EXTRA_SHARE) return false;
+    this.#extras++;
+    return true;
   }
 
   #compare(request: SendOptions, earlier: Sent, later: Sent, pairing: Pairing): void {
@@ -265,9 +267,9 @@ export function sentUnder(x: SentExchange): FingerprintId | undefined {
   return (Object.values(FINGERPRINTS).find((f) => f.userAgent === agent) as { id: FingerprintId } | undefined)?.id;
 }
 
-/** A client in a finding: the fingerprint the request asked for, else the one its User-Agent shows, else the tool's own. */
+/** A client in a finding: the fingerprint the request asked for, else the one its User-Agent shows, else the tool's own shape (`tool`). */
 function clientOf(sent: Sent): string {
-  return sent.request.fingerprint ?? sentUnder(sent.x) ?? 'the run\'s client';
+  return sent.request.fingerprint ?? sentUnder(sent.x) ?? TOOL_FINGERPRINT;
 }
 
 /** The suite's words for a request: `listPets GET /pets?limit=1 without the key`. */
