@@ -11,14 +11,17 @@
  *   learns from, or rate-limits, the suite's traffic has seen nothing
  *   suite-like yet, so these answers are the ones any client gets; each is
  *   compared with the run's first later answer of its kind;
- * - the **re-sends**, interleaved: a sample of the run's requests, drawn from
- *   the seed (the first of each kind, operation × key × answer class, and a
- *   few more), each sent again right after its answer under every other
- *   fingerprint of the run.
+ * - the **re-sends**, interleaved: a check's first request of a kind
+ *   (operation × with or without the key × answer class), for a share of
+ *   the checks' kinds drawn from the seed, all those without the key (each
+ *   kind with the key is sent by several checks, so every operation, success
+ *   and error, with and without the key, is sent again), each right after
+ *   its answer under every other fingerprint of the run.
  *
- * Decisions depend only on the seed, the order of the run's requests and
- * their answers, so `verify`'s replay of a transcript (same seed, one request
- * at a time) sends the same requests in the same order. Pairs are compared by
+ * Decisions depend only on the seed, each check's own requests (one after
+ * another in a certification) and their answers, never on how concurrent
+ * checks interleave, so `verify`'s replay of a transcript (same seed) sends
+ * the same requests, each identical one in the same order. Pairs are compared by
  * `answerDifferences` (suites/compare.ts).
  */
 import { FINGERPRINTS, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
@@ -50,19 +53,35 @@ export const PRELUDE_PAUSE_MS = 60;
 export const PRELUDE_JITTER_MS = 140;
 
 /**
- * Requests re-sent beyond the first of each kind, at most: drawn from the
- * seed among the later ones ({@link EXTRA_SHARE} of them), so which requests
- * are sent again is not known before the run.
+ * Share of the checks' kinds of request whose first request is sent again,
+ * drawn from the seed by check and kind (never by a request's place in time:
+ * concurrent checks interleave otherwise when a transcript is replayed).
+ * Requests without the key and GET /store/orders, which few requests of a
+ * run are, are always sent again.
  */
-export const RESENT_EXTRA = 6;
-/** Share of the later requests of a kind drawn for a re-send, while extras are left. */
-const EXTRA_SHARE = 0.02;
+export const RESENT_SHARE = 0.5;
 
 /** The kinds of the prelude, in the order they are sent. */
 export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
 
 /** The prelude's kinds: every operation, success and error, with and without the key. */
 export const PRELUDE: readonly PreludeKind[] = ['list-key', 'list-no-key', 'create-valid', 'get-existing', 'get-missing', 'create-invalid', 'orders-no-key'];
+
+/**
+ * The check whose first request of a prelude kind the prelude's answer is
+ * compared with. One check's requests go out one after another in a
+ * certification, so its first of a kind is the same in `verify`'s replay,
+ * whatever the other checks do meanwhile.
+ */
+export const PRELUDE_PARTNER: Readonly<Record<PreludeKind, string>> = {
+  'list-key': 'preflight',
+  'list-no-key': 'auth.missing-key',
+  'create-valid': 'store.seed',
+  'get-existing': 'getPet.round-trip',
+  'get-missing': 'getPet.unknown-ids',
+  'create-invalid': 'createPet.invalid-bodies',
+  'orders-no-key': 'auth.missing-key',
+};
 
 /** The categoryId of the prelude's animal: the first the setup phase tries when the store shows none. */
 const PRELUDE_CATEGORY = 1n;
@@ -99,10 +118,9 @@ export class DifferentialProbe {
   readonly #options: ProbeOptions;
   /** Prelude answers not yet compared with the run's, by kind. */
   readonly #pending = new Map<PreludeKind, Sent>();
-  /** Kinds of request (operation, key, answer class) sent again already, with the first one's place in the run. */
-  readonly #kinds = new Map<string, number>();
+  /** Kinds of request (operation, key, answer class) each check sent, the first of each sent again. */
+  readonly #kinds = new Set<string>();
   #seen = 0;
-  #extras = 0;
   #compared = 0;
   /** Why the prelude stopped early, if it did. */
   #preludeStopped: string | undefined;
@@ -146,7 +164,7 @@ export class DifferentialProbe {
    */
   async after(check: string, request: SendOptions, x: SentExchange): Promise<void> {
     if (!x.response) return;
-    this.#matchPrelude(request, x);
+    this.#matchPrelude(check, request, x);
     if (!this.#drawn(check, request, x)) return;
     const first = sentUnder(x);
     for (const fingerprint of this.#options.fingerprints) {
@@ -194,8 +212,9 @@ export class DifferentialProbe {
   }
 
   /** The first later request of a prelude kind is compared with the prelude's answer of that kind. */
-  #matchPrelude(request: SendOptions, x: SentExchange): void {
+  #matchPrelude(check: string, request: SendOptions, x: SentExchange): void {
     for (const [kind, earlier] of this.#pending) {
+      if (PRELUDE_PARTNER[kind] !== check) continue;
       const pairing = this.#kindOf(kind, request, earlier.request);
       if (!pairing) continue;
       this.#pending.delete(kind);
@@ -235,20 +254,21 @@ export class DifferentialProbe {
     }
   }
 
-  /** Whether the sample draws this request for a re-send. */
+  /**
+   * Whether the sample draws this request for a re-send: a check's first
+   * request of a kind (operation, with or without the key, answer class),
+   * for a share of the checks' kinds drawn from the seed.
+   */
   #drawn(check: string, request: SendOptions, x: SentExchange): boolean {
-    const n = this.#seen++;
+    this.#seen++;
     const auth = request.auth ?? 'valid';
     // A valid createPet sent again creates another animal: not while pages are judged against the store.
     if (request.operation === 'createPet' && auth === 'valid' && !request.refused && !this.#options.mayCreate(check)) return false;
     const kind = `${request.operation} ${auth === 'valid' || auth === 'none' ? auth : 'other'} ${Math.floor(x.response!.status / 100)}xx`;
-    if (!this.#kinds.has(kind)) {
-      this.#kinds.set(kind, n);
-      return true;
-    }
-    if (this.#extras >= RESENT_EXTRA || unit(this.#options.seed, `resend ${n}`) >= EXTRA_SHARE) return false;
-    this.#extras++;
-    return true;
+    const key = `${check} ${kind}`;
+    if (this.#kinds.has(key)) return false;
+    this.#kinds.add(key);
+    return auth === 'none' || request.operation === 'listStoreOrders' || unit(this.#options.seed, `resend ${key}`) < RESENT_SHARE;
   }
 
   #compare(request: SendOptions, earlier: Sent, later: Sent, pairing: Pairing): void {
@@ -330,9 +350,12 @@ function bodyObject(body: SendOptions['body']) {
   }
 }
 
+function bodyText(body: SendOptions['body']): string | undefined {
+  return body === undefined ? undefined : typeof body === 'string' ? body : new TextDecoder().decode(body);
+}
+
 function sameBody(a: SendOptions['body'], b: SendOptions['body']): boolean {
-  const text = (body: SendOptions['body']) => (body === undefined ? undefined : typeof body === 'string' ? body : new TextDecoder().decode(body));
-  return text(a) === text(b);
+  return bodyText(a) === bodyText(b);
 }
 
 /** An id no animal is likely to have, from the seed: magnitude between 2^40 and 2^62 (the getPet check's unknown ids are above 2^32 too). */
