@@ -41,8 +41,8 @@ describe('answerDifferences: what the document explains is masked', () => {
     expect(answerDifferences(earlier, later, same('listPets'))).toEqual([]);
   });
 
-  it('a full page followed by another full page of other animals (the limit bounds both)', () => {
-    const earlier = answer(200, '[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1}]');
+  it('a full page followed by another full page of other animals: the limit bounds what the later holds, even after a page past it (LIST-LIMIT-HONOURED judges that)', () => {
+    const earlier = answer(200, '[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":5,"name":"e","categoryId":1}]');
     const later = answer(200, '[{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]');
     expect(answerDifferences(earlier, later, same('listPets', { limit: 2 }))).toEqual([]);
   });
