@@ -277,7 +277,10 @@ export class DifferentialProbe {
     const assert = this.#options.asserter(request.operation);
     if (differences.length === 0) return assert.pass('CLIENT-INDEPENDENT');
     const [first, second] = [clientOf(earlier), clientOf(later)];
-    assert.fail('CLIENT-INDEPENDENT', { code: 'CLIENT_DIFFERS', args: { request: describe(request), pairing, first, second, differences } }, [earlier.x, later.x], `${request.operation} ${first} ${second}`);
+    assert.fail('CLIENT-INDEPENDENT', { code: 'CLIENT_DIFFERS', args: { request: describe(request), pairing, first, second, differences } }, [earlier.x, later.x], `${request.operation} ${first} ${second}`, {
+      kind: 'none',
+      why: 'it compares the answers two clients got to the same request; the re-run command sends both again',
+    });
   }
 }
 
