@@ -105,6 +105,15 @@ export interface FindingArguments<T extends string = Redacted> {
   NO_ANIMAL_TO_GET: Record<string, never>;
   /** No categoryId beyond ±2^53 was accepted, so their exact echo is untested. */
   WIDE_CATEGORIES_REFUSED: Record<string, never>;
+  /**
+   * One request (or two of one kind: `pairing`) answered differently when sent
+   * as two clients, in a way the document does not explain. `first` and
+   * `second`: the client fingerprints, in the order they were answered;
+   * `request`: the suite's words for what was sent.
+   */
+  CLIENT_DIFFERS: { request: string; pairing: 'same-request' | 'same-class'; first: string; second: string; differences: T[] };
+  /** No answer of the run could be compared across client fingerprints: why. */
+  NOTHING_COMPARED: { reason: string };
   /** A check cut short (the target kept asking the suite to wait…): why. */
   CUT_SHORT: { reason: T };
   /**
@@ -213,6 +222,11 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   DEPRECATION_ELSEWHERE: (a) => ({ expected: `no deprecation signal on ${a.operation}, which is not deprecated`, received: list(a.headers) }),
   NO_ANIMAL_TO_GET: () => 'getPet not tried: no animal could be created to ask for',
   WIDE_CATEGORIES_REFUSED: () => 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
+  CLIENT_DIFFERS: (a) => ({
+    expected: `the same answer to ${a.request} whichever client sends it${a.pairing === 'same-class' ? ' (a request of the same kind)' : ''}: the document tells clients apart by their API key alone`,
+    received: `as ${a.first}, then as ${a.second}: ${list(a.differences)}`,
+  }),
+  NOTHING_COMPARED: (a) => `no answer could be compared across clients: ${a.reason}`,
   CUT_SHORT: (a) => `cut short: ${a.reason}`,
   BODY_NOT_READ: (a) => `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
   BODY_NOT_PARSED: (a) => `the body of a ${a.status} answer holds more JSON than the suite parses of a response (more than ${a.tokens} brackets, commas and colons), so what it holds could not be judged`,

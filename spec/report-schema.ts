@@ -202,6 +202,7 @@ export const reportSchema = {
       description: 'Why a check or phase has no verdict of its own (suites/reasons.ts SkipReason)',
       oneOf: [
         reason('not-selected', {}),
+        reason('not-asked', { needs: { type: 'string' } }),
         reason('not-run', { stop: { $ref: '#/$defs/stop' } }),
         reason('cut-short', { stop: { $ref: '#/$defs/stop' } }),
         reason('nothing-judged', {
@@ -358,7 +359,7 @@ export const reportSchema = {
       additionalProperties: false,
       properties: {
         id: { type: 'string' },
-        kind: { enum: ['example', 'property', 'response', 'load'] },
+        kind: { enum: ['example', 'property', 'response', 'load', 'differential'] },
         title: { type: 'string' },
         outcome,
         passed: { type: 'integer', minimum: 0 },

@@ -313,6 +313,16 @@ export const rules = [
     interpretation: 'The rule is unconditional: whatever else is wrong with the request. Every kind of invalid input (each kind of invalid create body, a bad limit, a bad status filter, an unknown or malformed petId) sent without a key, with a wrong key and under another scheme, on every operation, is answered 401; a 400, 404 or 422 there fails.',
   }),
   rule({
+    id: 'CLIENT-INDEPENDENT',
+    title: 'Every client gets the same answers: only the API key tells clients apart',
+    severity: 'MUST',
+    group: 'auth',
+    section: 'What the service does; Authentication, items 1 and 2',
+    statement: 'Clients can: 1. list animals … 2. add an animal … 3. fetch one animal by its identifier … The client sends its API key as a bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`. The scheme applies to every operation.',
+    interpretation:
+      'The operations are offered to clients without distinction, and the document tells clients apart by their API key alone: a request answered differently when sent by another ordinary client (its User-Agent, its headers, their order and casing, its connection habit) breaks it. Run when the run speaks as two client fingerprints or more (certification speaks as all of them): before anything else, one request of each kind (listPets with and without the key, a valid and an invalid createPet, getPet of that animal and of an id no animal has, GET /store/orders without the key) is sent paced, each as another client, and compared with the run\'s first answer of its kind; during the run a sample of the run\'s requests, drawn from the seed (every operation, success and error, with and without the key), is sent again right after under each other client, on a new connection. Compared: the status, the media type of Content-Type, the challenge\'s scheme on a 401, the presence of Deprecation, Sunset (and Link on getPet), and the body once what the document explains is masked: a new id for a createPet sent again, a status that moved (GAP-STATUS-TRANSITIONS), an Error\'s message, and a listing that grew (the store only grows: a later page holds at least as many animals as the earlier, up to its limit, and an animal on both is the same apart from its status).',
+  }),
+  rule({
     id: 'RESPONSE-CONTENT-TYPE-JSON',
     title: 'JSON bodies are labelled Content-Type: application/json',
     severity: 'SHOULD',

@@ -254,7 +254,21 @@ export interface LoadCheck {
   inspect?: ResponseCheck['inspect'];
 }
 
-export type CheckDefinition = ActiveCheck | ResponseCheck | LoadCheck;
+/**
+ * The differential probe's check (suites/probe.ts): it sends no request of
+ * its own in a phase; the engine runs the probe around the run's requests
+ * when the run speaks as two client fingerprints or more, and records what it
+ * compares under this check.
+ */
+export interface DifferentialCheck {
+  kind: 'differential';
+  id: string;
+  title: string;
+  rules: readonly RuleId[];
+  gaps: readonly GapId[];
+}
+
+export type CheckDefinition = ActiveCheck | ResponseCheck | LoadCheck | DifferentialCheck;
 
 /** Declares an active check. */
 export function defineCheck(check: Omit<ActiveCheck, 'gaps'> & { gaps?: readonly GapId[] }): ActiveCheck {

@@ -14,7 +14,8 @@ import { TOOL_VERSION } from '../core/version.js';
 import { type Names, naturalNames, prefixedNames } from '../generators/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
-import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinition, type DifferentialCheck, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { DifferentialProbe, PROBE_NEEDS } from './probe.js';
 import { authVariants, runRedactor, runSecrets } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary } from './model.js';
@@ -32,6 +33,7 @@ import type { FingerprintId } from '../core/fingerprints.js';
 import { PHASES, PLAN } from './plan.js';
 import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
 import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { applyWaivers } from './waivers.js';
 import { withDiagnoses } from './diagnoses.js';
 
@@ -64,6 +66,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   bound.unref();
   let abort: Summary['abort'];
   try {
+    // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
+    await run.prelude();
     abort = await preflight((request) => run.send(PREFLIGHT, request)).then(
       () => undefined,
       (error: unknown) => {
@@ -74,8 +78,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       },
     );
     const aborted: StopReason | undefined = abort ? { code: 'preflight', error: abort } : undefined;
-    if (aborted) for (const check of run.responseChecks) run.recorder.checkSkipped(check, { code: 'not-run', stop: aborted });
+    if (aborted) for (const check of [...run.responseChecks, ...(run.differential ? [run.differential] : [])]) run.recorder.checkSkipped(check, { code: 'not-run', stop: aborted });
     await runFunctionalPhases(run, aborted);
+    // The probe follows the functional phases only; the load phase has its own connections and pace.
+    if (!aborted) run.probe?.finish();
+    run.probe = undefined;
     await runLoadPhase(run, aborted);
   } finally {
     clearTimeout(bound);
@@ -102,6 +109,10 @@ class Run {
   /** The door for exchanges another sender made (the load phase's): core/boundary.ts `RedactionBoundary.admit`. */
   readonly admit: (exchange: Exchange) => RedactedExchange;
   readonly session: TargetSession;
+  /** The differential probe's check, when the run's checks hold it (CLIENT-INDEPENDENT). */
+  readonly differential: DifferentialCheck | undefined;
+  /** The differential probe, while it follows the run: only when the run speaks as two fingerprints or more, during the functional phases. */
+  probe: DifferentialProbe | undefined;
   readonly store = new StoreState();
   readonly variants: CheckContext['authVariants'];
   readonly emit: (event: RunEvent) => void;
@@ -160,14 +171,56 @@ class Run {
       inspect: (x) => this.#inspect(x),
       observeRateLimit: (operation, summary, x) => this.recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
     });
+    this.differential = this.checks.find((c): c is DifferentialCheck => c.kind === 'differential');
+    this.probe = this.#probeOf(this.differential);
+  }
+
+  /**
+   * The differential probe of a run that speaks as two client fingerprints or
+   * more; with fewer, its rules are not asked (skipped, never undecided).
+   */
+  #probeOf(check: DifferentialCheck | undefined): DifferentialProbe | undefined {
+    if (!check || !check.rules.some((rule) => this.selected(rule))) return undefined;
+    const { settings, options } = this;
+    if (settings.fingerprints.length < 2) {
+      this.recorder.checkSkipped(check, { code: 'not-asked', needs: PROBE_NEEDS });
+      return undefined;
+    }
+    const signal = options.signal;
+    return new DifferentialProbe({
+      fingerprints: settings.fingerprints,
+      seed: settings.seed,
+      names: this.names,
+      store: this.store,
+      send: (request, how) => this.session.send(check.id, request, how),
+      asserter: (operation) => this.counted(this.recorder.asserter(check, operation)),
+      // A recorded transcript replayed sends nothing real: no pause.
+      ...(options.transport ? {} : { sleep: (ms: number) => delay(ms, undefined, signal ? { signal } : {}).catch(() => undefined) }),
+      mayCreate: (id) => {
+        const sender = this.checks.find((c) => c.id === id);
+        return sender !== undefined && 'phase' in sender && (sender.phase === 'createPet' || sender.phase === 'getPet');
+      },
+    });
+  }
+
+  /** The probe's prelude, if the run has a probe; a stop during it is the preflight's to tell. */
+  async prelude(): Promise<void> {
+    try {
+      await this.probe?.prelude();
+    } catch (error) {
+      if (!(error instanceof TargetLost || error instanceof RateLimited || error instanceof NotJudged)) throw error;
+    }
   }
 
   selected(rule: RuleId): boolean {
     return (this.settings.only.length === 0 || this.settings.only.includes(rule)) && !this.settings.skip.includes(rule);
   }
 
-  send(check: string, request: SendOptions): Promise<SentExchange> {
-    return this.session.send(check, request);
+  /** Sends a request of the run; the differential probe, while it follows the run, sees its answer (and may send it again as other clients) before the check does. */
+  async send(check: string, request: SendOptions): Promise<SentExchange> {
+    const x = await this.session.send(check, request);
+    await this.probe?.after(check, request, x);
+    return x;
   }
 
   /** Counts a failure of `rule` towards --max-failures. */

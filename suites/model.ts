@@ -142,7 +142,7 @@ export interface FindingRecord {
 /** What one check found for one rule. */
 export interface CheckResult {
   id: string;
-  kind: 'example' | 'property' | 'response' | 'load';
+  kind: 'example' | 'property' | 'response' | 'load' | 'differential';
   title: string;
   outcome: Outcome;
   passed: number;

@@ -191,7 +191,8 @@ function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { 
   const failedMust = ids((r) => r.severity === 'MUST' && r.outcome === 'fail');
   const failedShould = ids((r) => r.severity === 'SHOULD' && r.outcome === 'fail');
   const errored = ids((r) => r.outcome === 'error');
-  const must = rules.filter((r) => r.severity === 'MUST');
+  // A rule the run did not ask (CLIENT-INDEPENDENT in a run that speaks as one client) is not counted: the question was not put.
+  const must = rules.filter((r) => r.severity === 'MUST' && !notAsked(r));
   const passedMust = must.filter((r) => r.outcome === 'pass' || r.outcome === 'waived');
   let verdict: Verdict;
   let reason: string;
@@ -223,6 +224,11 @@ function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { 
   const breaches = input.loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.reason ?? `${t.measured}${t.unit}`})`));
   if (breaches.length > 0) reason += `; load threshold(s) breached or unmeasured: ${listed(breaches)}`;
   return { verdict, reason };
+}
+
+/** A rule skipped because the run did not ask its question (suites/reasons.ts `not-asked`): every check of it says so. */
+export function notAsked(rule: Pick<RuleResult, 'outcome' | 'checks'>): boolean {
+  return rule.outcome === 'skip' && rule.checks.length > 0 && rule.checks.every((c) => c.why?.code === 'not-asked');
 }
 
 function countWords(rules: readonly RuleResult[]): string {

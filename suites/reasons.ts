@@ -31,6 +31,12 @@ export type StopReason =
 export type SkipReason =
   /** Its rules are left out by the run's selection (`only`/`skip`). */
   | { code: 'not-selected' }
+  /**
+   * Its rule needs what the run was not asked to do: CLIENT-INDEPENDENT
+   * compares answers across client fingerprints, and the run spoke as one
+   * client. Never undecided: the run did not ask the question.
+   */
+  | { code: 'not-asked'; needs: string }
   /** The run stopped before it started. */
   | { code: 'not-run'; stop: StopReason }
   /** The run stopped while it ran: what it judged before stands. */
@@ -84,6 +90,8 @@ export function skipText(why: SkipReason): string {
   switch (why.code) {
     case 'not-selected':
       return 'not among the rules selected to run';
+    case 'not-asked':
+      return `not asked: it needs ${why.needs}`;
     case 'not-run':
       return `not run: ${stopText(why.stop)}`;
     case 'cut-short':

@@ -1,6 +1,7 @@
 /** The built-in checks, in run order. One explicit list: no registration by import side effect. */
 import { registerChecks } from './check.js';
 import { authChecks } from './checks/auth.js';
+import { clientIndependence } from './probe.js';
 import { concurrencyChecks } from './checks/concurrency.js';
 import { createPetChecks } from './checks/createPet.js';
 import { getPetChecks } from './checks/getPet.js';
@@ -18,4 +19,5 @@ export const builtinChecks = registerChecks([
   ...storeOrdersChecks,
   ...authChecks,
   ...responseChecks,
+  clientIndependence,
 ]);

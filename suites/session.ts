@@ -211,8 +211,14 @@ export class TargetSession {
     return this.#pacing.waitedMs;
   }
 
-  /** Sends `request` for `check`; resolves with the exchange its check may judge, or throws why nothing more is sent. */
-  async send(check: string, request: SendOptions): Promise<SentExchange> {
+  /**
+   * Sends `request` for `check`; resolves with the exchange its check may
+   * judge, or throws why nothing more is sent. `watch: false` leaves a request
+   * without response out of the silence watch, as the preflight's is (the
+   * differential probe's prelude, sent before it: whether the target answers
+   * at all is the preflight's to tell).
+   */
+  async send(check: string, request: SendOptions, options: { watch?: false } = {}): Promise<SentExchange> {
     if (this.stopped) throw this.stopped;
     const { operation, auth = 'valid', authorization, headers, refused, fingerprint: own, ...rest } = request;
     const order = this.#requests++;
@@ -284,7 +290,7 @@ export class TargetSession {
       }
       this.#options.observeRateLimit(operation, `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
     }
-    if (check === PREFLIGHT) return x;
+    if (check === PREFLIGHT || options.watch === false) return x;
     await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
     // The target is alive, and this request never reached it: the proxy's failure is not the target's.
     if (!x.response && PROXY_FAILED.test(x.error?.message ?? '')) throw new NotJudged(`the proxy did not carry this request to the target (${x.error?.message}); the target is not blamed`, x);

@@ -168,7 +168,7 @@ describe('conventions', () => {
       const ran = await runInProcess(['--base-url', url, '--dry-run', '--seed', '9', '--num-runs', '5', '--load', 'smoke', '--only', 'LIST-LIMIT-DEFAULT,CREATE-RESPONSE'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/^Dry run: nothing is sent to http:\/\/127\.0\.0\.1:\d+\/v1\./);
-      expect(ran.stdout).toMatch(/rules {4}2 of 32 \(2 MUST, 0 SHOULD\)/);
+      expect(ran.stdout).toMatch(/rules {4}2 of 33 \(2 MUST, 0 SHOULD\)/);
       // Each check under its own phase, in plan order, whichever answer came first.
       expect(ran.stdout).toMatch(/^ {2}setup +1 check +~ +\d+ requests +~ *\d+ animals created\n {6}· store\.seed /m);
       expect(ran.stdout).toMatch(/^ {2}listPets +\d+ checks .*\n {6}· listPets\.default-limit /m);

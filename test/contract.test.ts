@@ -34,7 +34,7 @@ interface Verdict {
 async function judge(mutant: Mutant): Promise<Verdict> {
   const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
   try {
-    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}), ...(mutant.waivers ? { waivers: [...mutant.waivers] } : {}) });
+    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}), ...(mutant.fingerprints ? { fingerprints: mutant.fingerprints } : {}), ...(mutant.waivers ? { waivers: [...mutant.waivers] } : {}) });
     return outcomes(result);
   } catch (error) {
     return { failed: [], errored: [], evidence: [], observed: [], crash: String((error as Error)?.stack ?? error) };

@@ -106,7 +106,7 @@ describe('interruption', () => {
       expect(Date.now() - started).toBeLessThan(4000);
       expect(result.summary.verdict).toBe('interrupted');
       expect(result.summary.interrupted).toBe('SIGTERM');
-      expect(result.summary.reason).toMatch(/^interrupted by SIGTERM: \d+ of 32 rules decided before it, the rest not run/);
+      expect(result.summary.reason).toMatch(/^interrupted by SIGTERM: \d+ of 33 rules decided before it, the rest not run/);
       expect(exitCode(result.summary)).toBe(143);
       const decided = result.rules.filter((r) => r.outcome !== 'skip');
       const skipped = result.rules.filter((r) => r.outcome === 'skip');

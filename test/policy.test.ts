@@ -4,7 +4,7 @@ import type { CheckResult, LoadResult, RuleResult } from '../suites/model.js';
 import { PacingGate, retryAfterMs } from '../suites/pacing.js';
 import { renderSummary } from '../reports/console.js';
 import { rules as catalog } from '../spec/rules.js';
-import { certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../suites/policy.js';
+import { certificationDecision, certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../suites/policy.js';
 import { resultFixture } from './fixtures/result.js';
 
 const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
@@ -99,6 +99,25 @@ describe('verdicts and exit codes', () => {
     expect(exitCode({ verdict: 'non-conformant', thresholds: 'fail' })).toBe(EXIT.nonConformant);
     expect(exitCode({ verdict: 'error', thresholds: 'none' })).toBe(EXIT.error);
     expect(exitCode({ verdict: 'conformant', thresholds: 'pass', interrupted: 'SIGTERM' })).toBe(143);
+  });
+});
+
+describe('a rule the run did not ask (CLIENT-INDEPENDENT with one client)', () => {
+  const notAskedCheck: CheckResult = { id: 'clients.differential', kind: 'differential', title: 't', outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], why: { code: 'not-asked', needs: 'two clients' } };
+  const notAsked = (rules: RuleResult[]) => rules.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const, checks: [notAskedCheck] } : r));
+
+  it('is not counted among the MUST rules of the verdict line, never undecided; a rule skipped otherwise still is', () => {
+    const all = resultFixture().rules;
+    const must = all.filter((r) => r.severity === 'MUST').length;
+    const plain = decideVerdict({ rules: notAsked(all), strict: false, loads: [] });
+    expect(plain).toMatchObject({ verdict: 'conformant', reason: `${must - 1} of ${must - 1} MUST rules passed`, undecided: [] });
+    const skipped = decideVerdict({ rules: all.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const } : r)), strict: false, loads: [] });
+    expect(skipped.reason).toBe(`${must - 1} of ${must} MUST rules passed, 1 skipped`);
+  });
+
+  it('withholds a certificate: a certification always asks it', () => {
+    const result = resultFixture();
+    expect(certificationDecision({ ...result, seed: 20_301_205, numRuns: 40, options: { ...result.options, load: 'smoke' }, rules: notAsked(result.rules) }).reasons).toContain('1 MUST rule(s) were skipped: CLIENT-INDEPENDENT');
   });
 });
 

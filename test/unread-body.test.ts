@@ -11,6 +11,7 @@ import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { DISTINCTIVE_KEY, withServer } from './helpers.js';
+import { notAsked } from '../suites/policy.js';
 
 const NOT_READ = /longer than the suite reads of a response \(maxBodyBytes, 1 MiB unless the run set another bound\), so what it holds could not be judged/;
 
@@ -80,7 +81,7 @@ describe('a body nested deeper, or holding more JSON, than the suite parses', ()
     const history = `${'{"a":'.repeat(NESTED / 3)}1${'}'.repeat(NESTED / 3)}`;
     const result = await withServer({ wrap: getPetAnswers((pet) => `${pet.slice(0, -1)},"history":${history}}`) }, deepRun);
     expect(result.summary.reason).not.toMatch(/stopped answering|stalled/);
-    expect(result.rules.filter((r) => r.outcome !== 'pass').map((r) => `${r.id} ${r.outcome}`)).toEqual([]);
+    expect(result.rules.filter((r) => r.outcome !== 'pass' && !notAsked(r)).map((r) => `${r.id} ${r.outcome}`)).toEqual([]);
     expect(result.summary.verdict).toBe('conformant');
   });
 

@@ -57,6 +57,11 @@ const WORDS: { [C in FindingCode]: [FindingArguments<string>[C], string] } = {
   DEPRECATION_ELSEWHERE: [{ operation: 'listPets', headers: ['deprecation: @1', 'sunset: x'] }, 'Expected no deprecation signal on listPets, which is not deprecated / Received deprecation: @1; sunset: x'],
   NO_ANIMAL_TO_GET: [{}, 'getPet not tried: no animal could be created to ask for'],
   WIDE_CATEGORIES_REFUSED: [{}, 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested'],
+  CLIENT_DIFFERS: [
+    { request: 'listPets GET /pets?limit=1 with the key', pairing: 'same-request', first: 'curl', second: 'chrome', differences: ['status 200, then 500'] },
+    'Expected the same answer to listPets GET /pets?limit=1 with the key whichever client sends it: the document tells clients apart by their API key alone / Received as curl, then as chrome: status 200, then 500',
+  ],
+  NOTHING_COMPARED: [{ reason: 'the run sent no request the probe could follow' }, 'no answer could be compared across clients: the run sent no request the probe could follow'],
   CUT_SHORT: [{ reason: 'still rate-limited (429)' }, 'cut short: still rate-limited (429)'],
   BODY_NOT_READ: [{ status: 200 }, 'the body of a 200 answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged'],
   BODY_NOT_PARSED: [{ status: 200, tokens: 100_000 }, 'the body of a 200 answer holds more JSON than the suite parses of a response (more than 100000 brackets, commas and colons), so what it holds could not be judged'],
