@@ -180,6 +180,8 @@ export class TargetSession {
   #inFlight = 0;
   /** Requests asked for so far (a resend, a wait, a probe aside): a request's order, from which its client is drawn. */
   #requests = 0;
+  /** Requests sent so far by each check. */
+  readonly #byCheck = new Map<string, number>();
   readonly #interrupt = () => {
     this.interrupted ??= new Interrupted(this.#options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     this.stopped = this.interrupted;
@@ -222,7 +224,10 @@ export class TargetSession {
     if (this.stopped) throw this.stopped;
     const { operation, auth = 'valid', authorization, headers, refused, fingerprint: own, ...rest } = request;
     const order = this.#requests++;
-    const fingerprint = own ?? this.#fingerprintOf(order);
+    // Which client is drawn from the check's own count, not the run's: how concurrent checks interleave (jitter, timing) never moves it.
+    const nth = this.#byCheck.get(check) ?? 0;
+    this.#byCheck.set(check, nth + 1);
+    const fingerprint = own ?? this.#fingerprintOf(check, nth);
     const jitter = jitterFor(this.#options.seed ?? 0, order, this.#options.jitterMs ?? 0);
     if (jitter > 0) {
       await this.#sleep(jitter);
@@ -297,10 +302,13 @@ export class TargetSession {
     return x;
   }
 
-  /** The client the `order`-th request goes as, when the run was given clients. */
-  #fingerprintOf(order: number): FingerprintId | undefined {
+  /** The client the `nth` request of `check` goes as, when the run was given clients. */
+  #fingerprintOf(check: string, nth: number): FingerprintId | undefined {
     const ids = this.#options.fingerprints ?? [];
-    return ids.length === 0 ? undefined : fingerprintFor(ids, this.#options.seed ?? 0, order);
+    if (ids.length === 0) return undefined;
+    let stream = 0x811c9dc5;
+    for (const ch of check) stream = Math.imul(stream ^ ch.charCodeAt(0), 0x01000193);
+    return fingerprintFor(ids, (this.#options.seed ?? 0) ^ stream, nth);
   }
 
   /** Stops listening to the run's signal. */
@@ -327,7 +335,10 @@ export class TargetSession {
       let fresh = false;
       for (let stalls = 1; ; stalls++) {
         await this.#pacing.beforeSend();
-        const fingerprint = this.#fingerprintOf(this.#requests++);
+        this.#requests++;
+        const nth = this.#byCheck.get(PROBE) ?? 0;
+        this.#byCheck.set(PROBE, nth + 1);
+        const fingerprint = this.#fingerprintOf(PROBE, nth);
         const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}), ...(fingerprint ? { fingerprint } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
         this.#options.onExchange(x);
         // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.

@@ -234,7 +234,7 @@ describe('certify', () => {
     for (const bundle of [BAD, LAUNDERED]) {
       const ran = await verify(bundle);
       expect(ran.code, ran.stdout).toBe(0);
-      expect(ran.stdout).toMatch(/✓ verdicts: all 32 rules and their checks, recomputed from \d+ recorded exchanges/);
+      expect(ran.stdout).toMatch(/✓ verdicts: all 33 rules and their checks, recomputed from \d+ recorded exchanges/);
     }
   });
 
