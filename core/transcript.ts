@@ -222,7 +222,7 @@ export class TranscriptReplayer implements RedactedTransport {
       const url = entry.request.url;
       // A URL outside the base cannot be asked for: keyed so that nothing matches it.
       const path = url.startsWith(this.#base) ? url.slice(this.#base.length) : `\u0000${url}`;
-      const key = matchKey(entry.request.method, path, headerOf(entry.request.headers, 'authorization'), requestBytes(entry));
+      const key = matchKey(entry.request.method, path, headerOf(entry.request.headers, 'authorization'), requestBytes(entry), headerOf(entry.request.headers, 'user-agent'));
       const queue = this.#queues.get(key);
       if (queue) queue.push(entry);
       else this.#queues.set(key, [entry]);
@@ -250,7 +250,7 @@ export class TranscriptReplayer implements RedactedTransport {
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const path = this.#redactor.redact(spec.path);
     const authorization = this.#redactor.redact(header(headers, 'authorization'));
-    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : this.#redactor.redactBytes(body));
+    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : this.#redactor.redactBytes(body), header(headers, 'user-agent'));
     const entry = this.#queues.get(key)?.shift();
     if (!entry) {
       this.unmatched.push({ seq, method: spec.method, path, authorization });
@@ -273,7 +273,12 @@ function header(headers: Record<string, string>, name: string): string {
   return '';
 }
 
-function matchKey(method: string, path: string, authorization: string, body: Uint8Array | undefined): string {
+/**
+ * What a request is matched by. The User-Agent tells apart the same request
+ * sent as two clients (the differential probe sends it as each): a target
+ * answering by client then gets each answer back to the client it went to.
+ */
+function matchKey(method: string, path: string, authorization: string, body: Uint8Array | undefined, userAgent: string): string {
   const digest = body === undefined ? '-' : sha256(body);
-  return JSON.stringify([method, path, authorization, digest]);
+  return JSON.stringify([method, path, authorization, digest, userAgent]);
 }

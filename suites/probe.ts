@@ -27,6 +27,7 @@
 import { FINGERPRINTS, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
 import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../core/json.js';
 import { bodyJson } from '../core/http.js';
+import { sha256 } from '../core/hash.js';
 import type { Asserter, DifferentialCheck, SendOptions, SentExchange, StoreState } from './check.js';
 import { type AnswerView, answerDifferences, type Pairing } from './compare.js';
 import { ordinaryNameFor, petView } from './judge.js';
@@ -54,13 +55,16 @@ export const PRELUDE_PAUSE_MS = 60;
 export const PRELUDE_JITTER_MS = 140;
 
 /**
- * Share of the checks' kinds of request whose first request is sent again,
- * drawn from the seed by check and kind (never by a request's place in time:
- * concurrent checks interleave otherwise when a transcript is replayed).
- * Requests without the key and GET /store/orders, which few requests of a
- * run are, are always sent again.
+ * The share of the run's requests sent again as each other client, each drawn
+ * from the seed and the request itself (check, kind, method, path, body), never
+ * from its place in time: checks and their concurrent cases complete in
+ * another order when `verify` replays a transcript, and the replay must send
+ * the same requests. Requests with the key are many; those without it and
+ * GET /store/orders are few, and drawn more often.
  */
-export const RESENT_SHARE = 0.5;
+export const RESENT_SHARE = 0.03;
+/** The share for requests without the key (or another Authorization) and GET /store/orders. */
+export const RESENT_SHARE_KEYLESS = 0.25;
 
 /** The kinds of the prelude, in the order they are sent. */
 export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
@@ -119,8 +123,6 @@ export class DifferentialProbe {
   readonly #options: ProbeOptions;
   /** Prelude answers not yet compared with the run's, by kind. */
   readonly #pending = new Map<PreludeKind, Sent>();
-  /** Kinds of request (operation, key, answer class) each check sent, the first of each sent again. */
-  readonly #kinds = new Set<string>();
   #seen = 0;
   #compared = 0;
   /** Why the prelude stopped early, if it did. */
@@ -256,9 +258,8 @@ export class DifferentialProbe {
   }
 
   /**
-   * Whether the sample draws this request for a re-send: a check's first
-   * request of a kind (operation, with or without the key, answer class),
-   * for a share of the checks' kinds drawn from the seed.
+   * Whether the sample draws this request for a re-send: a share
+   * ({@link RESENT_SHARE}) drawn from the seed and the request itself.
    */
   #drawn(check: string, request: SendOptions, x: SentExchange): boolean {
     this.#seen++;
@@ -266,10 +267,11 @@ export class DifferentialProbe {
     // A valid createPet sent again creates another animal: not while pages are judged against the store.
     if (request.operation === 'createPet' && auth === 'valid' && !request.refused && !this.#options.mayCreate(check)) return false;
     const kind = `${request.operation} ${auth === 'valid' || auth === 'none' ? auth : 'other'} ${Math.floor(x.response!.status / 100)}xx`;
-    const key = `${check} ${kind}`;
-    if (this.#kinds.has(key)) return false;
-    this.#kinds.add(key);
-    return auth === 'none' || request.operation === 'listStoreOrders' || unit(this.#options.seed, `resend ${key}`) < RESENT_SHARE;
+    // Drawn from the request itself (check, kind, method, path, body), never from which request of a kind came first: a
+    // check's concurrent cases complete in another order in verify's replay, and the replay must send the same requests.
+    const key = `${check} ${kind} ${request.method} ${request.path} ${request.body === undefined ? '-' : sha256(request.body)}`;
+    const share = auth !== 'valid' || request.operation === 'listStoreOrders' ? RESENT_SHARE_KEYLESS : RESENT_SHARE;
+    return unit(this.#options.seed, `resend ${key}`) < share;
   }
 
   #compare(request: SendOptions, earlier: Sent, later: Sent, pairing: Pairing): void {

@@ -6,10 +6,9 @@
  * the shell is tested once for every command (test/cli.test.ts).
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_MARKER } from '../certification/bundle.js';
 import type { Handler } from '../reference/handler.js';
@@ -27,7 +26,7 @@ import type { ConformanceResult } from '../suites/model.js';
 import { type Certification, certify } from '../certification/certify.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { swapCase } from '../core/redact.js';
-import { DISTINCTIVE_KEY, type Ran, reportErrors, runInProcess, tempDir } from './helpers.js';
+import { DISTINCTIVE_KEY, type Ran, reportErrors, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from './helpers.js';
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);
@@ -143,21 +142,8 @@ beforeAll(async () => {
   }
 }, 90_000);
 
-/** The files of a bundle, extracted with tar. */
-async function unpack(bundle: string): Promise<Map<string, Buffer>> {
-  const to = tempDir();
-  await tar.x({ file: bundle, cwd: to });
-  return new Map(readdirSync(to).map((name) => [name, readFileSync(join(to, name))]));
-}
-
-/** A bundle of `files`, packed with tar. */
-async function repack(files: Map<string, Buffer>): Promise<string> {
-  const from = tempDir();
-  for (const [name, content] of files) writeFileSync(join(from, name), content);
-  const out = join(tempDir(), 'tampered.tar.gz');
-  await tar.c({ gzip: true, file: out, cwd: from }, [...files.keys()]);
-  return out;
-}
+const unpack = unpackBundleFiles;
+const repack = (files: Map<string, Buffer>) => repackBundleFiles(files, 'tampered.tar.gz');
 
 /** `files` with `name` replaced and its hash in manifest.json updated, as a forger would. */
 function replaceWithHash(files: Map<string, Buffer>, name: string, content: string): Map<string, Buffer> {

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Page } from 'playwright-core';
+import * as tar from 'tar';
 import type { StopSignal } from '../cli/io.js';
 import { type Io, main } from '../cli/main.js';
 import type { ServeOptions } from '../reference/server.js';
@@ -265,4 +266,20 @@ export function startListening(label: string, command: string, args: readonly st
       }
     });
   });
+}
+
+/** The files of a certification bundle, extracted with tar. */
+export async function unpackBundleFiles(bundle: string): Promise<Map<string, Buffer>> {
+  const to = tempDir();
+  await tar.x({ file: bundle, cwd: to });
+  return new Map(readdirSync(to).map((name) => [name, readFileSync(join(to, name))]));
+}
+
+/** A bundle of `files`, packed with tar (a bundle edited by hand), named `name`. */
+export async function repackBundleFiles(files: Map<string, Buffer>, name = 'edited.tar.gz'): Promise<string> {
+  const from = tempDir();
+  for (const [file, content] of files) writeFileSync(join(from, file), content);
+  const out = join(tempDir(), name);
+  await tar.c({ gzip: true, file: out, cwd: from }, [...files.keys()]);
+  return out;
 }

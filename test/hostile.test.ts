@@ -57,9 +57,9 @@ function httpServer(handler: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 /** Runs the CLI (main() in this process) against `url` with --timeout 2000 and checks what every hostile case must show. */
-async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborted = expectedExit === 2) {
+async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborted = expectedExit === 2, timeoutMs = 2000) {
   const dir = tempDir();
-  const ran = await runInProcess(['--base-url', url, '--timeout', '2000', '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: BOUND_MS });
+  const ran = await runInProcess(['--base-url', url, '--timeout', String(timeoutMs), '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: BOUND_MS });
   expect(ran.code).toBe(expectedExit);
   expect(ran.ms).toBeLessThan(BOUND_MS);
   expect(ran.stderr).not.toMatch(/\n\s+at /);
@@ -121,10 +121,13 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
       pump();
     });
     // What the body holds is not judged; what the statuses say is: 200 where 201 and 400 are due.
-    const { report } = await hostile(url, 1, /NON-CONFORMANT: .*CREATE-RESPONSE/);
+    // A deadline the read bound is reached well within, even when this process (the server's too) is starved of CPU: what is
+    // shown is the bound, not the deadline (2 s missed under three suites at once: "no complete response within 2000 ms").
+    const { report } = await hostile(url, 1, /NON-CONFORMANT: .*CREATE-RESPONSE/, false, 10_000);
     const list = report.rules.find((r) => r.id === 'LIST-RESPONSE')!;
-    expect(list.outcome).toBe('inconclusive');
-    expect(list.checks.flatMap((c) => c.findings).map((f) => f.message).join('\n')).toMatch(/the body of a 200 answer is longer than the suite reads of a response \(maxBodyBytes, 1 MiB/);
+    const said = list.checks.flatMap((c) => c.findings).map((f) => f.message).join('\n');
+    expect(list.outcome, said).toBe('inconclusive');
+    expect(said).toMatch(/the body of a 200 answer is longer than the suite reads of a response \(maxBodyBytes, 1 MiB/);
     expect(report.rules.find((r) => r.id === 'CREATE-RESPONSE')!.checks.flatMap((c) => c.findings).map((f) => f.message).join('\n')).toMatch(/Expected 201 with the created Pet \/ Received 200 \(application\/json\), a body longer than 1048576 bytes \(not read to its end\)/);
   });
 

@@ -7,16 +7,15 @@
  * One certification against the reference, made once for the file.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrlDifferences, productDifferences } from '../../certification/binding.js';
 import { FINGERPRINT_IDS } from '../../core/fingerprints.js';
 import { TOOL_VERSION } from '../../core/version.js';
 import { startReference } from '../../reference/server.js';
 import type { ConformanceResult } from '../../suites/model.js';
-import { DISTINCTIVE_KEY, type Ran, runInProcess, tempDir } from '../helpers.js';
+import { DISTINCTIVE_KEY, type Ran, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../helpers.js';
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);
@@ -44,21 +43,8 @@ beforeAll(async () => {
   }
 }, 90_000);
 
-/** The files of a bundle, extracted with tar. */
-async function unpack(bundle: string): Promise<Map<string, Buffer>> {
-  const to = tempDir();
-  await tar.x({ file: bundle, cwd: to });
-  return new Map(readdirSync(to).map((name) => [name, readFileSync(join(to, name))]));
-}
-
-/** A bundle of `files`, packed with tar. */
-async function repack(files: Map<string, Buffer>): Promise<string> {
-  const from = tempDir();
-  for (const [name, content] of files) writeFileSync(join(from, name), content);
-  const out = join(tempDir(), 'edited.tar.gz');
-  await tar.c({ gzip: true, file: out, cwd: from }, [...files.keys()]);
-  return out;
-}
+const unpack = unpackBundleFiles;
+const repack = (files: Map<string, Buffer>) => repackBundleFiles(files, 'edited.tar.gz');
 
 const json = <T>(files: Map<string, Buffer>, name: string) => JSON.parse(files.get(name)!.toString()) as T;
 const verify = (bundle: string, ...flags: string[]) => runInProcess(['verify', bundle, ...flags]);
