@@ -11,12 +11,12 @@
  *   learns from, or rate-limits, the suite's traffic has seen nothing
  *   suite-like yet, so these answers are the ones any client gets; each is
  *   compared with the run's first later answer of its kind;
- * - the **re-sends**, interleaved: a check's first request of a kind
- *   (operation × with or without the key × answer class), for a share of
- *   the checks' kinds drawn from the seed, all those without the key (each
- *   kind with the key is sent by several checks, so every operation, success
- *   and error, with and without the key, is sent again), each right after
- *   its answer under every other fingerprint of the run.
+ * - the **re-sends**, interleaved: a share of the run's requests, each drawn
+ *   from the seed and the request itself ({@link RESENT_SHARE}), each right
+ *   after its answer under every other fingerprint of the run. Kinds sent by
+ *   many requests (each operation with and without the key, answered 2xx or
+ *   4xx) are drawn on every seed measured; a rare one (listPets answered 4xx
+ *   with the key) on some seeds only: not a guarantee.
  *
  * Decisions depend only on the seed, each check's own requests (one after
  * another in a certification) and their answers, never on how concurrent
