@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { connect as netConnect, type Socket } from 'node:net';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -282,4 +283,24 @@ export async function repackBundleFiles(files: Map<string, Buffer>, name = 'edit
   const out = join(tempDir(), name);
   await tar.c({ gzip: true, file: out, cwd: from }, [...files.keys()]);
   return out;
+}
+
+/**
+ * What a CONNECT proxy does once it chose where a tunnel goes: connects to
+ * `host:port`, answers 200 to the client, then pipes both ways (the client's
+ * early bytes first); an error on either side drops both.
+ */
+export function openTunnel(client: Socket, head: Buffer, host: string | undefined, port: number): void {
+  const upstream = netConnect(port, host, () => {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  const drop = () => {
+    upstream.destroy();
+    client.destroy();
+  };
+  upstream.on('error', drop);
+  client.on('error', drop);
 }

@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getEventListeners } from 'node:events';
-import { type AddressInfo, connect as netConnect, createServer as createNetServer, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'undici';
@@ -26,7 +26,7 @@ import { type RunningServer, startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
 import type { ConformanceResult } from '../suites/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { BIN, DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
+import { BIN, DISTINCTIVE_KEY, openTunnel, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
 const closers: (() => Promise<void> | void)[] = [];
@@ -80,18 +80,7 @@ async function proxy(route: (hostPort: string) => string = (h) => h): Promise<{ 
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.connects.push(req.url ?? '');
     const [host, port] = route(req.url ?? '').split(':');
-    const upstream = netConnect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    const drop = () => {
-      upstream.destroy();
-      client.destroy();
-    };
-    upstream.on('error', drop);
-    client.on('error', drop);
+    openTunnel(client, head, host, Number(port));
   });
   const port = await listen(server);
   return { url: `http://127.0.0.1:${port}`, ...seen, get connects() { return seen.connects; }, get forwarded() { return seen.forwarded; } };

@@ -7,13 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import { type AddressInfo, connect as netConnect, createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
 import { HttpClient } from '../../core/http.js';
-import { tempDir } from '../helpers.js';
+import { openTunnel, tempDir } from '../helpers.js';
 
 const open: Server[] = [];
 afterAll(async () => {
@@ -64,18 +64,7 @@ async function tunnelProxy(): Promise<{ url: string; connects: string[] }> {
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     connects.push(req.url ?? '');
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = netConnect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    const drop = () => {
-      upstream.destroy();
-      client.destroy();
-    };
-    upstream.on('error', drop);
-    client.on('error', drop);
+    openTunnel(client, head, host, Number(port));
   });
   open.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
