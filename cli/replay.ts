@@ -35,7 +35,7 @@ import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 import { type ConnectionSummary, connectionLine, sourceOf } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
-import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../core/fingerprints.js';
+import { FINGERPRINTS, fingerprintOfHeaders, type FingerprintId } from '../core/fingerprints.js';
 import { fingerprintHeaders } from '../core/request-head.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
@@ -125,8 +125,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
  * Any other header stays in the case, and is judged by {@link checkCase}.
  */
 function asRecordedClient(request: ReplayCase['request'], recordedTarget: string): { request: ReplayCase['request']; client?: FingerprintId } {
-  const userAgent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
-  const client = FINGERPRINT_IDS.find((id) => FINGERPRINTS[id].userAgent === userAgent);
+  const client = fingerprintOfHeaders(request.headers);
   if (!client) return { request };
   const origin = URL.canParse(recordedTarget) ? new URL(recordedTarget).origin : '';
   const own = fingerprintHeaders(FINGERPRINTS[client], origin, true);

@@ -131,3 +131,9 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
 export function isFingerprintId(value: string): value is FingerprintId {
   return (FINGERPRINT_IDS as readonly string[]).includes(value);
 }
+
+/** The client whose shape a request's headers show, by their User-Agent (any name casing); undefined for any other (the tool's own shape). */
+export function fingerprintOfHeaders(headers: Readonly<Record<string, string>>): FingerprintId | undefined {
+  const agent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+  return FINGERPRINT_IDS.find((id) => FINGERPRINTS[id].userAgent === agent);
+}

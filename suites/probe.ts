@@ -24,7 +24,7 @@
  * the same requests, each identical one in the same order. Pairs are compared by
  * `answerDifferences` (suites/compare.ts).
  */
-import { FINGERPRINTS, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
+import { fingerprintOfHeaders, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
 import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../core/json.js';
 import { bodyJson } from '../core/http.js';
 import { sha256 } from '../core/hash.js';
@@ -289,8 +289,7 @@ export class DifferentialProbe {
 
 /** The fingerprint an exchange went out under, by the User-Agent it carried; undefined for the tool's own shape. */
 export function sentUnder(x: SentExchange): FingerprintId | undefined {
-  const agent = Object.entries(x.request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
-  return (Object.values(FINGERPRINTS).find((f) => f.userAgent === agent) as { id: FingerprintId } | undefined)?.id;
+  return fingerprintOfHeaders(x.request.headers);
 }
 
 /** A client in a finding: the fingerprint the request asked for, else the one its User-Agent shows, else the tool's own shape (`tool`). */
