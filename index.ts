@@ -19,8 +19,8 @@
  */
 export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, PLAN, type ConformanceOptions, type RunEvent } from './suites/engine.js';
 export type { PhaseSpec } from './suites/plan.js';
-export { skipText, stopText, type AnswerCount, type SkipReason, type StopReason } from './suites/reasons.js';
-export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, FindingRecord, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './suites/model.js';
+export { skipText, stopText, type AnswerCount, type SkipReason, type StopReason } from './result/reasons.js';
+export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, FindingRecord, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './result/model.js';
 export { rules, untestableStatements, type Rule, type RuleId, type Severity } from './spec/rules.js';
 export { gaps, type Gap, type GapId } from './spec/gaps.js';
 export { findingText, FINDING_CODES, type FindingArguments, type FindingCode, type FindingMessage } from './spec/findings.js';
@@ -32,8 +32,8 @@ export { PcError, type ErrorCode } from './core/errors.js';
 export { OPTION_NAMES, renderWording, type Setting, type SettingRef, type Wording } from './core/wording.js';
 export type { ConnectOptions, ProxyChoice } from './core/connection.js';
 export { TOOL_VERSION } from './core/version.js';
-export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult, UndecidedRule, Diagnosis } from './suites/model.js';
-export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './suites/policy.js';
+export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult, UndecidedRule, Diagnosis } from './result/model.js';
+export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './result/policy.js';
 
 // Reporters: each pure writer takes a ConformanceResult and returns text; `reporters` are the CLI's file and console adapters.
 export { renderJson, JSON_REPORT_FILE } from './reports/json.js';
@@ -52,7 +52,7 @@ export { describeStep, renderVerification, type StepMark } from './certification
 export type { ManifestDefect } from './certification/manifest.js';
 export type { TranscriptDefect } from './certification/transcript.js';
 export type { HarPair, Transcript, TranscriptEntry } from './core/transcript.js';
-export { CERTIFICATION, certificationDecision } from './suites/policy.js';
+export { CERTIFICATION, certificationDecision } from './result/policy.js';
 export type { AnyManifest, Manifest, ManifestFormat2 } from './spec/manifest-schema.js';
 export type { BoundProduct, Difference, UrlPart } from './certification/binding.js';
 export type { Product } from './spec/product-schema.js';

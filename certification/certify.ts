@@ -1,6 +1,6 @@
 /**
  * `certify`: the full suite with the fixed certification settings
- * (suites/policy.ts `CERTIFICATION`) and a seed drawn at random, returned as a bundle (.tar.gz bytes) a
+ * (result/policy.ts `CERTIFICATION`) and a seed drawn at random, returned as a bundle (.tar.gz bytes) a
  * third party can check offline with `verifyBundle`:
  *
  * - manifest.json: what the certificate binds (the product, the base URL, the
@@ -27,8 +27,8 @@ import { type Manifest, MANIFEST_FORMAT } from '../spec/manifest-schema.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import type { Product } from '../spec/product-schema.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, RunEvent } from '../suites/model.js';
-import { CERTIFICATION, certificationDecision } from '../suites/policy.js';
+import type { ConformanceResult, RunEvent } from '../result/model.js';
+import { CERTIFICATION, certificationDecision } from '../result/policy.js';
 import { packBundle } from './bundle.js';
 import { BUNDLE, suiteHash } from './manifest.js';
 import { checkProduct } from './product.js';

@@ -6,7 +6,7 @@ import { oneLine } from '../core/one-line.js';
 import { FINGERPRINTS } from '../core/fingerprints.js';
 import { type AnyManifest, MANIFEST_FORMAT, MANIFEST_FORMAT_2 } from '../spec/manifest-schema.js';
 import { describeViolations } from '../spec/validate.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import type { Difference } from './binding.js';
 import { BUNDLE } from './manifest.js';
 import type { ShownRequest, VerifyStep } from './problems.js';

@@ -4,7 +4,7 @@
  * verification; passes and notes are said.
  */
 import type { Severity } from '../spec/rules.js';
-import type { Outcome, RuleOutcome, ThresholdResult } from '../suites/model.js';
+import type { Outcome, RuleOutcome, ThresholdResult } from '../result/model.js';
 import type { SchemaViolation } from '../spec/validate.js';
 import type { BoundProduct, Difference, UrlPart } from './binding.js';
 import type { ManifestDefect } from './manifest.js';

@@ -19,7 +19,7 @@ import { refusalOf, removePartialFilesSync, writeFileAtomic } from '../core/safe
 import { reporters } from '../reports/index.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import { DEFAULTS } from '../suites/defaults.js';
-import { CERTIFICATION, certifyExitCode } from '../suites/policy.js';
+import { CERTIFICATION, certifyExitCode } from '../result/policy.js';
 import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
 import { connectionFlags, connectionOptions } from './connection-flags.js';

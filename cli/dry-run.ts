@@ -21,7 +21,7 @@ import { startReference } from '../reference/server.js';
 import { rules } from '../spec/rules.js';
 import { PHASES, runConformance } from '../suites/engine.js';
 import { resolve as resolveOptions } from '../suites/options.js';
-import { EXIT } from '../suites/policy.js';
+import { EXIT } from '../result/policy.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
 import { setUpRun } from './run-setup.js';

@@ -32,9 +32,9 @@ import { refusalOf, textMarker, writeFileAtomic } from '../core/safe-write.js';
 import { parseBaseUrl, targetOf } from '../core/http.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { PET_STATUSES } from '../spec/openapi.js';
-import type { LoadOperation } from '../suites/model.js';
+import type { LoadOperation } from '../result/model.js';
 import { builtinProfiles, type LoadProfile, MIN_ANSWERED, type Threshold, validateProfile } from '../suites/load/profiles.js';
-import { EXIT } from '../suites/policy.js';
+import { EXIT } from '../result/policy.js';
 import { loadConfigFile, profilesOf } from './config.js';
 import type { Io } from './io.js';
 

@@ -16,7 +16,7 @@ import type { Reporter, ReporterContext } from '../reports/index.js';
 import { reportMarkerOf } from '../reports/markers.js';
 import { REPORT_FILES, REPORTER_NAMES, type ReporterName } from '../reports/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { EXIT, exitCode as exitCodeOf } from '../suites/policy.js';
+import { EXIT, exitCode as exitCodeOf } from '../result/policy.js';
 import { type ConnectionFlags, connectionFlags, connectionOptions } from './connection-flags.js';
 import { explainUnknown, repeatedOption, useColor } from './conventions.js';
 import { errorLine } from './errors.js';

@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { JSON_REPORT_FILE } from '../reports/json.js';
 import { MAX_REPORT_BYTES, reportSchema } from '../spec/report-schema.js';
 import { schemaErrorText, validatorFor } from '../spec/validate.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { readBoundedFile } from './files.js';
 
 /** A path to a report: a file, or a directory holding report.json (a `--report-dir`). */

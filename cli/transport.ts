@@ -7,7 +7,7 @@
  * decided once, by {@link settingSources}.
  */
 import { type ConnectOptions, connectionRecord, shownProxy } from '../core/connection.js';
-import type { SettingSources, SourcedSetting } from '../suites/model.js';
+import type { SettingSources, SourcedSetting } from '../result/model.js';
 import type { ConnectionFlags } from './connection-flags.js';
 import { envVarOf } from './env.js';
 

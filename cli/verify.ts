@@ -22,7 +22,7 @@ import { readEd25519Key, readProduct } from './certification.js';
 import { readBoundedFile } from './files.js';
 import type { Io } from './io.js';
 import { inFlags } from './options.js';
-import { verifyExitCode } from '../suites/policy.js';
+import { verifyExitCode } from '../result/policy.js';
 
 export const verifyOptions: Record<string, Options> = {
   'public-key': { type: 'string', describe: 'PEM file of the Ed25519 public key the manifest must be signed with' },

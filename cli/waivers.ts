@@ -7,7 +7,7 @@ import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.js';
 import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
-import type { Waiver } from '../suites/model.js';
+import type { Waiver } from '../result/model.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
 
 const waiver = {

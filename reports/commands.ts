@@ -2,7 +2,7 @@
  * Commands the reports print for a reader to copy: one wording for the console
  * and report.html.
  */
-import type { ConformanceResult, Finding } from '../suites/model.js';
+import type { ConformanceResult, Finding } from '../result/model.js';
 
 /** A word as a POSIX shell reads it: as it is when it needs no quoting, else in single quotes. */
 export function shellWord(word: string): string {

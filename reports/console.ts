@@ -1,8 +1,8 @@
-import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../suites/model.js';
+import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../result/model.js';
 import { findingText } from '../spec/findings.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure, undecidedText } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure, undecidedText } from '../result/policy.js';
 
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;

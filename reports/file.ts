@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Marker, writeFileAtomic } from '../core/safe-write.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 
 /**

@@ -8,11 +8,11 @@
  * GITHUB_ACTIONS=true.
  */
 import { appendToFile } from '../core/safe-write.js';
-import type { ConformanceResult, LoadResult, ThresholdResult } from '../suites/model.js';
+import type { ConformanceResult, LoadResult, ThresholdResult } from '../result/model.js';
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured, undecidedText } from '../suites/policy.js';
+import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured, undecidedText } from '../result/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {

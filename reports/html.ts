@@ -17,7 +17,7 @@ import { findingText } from '../spec/findings.js';
 import { gaps } from '../spec/gaps.js';
 import { rules as catalog } from '../spec/rules.js';
 import type { Severity } from '../spec/rules.js';
-import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../suites/model.js';
+import type { CheckResult, ConformanceResult, RuleOutcome, WaiverResult, Counterexample, Evidence, Finding, LoadFigures, LoadResult, Observation, RuleResult, ThresholdResult } from '../result/model.js';
 import { lineChart } from './charts.js';
 import { REPLAY_KEY_SOURCE, replayCommand, rerunCommand } from './commands.js';
 import { count, markedText as text, plural, severityTag } from './components.js';
@@ -26,12 +26,12 @@ import { fileReporter } from './file.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
 import { html, join, type SafeHtml } from './safe-html.js';
-import { inconclusiveCases, NOT_MEASURED, ruleNotes, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../suites/policy.js';
+import { inconclusiveCases, NOT_MEASURED, ruleNotes, SHOWN_ORDER, shownCounts, type ShownOutcome, shownOutcome, shownOutcomesOf, thresholdMeasured } from '../result/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 
 export const HTML_REPORT_FILE = REPORT_FILES.html;
 
-/** An outcome as the page shows it (suites/policy.ts decides it). */
+/** An outcome as the page shows it (result/policy.ts decides it). */
 type Shown = ShownOutcome;
 
 const LABEL: Record<Shown, string> = {

@@ -1,4 +1,4 @@
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { fileReporter } from './file.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';

@@ -63,12 +63,12 @@ import { hostname as machineName } from 'node:os';
 import { create } from 'xmlbuilder2';
 import { findingText } from '../spec/findings.js';
 import { RULE_GROUPS } from '../spec/rules.js';
-import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../suites/model.js';
+import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../result/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
-import { inconclusiveCases, outcomeLabel, ruleNotes, shownOutcome, thresholdMeasure } from '../suites/policy.js';
+import { inconclusiveCases, outcomeLabel, ruleNotes, shownOutcome, thresholdMeasure } from '../result/policy.js';
 
 export const JUNIT_REPORT_FILE = REPORT_FILES.junit;
 

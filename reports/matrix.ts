@@ -32,8 +32,8 @@ import { pageMarker } from './markers.js';
 import { renderPage } from './page.js';
 import { html, join, type SafeHtml, visible } from './safe-html.js';
 import { rules as catalog } from '../spec/rules.js';
-import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../suites/model.js';
-import { failsRun, NOT_MEASURED, outcomeLabel, ruleNotes, undecidedList, shownOutcome, thresholdMeasure, thresholdMeasured } from '../suites/policy.js';
+import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../result/model.js';
+import { failsRun, NOT_MEASURED, outcomeLabel, ruleNotes, undecidedList, shownOutcome, thresholdMeasure, thresholdMeasured } from '../result/policy.js';
 
 export const MATRIX_HTML_FILE = 'matrix.html';
 export const MATRIX_MARKDOWN_FILE = 'matrix.md';

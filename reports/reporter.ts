@@ -1,5 +1,5 @@
 /** What a reporter is and where it writes: hooks keyed by `--reporter`, as vitest's reporters are. */
-import type { ConformanceResult, RunEvent } from '../suites/model.js';
+import type { ConformanceResult, RunEvent } from '../result/model.js';
 
 /** Where and how reporters write. */
 export interface ReporterContext {

@@ -131,7 +131,7 @@ export const reportSchema = {
         checks: { type: 'integer', minimum: 0 },
         thresholds: { enum: ['pass', 'fail', 'none'] },
         undecided: {
-          description: 'Rules decided on no case, and why (suites/undecided.ts): see is the rule to look at, why the cause as data, cause its words',
+          description: 'Rules decided on no case, and why (result/undecided.ts): see is the rule to look at, why the cause as data, cause its words',
           type: 'array',
           items: {
             type: 'object',
@@ -187,7 +187,7 @@ export const reportSchema = {
     ruleId: { enum: rules.map((r) => r.id) },
     sourcedSetting: { enum: [...SOURCED_SETTINGS], description: 'A setting by its name in this report: target (the base URL), insecure, customCa (a CA of its own), proxy, clientCertificate' },
     stop: {
-      description: 'Why the run stopped sending (suites/reasons.ts StopReason)',
+      description: 'Why the run stopped sending (result/reasons.ts StopReason)',
       oneOf: [
         reason('target-silent', { detail: { type: 'string' } }),
         reason('proxy-failed', { detail: { type: 'string' } }),
@@ -199,7 +199,7 @@ export const reportSchema = {
       ],
     },
     why: {
-      description: 'Why a check or phase has no verdict of its own (suites/reasons.ts SkipReason)',
+      description: 'Why a check or phase has no verdict of its own (result/reasons.ts SkipReason)',
       oneOf: [
         reason('not-selected', {}),
         reason('not-asked', { needs: { type: 'string' } }),

@@ -16,9 +16,9 @@ import type { NewPetInput } from '../generators/newPet.js';
 import type { Names } from '../generators/names.js';
 import type { AuthVariants } from './credentials.js';
 import { comparePlace, place } from './schedule.js';
-import type { Judgement, OperationId, Phase } from './model.js';
+import type { Judgement, OperationId, Phase } from '../result/model.js';
 
-export type { Phase } from './model.js';
+export type { Phase } from '../result/model.js';
 
 export type { AuthKind } from '../core/key.js';
 

@@ -14,7 +14,7 @@
  */
 import { exactInteger, isJsonObject, isLosslessNumber, type Json } from '../core/json.js';
 import { show } from '../core/json.js';
-import type { OperationId } from './model.js';
+import type { OperationId } from '../result/model.js';
 
 /** The default page size (Endpoints › listPets: "`limit` default 20"). */
 const DEFAULT_LIMIT = 20;

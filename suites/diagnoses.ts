@@ -5,7 +5,7 @@
  * `comparePet` and `judgeFetched`: `categoryId A for B`, `id A` for the id
  * asked, `name "A" for "B" (…)`), computed and worded here once.
  */
-import type { Diagnosis, Finding, RuleResult } from './model.js';
+import type { Diagnosis, Finding, RuleResult } from '../result/model.js';
 
 const TWO_53 = 2n ** 53n;
 const INT32_MAX = 2n ** 31n - 1n;

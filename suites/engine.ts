@@ -18,8 +18,8 @@ import { type ActiveCheck, type Asserter, type CheckContext, type CheckDefinitio
 import { DifferentialProbe, PROBE_NEEDS } from './probe.js';
 import { authVariants, runRedactor, runSecrets } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
-import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary } from './model.js';
-import { decideVerdict, failsRun, thresholdsOutcome } from './policy.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RunEvent, Summary } from '../result/model.js';
+import { decideVerdict, failsRun, thresholdsOutcome } from '../result/policy.js';
 import { loadChecks, runLoadProfile } from './load/phase.js';
 import { PROFILE_NAMES } from './load/profiles.js';
 import { Recorder } from './recorder.js';
@@ -31,13 +31,13 @@ import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, type Resolved, resolve } from './options.js';
 import type { FingerprintId } from '../core/fingerprints.js';
 import { PHASES, PLAN } from './plan.js';
-import { type AnswerCount, type SkipReason, type StopReason, skipText } from './reasons.js';
+import { type AnswerCount, type SkipReason, type StopReason, skipText } from '../result/reasons.js';
 import { Interrupted, NotJudged, PREFLIGHT, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { applyWaivers } from './waivers.js';
 import { withDiagnoses } from './diagnoses.js';
 
-export type { RunEvent } from './model.js';
+export type { RunEvent } from '../result/model.js';
 export type { ConformanceOptions } from './options.js';
 export { LOST_AFTER } from './session.js';
 export { STORE_INFERRED_RULES } from './property.js';

@@ -8,7 +8,7 @@
  */
 import type { RedactedExchange } from '../core/boundary.js';
 import { KEY_ENV, KEY_PLACEHOLDER, type Redacted, Redactor, suiteText, truncate } from '../core/redact.js';
-import type { ConformanceResult, Evidence, RunEvent } from './model.js';
+import type { ConformanceResult, Evidence, RunEvent } from '../result/model.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
 
 /** Characters of a body kept in evidence. */

@@ -17,7 +17,7 @@ import type { RuleId } from '../spec/rules.js';
 import { describeViolations, validateSchema } from '../spec/validate.js';
 import type { Asserter, Observer, PetView, SendOptions, SentExchange, StoreState } from './check.js';
 import { createPet } from './requests.js';
-import type { Judgement } from './model.js';
+import type { Judgement } from '../result/model.js';
 
 /** createPet's judgement again, alone (id uniqueness needs the run's store, so it is not judged again). */
 const CREATE: Judgement = { kind: 'create' };

@@ -14,7 +14,7 @@ import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import type { CheckDefinition, SentExchange } from './check.js';
 import { checkRunKey, checkSecrets } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
-import type { RunEvent, SettingSources, Waiver } from './model.js';
+import type { RunEvent, SettingSources, Waiver } from '../result/model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
 
 /** Options of `runConformance`. Defaults are in {@link DEFAULTS}. */

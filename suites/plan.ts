@@ -3,7 +3,7 @@
  * runs them as a graph (suites/schedule.ts `runPhases`); the load phase comes
  * after all of them.
  */
-import type { Phase } from './model.js';
+import type { Phase } from '../result/model.js';
 
 export interface PhaseSpec {
   name: Phase;

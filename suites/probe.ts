@@ -31,9 +31,9 @@ import { sha256 } from '../core/hash.js';
 import type { Asserter, DifferentialCheck, SendOptions, SentExchange, StoreState } from './check.js';
 import { type AnswerView, answerDifferences, type Pairing } from './compare.js';
 import { ordinaryNameFor, petView } from './judge.js';
-import type { OperationId } from './model.js';
+import type { OperationId } from '../result/model.js';
 import { createPet, getPet, listPets, listStoreOrders } from './requests.js';
-import { TargetLost } from './reasons.js';
+import { TargetLost } from '../result/reasons.js';
 import { NotJudged, RateLimited } from './session.js';
 import type { Names } from '../generators/names.js';
 

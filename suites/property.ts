@@ -11,7 +11,7 @@ import { show } from '../core/json.js';
 import { type FindingMessage, findingText } from '../spec/findings.js';
 import type { RuleId } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
-import type { Judgement, OperationId } from './model.js';
+import type { Judgement, OperationId } from '../result/model.js';
 import type { PendingFinding, RawCounterexample } from './recorder.js';
 import { inCase, mapBounded } from './schedule.js';
 import { IdleClosed } from './session.js';

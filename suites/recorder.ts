@@ -8,9 +8,9 @@ import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
 import type { Redacted } from '../core/redact.js';
-import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from './model.js';
+import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from '../result/model.js';
 import { sha256 } from '../core/hash.js';
-import { type SkipReason, skipText } from './reasons.js';
+import { type SkipReason, skipText } from '../result/reasons.js';
 
 /** A counterexample as the engine hands it over: its input not redacted yet. */
 export type RawCounterexample = Omit<Counterexample, 'input'> & { input: string };

@@ -11,7 +11,7 @@ import type { RuleId } from '../spec/rules.js';
 import { type Asserter, type Observer, type SentExchange, StoreState } from './check.js';
 import { responseChecks } from './checks/responses.js';
 import { describeResponse, judgeCreated, judgeFetched, judgeList } from './judge.js';
-import type { Judgement } from './model.js';
+import type { Judgement } from '../result/model.js';
 
 export interface Rejudged {
   /** `not-judged`: the judgement needs the run's state, or no longer applies to this answer. */

@@ -20,11 +20,11 @@ import { closedWhenIdle, stalledFor } from '../core/http.js';
 import type { FingerprintId } from '../core/fingerprints.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
-import type { OperationId } from './model.js';
+import type { OperationId } from '../result/model.js';
 import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
-import { TargetLost } from './reasons.js';
+import { TargetLost } from '../result/reasons.js';
 
 /** A 32-bit hash of the seed, a request's order and a stream (splitmix32's finaliser): the same run draws the same. */
 function draw(seed: number, order: number, stream: number): number {

@@ -1,5 +1,5 @@
 /** Waivers: known, tracked deviations applied to the rule results after a run. */
-import type { ConformanceResult, Waiver, WaiverResult } from './model.js';
+import type { ConformanceResult, Waiver, WaiverResult } from '../result/model.js';
 
 /**
  * Applies waivers to rule results: a failing rule whose every failure a waiver

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The direction of flow (ARCHITECTURE.md): spec → generators → suites → reports;
+ * The direction of flow (ARCHITECTURE.md): spec → generators → suites → result ← reports;
  * core below all of them; certification above suites and reports; cli and index
  * on top. This test fails on an import the wrong way.
  */
@@ -13,10 +13,11 @@ const allowed: Record<string, string[]> = {
   core: ['core'],
   spec: ['spec', 'core'],
   generators: ['generators', 'spec', 'core'],
-  suites: ['suites', 'generators', 'spec', 'core'],
-  reports: ['reports', 'spec', 'core'],
+  result: ['result', 'spec', 'core'],
+  suites: ['suites', 'result', 'generators', 'spec', 'core'],
+  reports: ['reports', 'result', 'spec', 'core'],
   reference: ['reference', 'spec', 'core'],
-  certification: ['certification', 'suites', 'reports', 'generators', 'spec', 'core'],
+  certification: ['certification', 'suites', 'reports', 'result', 'generators', 'spec', 'core'],
 };
 
 function sources(dir: string): string[] {
@@ -34,9 +35,7 @@ describe('architecture', () => {
         const text = readFileSync(file, 'utf8');
         for (const match of text.matchAll(/^(import|export)\s+(type\s+)?[^'"]*from\s+'(\.[^']+)'/gm)) {
           const target = relative(root, join(file, '..', match[3]!)).split('/')[0]!;
-          // Reporters read the result model (types only) and ask the verdict policy; nothing else of suites/.
-          const modelOrPolicy = layer === 'reports' && ((match[2] !== undefined && match[3]!.endsWith('suites/model.js')) || match[3]!.endsWith('suites/policy.js'));
-          if (!may.includes(target) && !modelOrPolicy) wrong.push(`${relative(root, file)} → ${match[3]}`);
+          if (!may.includes(target)) wrong.push(`${relative(root, file)} → ${match[3]}`);
         }
       }
       expect(wrong).toEqual([]);
@@ -88,12 +87,12 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('outside suites/policy.ts, no code re-derives the verdict policy: warnings, verdicts and exit codes are asked of it', () => {
+  it('outside result/policy.ts, no code re-derives the verdict policy: warnings, verdicts and exit codes are asked of it', () => {
     for (const [pattern, example] of POLICY_REDERIVATIONS) expect(pattern.test(example), `${pattern} must catch ${example}`).toBe(true);
     const offenders = [...Object.keys(allowed), 'cli']
       .flatMap((layer) => sources(join(root, layer)))
       .concat(join(root, 'index.ts'))
-      .filter((file) => relative(root, file) !== 'suites/policy.ts')
+      .filter((file) => relative(root, file) !== 'result/policy.ts')
       .flatMap((file) =>
         readFileSync(file, 'utf8')
           .split('\n')

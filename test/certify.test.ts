@@ -18,11 +18,11 @@ import { headerOf, renderTranscript, toTranscriptEntry, TranscriptReplayer, type
 import { startReference } from '../reference/server.js';
 import { defineCheck } from '../suites/check.js';
 import { naturalNamesFor, runConformance } from '../suites/engine.js';
-import { certificationDecision } from '../suites/policy.js';
+import { certificationDecision } from '../result/policy.js';
 import { builtinChecks } from '../suites/registry.js';
 import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { createPet } from '../suites/requests.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { type Certification, certify } from '../certification/certify.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { swapCase } from '../core/redact.js';

@@ -13,7 +13,7 @@ import { envVarOf } from '../cli/env.js';
 import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { newAjv } from '../spec/validate.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
 
 /** A reference broken three MUST ways: default limit 21, Error.status as a string, and no 401 without a key. */

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startReference } from '../reference/server.js';
 import { rules, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
-import { exitCode } from '../suites/policy.js';
-import type { ConformanceResult } from '../suites/model.js';
+import { exitCode } from '../result/policy.js';
+import type { ConformanceResult } from '../result/model.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
 import { pool } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { DISTINCTIVE_KEY, withServer } from './helpers.js';
 
 const outcomes = (r: ConformanceResult) => r.rules.map((rule) => `${rule.id}=${rule.outcome}`);

@@ -6,7 +6,7 @@ import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
 import { rerunCommand } from '../reports/commands.js';
 import { DISTINCTIVE_KEY, reportErrors, withServer } from './helpers.js';
-import { notAsked } from '../suites/policy.js';
+import { notAsked } from '../result/policy.js';
 
 const run = (baseUrl: string, seed = 11) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed, numRuns: 15 });
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleById, type RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { FIXTURES_ROOT, readVariants, type Variant } from './fixtures/frameworks/variants.js';
 import { findProgram, pool, startListening, tempDir } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { suiteText } from '../core/redact.js';
 import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
 import type { RuleId } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, Outcome } from '../suites/model.js';
+import type { ConformanceResult, Outcome } from '../result/model.js';
 import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch } from './helpers.js';
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */

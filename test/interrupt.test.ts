@@ -14,8 +14,8 @@ import { verifyBundle } from '../certification/verify.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import type { Handler } from '../reference/handler.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
-import { exitCode } from '../suites/policy.js';
+import type { ConformanceResult } from '../result/model.js';
+import { exitCode } from '../result/policy.js';
 import { BIN, DISTINCTIVE_KEY, reportErrors, tempDir, withServer } from './helpers.js';
 
 /** Every answer 40 ms late: a run long enough to interrupt. */

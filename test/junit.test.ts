@@ -9,7 +9,7 @@ import { suiteText } from '../core/redact.js';
 import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter, renderJunit } from '../reports/junit.js';
 import { rules } from '../spec/rules.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { smokeLoad } from './fixtures/load-result.js';
 import { evidence, finding, resultFixture, withOpenCases, withOutcomes } from './fixtures/result.js';
 import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';

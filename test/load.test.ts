@@ -13,11 +13,11 @@ import { buildMix } from '../suites/load/mix.js';
 import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
 import { type LoadProfile, validateProfile } from '../suites/load/profiles.js';
 import { answeredThreshold, evaluate, runProfile } from '../suites/load/run.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { stringifyJson } from '../core/json.js';
 import { mutants } from './fixtures/mutants.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
-import { notAsked } from '../suites/policy.js';
+import { notAsked } from '../result/policy.js';
 
 const MIX = { listPets: 6, getPet: 3, createPet: 1 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../reference/handler.js';
 import { type RunningServer, startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { BIN, DISTINCTIVE_KEY, openTunnel, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../reference/server.js';
-import type { ConformanceResult, Finding } from '../suites/model.js';
+import type { ConformanceResult, Finding } from '../result/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { runInProcess, tempDir } from './helpers.js';
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matrixCommand } from '../cli/matrix.js';
 import type { Handler } from '../reference/handler.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { BIN, DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
 

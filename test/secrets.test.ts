@@ -34,7 +34,7 @@ import { renderJunit } from '../reports/junit.js';
 import { renderSummary } from '../reports/console.js';
 import { runRedactor, runSecrets } from '../suites/credentials.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, RunEvent } from '../suites/model.js';
+import type { ConformanceResult, RunEvent } from '../result/model.js';
 import { runCli, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
 import { ECHO_FORMS, expectNoLeak, findLeak } from './leaks.js';
 

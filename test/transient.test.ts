@@ -15,7 +15,7 @@ import { redactorFor } from '../core/redact.js';
 import type { ApiResponse, Handler } from '../reference/handler.js';
 import { createReferenceHandler } from '../reference/handler.js';
 import { serve } from '../reference/server.js';
-import type { ConformanceResult } from '../suites/model.js';
+import type { ConformanceResult } from '../result/model.js';
 import { runConformance } from '../suites/engine.js';
 import { IdleClosed, TargetSession } from '../suites/session.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';

@@ -13,10 +13,10 @@ import { renderStepSummary } from '../reports/github.js';
 import { renderSummary } from '../reports/console.js';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
 import { diagnose } from '../suites/diagnoses.js';
-import type { Finding, RuleResult } from '../suites/model.js';
+import type { Finding, RuleResult } from '../result/model.js';
 import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../suites/model.js';
-import { certificationDecision, decideVerdict, EXIT, exitCode } from '../suites/policy.js';
+import type { ConformanceResult } from '../result/model.js';
+import { certificationDecision, decideVerdict, EXIT, exitCode } from '../result/policy.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
 

@@ -11,7 +11,7 @@ import type { Handler } from '../reference/handler.js';
 import { startReference } from '../reference/server.js';
 import { runConformance } from '../suites/engine.js';
 import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
-import type { ConformanceResult, Finding } from '../suites/model.js';
+import type { ConformanceResult, Finding } from '../result/model.js';
 import { rerunCommand } from '../reports/commands.js';
 import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
 import { DISTINCTIVE_KEY, runInProcess, tempDir, TINY_PROFILE, withServer } from './helpers.js';

@@ -3,7 +3,7 @@ import { defineCheck, type CheckContext, type SendOptions } from '../check.js';
 import type { AuthVariant } from '../credentials.js';
 import { describeResponse } from '../judge.js';
 import { createPet, getPet, listPets, listStoreOrders } from '../requests.js';
-import type { OperationId } from '../model.js';
+import type { OperationId } from '../../result/model.js';
 
 type Auth = Pick<SendOptions, 'auth' | 'authorization'>;
 

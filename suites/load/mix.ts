@@ -12,7 +12,7 @@ import { toBody } from '../../generators/invalidNewPet.js';
 import { listQueryString } from '../../generators/listQuery.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
-import type { LoadOperation } from '../model.js';
+import type { LoadOperation } from '../../result/model.js';
 import type { LoadMix } from './profiles.js';
 
 /** One request of the mix, ready to send. */

@@ -14,7 +14,7 @@ import { bearer } from '../../core/key.js';
 import type { RuleId } from '../../spec/rules.js';
 import type { CheckDefinition, LoadCheck, ResponseCheck, SendOptions, SentExchange, StoreState } from '../check.js';
 import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, judgeList } from '../judge.js';
-import type { LoadResult, RunEvent } from '../model.js';
+import type { LoadResult, RunEvent } from '../../result/model.js';
 import type { Recorder } from '../recorder.js';
 import { NotJudged, RateLimited } from '../session.js';
 import { buildMix, type MixRequest } from './mix.js';

@@ -6,7 +6,7 @@
  * (run.ts), which is not written here.
  */
 import { UsageError } from '../../core/errors.js';
-import type { LoadOperation, ThresholdResult } from '../model.js';
+import type { LoadOperation, ThresholdResult } from '../../result/model.js';
 
 export type LoadMix = Record<LoadOperation, number>;
 

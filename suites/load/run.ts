@@ -6,8 +6,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ConnectOptions } from '../../core/connection.js';
 import type { FingerprintId } from '../../core/fingerprints.js';
-import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../model.js';
-import { NOT_MEASURED } from '../policy.js';
+import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../../result/model.js';
+import { NOT_MEASURED } from '../../result/policy.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';

@@ -4,7 +4,7 @@
  * charts and drift.
  */
 import * as hdr from 'hdr-histogram-js';
-import type { LatencyFigures, LoadFigures, LoadOperation } from '../model.js';
+import type { LatencyFigures, LoadFigures, LoadOperation } from '../../result/model.js';
 
 const OPERATIONS: readonly LoadOperation[] = ['listPets', 'createPet', 'getPet'];
 /** Percentiles kept as the latency distribution of a report. */

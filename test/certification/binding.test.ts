@@ -14,7 +14,7 @@ import { baseUrlDifferences, productDifferences } from '../../certification/bind
 import { FINGERPRINT_IDS } from '../../core/fingerprints.js';
 import { TOOL_VERSION } from '../../core/version.js';
 import { startReference } from '../../reference/server.js';
-import type { ConformanceResult } from '../../suites/model.js';
+import type { ConformanceResult } from '../../result/model.js';
 import { DISTINCTIVE_KEY, type Ran, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../helpers.js';
 
 const dir = tempDir();

@@ -8,7 +8,7 @@ import { TranscriptReplayer } from '../../core/transcript.js';
 import { EvidenceFactory, redactResult, shellQuote } from '../../suites/evidence.js';
 import { finding, resultFixture } from '../fixtures/result.js';
 import type { SentExchange } from '../../suites/check.js';
-import type { Evidence, Finding } from '../../suites/model.js';
+import type { Evidence, Finding } from '../../result/model.js';
 import { findLeak } from '../leaks.js';
 
 const KEY = 'Sekr3t-KEY-4242';

@@ -10,7 +10,7 @@ import type { ApiResponse, Handler } from '../../reference/handler.js';
 import { startReference } from '../../reference/server.js';
 import { rules } from '../../spec/rules.js';
 import { runConformance } from '../../suites/engine.js';
-import type { ConformanceResult, Finding } from '../../suites/model.js';
+import type { ConformanceResult, Finding } from '../../result/model.js';
 import { PRELUDE } from '../../suites/probe.js';
 
 const KEY = 'Probe-E2e~Key.51Qx';

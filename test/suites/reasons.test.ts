@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rerunCommand } from '../../reports/commands.js';
-import { type SkipReason, type StopReason, skipText, stopText } from '../../suites/reasons.js';
+import { type SkipReason, type StopReason, skipText, stopText } from '../../result/reasons.js';
 import { reportSchema } from '../../spec/report-schema.js';
 import { newAjv } from '../../spec/validate.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreState, type SentExchange, type SendOptions } from '../../suites/check.js';
 import { runConformance } from '../../suites/engine.js';
 import { MAX_READS, readBack, type Visibility } from '../../suites/visibility.js';
-import type { ConformanceResult } from '../../suites/model.js';
+import type { ConformanceResult } from '../../result/model.js';
 import { lagging, splitStore } from '../fixtures/mutants.js';
 import { DISTINCTIVE_KEY, runInProcess, withServer } from '../helpers.js';
 

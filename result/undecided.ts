@@ -1,6 +1,6 @@
 /**
  * Rules decided on no case at all, and why: computed here once (as data) and
- * worded here once. The verdict policy (suites/policy.ts) turns a selected,
+ * worded here once. The verdict policy (result/policy.ts) turns a selected,
  * unwaived MUST rule among them into an `inconclusive` verdict; every report
  * names them with the phrase of {@link undecidedText}, which points at the rule
  * to look at.

@@ -152,7 +152,7 @@ export interface CheckResult {
   findings: Finding[];
   /** Why the check was skipped, errored or judged nothing, as data. */
   why?: SkipReason;
-  /** The same, worded (suites/reasons.ts). */
+  /** The same, worded (result/reasons.ts). */
   reason?: Redacted;
   /**
    * Time the check took, ms: an active check's run (its requests included), a
@@ -192,7 +192,7 @@ export interface Observation {
 export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'error' | 'interrupted';
 
 /**
- * A rule decided on no case, and why (suites/undecided.ts): `see` is the rule
+ * A rule decided on no case, and why (result/undecided.ts): `see` is the rule
  * to look at (the upstream rule that failed or was waived, else the rule
  * itself); `why` the cause as data, `cause` its words.
  */
@@ -224,7 +224,7 @@ export interface Summary {
   thresholds: 'pass' | 'fail' | 'none';
   /** The signal that stopped the run, when one did (verdict `interrupted`). */
   interrupted?: 'SIGINT' | 'SIGTERM';
-  /** Rules decided on no case, with their cause (suites/undecided.ts); absent when none. */
+  /** Rules decided on no case, with their cause (result/undecided.ts); absent when none. */
   undecided?: UndecidedRule[];
 }
 

@@ -11,7 +11,7 @@ import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
 import { undecidedRules, undecidedText } from './undecided.js';
 
-/** The one phrase of an undecided rule, for reporters (they ask the policy, never suites/undecided.ts). */
+/** The one phrase of an undecided rule, for reporters (they ask the policy, never result/undecided.ts). */
 export { undecidedText };
 
 /** A rule's outcome as every output shows it. */
@@ -226,7 +226,7 @@ function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { 
   return { verdict, reason };
 }
 
-/** A rule skipped because the run did not ask its question (suites/reasons.ts `not-asked`): every check of it says so. */
+/** A rule skipped because the run did not ask its question (result/reasons.ts `not-asked`): every check of it says so. */
 export function notAsked(rule: Pick<RuleResult, 'outcome' | 'checks'>): boolean {
   return rule.outcome === 'skip' && rule.checks.length > 0 && rule.checks.every((c) => c.why?.code === 'not-asked');
 }
