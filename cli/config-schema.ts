@@ -5,7 +5,7 @@
  * it as spec/config.schema.json (point `"$schema"` at it for completion and
  * checking in an editor). Unknown keys are refused (`additionalProperties`).
  */
-import { fileProperties } from './option-schema.js';
+import { fileProperties } from './option-views.js';
 
 /** Where the published schema says it lives (npm run gen writes spec/config.schema.json). */
 export const CONFIG_SCHEMA_ID = 'https://petstore-conformance.invalid/spec/config.schema.json';

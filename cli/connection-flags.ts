@@ -6,7 +6,8 @@
  */
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { CONNECTION_KEYS, yargsOptionsOf } from './option-schema.js';
+import { CONNECTION_KEYS } from './option-schema.js';
+import { yargsOptionsOf } from './option-views.js';
 
 /** Secret header values shorter than this are refused: they would be "redacted" out of any text. */
 export const MIN_SECRET_LENGTH = 8;

@@ -3,19 +3,19 @@
  * the connection flags `replay` and `certify` share), with its type, unit,
  * default, environment variable, config-file key and JSON Schema there, help
  * text, the commands that take it, and the engine option it becomes. The
- * yargs tables (cli/options.ts, cli/connection-flags.ts), the environment
- * (cli/env.ts reads the tables), the config file's schema
- * (cli/config-schema.ts), the merge of flags, variables, file and defaults
- * (cli/run-config.ts) and the engine's settings ({@link engineSettingsOf}) are
- * derived from it; test/unit/cli/option-schema.test.ts holds them together.
+ * yargs tables, the config file's keys and the engine's settings are its
+ * views (cli/option-views.ts); the environment is read through the tables
+ * (cli/env.ts), the config file validated against its keys
+ * (cli/config-schema.ts), and flags, variables, file and defaults merged by
+ * one loop over it (cli/run-config.ts). test/unit/cli/option-schema.test.ts
+ * holds them together.
  *
  * Defaults are applied once: a CLI-only default (`reportDir`, `load`, …) by
  * the merge; an engine option's by the engine (suites/defaults.ts), which this
- * table only shows in `--help`. Units are converted once, here: the CLI and
+ * table only shows in `--help` (option-views.ts `engineDefault`). Units are converted once, here: the CLI and
  * the file speak seconds where the engine speaks ms ({@link SECONDS}).
  * Light on purpose: `--help` loads it, and none of what a run needs.
  */
-import type { Options } from 'yargs';
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
@@ -70,13 +70,6 @@ export const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${
 /** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
 export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
 
-/** The engine's default of an option, in the CLI's unit; undefined for one without. */
-export function engineDefault(spec: Pick<OptionSpec, 'engine'>): unknown {
-  if (!spec.engine || !Object.hasOwn(DEFAULTS, spec.engine.key)) return undefined;
-  const value = DEFAULTS[spec.engine.key as keyof typeof DEFAULTS];
-  return typeof value === 'number' ? spec.engine.unit.fromEngine(value) : value;
-}
-
 /**
  * What `--help` names every `--api-key` with: a command line is no place for a
  * key. Its variable, which `--help` names after it, is readable only by the
@@ -105,16 +98,16 @@ const engine = (key: EngineKey, unit: Unit = same('count')) => ({ key, unit });
 const ENTRIES = {
   baseUrl: { type: 'string', help: 'Base URL of the implementation, e.g. https://staging.example/v1', file: { type: 'string', minLength: 1, description: 'Base URL of the implementation, normally ending in /v1 (--base-url)' }, commands: ['run', 'replay', 'certify'] },
   apiKey: { type: 'string', help: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}`, commands: ['run', 'replay', 'certify', 'serve'] },
-  reportDir: { type: 'string', help: `Where the reports are written [default: ${REPORT_DIR}]`, default: REPORT_DIR, file: { type: 'string', minLength: 1, description: 'Where the reports are written, relative to this file (--report-dir). Default ./petstore-conformance-report' } },
+  reportDir: { type: 'string', help: `Where the reports are written [default: ${REPORT_DIR}]`, default: REPORT_DIR, file: { type: 'string', minLength: 1, description: `Where the reports are written, relative to this file (--report-dir). Default ${REPORT_DIR}` } },
   seed: { type: 'number', help: 'Seed of all generated data (default: random, printed and recorded)', engine: engine('seed'), file: { type: 'integer', minimum: -2147483648, maximum: 2147483647, description: 'Seed of all generated data (--seed). Default: random, printed' } },
-  numRuns: { type: 'number', help: `Runs per property-based check [default: ${DEFAULTS.numRuns}]`, engine: engine('numRuns'), file: { type: 'integer', minimum: 1, maximum: 10000, description: 'Runs per property-based check (--num-runs). Default 40' } },
+  numRuns: { type: 'number', help: `Runs per property-based check [default: ${DEFAULTS.numRuns}]`, engine: engine('numRuns'), file: { type: 'integer', minimum: 1, maximum: 10000, description: `Runs per property-based check (--num-runs). Default ${DEFAULTS.numRuns}` } },
   strict: { type: 'boolean', help: 'SHOULD failures (warnings) fail the run too', engine: engine('strict'), file: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' } },
-  timeout: { type: 'number', help: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]`, engine: engine('timeoutMs', same('ms')), commands: ['run', 'replay', 'certify'], file: { type: 'integer', minimum: 1, maximum: 600000, description: 'Deadline of one request, headers and body, in ms (--timeout). Default 10000' } },
-  maxWait: { type: 'number', help: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}]`, engine: seconds('maxWaitMs'), file: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default 120' } },
-  visibilityWindow: { type: 'number', help: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}]`, engine: seconds('visibilityWindowMs'), file: { type: 'number', minimum: 0, maximum: 600, description: 'Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default 2' } },
-  concurrency: { type: 'number', help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]`, engine: engine('concurrency'), file: { type: 'integer', minimum: 1, maximum: 256, description: 'Requests in flight at most in the functional phases (--concurrency). Default 32' } },
+  timeout: { type: 'number', help: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]`, engine: engine('timeoutMs', same('ms')), commands: ['run', 'replay', 'certify'], file: { type: 'integer', minimum: 1, maximum: 600000, description: `Deadline of one request, headers and body, in ms (--timeout). Default ${DEFAULTS.timeoutMs}` } },
+  maxWait: { type: 'number', help: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}]`, engine: seconds('maxWaitMs'), file: { type: 'integer', minimum: 0, maximum: 86400, description: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}` } },
+  visibilityWindow: { type: 'number', help: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}]`, engine: seconds('visibilityWindowMs'), file: { type: 'number', minimum: 0, maximum: 600, description: `Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}` } },
+  concurrency: { type: 'number', help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]`, engine: engine('concurrency'), file: { type: 'integer', minimum: 1, maximum: 256, description: `Requests in flight at most in the functional phases (--concurrency). Default ${DEFAULTS.concurrency}` } },
   rateLimit: { type: 'string', help: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]', engine: engine('rateLimit', same('requests/s')), file: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' } },
-  maxTime: { type: 'number', help: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}]`, engine: seconds('maxTimeMs'), file: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' } },
+  maxTime: { type: 'number', help: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}]`, engine: seconds('maxTimeMs'), file: { type: 'integer', minimum: 1, maximum: 604800, description: `Seconds the whole run may take (--max-time). Default ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}` } },
   load: { type: 'string', help: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: smoke]`, default: 'smoke', engine: engine('load'), file: { type: 'string', description: 'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke' } },
   only: { type: 'string', list: true, help: 'Run only these rule ids (repeat or comma-separate)', default: [], engine: engine('only'), file: { ...ruleIds, description: 'Run only these rule ids (--only)' } },
   skip: { type: 'string', list: true, help: 'Do not run these rule ids (repeat or comma-separate)', default: [], engine: engine('skip'), file: { ...ruleIds, description: 'Do not run these rule ids (--skip)' } },
@@ -152,32 +145,3 @@ export const OPTION_SCHEMA: { readonly [K in OptionKey]: OptionSpec } = Object.f
 
 /** The connection's options (cli/connection-flags.ts), shared by every command that talks to a target. */
 export const CONNECTION_KEYS = ['cert', 'certKey', 'proxy', 'header', 'secretHeader'] as const satisfies readonly OptionKey[];
-
-/** The yargs options of these keys, by flag, in the schema's order. */
-export function yargsOptionsOf(keys: readonly OptionKey[]): Record<string, Options> {
-  return Object.fromEntries(
-    keys.map((key) => {
-      const spec = OPTION_SCHEMA[key];
-      return [spec.flag, { type: spec.type, ...(spec.list ? { array: true } : {}), ...(spec.alias ? { alias: spec.alias } : {}), describe: spec.help } satisfies Options];
-    }),
-  );
-}
-
-/** The config file's keys of the schema, with their JSON Schema, in its order. */
-export function fileProperties(): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(Object.values(OPTION_SCHEMA).flatMap((spec) => (spec.file ? [[spec.file.key, spec.file.schema]] : [])));
-}
-
-/**
- * The engine's settings from the merged options, each in the engine's unit: an
- * option left unset is left out, so the engine applies its default.
- */
-export function engineSettingsOf(merged: Readonly<Partial<Record<OptionKey, unknown>>>): Partial<Pick<ConformanceOptions, EngineKey>> {
-  const settings: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(OPTION_SCHEMA)) {
-    const value = merged[key as OptionKey];
-    if (spec.engine === undefined || value === undefined) continue;
-    settings[spec.engine.key] = typeof value === 'number' ? spec.engine.unit.toEngine(value) : value;
-  }
-  return settings as Partial<Pick<ConformanceOptions, EngineKey>>;
-}

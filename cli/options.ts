@@ -15,7 +15,8 @@ import type { LoadProfile } from '../suites/load/profiles.js';
 import type { ReporterName } from '../reports/names.js';
 import type { SettingOrigins } from './transport.js';
 import { suggest } from './conventions.js';
-import { ARGV_WARNING, CONNECTION_KEYS, OPTION_SCHEMA, type OptionKey, yargsOptionsOf } from './option-schema.js';
+import { ARGV_WARNING, CONNECTION_KEYS, OPTION_SCHEMA, type OptionKey } from './option-schema.js';
+import { yargsOptionsOf } from './option-views.js';
 
 export { ARGV_WARNING } from './option-schema.js';
 

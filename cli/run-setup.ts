@@ -15,7 +15,7 @@ import type { ConformanceOptions } from '../suites/options.js';
 import { buildConnection } from './connection.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
-import { engineSettingsOf } from './option-schema.js';
+import { engineSettingsOf } from './option-views.js';
 import type { CliConfig } from './options.js';
 import { settingSources } from './transport.js';
 import { loadWaivers } from './waivers.js';
