@@ -20,7 +20,12 @@ import { yargsOptionsOf } from './option-views.js';
 
 export { ARGV_WARNING } from './option-schema.js';
 
-/** What a run of the CLI is configured with. */
+/**
+ * What a run of the CLI is configured with: the merged options, by the keys of
+ * the schema (cli/option-schema.ts), in the CLI's units (seconds where the
+ * engine takes ms). An engine option left unset (`undefined`) is the engine's
+ * to default (suites/defaults.ts).
+ */
 export interface CliConfig {
   baseUrl: string | undefined;
   apiKey: string | undefined;
@@ -29,13 +34,13 @@ export interface CliConfig {
   numRuns: number | undefined;
   strict: boolean | undefined;
   timeout: number | undefined;
-  /** Seconds the run may spend waiting out 429 answers. */
+  /** Seconds the run may spend waiting out 429 and 503 answers, when given. */
   maxWait: number | undefined;
-  /** Seconds after its 201 a created animal may stay unreadable while it is asked for again. */
+  /** Seconds after its 201 a created animal may stay unreadable while it is asked for again, when given. */
   visibilityWindow: number | undefined;
   /** The suite's own requests per second at most, when given. */
   rateLimit: number | undefined;
-  /** Requests in flight at most in the functional phases. */
+  /** Requests in flight at most in the functional phases, when given. */
   concurrency: number | undefined;
   /** Seconds the whole run may take, when given. */
   maxTime: number | undefined;

@@ -13,13 +13,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import yargs, { type Options } from 'yargs';
 import { certifyOptions } from '../../../cli/certify.js';
+import { UsageError } from '../../../core/errors.js';
 import { configSchema } from '../../../cli/config-schema.js';
 import { documented } from '../../../cli/env.js';
 import type { Io } from '../../../cli/io.js';
 import { main } from '../../../cli/main.js';
 import { type Command, OPTION_SCHEMA, type OptionKey } from '../../../cli/option-schema.js';
 import { engineDefault, engineSettingsOf } from '../../../cli/option-views.js';
-import { replayOptions, serveOptions } from '../../../cli/options.js';
+import { inFlags, replayOptions, serveOptions } from '../../../cli/options.js';
 import { RUN_OPTIONS, toConfig } from '../../../cli/run-config.js';
 import { rules } from '../../../spec/rules.js';
 import { resolve, type Resolved } from '../../../suites/options.js';
@@ -152,5 +153,11 @@ describe('the option schema', () => {
       const offered = Object.hasOwn(table, spec.flag) && table[spec.flag]!.hidden !== true;
       expect(offered, `${command} --${spec.flag} (${key})`).toBe(spec.commands.includes(command));
     }
+  });
+
+  it('a value the engine refuses is named in the unit its flag takes: --max-time -5 says -5 (seconds), not -5000', async () => {
+    const refused = await resolvedOf([`--base-url=${BASE_URL}`, '--max-time', '-5']).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect(inFlags(refused as UsageError)).toBe('--max-time must be a positive number of seconds, got -5');
   });
 });
