@@ -18,7 +18,6 @@ import { checkApiKey, redactorForAll } from '../core/redact.js';
 import { refusalOf, removePartialFilesSync, writeFileAtomic } from '../core/safe-write.js';
 import { reporters } from '../reports/index.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
-import { DEFAULTS } from '../suites/defaults.js';
 import { CERTIFICATION, certifyExitCode } from '../result/policy.js';
 import { readEd25519Key, readProduct } from './certification.js';
 import { buildConnection } from './connection.js';
@@ -27,6 +26,7 @@ import { watchInterrupts } from './interrupt.js';
 import type { Io } from './io.js';
 import { errorLine } from './errors.js';
 import { ARGV_WARNING } from './options.js';
+import { yargsOptionsOf } from './option-views.js';
 import { apiKeyOf } from './env.js';
 import { connectionLine, settingSources } from './transport.js';
 
@@ -40,9 +40,7 @@ export const certifyOptions: Record<string, Options> = {
   product: { type: 'string', describe: 'product.json: the product\'s name, version and contact (spec/product.schema.json)' },
   out: { type: 'string', describe: 'Where the bundle (.tar.gz) is written' },
   'sign-key': { type: 'string', describe: 'PEM file of an Ed25519 private key: signs manifest.json into manifest.sig' },
-  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]` },
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
+  ...yargsOptionsOf(['timeout', 'ca', 'insecure']),
   ...connectionOptions,
   ...Object.fromEntries(REFUSED.map((flag) => [flag, { hidden: true } satisfies Options])),
 };

@@ -24,17 +24,16 @@
  * are relative to the file's folder. Its JSON Schema, {@link configSchema}, is
  * published as spec/config.schema.json for editors (`"$schema"`).
  */
-import { FINGERPRINT_IDS, type FingerprintId } from '../core/fingerprints.js';
+import type { FingerprintId } from '../core/fingerprints.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { scanJson } from '../core/json-prefix.js';
 import { shellWord } from '../reports/commands.js';
-import { REPORTER_NAMES } from '../reports/names.js';
-import { rules } from '../spec/rules.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
 import { MIN_SECRET_LENGTH } from './connection-flags.js';
+import { configSchema } from './config-schema.js';
 import { ConfigFileError } from './errors.js';
 import { FILE_LIMITS, FileRefused, readBoundedFile } from './files.js';
 
@@ -83,80 +82,7 @@ export interface FileConfig {
   profiles?: Record<string, Omit<LoadProfile, 'name' | 'description' | 'mix'> & { description?: string; mix: Partial<LoadProfile['mix']> }>;
 }
 
-const ruleIds = { type: 'array', items: { enum: rules.map((r) => r.id) } };
-
-/** Where the published schema says it lives (npm run gen writes spec/config.schema.json). */
-export const CONFIG_SCHEMA_ID = 'https://petstore-conformance.invalid/spec/config.schema.json';
-
-/**
- * JSON Schema (2020-12) of the config file: what the CLI validates the file
- * against, and, with `npm run gen`, spec/config.schema.json (point `"$schema"`
- * at it for completion and checking in an editor).
- */
-export const configSchema = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: CONFIG_SCHEMA_ID,
-  title: 'petstore-conformance.config.json',
-  description: 'Configuration of petstore-conformance. Holds what the flags hold, in camelCase; flags and PETSTORE_* environment variables win over it. Never the API key. String values may use ${NAME} for an environment variable.',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    $schema: { type: 'string', description: 'This schema, for editors: e.g. ./node_modules/petstore-conformance/spec/config.schema.json' },
-    baseUrl: { type: 'string', minLength: 1, description: 'Base URL of the implementation, normally ending in /v1 (--base-url)' },
-    reportDir: { type: 'string', minLength: 1, description: 'Where the reports are written, relative to this file (--report-dir). Default ./petstore-conformance-report' },
-    seed: { type: 'integer', minimum: -2147483648, maximum: 2147483647, description: 'Seed of all generated data (--seed). Default: random, printed' },
-    numRuns: { type: 'integer', minimum: 1, maximum: 10000, description: 'Runs per property-based check (--num-runs). Default 40' },
-    strict: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' },
-    timeout: { type: 'integer', minimum: 1, maximum: 600000, description: 'Deadline of one request, headers and body, in ms (--timeout). Default 10000' },
-    maxWait: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default 120' },
-    visibilityWindow: { type: 'number', minimum: 0, maximum: 600, description: 'Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default 2' },
-    concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Requests in flight at most in the functional phases (--concurrency). Default 32' },
-    rateLimit: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
-    maxTime: { type: 'integer', minimum: 1, maximum: 604800, description: 'Seconds the whole run may take (--max-time). Default 1800' },
-    maxFailures: { type: 'integer', minimum: 1, description: 'Stop sending once this many rules fail; the rest is not run (--max-failures)' },
-    userAgent: { type: 'string', minLength: 1, maxLength: 256, description: 'User-Agent the requests carry (--user-agent). Default petstore-conformance' },
-    fingerprints: { type: 'array', items: { enum: [...FINGERPRINT_IDS] }, minItems: 1, uniqueItems: true, description: "Clients whose shapes the requests are spread over, each request as one, drawn from the seed (--fingerprints). Default: none, the tool's own requests" },
-    load: { type: 'string', description: 'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke' },
-    only: { ...ruleIds, description: 'Run only these rule ids (--only)' },
-    skip: { ...ruleIds, description: 'Do not run these rule ids (--skip)' },
-    reporter: { type: 'array', items: { enum: [...REPORTER_NAMES] }, description: 'Reports to write (--reporter). Default: all of them' },
-    ca: { type: 'string', minLength: 1, description: 'PEM file of a private CA to trust, relative to this file (--ca)' },
-    insecure: { type: 'boolean', description: 'Do not verify the TLS certificate (--insecure)' },
-    cert: { type: 'string', minLength: 1, description: 'PEM file of a client certificate for mTLS, relative to this file (--cert)' },
-    certKey: { type: 'string', minLength: 1, description: 'PEM file of the client certificate\'s key, relative to this file (--cert-key)' },
-    proxy: { type: 'string', minLength: 1, description: 'HTTP proxy every request goes through (--proxy)' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra headers on every request, by name (-H); never Authorization' },
-    waivers: { type: 'string', minLength: 1, description: 'Waivers file, relative to this file (--waivers)' },
-    profiles: {
-      type: 'object',
-      description: 'Load profiles by name (they may replace a built-in one); --load picks one',
-      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*$', not: { const: 'none' } },
-      additionalProperties: {
-        type: 'object',
-        required: ['kind', 'maxRequests', 'mix', 'thresholds'],
-        additionalProperties: false,
-        properties: {
-          kind: { enum: ['closed', 'rate', 'ramp'], description: 'closed: connections for durationSec; rate: rate requests per second; ramp: stages of connections, stageSec each' },
-          description: { type: 'string' },
-          connections: { type: 'integer', minimum: 1 },
-          durationSec: { type: 'number', exclusiveMinimum: 0 },
-          rate: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second (kind rate)' },
-          stages: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 }, description: 'Connections per stage (kind ramp)' },
-          stageSec: { type: 'number', exclusiveMinimum: 0 },
-          maxRequests: { type: 'integer', minimum: 1, description: 'Hard cap on requests' },
-          mix: {
-            type: 'object',
-            additionalProperties: false,
-            description: 'Weights of the operations',
-            properties: { listPets: { type: 'number', minimum: 0 }, createPet: { type: 'number', minimum: 0 }, getPet: { type: 'number', minimum: 0 } },
-          },
-          thresholds: { type: 'array', items: { type: 'string' }, description: '[operation.]metric comparator value unit, e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s"' },
-          authProbeShare: { type: 'number', minimum: 0, maximum: 0.5, description: 'Share of requests sent without a key. Default 0.02' },
-        },
-      },
-    },
-  },
-} as const;
+export { CONFIG_SCHEMA_ID, configSchema } from './config-schema.js';
 
 let validator: ValidateFunction<FileConfig> | undefined;
 /** The config schema, compiled on first use: most runs have no config file, and compiling costs start-up time. */

@@ -6,27 +6,19 @@
  */
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
+import { CONNECTION_KEYS } from './option-schema.js';
+import { yargsOptionsOf } from './option-views.js';
 
 /** Secret header values shorter than this are refused: they would be "redacted" out of any text. */
 export const MIN_SECRET_LENGTH = 8;
 
-/** `--secret-header Name` (no value) reads the value from this variable plus the name, upper case, `-` as `_`. */
-export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
+export { SECRET_HEADER_ENV } from './option-schema.js';
 
-/** The flags beyond `--ca` and `--insecure` (which each command declares in its own table). */
-export const connectionOptions: Record<string, Options> = {
-  cert: { type: 'string', describe: 'PEM file of a client certificate to present to an https target (mTLS); needs --cert-key' },
-  'cert-key': { type: 'string', describe: 'PEM file of the client certificate\'s private key (unencrypted)' },
-  proxy: { type: 'string', describe: 'Send every request through this HTTP proxy (http://[user:pass@]host:port); without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply' },
-  header: { type: 'string', array: true, alias: 'H', describe: 'Extra header on every request, "Name: value" (repeatable; never Authorization)' },
-  'secret-header': { type: 'string', array: true, describe: `Like --header, but the value is a secret, redacted like the key: "Name: value", or "Name" to read it from ${SECRET_HEADER_ENV}<NAME>` },
-};
+/** The flags beyond `--ca` and `--insecure` (which each command declares in its own table), from the schema. */
+export const connectionOptions: Record<string, Options> = yargsOptionsOf(CONNECTION_KEYS);
 
-/** `--ca` and `--insecure`, for commands that did not have them. */
-export const tlsOptions: Record<string, Options> = {
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
-};
+/** `--ca` and `--insecure`, for commands that did not have them, from the schema. */
+export const tlsOptions: Record<string, Options> = yargsOptionsOf(['ca', 'insecure']);
 
 /** What the flags (and the config file, for the run) say, before any file is read. */
 export interface ConnectionFlags {

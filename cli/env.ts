@@ -11,12 +11,12 @@
  */
 import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
+import { envVarOf } from './option-schema.js';
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];
 
-/** The environment variable of a flag: `PETSTORE_` and the flag in upper snake case (`--max-wait` → `PETSTORE_MAX_WAIT`). */
-export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase().replace(/-/g, '_')}`;
+export { envVarOf } from './option-schema.js';
 
 /** Whether an option has a variable of this rule: every option `--help` shows does. */
 const hasVariable = (option: Options): boolean => option.hidden !== true;

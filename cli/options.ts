@@ -1,8 +1,9 @@
 /**
- * The CLI's options, typed over the config they fill: a key of {@link CliConfig}
- * without a flag here fails typecheck. Defaults live in suites/defaults.ts
- * (DEFAULTS) and here for CLI-only keys; validation happens before defaults.
- * Light on purpose: `--help` loads it, and none of what a run needs.
+ * The CLI's options as yargs tables: the run's derived from the one schema of
+ * cli/option-schema.ts, typed over the config they fill (a key of
+ * {@link CliConfig} without an entry there fails typecheck); the other
+ * commands' own. Light on purpose: `--help` loads it, and none of what a run
+ * needs.
  */
 import type { Options } from 'yargs';
 import { type PcError, UsageError } from '../core/errors.js';
@@ -10,27 +11,36 @@ import { FINGERPRINT_IDS, type FingerprintId, isFingerprintId } from '../core/fi
 import { OPTION_NAMES, renderWording, type Setting } from '../core/wording.js';
 import { type ConnectionFlags, connectionOptions, tlsOptions } from './connection-flags.js';
 import { DEFAULTS } from '../suites/defaults.js';
-import { type LoadProfile, PROFILE_NAMES } from '../suites/load/profiles.js';
-import { REPORTER_NAMES, type ReporterName } from '../reports/names.js';
+import type { LoadProfile } from '../suites/load/profiles.js';
+import type { ReporterName } from '../reports/names.js';
 import type { SettingOrigins } from './transport.js';
 import { suggest } from './conventions.js';
+import { ARGV_WARNING, CONNECTION_KEYS, OPTION_SCHEMA, type OptionKey } from './option-schema.js';
+import { yargsOptionsOf } from './option-views.js';
 
-/** What a run of the CLI is configured with. */
+export { ARGV_WARNING } from './option-schema.js';
+
+/**
+ * What a run of the CLI is configured with: the merged options, by the keys of
+ * the schema (cli/option-schema.ts), in the CLI's units (seconds where the
+ * engine takes ms). An engine option left unset (`undefined`) is the engine's
+ * to default (suites/defaults.ts).
+ */
 export interface CliConfig {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   reportDir: string;
   seed: number | undefined;
-  numRuns: number;
-  strict: boolean;
-  timeout: number;
-  /** Seconds the run may spend waiting out 429 answers. */
-  maxWait: number;
-  /** Seconds after its 201 a created animal may stay unreadable while it is asked for again. */
-  visibilityWindow: number;
+  numRuns: number | undefined;
+  strict: boolean | undefined;
+  timeout: number | undefined;
+  /** Seconds the run may spend waiting out 429 and 503 answers, when given. */
+  maxWait: number | undefined;
+  /** Seconds after its 201 a created animal may stay unreadable while it is asked for again, when given. */
+  visibilityWindow: number | undefined;
   /** The suite's own requests per second at most, when given. */
   rateLimit: number | undefined;
-  /** Requests in flight at most in the functional phases. */
+  /** Requests in flight at most in the functional phases, when given. */
   concurrency: number | undefined;
   /** Seconds the whole run may take, when given. */
   maxTime: number | undefined;
@@ -67,43 +77,8 @@ export interface CliConfig {
   origins: SettingOrigins;
 }
 
-/**
- * What every `--api-key` says in `--help`: a command line is no place for a
- * key. Its variable, which `--help` names after it, is readable only by the
- * same user (/proc/<pid>/environ).
- */
-export const ARGV_WARNING = 'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
-
 /** Where `serve` listens unless told. */
 export const SERVE_DEFAULTS = { port: 8080, host: '127.0.0.1' };
-
-/** Kebab-case flag names of the config keys. */
-type Flag<K extends string> = K extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${Flag<T>}` : `-${Lowercase<H>}${Flag<T>}`) : K;
-
-/**
- * Defaults of the CLI-only keys; the engine's own are in suites/defaults.ts. The
- * option tables below set none, so a flag left out reads as undefined and the
- * environment or the config file can fill it (flags > env > file > defaults).
- */
-export const CLI_DEFAULTS = {
-  reportDir: './petstore-conformance-report',
-  numRuns: DEFAULTS.numRuns,
-  strict: DEFAULTS.strict,
-  timeout: DEFAULTS.timeoutMs,
-  maxWait: DEFAULTS.maxWaitMs / 1000,
-  visibilityWindow: DEFAULTS.visibilityWindowMs / 1000,
-  maxTime: DEFAULTS.maxTimeMs / 1000,
-  load: 'smoke',
-  only: [] as string[],
-  skip: [] as string[],
-  reporter: [...REPORTER_NAMES] as ReporterName[],
-  json: false,
-  embedded: false,
-  insecure: false,
-  quiet: false,
-  verbose: false,
-  dryRun: false,
-};
 
 /**
  * How the CLI names each setting the engine's messages refer to: by its flag.
@@ -153,37 +128,15 @@ export function parseRateLimit(value: unknown): number | undefined {
   return Number(perSecond[1]);
 }
 
-/** The run's own options; with {@link connectionOptions}, the default command's. */
-export const runOptions: { [K in Exclude<keyof CliConfig, 'profiles' | 'connection' | 'origins'> as Flag<K & string>]-?: Options } = {
-  'base-url': { type: 'string', describe: 'Base URL of the implementation, e.g. https://staging.example/v1' },
-  'api-key': { type: 'string', describe: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}` },
-  'report-dir': { type: 'string', describe: `Where the reports are written [default: ${CLI_DEFAULTS.reportDir}]` },
-  seed: { type: 'number', describe: 'Seed of all generated data (default: random, printed and recorded)' },
-  'num-runs': { type: 'number', describe: `Runs per property-based check [default: ${CLI_DEFAULTS.numRuns}]` },
-  strict: { type: 'boolean', describe: 'SHOULD failures (warnings) fail the run too' },
-  timeout: { type: 'number', describe: `Deadline of one request, headers and body, in ms [default: ${CLI_DEFAULTS.timeout}]` },
-  'max-wait': { type: 'number', describe: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${CLI_DEFAULTS.maxWait}]` },
-  'visibility-window': { type: 'number', describe: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${CLI_DEFAULTS.visibilityWindow}]` },
-  concurrency: { type: 'number', describe: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]` },
-  'rate-limit': { type: 'string', describe: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]' },
-  'max-time': { type: 'number', describe: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${CLI_DEFAULTS.maxTime}]` },
-  load: { type: 'string', describe: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: ${CLI_DEFAULTS.load}]` },
-  only: { type: 'string', array: true, describe: 'Run only these rule ids (repeat or comma-separate)' },
-  skip: { type: 'string', array: true, describe: 'Do not run these rule ids (repeat or comma-separate)' },
-  reporter: { type: 'string', array: true, describe: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]` },
-  json: { type: 'boolean', describe: 'Print report.json to stdout (the console report goes to stderr)' },
-  embedded: { type: 'boolean', describe: 'Start the embedded reference implementation on loopback and test it' },
-  waivers: { type: 'string', describe: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire' },
-  ca: { type: 'string', describe: 'PEM file of a private CA to trust for an https target' },
-  insecure: { type: 'boolean', describe: 'Do not verify the TLS certificate (recorded in the report)' },
-  config: { type: 'string', describe: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]' },
-  quiet: { type: 'boolean', alias: 'q', describe: 'Print the verdict line only (the reports are still written)' },
-  verbose: { type: 'boolean', describe: 'Print each exchange as it completes, one line, the key redacted' },
-  'max-failures': { type: 'number', describe: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant' },
-  'dry-run': { type: 'boolean', describe: 'Print the plan (phases, checks, about how many requests and animals) and send nothing' },
-  'user-agent': { type: 'string', describe: 'User-Agent the requests carry [default: petstore-conformance]' },
-  fingerprints: { type: 'string', array: true, describe: `Send each request as one of these clients, drawn from the seed: their User-Agent, headers, header order and casing, connection habit (comma-separate: ${FINGERPRINT_IDS.join(', ')}; or all) [default: none, the tool's own requests]` },
-};
+/** The keys of {@link CliConfig} that are flags of the run. */
+type RunKey = Exclude<keyof CliConfig, 'profiles' | 'connection' | 'origins'>;
+/** Entries of the schema that are neither: none, or typecheck fails below. */
+type Unclaimed = Exclude<OptionKey, RunKey | (typeof CONNECTION_KEYS)[number]>;
+/** The run's keys in the schema's order; a key of the config the schema lacks fails typecheck in `yargsOptionsOf` below. */
+const RUN_KEYS: [Unclaimed] extends [never] ? readonly RunKey[] : { unclaimed: Unclaimed } = (Object.keys(OPTION_SCHEMA) as OptionKey[]).filter((key) => !(CONNECTION_KEYS as readonly string[]).includes(key)) as RunKey[];
+
+/** The run's own options, from the schema; with {@link connectionOptions}, the default command's. */
+export const runOptions: Record<string, Options> = yargsOptionsOf(RUN_KEYS);
 
 /**
  * `--fingerprints` (repeated or comma-separated): client ids of
@@ -225,7 +178,7 @@ export const matrixOptions: Record<string, Options> = {
 export const replayOptions: Record<string, Options> = {
   'base-url': { type: 'string', describe: "Where to send it (required: replay sends only to an origin you name; without one it prints the report's recorded target and sends nothing)" },
   'api-key': { type: 'string', describe: `The key, when the request carries it. ${ARGV_WARNING}` },
-  timeout: { type: 'number', describe: `Deadline of the request, ms [default: ${CLI_DEFAULTS.timeout}]` },
+  timeout: { type: 'number', describe: `Deadline of the request, ms [default: ${DEFAULTS.timeoutMs}]` },
   ...tlsOptions,
   ...connectionOptions,
 };

@@ -15,6 +15,7 @@ import type { ConformanceOptions } from '../suites/options.js';
 import { buildConnection } from './connection.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
+import { engineSettingsOf } from './option-views.js';
 import type { CliConfig } from './options.js';
 import { settingSources } from './transport.js';
 import { loadWaivers } from './waivers.js';
@@ -39,24 +40,11 @@ export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: {
   return {
     reportDir,
     settings: {
-      ...(config.seed === undefined ? {} : { seed: config.seed }),
-      numRuns: config.numRuns,
-      strict: config.strict,
-      timeoutMs: config.timeout,
-      maxWaitMs: config.maxWait * 1000,
-      visibilityWindowMs: config.visibilityWindow * 1000,
-      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
-      ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-      ...(config.maxTime === undefined ? {} : { maxTimeMs: config.maxTime * 1000 }),
-      load: config.load,
-      only: config.only,
-      skip: config.skip,
+      // Every engine option the flags, the variables or the file set, in the engine's unit; the rest is the engine's default.
+      ...engineSettingsOf(config),
       connection,
       loadProfiles: config.profiles,
       ...(waivers ? { waivers } : {}),
-      ...(config.maxFailures === undefined ? {} : { maxFailures: config.maxFailures }),
-      ...(config.userAgent === undefined ? {} : { userAgent: config.userAgent }),
-      ...(config.fingerprints === undefined ? {} : { fingerprints: config.fingerprints }),
       sources,
     },
   };

@@ -205,7 +205,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxWaitMs: integer('maxWaitMs', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
     visibilityWindowMs: options.visibilityWindowMs === undefined ? DEFAULTS.visibilityWindowMs : window('visibilityWindowMs', options.visibilityWindowMs),
     rateLimit: options.rateLimit === undefined ? undefined : positive('rateLimit', options.rateLimit),
-    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : positive('maxTimeMs', options.maxTimeMs),
+    maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : span('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
     fingerprints: fingerprintsOf(options.fingerprints),
@@ -236,6 +236,12 @@ function userAgentOf(value: string): string {
 /** A span of time from 0 to 10 minutes, in ms: longer than any answer takes, so a typo cannot stall a run for hours. */
 function window(name: Setting, value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 600_000) throw new UsageError(wording`${setting(name)} must be a number of seconds from 0 to 600, got ${value / 1000}`);
+  return value;
+}
+
+/** A bound of time in ms, worded in seconds as the CLI and the config file take it (`--max-time 0` says 0, not 0 ms). */
+function span(name: Setting, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(wording`${setting(name)} must be a positive number of seconds, got ${value / 1000}`);
   return value;
 }
 
