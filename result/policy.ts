@@ -2,14 +2,18 @@
  * The verdict policy, in one place: how a rule's outcome is shown (a failing
  * SHOULD rule is a warning unless the run is strict), the run's verdict and its
  * reason, the exit code, and the certificate decision. Reporters, the matrix,
- * the CLI, certify and verify ask this module; none re-derives it.
+ * the CLI, certify and verify ask this module; none re-derives it. Whether a
+ * threshold was measured, and its measure in words, are result/thresholds.ts
+ * (asked through here).
  *
  * Pure functions over the result model; no I/O.
  */
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import type { RuleId, Severity } from '../spec/rules.js';
-import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, ThresholdResult, UndecidedRule, Verdict } from './model.js';
+import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, UndecidedRule, Verdict } from './model.js';
 import { undecidedRules, undecidedText } from './undecided.js';
+
+export { NOT_MEASURED, thresholdMeasure, thresholdMeasured } from './thresholds.js';
 
 /** The one phrase of an undecided rule, for reporters (they ask the policy, never result/undecided.ts). */
 export { undecidedText };
@@ -85,26 +89,6 @@ export function outcomeLabel(rule: Pick<RuleResult, 'outcome' | 'severity' | 'ch
   const open = inconclusiveCases(rule);
   if (open === 0 || shown === 'inconclusive') return shown;
   return `${shown}, ${open} case${open === 1 ? '' : 's'} inconclusive`;
-}
-
-/** How a threshold's reason begins when the threshold could not be computed (it then fails). */
-export const NOT_MEASURED = 'not measured';
-
-/** Whether a threshold's `measured` is a figure at all: not when it was inconclusive or could not be computed. */
-export function thresholdMeasured(t: Pick<ThresholdResult, 'outcome' | 'reason'>): boolean {
-  return t.outcome !== 'inconclusive' && !t.reason?.startsWith(NOT_MEASURED);
-}
-
-/**
- * What a threshold measured, in words: `measured 40 req/s`, `measured 0.5%
- * (reason)`, or, when it could not be computed or was inconclusive, `not
- * measured: why`, never a figure that was not measured (a 0% error rate of no
- * answer at all).
- */
-export function thresholdMeasure(t: Pick<ThresholdResult, 'outcome' | 'measured' | 'unit' | 'reason'>): string {
-  if (!thresholdMeasured(t)) return t.reason?.startsWith(NOT_MEASURED) ? t.reason : `${NOT_MEASURED}${t.reason ? `: ${t.reason}` : ''}`;
-  const unit = t.unit === '%' || t.unit === 'x' ? t.unit : ` ${t.unit}`;
-  return `measured ${t.measured}${unit}${t.reason ? ` (${t.reason})` : ''}`;
 }
 
 /** `pass` when every threshold of every profile was met, `fail` when one was breached or unmeasured, `none` without load. */

@@ -22,20 +22,22 @@
  * another in a certification) and their answers, never on how concurrent
  * checks interleave, so `verify`'s replay of a transcript (same seed) sends
  * the same requests, each identical one in the same order. Pairs are compared by
- * `answerDifferences` (suites/compare.ts).
+ * `answerDifferences` (suites/compare.ts); the prelude's requests, their
+ * partners and the probe's draws from the seed are suites/probe/prelude.ts.
  */
 import { fingerprintOfHeaders, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
-import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../core/json.js';
 import { bodyJson } from '../core/http.js';
 import { sha256 } from '../core/hash.js';
 import type { Asserter, DifferentialCheck, SendOptions, SentExchange, StoreState } from './check.js';
 import { type AnswerView, answerDifferences, type Pairing } from './compare.js';
-import { ordinaryNameFor, petView } from './judge.js';
+import { petView } from './judge.js';
 import type { OperationId } from '../result/model.js';
-import { createPet, getPet, listPets, listStoreOrders } from './requests.js';
 import { TargetLost } from '../result/reasons.js';
 import { NotJudged, RateLimited } from './session.js';
 import type { Names } from '../generators/names.js';
+import { missingIdFor, PRELUDE, PRELUDE_JITTER_MS, PRELUDE_PARTNER, PRELUDE_PAUSE_MS, type PreludeKind, preludePairing, preludeRequest, shuffled, unit } from './probe/prelude.js';
+
+export { PRELUDE, PRELUDE_JITTER_MS, PRELUDE_PARTNER, PRELUDE_PAUSE_MS, type PreludeKind } from './probe/prelude.js';
 
 /** The probe's check: what it compares is recorded under it. */
 export const clientIndependence: DifferentialCheck = {
@@ -49,11 +51,6 @@ export const clientIndependence: DifferentialCheck = {
 /** What a run needs before the probe can run: two clients to compare. */
 export const PROBE_NEEDS = 'two client fingerprints or more to compare answers across (a certification speaks as all of them)';
 
-/** Pause between two prelude requests, ms: from {@link PRELUDE_PAUSE_MS}, plus up to {@link PRELUDE_JITTER_MS} drawn from the seed. */
-export const PRELUDE_PAUSE_MS = 60;
-/** Jitter added to each prelude pause, ms at most. */
-export const PRELUDE_JITTER_MS = 140;
-
 /**
  * The share of the run's requests sent again as each other client, each drawn
  * from the seed and the request itself (check, kind, method, path, body), never
@@ -65,31 +62,6 @@ export const PRELUDE_JITTER_MS = 140;
 export const RESENT_SHARE = 0.03;
 /** The share for requests without the key (or another Authorization) and GET /store/orders. */
 export const RESENT_SHARE_KEYLESS = 0.25;
-
-/** The kinds of the prelude, in the order they are sent. */
-export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
-
-/** The prelude's kinds: every operation, success and error, with and without the key. */
-export const PRELUDE: readonly PreludeKind[] = ['list-key', 'list-no-key', 'create-valid', 'get-existing', 'get-missing', 'create-invalid', 'orders-no-key'];
-
-/**
- * The check whose first request of a prelude kind the prelude's answer is
- * compared with. One check's requests go out one after another in a
- * certification, so its first of a kind is the same in `verify`'s replay,
- * whatever the other checks do meanwhile.
- */
-export const PRELUDE_PARTNER: Readonly<Record<PreludeKind, string>> = {
-  'list-key': 'preflight',
-  'list-no-key': 'auth.missing-key',
-  'create-valid': 'store.seed',
-  'get-existing': 'getPet.round-trip',
-  'get-missing': 'getPet.unknown-ids',
-  'create-invalid': 'createPet.invalid-bodies',
-  'orders-no-key': 'auth.missing-key',
-};
-
-/** The categoryId of the prelude's animal: the first the setup phase tries when the store shows none. */
-const PRELUDE_CATEGORY = 1n;
 
 /** What the probe is given by the engine. */
 export interface ProbeOptions {
@@ -148,7 +120,7 @@ export class DifferentialProbe {
     const order = shuffled(this.#options.fingerprints, this.#options.seed);
     for (const [i, kind] of PRELUDE.entries()) {
       if (i > 0 && this.#options.sleep) await this.#options.sleep(PRELUDE_PAUSE_MS + Math.floor(unit(this.#options.seed, `pause ${i}`) * PRELUDE_JITTER_MS));
-      const request = this.#preludeRequest(kind);
+      const request = preludeRequest(kind, { names: this.#options.names, createdId: this.#preludeId, missingId: this.#missingId });
       if (!request) continue;
       const x = await this.#options.send({ ...request, fingerprint: order[i % order.length]!, fresh: true }, { watch: false });
       if (!x.response) {
@@ -194,31 +166,11 @@ export class DifferentialProbe {
     this.#options.asserter('listPets').inconclusive('CLIENT-INDEPENDENT', { code: 'NOTHING_COMPARED', args: { reason } });
   }
 
-  #preludeRequest(kind: PreludeKind): SendOptions | undefined {
-    switch (kind) {
-      case 'list-key':
-        return listPets({ limit: 1 });
-      case 'list-no-key':
-        return listPets({}, { auth: 'none' });
-      case 'create-valid':
-        return createPet({ name: ordinaryNameFor(this.#options.names, ' prelude'), categoryId: PRELUDE_CATEGORY, status: 'available' });
-      case 'get-existing':
-        return this.#preludeId === undefined ? undefined : getPet(this.#preludeId);
-      case 'get-missing':
-        return getPet(this.#missingId);
-      case 'create-invalid':
-        // No name: "name string, required".
-        return { ...createPet({ categoryId: PRELUDE_CATEGORY, status: 'available' }), refused: true };
-      case 'orders-no-key':
-        return listStoreOrders({ auth: 'none' });
-    }
-  }
-
   /** The first later request of a prelude kind is compared with the prelude's answer of that kind. */
   #matchPrelude(check: string, request: SendOptions, x: SentExchange): void {
     for (const [kind, earlier] of this.#pending) {
       if (PRELUDE_PARTNER[kind] !== check) continue;
-      const pairing = this.#kindOf(kind, request, earlier.request);
+      const pairing = preludePairing(kind, request, earlier.request, this.#options.store);
       if (!pairing) continue;
       this.#pending.delete(kind);
       if (kind === 'get-existing' && earlier.x.response?.status === 404) continue; // No read-after-write guarantee is stated.
@@ -227,35 +179,6 @@ export class DifferentialProbe {
     }
   }
 
-  /** Whether `request` is of the prelude's `kind`: the same request, or one of the same kind; undefined when neither. */
-  #kindOf(kind: PreludeKind, request: SendOptions, prelude: SendOptions): Pairing | undefined {
-    const auth = request.auth ?? 'valid';
-    const same = request.method === prelude.method && request.path === prelude.path && auth === (prelude.auth ?? 'valid') && sameBody(request.body, prelude.body);
-    const of = (match: boolean): Pairing | undefined => (!match ? undefined : same ? 'same-request' : 'same-class');
-    switch (kind) {
-      case 'list-key':
-        return same ? 'same-request' : undefined;
-      case 'list-no-key':
-        return of(request.operation === 'listPets' && auth === 'none');
-      case 'orders-no-key':
-        return of(request.operation === 'listStoreOrders' && auth === 'none');
-      case 'create-invalid':
-        return of(request.operation === 'createPet' && auth === 'valid' && request.refused === true);
-      case 'create-valid': {
-        if (request.operation !== 'createPet' || auth !== 'valid' || request.refused) return undefined;
-        const body = bodyObject(request.body);
-        return of(body !== undefined && isLosslessNumber(body.categoryId) && exactInteger(body.categoryId) === PRELUDE_CATEGORY && body.status === 'available');
-      }
-      case 'get-existing':
-      case 'get-missing': {
-        if (request.operation !== 'getPet' || auth !== 'valid') return undefined;
-        const id = petIdOf(request.path);
-        if (id === undefined) return undefined;
-        const created = this.#options.store.createdWithId(id) !== undefined;
-        return of(kind === 'get-existing' ? created : !created && !this.#options.store.ids.has(id));
-      }
-    }
-  }
 
   /**
    * Whether the sample draws this request for a re-send: a share
@@ -338,54 +261,3 @@ function existingAnswer(x: SentExchange): boolean {
   return id !== undefined && x.request.url.endsWith(`/pets/${id}`);
 }
 
-function petIdOf(path: string): bigint | undefined {
-  const match = /^\/pets\/(-?\d{1,19})$/.exec(path);
-  if (!match) return undefined;
-  const id = BigInt(match[1]!);
-  return id <= INT64_MAX && id >= -INT64_MAX - 1n ? id : undefined;
-}
-
-function bodyObject(body: SendOptions['body']) {
-  if (body === undefined) return undefined;
-  try {
-    const value = parseJson(typeof body === 'string' ? body : new TextDecoder().decode(body));
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function bodyText(body: SendOptions['body']): string | undefined {
-  return body === undefined ? undefined : typeof body === 'string' ? body : new TextDecoder().decode(body);
-}
-
-function sameBody(a: SendOptions['body'], b: SendOptions['body']): boolean {
-  return bodyText(a) === bodyText(b);
-}
-
-/** An id no animal is likely to have, from the seed: magnitude between 2^40 and 2^62 (the getPet check's unknown ids are above 2^32 too). */
-function missingIdFor(seed: number): bigint {
-  const high = BigInt(Math.floor(unit(seed, 'missing id high') * 2 ** 30));
-  const low = BigInt(Math.floor(unit(seed, 'missing id low') * 2 ** 32));
-  return 2n ** 40n + ((high << 32n) | low);
-}
-
-/** A number in [0, 1) from the seed and a label (FNV-1a, then a 32-bit mix). */
-function unit(seed: number, label: string): number {
-  let hash = 0x811c9dc5 ^ seed;
-  for (const ch of label) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x45d9f3b);
-  hash ^= hash >>> 16;
-  return (hash >>> 0) / 2 ** 32;
-}
-
-/** The fingerprints in an order drawn from the seed. */
-function shuffled(fingerprints: readonly FingerprintId[], seed: number): FingerprintId[] {
-  const out = [...fingerprints];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(unit(seed, `order ${i}`) * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}

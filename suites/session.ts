@@ -12,9 +12,10 @@
  * does not let a check judge a request the proxy did not carry (it never
  * reached the target), and stops sending once the run must stop: the target
  * (or the proxy) is gone, the suite's loop keeps stalling, the run was
- * interrupted, its time bound or `maxFailures` reached.
+ * interrupted, its time bound or `maxFailures` reached. What it throws into
+ * a check is suites/session/errors.ts (importable from here).
  */
-import { PcError, PROXY_FAILED } from '../core/errors.js';
+import { PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { closedWhenIdle, stalledFor } from '../core/http.js';
 import type { FingerprintId } from '../core/fingerprints.js';
@@ -25,6 +26,9 @@ import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from '../result/reasons.js';
+import { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
+
+export { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 
 /** A 32-bit hash of the seed, a request's order and a stream (splitmix32's finaliser): the same run draws the same. */
 function draw(seed: number, order: number, stream: number): number {
@@ -71,55 +75,6 @@ export const STALLED_RESENDS = 2;
  */
 const REPEATABLE: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
-/**
- * Thrown into a check when an exchange it sent says nothing of the target:
- * it is not judged, and what depended on it is inconclusive with `message` as
- * the reason (never a failure). `exchange` is that exchange.
- */
-export class NotJudged extends Error {
-  constructor(
-    message: string,
-    readonly exchange: SentExchange,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * A request that may not be repeated ({@link REPEATABLE}: a POST) whose
- * deadline came due while the suite's own event loop was stalled: whether the
- * target answered is unknown, so it is neither judged nor sent again (never a
- * failure, never the target's silence).
- */
-export class StalledRequest extends NotJudged {
-  constructor(
-    readonly ms: number,
-    exchange: SentExchange,
-  ) {
-    const { method, url } = exchange.request;
-    super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
-  }
-}
-
-/**
- * A request that may not be repeated ({@link REPEATABLE}: a POST) that failed
- * on a reused connection before any byte of its answer came (core/http.ts
- * `closedWhenIdle`): the server may have closed the connection as idle and
- * never received it, or received it and carried it out. RFC 9112 §9.3.1: "A
- * user agent MUST NOT automatically retry a request with a non-idempotent
- * method unless it has some means to know that the request semantics are
- * actually idempotent, regardless of the method, or some means to detect that
- * the original request was never applied." Neither sent again nor judged:
- * inconclusive, never a failure, never the target's silence.
- * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1
- */
-export class IdleClosed extends NotJudged {
-  constructor(exchange: SentExchange) {
-    const { method, url } = exchange.request;
-    super(`the connection ${method} ${new URL(url).pathname} went out on had carried earlier requests and was closed before any byte of the answer (the server may have closed it as idle), so whether the target received it is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
-  }
-}
-
 /** The check name of the preflight's request: a target that does not answer it is not tested at all. */
 export const PREFLIGHT = 'preflight';
 
@@ -127,23 +82,6 @@ export const PREFLIGHT = 'preflight';
 export const PROBE = 'probe';
 
 export { TargetLost };
-
-/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM). */
-export class Interrupted extends TargetLost {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
-    super({ code: 'interrupted', signal });
-  }
-}
-
-/** Thrown into a check when a request is still rate-limited after the run's wait budget: what depended on it is inconclusive. */
-export class RateLimited extends PcError {
-  constructor(
-    message: string,
-    readonly exchange: SentExchange,
-  ) {
-    super('PC_ERR_RATE_LIMITED', message);
-  }
-}
 
 export interface SessionOptions {
   client: RedactedTransport;

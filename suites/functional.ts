@@ -1,0 +1,114 @@
+/**
+ * The functional phases of a run (suites/engine.ts): the plan's graph of
+ * phases, each check run with what it sees of the run (its context).
+ */
+import type { ActiveCheck, CheckContext, SendOptions, SentExchange } from './check.js';
+import type { RunEvent } from '../result/model.js';
+import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
+import { runProperty } from './property.js';
+import { PLAN } from './plan.js';
+import { type SkipReason, type StopReason, skipText } from '../result/reasons.js';
+import { NotJudged, RateLimited, TargetLost } from './session.js';
+import type { Run } from './run.js';
+import { checkSeed } from './seeds.js';
+
+/**
+ * The functional phases, as the plan's graph: within a phase the checks run
+ * concurrently, and their events go out in plan order whatever ends first.
+ */
+export async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): Promise<void> {
+  const { recorder, session, settings } = run;
+  const plan = run.checks.filter((c): c is ActiveCheck => c.kind === 'example' || c.kind === 'property');
+  const events = new InPlanOrder<RunEvent>(plan.length, run.emit);
+  await runPhases(PLAN, async (phase) => {
+    const active = plan.filter((c) => c.phase === phase);
+    if (active.length === 0) return;
+    const stop = aborted ?? session.stopped?.reason;
+    if (stop) {
+      for (const check of active) {
+        recorder.checkSkipped(check, { code: 'not-run', stop });
+        events.settle(plan.indexOf(check), []);
+      }
+      run.skipPhase(phase, { code: 'not-run', stop });
+      return;
+    }
+    const phaseStart: RunEvent = { type: 'phase-start', phase, checks: active.length };
+    await mapBounded(active, active.length, (check, i) => {
+      const slot = plan.indexOf(check);
+      const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
+      const skip = (why: SkipReason) => {
+        recorder.checkSkipped(check, why);
+        return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: skipText(why) });
+      };
+      return inCheck(slot + 1, async () => {
+        if (session.stopped) return skip({ code: 'not-run', stop: session.stopped.reason });
+        const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some((rule) => run.selected(rule)));
+        if (!runs) return skip({ code: 'not-selected' });
+        let error: string | undefined;
+        const started = performance.now();
+        try {
+          await check.run(contextFor(check, run));
+        } catch (e) {
+          if (e instanceof TargetLost) {
+            recorder.checkSkipped(check, { code: 'cut-short', stop: e.reason });
+          } else if (e instanceof RateLimited || e instanceof NotJudged) {
+            // Still rate-limited, a POST the suite's own stalled loop left unread, a request the proxy did not carry:
+            // what depended on it is unknown.
+            if (e instanceof RateLimited) run.cutShort.push(check.id);
+            const asserter = recorder.asserter(check, check.operation);
+            for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
+          } else {
+            recorder.checkError(check, (e as Error).message);
+            error = skipText({ code: 'crashed', detail: (e as Error).message });
+          }
+        }
+        run.took(check.id, started);
+        end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
+      });
+    });
+  });
+}
+
+/** What a check sees of the run: its asserter (failures counted), its seed, the store, and a send that keeps a replay's exchanges. */
+function contextFor(check: ActiveCheck, run: Run): CheckContext {
+  const { recorder, store, settings } = run;
+  const asserter = run.counted(recorder.asserter(check, check.operation));
+  // While a counterexample is replayed, what it sends is kept as evidence.
+  let recording: SentExchange[] | undefined;
+  const send = async (request: SendOptions) => {
+    const x = await run.send(check.id, request);
+    recording?.push(x);
+    return x;
+  };
+  const observer = recorder.observer(check);
+  return {
+    ...asserter,
+    ...observer,
+    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.names.prefix, names: run.names, timeoutMs: settings.timeoutMs, visibilityWindowMs: settings.visibilityWindowMs },
+    store,
+    authVariants: run.variants,
+    send,
+    sendAll: (requests) => mapBounded(requests, settings.concurrency, send),
+    parallel: (items, fn) => mapBounded(items, settings.concurrency, (item) => fn(item)),
+    property: (arbitrary, body, options) =>
+      runProperty(
+        { arbitrary, body, ...(options?.examples ? { examples: options.examples } : {}), seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, timeLimitMs: settings.propertyTimeLimitMs, concurrency: settings.concurrency },
+        {
+          check,
+          operation: check.operation,
+          asserter,
+          observer,
+          record: (finding, counterexample) => recorder.record(check, check.operation, finding, counterexample),
+          noteFailure: (rule) => run.noteFailure(rule),
+          async recording(into, during) {
+            recording = into;
+            try {
+              return await during();
+            } finally {
+              recording = undefined;
+            }
+          },
+        },
+      ),
+  };
+}

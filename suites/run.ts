@@ -1,0 +1,273 @@
+/**
+ * One run of the engine (suites/engine.ts): its state and the services its
+ * phases share. The engine resolves the options and drives the phases
+ * (suites/functional.ts, the load phase); the result is built by
+ * suites/result-builder.ts.
+ */
+import { PROXY_FAILED } from '../core/errors.js';
+import { type Exchange, HttpClient, stalledFor } from '../core/http.js';
+import { isRedacted, type RedactedExchange, type RedactedTransport, RedactionBoundary } from '../core/boundary.js';
+import type { Redactor } from '../core/redact.js';
+import { type Names, prefixedNames } from '../generators/names.js';
+import { type RuleId, rules as catalog } from '../spec/rules.js';
+import { type Asserter, type CheckContext, type CheckDefinition, type DifferentialCheck, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import { DifferentialProbe, PROBE_NEEDS } from './probe.js';
+import { authVariants, runRedactor, runSecrets } from './credentials.js';
+import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
+import type { ConformanceResult, LoadResult, RunEvent, Summary } from '../result/model.js';
+import { failsRun } from '../result/policy.js';
+import { loadChecks } from './load/phase.js';
+import { Recorder } from './recorder.js';
+import { builtinChecks } from './registry.js';
+import type { ConformanceOptions, Resolved } from './options.js';
+import { type AnswerCount, type SkipReason, skipText } from '../result/reasons.js';
+import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './session.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { buildResult } from './result-builder.js';
+import { namePrefixFor, naturalNamesFor } from './seeds.js';
+
+/**
+ * One run's state and the services its phases share: the recorder, the
+ * session every request goes through, the store the checks learn, what each
+ * check's requests were answered and how long each check took.
+ */
+export class Run {
+  readonly settings: Resolved;
+  readonly options: ConformanceOptions;
+  readonly checks: readonly CheckDefinition[];
+  readonly responseChecks: readonly ResponseCheck[];
+  readonly redactor: Redactor;
+  readonly evidence: EvidenceFactory;
+  readonly recorder: Recorder;
+  readonly client: RedactedTransport;
+  /** The door for exchanges another sender made (the load phase's): core/boundary.ts `RedactionBoundary.admit`. */
+  readonly admit: (exchange: Exchange) => RedactedExchange;
+  readonly session: TargetSession;
+  /** The differential probe's check, when the run's checks hold it (CLIENT-INDEPENDENT). */
+  readonly differential: DifferentialCheck | undefined;
+  /** The differential probe, while it follows the run: only when the run speaks as two fingerprints or more, during the functional phases. */
+  probe: DifferentialProbe | undefined;
+  readonly store = new StoreState();
+  readonly variants: CheckContext['authVariants'];
+  readonly emit: (event: RunEvent) => void;
+  readonly names: Names;
+  readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
+  readonly loads: LoadResult[] = [];
+  /** Checks cut short because the target was still rate-limiting after the wait budget. */
+  readonly cutShort: string[] = [];
+  /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
+  readonly #answers = new Map<string, Map<string, number>>();
+  /** Time each check took, ms: active checks' runs, response checks' judging. */
+  readonly #checkTime = new Map<string, number>();
+  /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
+  readonly #failing = new Set<RuleId>();
+
+
+  /** `settings` are `options` resolved (suites/options.ts), once, by the engine. */
+  constructor(options: ConformanceOptions, settings: Resolved) {
+    this.options = options;
+    this.settings = settings;
+    const given = options.checks ?? builtinChecks;
+    this.checks = [...given, ...(settings.profile ? loadChecks(settings.profile.name, given.filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
+    this.responseChecks = this.checks.filter((c): c is ResponseCheck => c.kind === 'response');
+    // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
+    this.redactor = runRedactor(runSecrets(options.apiKey, settings.connection));
+    this.evidence = new EvidenceFactory(this.redactor, options.apiKey);
+    this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
+    // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
+    const transport = options.transport;
+    const boundary = new RedactionBoundary(
+      transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}), ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }) }),
+      this.redactor,
+    );
+    this.client = transport && isRedacted(transport) ? transport : boundary;
+    // What the load phase's own connections receive comes in through the same door.
+    this.admit = (exchange) => boundary.admit(exchange);
+    this.variants = authVariants(options.apiKey, settings.seed);
+    this.emit = redactingEmitter(options.onEvent, this.evidence);
+    this.names = options.names === 'natural' ? naturalNamesFor(settings.seed, options.apiKey) : prefixedNames(options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey));
+    // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
+    this.session = new TargetSession({
+      client: this.client,
+      apiKey: options.apiKey,
+      maxWaitMs: settings.maxWaitMs,
+      fingerprints: settings.fingerprints,
+      seed: settings.seed,
+      // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
+      jitterMs: transport ? 0 : settings.jitterMs,
+      ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onExchange: (x) => {
+        options.onExchange?.(x);
+        // The session's probes are recorded (certify's transcript), never counted or judged.
+        if (x.meta.check === PROBE) return;
+        this.#answered(x.meta.check, x);
+        if (options.exchangeEvents) this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
+      },
+      inspect: (x) => this.#inspect(x),
+      observeRateLimit: (operation, summary, x) => this.recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
+    });
+    this.differential = this.checks.find((c): c is DifferentialCheck => c.kind === 'differential');
+    this.probe = this.#probeOf(this.differential);
+  }
+
+  /**
+   * The differential probe of a run that speaks as two client fingerprints or
+   * more; with fewer, its rules are not asked (skipped, never undecided).
+   */
+  #probeOf(check: DifferentialCheck | undefined): DifferentialProbe | undefined {
+    if (!check || !check.rules.some((rule) => this.selected(rule))) return undefined;
+    const { settings, options } = this;
+    if (settings.fingerprints.length < 2) {
+      this.recorder.checkSkipped(check, { code: 'not-asked', needs: PROBE_NEEDS });
+      return undefined;
+    }
+    const signal = options.signal;
+    return new DifferentialProbe({
+      fingerprints: settings.fingerprints,
+      seed: settings.seed,
+      names: this.names,
+      store: this.store,
+      send: (request, how) => this.session.send(check.id, request, how),
+      asserter: (operation) => this.counted(this.recorder.asserter(check, operation)),
+      // A recorded transcript replayed sends nothing real: no pause.
+      ...(options.transport ? {} : { sleep: (ms: number) => delay(ms, undefined, signal ? { signal } : {}).catch(() => undefined) }),
+      mayCreate: (id) => {
+        const sender = this.checks.find((c) => c.id === id);
+        return sender !== undefined && 'phase' in sender && (sender.phase === 'createPet' || sender.phase === 'getPet');
+      },
+    });
+  }
+
+  /** The probe's prelude, if the run has a probe; a stop during it is the preflight's to tell. */
+  async prelude(): Promise<void> {
+    try {
+      await this.probe?.prelude();
+    } catch (error) {
+      if (!(error instanceof TargetLost || error instanceof RateLimited || error instanceof NotJudged)) throw error;
+    }
+  }
+
+  selected(rule: RuleId): boolean {
+    return (this.settings.only.length === 0 || this.settings.only.includes(rule)) && !this.settings.skip.includes(rule);
+  }
+
+  /** Sends a request of the run; the differential probe, while it follows the run, sees its answer (and may send it again as other clients) before the check does. */
+  async send(check: string, request: SendOptions): Promise<SentExchange> {
+    const x = await this.session.send(check, request);
+    await this.probe?.after(check, request, x);
+    return x;
+  }
+
+  /** Counts a failure of `rule` towards --max-failures. */
+  noteFailure(rule: RuleId): void {
+    const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
+    if (!this.selected(rule) || !failsRun({ outcome: 'fail', severity }, this.settings.strict)) return;
+    this.#failing.add(rule);
+    const limit = this.settings.maxFailures;
+    if (limit !== undefined && this.#failing.size >= limit) this.session.stop(new TargetLost({ code: 'max-failures', failing: this.#failing.size, limit }));
+  }
+
+  /** `asserter` with its failures counted towards --max-failures. */
+  counted(asserter: Asserter): Asserter {
+    return {
+      ...asserter,
+      fail: (rule, ...rest) => {
+        asserter.fail(rule, ...rest);
+        this.noteFailure(rule);
+      },
+    };
+  }
+
+  took(check: string, since: number): void {
+    this.#checkTime.set(check, (this.#checkTime.get(check) ?? 0) + (performance.now() - since));
+  }
+
+  /** Marks a phase as not run, with why. */
+  skipPhase(phase: Phase | 'load', why: SkipReason): void {
+    this.skippedPhases.push({ phase, why, reason: skipText(why) });
+  }
+
+  /** Each response passes every response check as it arrives. */
+  #inspect(x: SentExchange): void {
+    for (const check of this.responseChecks) {
+      const started = performance.now();
+      try {
+        check.inspect(x, { ...this.counted(this.recorder.asserter(check, x.meta.operation)), ...this.recorder.observer(check) });
+      } catch (error) {
+        this.recorder.checkError(check, (error as Error).message);
+      }
+      this.took(check.id, started);
+    }
+  }
+
+  #answered(check: string, x: SentExchange): void {
+    // A deadline that came due while the suite's own loop was stalled says nothing of the target: labelled as the suite's.
+    const label = x.response ? String(x.response.status) : stalledFor(x.error) !== undefined ? STALLED_LABEL : PROXY_FAILED.test(x.error?.message ?? '') ? PROXY_LABEL : `no response (${x.error?.code ?? 'error'})`;
+    for (const key of [check, RUN_ANSWERS]) {
+      const counts = this.#answers.get(key) ?? new Map<string, number>();
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+      this.#answers.set(key, counts);
+    }
+  }
+
+  /**
+   * Why a check judged nothing for a rule, in terms of what happened: what its
+   * own requests got (an active check), or what every response of the run was (a
+   * response check judges the responses other checks get).
+   */
+  #nothingJudged(rule: RuleId, check: CheckDefinition): SkipReason {
+    const scope = check.kind === 'response' ? 'run' : 'check';
+    const counts = this.#answers.get(scope === 'run' ? RUN_ANSWERS : check.id) ?? new Map<string, number>();
+    const answers: AnswerCount[] = [...counts].map(([label, count]) => ({ label, count }));
+    return { code: 'nothing-judged', rule, scope, answers };
+  }
+
+
+  /** The result (suites/result-builder.ts), everything redacted once more, and the run's end announced. */
+  result(startedAt: Date, abort: Summary['abort']): ConformanceResult {
+    const { settings, session } = this;
+    const stopped = session.stopped?.message ?? (this.cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive` : undefined);
+    const result = buildResult({
+      settings,
+      options: this.options,
+      names: this.names,
+      recorded: this.recorder.results(),
+      checkTime: this.#checkTime,
+      requestsSent: this.client.requestsSent,
+      checks: this.checks.length,
+      skippedPhases: this.skippedPhases,
+      loads: this.loads,
+      startedAt,
+      ...(stopped ? { stopped } : {}),
+      ...(abort ? { abort } : {}),
+      ...(session.interrupted ? { interrupted: session.interrupted.signal } : {}),
+    });
+    redactResult(result, this.evidence);
+    this.emit({ type: 'run-end', result });
+    return result;
+  }
+}
+
+/** The label of an exchange whose deadline came due while the suite's own event loop was stalled, in a check's tally of answers. */
+const STALLED_LABEL = "not read in time (the suite's own event loop stalled)";
+
+/** The label of an exchange the proxy did not carry to the target (core/tunnel.ts), in a check's tally of answers. */
+const PROXY_LABEL = 'not carried (the proxy failed)';
+
+/** Key of the whole run's answers in the engine's tally. */
+const RUN_ANSWERS = '\u0000run';
+
+/**
+ * An exchange in one line for --verbose: sequence number, operation, method,
+ * URL, and the status with content type, size and time, or why there was no
+ * response; not yet redacted (the engine redacts it before emitting).
+ */
+export function exchangeLine(x: SentExchange): string {
+  const auth = x.meta.auth === 'valid' ? '' : ` [auth ${x.meta.auth}]`;
+  const sent = x.request.body ? ` (${x.request.body.byteLength} B)` : '';
+  const answer = x.response
+    ? `${x.response.status}${x.response.headers['content-type'] ? ` ${x.response.headers['content-type']}` : ''} ${x.response.body.byteLength}${x.response.truncated ? '+' : ''} B`
+    : `no response: ${x.error?.message ?? 'unknown'}`;
+  return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
+}
