@@ -153,8 +153,9 @@ describe('export-load --format artillery', () => {
     const processor = require(processorFile) as { withinProfile(context: { vars: Record<string, number> }, next: (go: boolean) => void): void };
     const asked: boolean[] = [];
     const context = { vars: {} as Record<string, number> };
-    processor.withinProfile(context, (go) => asked.push(go));
-    expect(asked).toEqual([true]);
+    // Artillery asks after each pass of the loop: MAX_CYCLES passes (21 × 240 × 4 requests covers the bound of 20,000), not one more.
+    for (let pass = 1; pass <= 21; pass++) processor.withinProfile(context, (go) => asked.push(go));
+    expect(asked).toEqual([...Array.from({ length: 20 }, () => true), false]);
     expect(readFileSync(processorFile, 'utf8')).toMatch(/const DURATION_MS = 3000;\n.*\nconst MAX_CYCLES = 21;/);
     expect(readFileSync(processorFile, 'utf8')).toContain('per worker in a distributed run');
     expect(text).toMatch(/^# Distributed \(run-fargate, run-lambda --count N\): each worker runs the whole script/m);
