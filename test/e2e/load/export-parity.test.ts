@@ -89,14 +89,17 @@ async function artillerySide(): Promise<{ counts: Record<Kind, number>; conditio
   expect(exported.code, exported.stderr).toBe(0);
   const script = readFileSync(file, 'utf8');
   // Artillery's `before` flow sends the set-up's creates one after another before any virtual user starts.
-  let seen = 0;
+  const setup: string[] = [];
   const { counts, wrap } = counter((method) => {
-    if (++seen > LOAD_SETUP_ANIMALS) return true;
-    expect(method).toBe('POST');
+    if (setup.length >= LOAD_SETUP_ANIMALS) return true;
+    setup.push(method);
     return false;
   });
   const ran = await withServer({ wrap }, (url) => runArtillery(file, url));
-  expect(ran.code, ran.out.slice(-3000)).toBe(0);
+  // Outcomes are not compared (a busy machine may break a latency limit in one run and not the other): Artillery exits
+  // non-zero for a condition that failed, which is fine here; for anything else (it crashed, or never judged) it is not.
+  if (ran.code !== 0) expect(ran.out, ran.out.slice(-3000)).toMatch(/^fail: /m);
+  expect(setup).toEqual(Array.from({ length: LOAD_SETUP_ANIMALS }, () => 'POST'));
   const conditions = (parse(script) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }).config.plugins.ensure.conditions.map((c) => c.expression);
   return { counts, conditions, script, out: ran.out };
 }
