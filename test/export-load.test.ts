@@ -83,8 +83,9 @@ describe('export-load --format k6', () => {
     expect(smoke).toContain('const API_KEY = __ENV.PETSTORE_API_KEY;');
     expect(smoke).toContain('authorization: `Bearer ${API_KEY}`');
     expect(smoke).toMatch(/^\/\/ Distributed \(k6 cloud run, k6-operator\): the virtual users, the rate and the request bound are split/m);
-    expect(smoke).toContain('const MIX = [["listPets",6],["getPet",3],["createPet",1]];');
-    expect(smoke).toContain('const AUTH_PROBE_SHARE = 0.02;');
+    // The load phase's cycle of requests (test/unit/load/export-mix.test.ts compares it with the phase's), not a draw of its own.
+    expect(smoke).toMatch(/^const CYCLE = \[\["(listPets|getPet|createPet)",\d+,[01]\]/m);
+    expect(smoke).not.toContain('Math.random() <');
     expect(smoke).toContain('__ENV.PETSTORE_BASE_URL || "http://127.0.0.1:8080/v1"');
 
     const steady = readFileSync(await exportScript(dir, 'steady', 'k6'), 'utf8');
@@ -138,23 +139,24 @@ describe('export-load --format artillery', () => {
     expect(creates).toHaveLength(20);
     expect(creates[19]!.post!.capture).toEqual([{ regexp: '"id"\\s*:\\s*(-?\\d+)', group: 1, as: 'petId19' }]);
     expect(new RegExp(creates[0]!.post!.capture[0]!.regexp).exec('{"id": 9223372036854775807, "name": "x"}')?.[1]).toBe('9223372036854775807');
-    // The mix: one loop over a cycle of 50 requests in the profile's proportions, one of them without a key.
+    // The mix: one loop over the load phase's cycle of 240 requests in the profile's proportions (6:3:1), 4 of them without a key.
     const loop = script.scenarios[0]!.flow[0] as { loop: Record<string, { name: string; url: string; headers?: { authorization: string } }>[]; whileTrue: string };
     expect(loop.whileTrue).toBe('withinProfile');
     const requests = loop.loop.map((step) => Object.values(step)[0]!);
     const count = (name: string) => requests.filter((r) => r.name === name).length;
-    expect([requests.length, count('listPets'), count('getPet'), count('createPet'), count('authProbe')]).toEqual([50, 29, 15, 5, 1]);
+    expect([requests.length, count('listPets') + count('authProbe'), count('getPet'), count('createPet'), count('authProbe')]).toEqual([240, 144, 72, 24, 4]);
     expect(requests.filter((r) => r.name !== 'authProbe').every((r) => r.headers?.authorization === 'Bearer {{ $env.PETSTORE_API_KEY }}')).toBe(true);
-    expect(requests.find((r) => r.name === 'authProbe')!.headers).toBeUndefined();
+    expect(requests.filter((r) => r.name === 'authProbe').every((r) => r.headers === undefined)).toBe(true);
     // The processor bounds the loop by the profile's duration and its request bound.
     expect(script.config.processor).toBe('./smoke.artillery.processor.cjs');
     const processorFile = join(dir, 'smoke.artillery.processor.cjs');
     const processor = require(processorFile) as { withinProfile(context: { vars: Record<string, number> }, next: (go: boolean) => void): void };
     const asked: boolean[] = [];
     const context = { vars: {} as Record<string, number> };
-    processor.withinProfile(context, (go) => asked.push(go));
-    expect(asked).toEqual([true]);
-    expect(readFileSync(processorFile, 'utf8')).toMatch(/const DURATION_MS = 3000;\n.*\nconst MAX_CYCLES = 100;/);
+    // Artillery asks after each pass of the loop: MAX_CYCLES passes (21 × 240 × 4 requests covers the bound of 20,000), not one more.
+    for (let pass = 1; pass <= 21; pass++) processor.withinProfile(context, (go) => asked.push(go));
+    expect(asked).toEqual([...Array.from({ length: 20 }, () => true), false]);
+    expect(readFileSync(processorFile, 'utf8')).toMatch(/const DURATION_MS = 3000;\n.*\nconst MAX_CYCLES = 21;/);
     expect(readFileSync(processorFile, 'utf8')).toContain('per worker in a distributed run');
     expect(text).toMatch(/^# Distributed \(run-fargate, run-lambda --count N\): each worker runs the whole script/m);
   });

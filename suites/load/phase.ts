@@ -17,12 +17,11 @@ import { CREATE_GAPS, createAndJudge, type Judge, judgeCreated, judgeFetched, ju
 import type { LoadResult, RunEvent } from '../../result/model.js';
 import type { Recorder } from '../recorder.js';
 import { NotJudged, RateLimited } from '../session.js';
-import { buildMix, type MixRequest } from './mix.js';
-import type { LoadProfile, Threshold } from './profiles.js';
+import { buildMix, LOAD_SETUP_ANIMALS, type MixRequest } from './mix.js';
+import { authProbeShareOf, type LoadProfile, type Threshold } from './profiles.js';
 import type { Observed } from './sender.js';
 
-/** Animals each profile creates before it starts, for getPet to ask for. */
-export const LOAD_SETUP_ANIMALS = 20;
+export { LOAD_SETUP_ANIMALS } from './mix.js';
 /** Responses of listPets and getPet judged per profile and operation, at most (createPet: all of them, for id uniqueness). */
 export const MAX_SAMPLES = 400;
 /**
@@ -113,7 +112,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   );
   const petIds = created.flatMap((c) => (c?.pet ? [c.pet.id] : []));
   for (const c of created) if (c?.pet) deps.store.addCreated({ sent: c.sent, pet: c.pet, exchange: c.exchange });
-  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.names.stems, seed: deps.seed, authProbeShare: profile.authProbeShare ?? 0.02, categoryIds: categories });
+  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.names.stems, seed: deps.seed, authProbeShare: authProbeShareOf(profile), categoryIds: categories });
 
   const counts: Record<string, number> = {};
   let sampled = 0;

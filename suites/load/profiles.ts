@@ -53,6 +53,24 @@ export type LoadProfile = ClosedProfile | RateProfile | RampProfile;
 /** A profile is within its thresholds only when at least this share of the requests due were answered (run.ts; export-load writes it into its scripts). */
 export const MIN_ANSWERED = 0.9;
 
+/** Share of a profile's requests sent without a key when it names none (`authProbeShare`). */
+export const DEFAULT_AUTH_PROBE_SHARE = 0.02;
+
+/** The share of requests `profile` sends without a key: its own, else {@link DEFAULT_AUTH_PROBE_SHARE}. */
+export function authProbeShareOf(profile: LoadProfile): number {
+  return profile.authProbeShare ?? DEFAULT_AUTH_PROBE_SHARE;
+}
+
+/** How long `profile` runs, in seconds, at most (a ramp: all its stages). */
+export function durationSecOf(profile: LoadProfile): number {
+  return profile.kind === 'ramp' ? profile.stages.length * profile.stageSec : profile.durationSec;
+}
+
+/** The most connections `profile` opens at once (a ramp: its last, widest stage). */
+export function peakConnectionsOf(profile: LoadProfile): number {
+  return profile.kind === 'ramp' ? Math.max(...profile.stages) : profile.connections;
+}
+
 const MIX: LoadMix = { listPets: 6, getPet: 3, createPet: 1 };
 
 /** The built-in profiles. `smoke` is the default. */
@@ -114,6 +132,13 @@ export interface Threshold {
   limit: number;
   unit: string;
 }
+
+/**
+ * The threshold every profile has besides its own, not written in it: at
+ * least {@link MIN_ANSWERED} of the requests due were answered (any status).
+ * run.ts judges it; the exported scripts hold it in their tool's terms.
+ */
+export const ANSWERED_THRESHOLD: Readonly<Threshold> = { expression: `answered >= ${MIN_ANSWERED * 100}%`, operation: 'all', metric: 'answered', comparator: '>=', limit: MIN_ANSWERED * 100, unit: '%' };
 
 const LATENCY = ['p50', 'p90', 'p95', 'p97_5', 'p99', 'p99_9', 'max', 'mean'] as const;
 const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const;

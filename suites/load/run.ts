@@ -11,7 +11,7 @@ import { NOT_MEASURED } from '../../result/policy.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
-import { type LoadProfile, meets, MIN_ANSWERED, type Threshold, thresholdId } from './profiles.js';
+import { ANSWERED_THRESHOLD, durationSecOf, type LoadProfile, meets, MIN_ANSWERED, peakConnectionsOf, type Threshold, thresholdId } from './profiles.js';
 import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
@@ -47,7 +47,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   loopDelay.enable();
   const started = performance.now();
   const stats = new LoadStats(started);
-  const durationSec = profile.kind === 'ramp' ? profile.stages.length * profile.stageSec : profile.durationSec;
+  const durationSec = durationSecOf(profile);
   const tick = (elapsedSec: number) => {
     const seconds = Math.max(1, (performance.now() - started) / 1000);
     const last = stats.timeline.at(-1);
@@ -157,7 +157,7 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(durationMs),
     settings: {
-      connections: profile.kind === 'ramp' ? Math.max(...profile.stages) : profile.connections,
+      connections: peakConnectionsOf(profile),
       durationSec,
       maxRequests: profile.maxRequests,
       ...(profile.kind === 'rate' ? { rate: profile.rate } : {}),
@@ -215,7 +215,7 @@ export function evaluate(profile: string, thresholds: readonly Threshold[], figu
 
 /** The threshold every profile has: at least {@link MIN_ANSWERED} of the requests due were answered (any status). */
 export function answeredThreshold(profile: string, answered: number, due: number): ThresholdResult {
-  const threshold: Threshold = { expression: `answered >= ${MIN_ANSWERED * 100}%`, operation: 'all', metric: 'answered', comparator: '>=', limit: MIN_ANSWERED * 100, unit: '%' };
+  const threshold: Threshold = { ...ANSWERED_THRESHOLD };
   const share = due === 0 ? 0 : answered / due;
   const held = due > 0 && answered >= MIN_ANSWERED * due;
   return {

@@ -7,7 +7,9 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_MARKER, packBundle } from '../../certification/bundle.js';
-import { EXPORTED_MARKER, renderArtillery, renderK6 } from '../../cli/export-load.js';
+import { renderArtillery } from '../../suites/load/export/artillery.js';
+import { renderK6 } from '../../suites/load/export/k6.js';
+import { EXPORTED_MARKER } from '../../suites/load/export/script.js';
 import type { Marker } from '../../core/safe-write.js';
 import { renderHtml } from '../../reports/html.js';
 import { renderJson } from '../../reports/json.js';
@@ -86,7 +88,7 @@ describe("certify's bundle and export-load's scripts", () => {
 
   it("a k6 script, an Artillery script and its processor are known; someone's own script is not", () => {
     const profile = { ...builtinProfiles.smoke, name: 'smoke' };
-    const input = { profile, thresholds: validateProfile(profile), scriptName: 'gate.yml' };
+    const input = { profile, thresholds: validateProfile(profile), command: 'export-load --profile smoke', scriptName: 'gate.yml' };
     expect(knows(EXPORTED_MARKER, renderK6(input).script)).toBe(true);
     const artillery = renderArtillery(input);
     expect(knows(EXPORTED_MARKER, artillery.script)).toBe(true);
