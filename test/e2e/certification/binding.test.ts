@@ -10,19 +10,19 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrlDifferences, productDifferences } from '../../certification/binding.js';
-import { FINGERPRINT_IDS } from '../../core/fingerprints.js';
-import { TOOL_VERSION } from '../../core/version.js';
-import { startReference } from '../../reference/server.js';
-import type { ConformanceResult } from '../../result/model.js';
-import { DISTINCTIVE_KEY, type Ran, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../helpers.js';
+import { baseUrlDifferences, productDifferences } from '../../../certification/binding.js';
+import { FINGERPRINT_IDS } from '../../../core/fingerprints.js';
+import { TOOL_VERSION } from '../../../core/version.js';
+import { startReference } from '../../../reference/server.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, type Ran, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../../helpers.js';
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);
 const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example', description: 'the store' };
 const BUNDLE = path('acme.tar.gz');
-const FIXTURE = new URL('../fixtures/certification/format-2.tar.gz', import.meta.url).pathname;
-const FIXTURE_KEY = new URL('../fixtures/certification/format-2.pub.pem', import.meta.url).pathname;
+const FIXTURE = new URL('../../fixtures/certification/format-2.tar.gz', import.meta.url).pathname;
+const FIXTURE_KEY = new URL('../../fixtures/certification/format-2.pub.pem', import.meta.url).pathname;
 /** The base URL the fixture bundle was certified at. */
 const FIXTURE_TARGET = 'http://127.0.0.1:46871/v1';
 

@@ -7,12 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { redactorFor } from '../../core/redact.js';
-import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../../core/transcript.js';
-import { runConformance } from '../../suites/engine.js';
-import { DISTINCTIVE_KEY, findChromium, tempDir, withServer } from '../helpers.js';
+import { redactorFor } from '../../../core/redact.js';
+import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../../../core/transcript.js';
+import { runConformance } from '../../../suites/engine.js';
+import { DISTINCTIVE_KEY, findChromium, tempDir, withServer } from '../../helpers.js';
 
-const CHROMIUM = findChromium('test/certification/har.test.ts');
+const CHROMIUM = findChromium('test/e2e/certification/har.test.ts');
 
 describe.skipIf(!CHROMIUM)('transcript.har in a browser', () => {
   it('Playwright routes a page from it, the target closed: the recorded animal comes back', async () => {

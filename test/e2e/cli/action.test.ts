@@ -11,10 +11,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Handler } from '../reference/handler.js';
-import { DISTINCTIVE_KEY, tempDir, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { DISTINCTIVE_KEY, tempDir, withServer } from '../../helpers.js';
 
-const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const ROOT = new URL('../../..', import.meta.url).pathname.replace(/\/$/, '');
 
 interface Step {
   name: string;

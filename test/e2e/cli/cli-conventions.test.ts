@@ -7,14 +7,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findConfigFile, interpolate } from '../cli/config.js';
-import { explainUnknown, suggest, useColor } from '../cli/conventions.js';
-import { envVarOf } from '../cli/env.js';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { newAjv } from '../spec/validate.js';
-import type { ConformanceResult } from '../result/model.js';
-import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
+import { findConfigFile, interpolate } from '../../../cli/config.js';
+import { explainUnknown, suggest, useColor } from '../../../cli/conventions.js';
+import { envVarOf } from '../../../cli/env.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { newAjv } from '../../../spec/validate.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 /** A reference broken three MUST ways: default limit 21, Error.status as a string, and no 401 without a key. */
 const broken: (inner: Handler) => Handler = (inner) => async (request) => {
@@ -428,7 +428,7 @@ describe('the config file', () => {
   });
 
   it('has a published JSON Schema (spec/config.schema.json) that editors can point "$schema" at', () => {
-    const schema = JSON.parse(readFileSync(new URL('../spec/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { description?: string }> };
+    const schema = JSON.parse(readFileSync(new URL('../../../spec/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { description?: string }> };
     const validate = newAjv({ allErrors: true }).compile(schema);
     const example = {
       $schema: './node_modules/petstore-conformance/spec/config.schema.json',

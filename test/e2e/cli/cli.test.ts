@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { rules } from '../spec/rules.js';
-import { BIN, DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { rules } from '../../../spec/rules.js';
+import { BIN, DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 /** One line on stderr, no stack trace. */
 function expectOneLineError(stderr: string, pattern: RegExp): void {

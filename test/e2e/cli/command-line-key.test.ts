@@ -11,14 +11,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { certifyOptions } from '../cli/certify.js';
-import { replayOptions, runOptions, serveOptions } from '../cli/options.js';
-import { redactExchange } from '../core/boundary.js';
-import type { Exchange } from '../core/http.js';
-import { authorizationForms, basicCredentials, redactorFor, swapCase } from '../core/redact.js';
-import { replayCommand, rerunCommand } from '../reports/commands.js';
-import { EvidenceFactory } from '../suites/evidence.js';
-import { DISTINCTIVE_KEY, findProgram } from './helpers.js';
+import { certifyOptions } from '../../../cli/certify.js';
+import { replayOptions, runOptions, serveOptions } from '../../../cli/options.js';
+import { redactExchange } from '../../../core/boundary.js';
+import type { Exchange } from '../../../core/http.js';
+import { authorizationForms, basicCredentials, redactorFor, swapCase } from '../../../core/redact.js';
+import { replayCommand, rerunCommand } from '../../../reports/commands.js';
+import { EvidenceFactory } from '../../../suites/evidence.js';
+import { DISTINCTIVE_KEY, findProgram } from '../../helpers.js';
 
 const KEY = DISTINCTIVE_KEY;
 
@@ -112,7 +112,7 @@ describe('printed re-run and replay commands, and the README, never put the key 
   });
 
   it('no example of the README passes the key with --api-key and a value or variable', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const examples = readme.split('\n').filter((line) => /petstore-conformance\b.*--api-key[ =]\S/.test(line) && !line.startsWith('|'));
     expect(examples).toEqual([]);
   });

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startReference } from '../reference/server.js';
-import type { ConformanceResult } from '../result/model.js';
-import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
+import { type RunningServer, startReference } from '../../../reference/server.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 function withConfig(content: unknown): string {
   const dir = tempDir();

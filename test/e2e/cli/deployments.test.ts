@@ -18,9 +18,9 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ruleById, type RuleId } from '../spec/rules.js';
-import { type Deployment, FIXTURES_ROOT, readVariants } from './fixtures/frameworks/variants.js';
-import { findProgram, runCli, startListening, tempDir } from './helpers.js';
+import { ruleById, type RuleId } from '../../../spec/rules.js';
+import { type Deployment, FIXTURES_ROOT, readVariants } from '../../fixtures/frameworks/variants.js';
+import { findProgram, runCli, startListening, tempDir } from '../../helpers.js';
 
 interface Report {
   summary: { verdict: string; reason: string };

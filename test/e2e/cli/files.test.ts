@@ -15,8 +15,8 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileRefused, prepareOutputDir, readBoundedFile } from '../cli/files.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir } from './helpers.js';
+import { FileRefused, prepareOutputDir, readBoundedFile } from '../../../cli/files.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir } from '../../helpers.js';
 
 const dir = tempDir();
 const fifo = join(dir, 'fifo');

@@ -8,15 +8,15 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unpackBundle } from '../certification/bundle.js';
-import { renderVerification } from '../certification/format.js';
-import { verifyBundle } from '../certification/verify.js';
-import { watchInterrupts } from '../cli/interrupt.js';
-import type { Handler } from '../reference/handler.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { exitCode } from '../result/policy.js';
-import { BIN, DISTINCTIVE_KEY, reportErrors, tempDir, withServer } from './helpers.js';
+import { unpackBundle } from '../../../certification/bundle.js';
+import { renderVerification } from '../../../certification/format.js';
+import { verifyBundle } from '../../../certification/verify.js';
+import { watchInterrupts } from '../../../cli/interrupt.js';
+import type { Handler } from '../../../reference/handler.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { exitCode } from '../../../result/policy.js';
+import { BIN, DISTINCTIVE_KEY, reportErrors, tempDir, withServer } from '../../helpers.js';
 
 /** Every answer 40 ms late: a run long enough to interrupt. */
 const slow = (inner: Handler): Handler => async (request) => {

@@ -11,10 +11,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
-import { DISTINCTIVE_KEY, requireProgram, tempDir, withServer } from './helpers.js';
+import { DISTINCTIVE_KEY, requireProgram, tempDir, withServer } from '../../helpers.js';
 
 /** The package entry, by name: package.json's "exports" (a package may import itself by its name). */
-type Library = typeof import('../index.js');
+type Library = typeof import('../../../index.js');
 const load = async (): Promise<Library> => (await import(/* @vite-ignore */ ['petstore', 'conformance'].join('-'))) as Library;
 
 describe('the library names its options, never the CLI\'s flags', () => {
@@ -34,7 +34,7 @@ describe('the library names its options, never the CLI\'s flags', () => {
 
 describe('the package entry exports the reporters', () => {
   it('renders report.json, junit.xml, report.html, the console summary and the GitHub summary from a result', async () => {
-    expect(createRequire(import.meta.url).resolve('petstore-conformance')).toBe(new URL('../dist/index.js', import.meta.url).pathname);
+    expect(createRequire(import.meta.url).resolve('petstore-conformance')).toBe(new URL('../../../dist/index.js', import.meta.url).pathname);
     const library = await load();
     expect(library.renderJunit).toBeTypeOf('function');
     const result = await withServer({}, (baseUrl) => library.runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 3 }));
@@ -47,7 +47,7 @@ describe('the package entry exports the reporters', () => {
     const junit = join(dir, library.JUNIT_REPORT_FILE);
     writeFileSync(junit, library.renderJunit(result, { hostname: 'library-host' }));
     const xmllint = requireProgram('xmllint', 'libxml2-utils');
-    execFileSync(xmllint, ['--noout', '--schema', new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname, junit], { stdio: 'pipe' });
+    execFileSync(xmllint, ['--noout', '--schema', new URL('../../fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname, junit], { stdio: 'pipe' });
 
     const html = library.renderHtml(result, { reportJson: 'out/report.json' });
     expect(html).toMatch(/^<!doctype html>/i);

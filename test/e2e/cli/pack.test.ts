@@ -3,9 +3,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, TINY_PROFILE } from './helpers.js';
+import { tempDir, TINY_PROFILE } from '../../helpers.js';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const quiet = { encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false' } };
 
 describe('the packed package', () => {

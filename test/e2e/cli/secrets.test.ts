@@ -24,19 +24,19 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_LENGTH } from '../core/redact.js';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { renderAnnotations, renderStepSummary } from '../reports/github.js';
-import { renderHtml } from '../reports/html.js';
-import { renderJson } from '../reports/json.js';
-import { renderJunit } from '../reports/junit.js';
-import { renderSummary } from '../reports/console.js';
-import { runRedactor, runSecrets } from '../suites/credentials.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, RunEvent } from '../result/model.js';
-import { runCli, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
-import { ECHO_FORMS, expectNoLeak, findLeak } from './leaks.js';
+import { MAX_KEY_LENGTH } from '../../../core/redact.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { renderAnnotations, renderStepSummary } from '../../../reports/github.js';
+import { renderHtml } from '../../../reports/html.js';
+import { renderJson } from '../../../reports/json.js';
+import { renderJunit } from '../../../reports/junit.js';
+import { renderSummary } from '../../../reports/console.js';
+import { runRedactor, runSecrets } from '../../../suites/credentials.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult, RunEvent } from '../../../result/model.js';
+import { runCli, runInProcess, tempDir, TINY_PROFILE } from '../../helpers.js';
+import { ECHO_FORMS, expectNoLeak, findLeak } from '../../leaks.js';
 
 /** `"`, `\`, `/`, `+`, `=`, Latin-1 letters, a literal `%41` and a `~`: every escaping has something to do. */
 const HOSTILE_KEY = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
@@ -173,7 +173,7 @@ describe('the API key', () => {
   it('a transport given to the engine that says it redacts (`redacted: true`) still goes through the door: what it answers is redacted', async () => {
     const key = TOKEN_KEY;
     const server = await startReference({ apiKey: key, wrap: echoing(key, () => 'plain') });
-    const { HttpClient } = await import('../core/http.js');
+    const { HttpClient } = await import('../../../core/http.js');
     const inner = new HttpClient({ baseUrl: server.url, timeoutMs: 10_000 });
     // Shaped as a replayer once was: a flag anyone can set is no vouching.
     const claims = Object.assign(inner, { redacted: true as const });

@@ -4,13 +4,13 @@
  * variant runs on loopback, a few at a time, with one seed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startReference } from '../reference/server.js';
-import { rules, type RuleId } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
-import { exitCode } from '../result/policy.js';
-import type { ConformanceResult } from '../result/model.js';
-import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
-import { pool } from './helpers.js';
+import { startReference } from '../../../reference/server.js';
+import { rules, type RuleId } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import { exitCode } from '../../../result/policy.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants.js';
+import { pool } from '../../helpers.js';
 
 const SEED = 20_241_205;
 const NUM_RUNS = 20;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { startReference } from '../reference/server.js';
-import type { RuleId } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
-import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
-import { pool } from './helpers.js';
+import { startReference } from '../../../reference/server.js';
+import type { RuleId } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants.js';
+import { pool } from '../../helpers.js';
 
 /** The mutants whose catch once depended on generated data: caught whatever the seed. */
 const SUBTLE = ['name-trimmed', 'name-nfc', 'name-controls-dropped', 'filtered-limit-plus-one', 'status-filter-after-slice', 'list-categoryId-through-double', 'categoryId-through-double'];

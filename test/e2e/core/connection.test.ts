@@ -13,9 +13,9 @@ import { Duplex } from 'node:stream';
 import { createServer as createTlsServer } from 'node:tls';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { skipContinue } from '../../core/connection.js';
-import { bodyJson, DEFAULT_MAX_BODY_BYTES, HttpClient } from '../../core/http.js';
-import { tempDir } from '../helpers.js';
+import { skipContinue } from '../../../core/connection.js';
+import { bodyJson, DEFAULT_MAX_BODY_BYTES, HttpClient } from '../../../core/http.js';
+import { tempDir } from '../../helpers.js';
 
 const open: Server[] = [];
 afterAll(() => {

@@ -11,9 +11,9 @@ import { type AddressInfo, createServer as createNetServer, type Server, type So
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
-import { HttpClient } from '../../core/http.js';
-import { openTunnel, tempDir } from '../helpers.js';
+import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
+import { HttpClient } from '../../../core/http.js';
+import { openTunnel, tempDir } from '../../helpers.js';
 
 const open: Server[] = [];
 afterAll(async () => {

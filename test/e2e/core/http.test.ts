@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, requestPath, stalledFor, targetOf } from '../../core/http.js';
-import { type LoopClock, LoopStalls, STALL_TICK_MS } from '../../core/loop-stall.js';
+import { HttpClient, requestPath, stalledFor, targetOf } from '../../../core/http.js';
+import { type LoopClock, LoopStalls, STALL_TICK_MS } from '../../../core/loop-stall.js';
 
 describe('HttpClient', () => {
   it('starts a request\'s deadline when it has a connection, not while it waits for one', async () => {

@@ -9,8 +9,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendToFile, FolderLocked, LOCK_FILE, lockDirectory, type Marker, removeStale, STALE_LOCK_MS, textMarker, UNREADABLE_LOCK_MS, writeFileAtomic, WriteError } from '../../core/safe-write.js';
-import { tempDir } from '../helpers.js';
+import { appendToFile, FolderLocked, LOCK_FILE, lockDirectory, type Marker, removeStale, STALE_LOCK_MS, textMarker, UNREADABLE_LOCK_MS, writeFileAtomic, WriteError } from '../../../core/safe-write.js';
+import { tempDir } from '../../helpers.js';
 
 /** The files these tests call the suite's: they begin with `ours`. */
 const OURS: Marker = textMarker(16, /^ours/);
@@ -179,7 +179,7 @@ describe('lockDirectory', () => {
 
   it('a lock whose content cannot be written (the disk full: here a file size limit of 0) is removed at once', () => {
     const dir = tempDir();
-    const module = new URL('../../dist/core/safe-write.js', import.meta.url).href;
+    const module = new URL('../../../dist/core/safe-write.js', import.meta.url).href;
     const script = `import(${JSON.stringify(module)}).then((m) => m.lockDirectory(${JSON.stringify(dir)}, 'x')).then(() => console.log('locked'), (e) => console.log(e.message))`;
     // The same code path as ENOSPC on a full tmpfs: creating the file works, writing into it fails.
     const ran = spawnSync('bash', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });

@@ -17,11 +17,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ruleById, type RuleId } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { FIXTURES_ROOT, readVariants, type Variant } from './fixtures/frameworks/variants.js';
-import { findProgram, pool, startListening, tempDir } from './helpers.js';
+import { ruleById, type RuleId } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { FIXTURES_ROOT, readVariants, type Variant } from '../../fixtures/frameworks/variants.js';
+import { findProgram, pool, startListening, tempDir } from '../../helpers.js';
 
 const VARIANTS = readVariants();
 const API_KEY = 'fw-Key_7c1e.9b2d~contract';

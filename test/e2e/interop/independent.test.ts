@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../suites/engine.js';
+import { runConformance } from '../../../suites/engine.js';
 
-const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'independent', 'animal_store.py');
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'independent', 'animal_store.py');
 const API_KEY = 'indep-7f3c9a1e-key_~.+/=';
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 3_000;

@@ -14,14 +14,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builtinProfiles } from '../suites/load/profiles.js';
-import type { Handler } from '../reference/handler.js';
-import { DISTINCTIVE_KEY, findArtillery, runInProcess, tempDir, withServer } from './helpers.js';
+import { builtinProfiles } from '../../../suites/load/profiles.js';
+import type { Handler } from '../../../reference/handler.js';
+import { DISTINCTIVE_KEY, findArtillery, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 const require = createRequire(import.meta.url);
 const TSC = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 const TYPE_ROOTS = join(dirname(require.resolve('@types/k6/package.json')), '..');
-const ARTILLERY = findArtillery('test/export-load.test.ts');
+const ARTILLERY = findArtillery('test/e2e/load/export-load.test.ts');
 
 /** A config file with a fixed-rate and a ramp profile, beside the built-in ones. */
 const CONFIG = {
@@ -255,7 +255,7 @@ describe.skipIf(!ARTILLERY)('export-load: the Artillery script, run by Artillery
 });
 
 describe('.ci/install-artillery', () => {
-  const script = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.ci', 'install-artillery');
+  const script = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '.ci', 'install-artillery');
   /** A folder with a stand-in `npm` that records how it was called. */
   function fakeNpm(): { bin: string; calls: string } {
     const bin = tempDir();

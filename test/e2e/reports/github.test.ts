@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeData, renderAnnotations, renderStepSummary } from '../../reports/github.js';
-import { exitCode } from '../../result/policy.js';
-import type { ConformanceResult } from '../../result/model.js';
-import { smokeLoad } from '../fixtures/load-result.js';
-import { resultFixture, withOpenCases } from '../fixtures/result.js';
-import type { Handler } from '../../reference/handler.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../helpers.js';
+import { escapeData, renderAnnotations, renderStepSummary } from '../../../reports/github.js';
+import { exitCode } from '../../../result/policy.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { smokeLoad } from '../../fixtures/load-result.js';
+import { resultFixture, withOpenCases } from '../../fixtures/result.js';
+import type { Handler } from '../../../reference/handler.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 /** A variant without the Sunset header (a SHOULD warning) and with Error.status written as a string (a MUST failure). */
 const broken = (inner: Handler): Handler => async (request) => {

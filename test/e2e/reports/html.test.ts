@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { suiteText } from '../core/redact.js';
-import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../reports/html.js';
-import type { RuleId } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, Outcome } from '../result/model.js';
-import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { suiteText } from '../../../core/redact.js';
+import { HTML_REPORT_FILE, htmlReporter, renderHtml } from '../../../reports/html.js';
+import type { RuleId } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult, Outcome } from '../../../result/model.js';
+import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch } from '../../helpers.js';
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
-const CHROMIUM = findChromium('test/html.test.ts');
+const CHROMIUM = findChromium('test/e2e/reports/html.test.ts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**

@@ -4,17 +4,17 @@ import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { suiteText } from '../core/redact.js';
-import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter, renderJunit } from '../reports/junit.js';
-import { rules } from '../spec/rules.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { smokeLoad } from './fixtures/load-result.js';
-import { evidence, finding, resultFixture, withOpenCases, withOutcomes } from './fixtures/result.js';
-import { DISTINCTIVE_KEY, requireProgram, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { suiteText } from '../../../core/redact.js';
+import { JUNIT_REPORT_FILE, MAX_TEXT_BYTES, SHOULD_WARNING_PREFIX, junitReporter, renderJunit } from '../../../reports/junit.js';
+import { rules } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { smokeLoad } from '../../fixtures/load-result.js';
+import { evidence, finding, resultFixture, withOpenCases, withOutcomes } from '../../fixtures/result.js';
+import { DISTINCTIVE_KEY, requireProgram, withServer } from '../../helpers.js';
 
-const XSD = new URL('./fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
+const XSD = new URL('../../fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
 /** xmllint (Debian libxml2-utils), a prerequisite the README lists: found on PATH. */
 let XMLLINT: string;
 const XUNIT_VIEWER = join(dirname(createRequire(import.meta.url).resolve('xunit-viewer/package.json')), 'bin', 'xunit-viewer.js');

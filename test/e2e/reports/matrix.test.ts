@@ -9,19 +9,19 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matrixCommand } from '../cli/matrix.js';
-import { startReference } from '../reference/server.js';
-import { badgeFor, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
-import { outcomeLabel } from '../result/policy.js';
-import { withOpenCases } from './fixtures/result.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult, LoadResult } from '../result/model.js';
-import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { artifactsDir, findChromium, type Ran, reportErrors, runInProcess, tempDir, watch } from './helpers.js';
-import { suiteText } from '../core/redact.js';
+import { matrixCommand } from '../../../cli/matrix.js';
+import { startReference } from '../../../reference/server.js';
+import { badgeFor, type MatrixColumn, renderMatrixHtml, renderMatrixMarkdown } from '../../../reports/matrix.js';
+import { outcomeLabel } from '../../../result/policy.js';
+import { withOpenCases } from '../../fixtures/result.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult, LoadResult } from '../../../result/model.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { artifactsDir, findChromium, type Ran, reportErrors, runInProcess, tempDir, watch } from '../../helpers.js';
+import { suiteText } from '../../../core/redact.js';
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
-const CHROMIUM = findChromium('test/matrix.test.ts');
+const CHROMIUM = findChromium('test/e2e/reports/matrix.test.ts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const HOSTILE = '</td><script>alert(1)</script><img src=x onerror=alert(2)> | **x** [y](javascript:alert(3))';
 /** A column name cannot hold "=" (`--label name=path`). */

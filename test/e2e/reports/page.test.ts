@@ -7,13 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256Base64 } from '../../core/hash.js';
-import { renderMatrixHtml } from '../../reports/matrix.js';
-import { renderPage } from '../../reports/page.js';
-import { html } from '../../reports/safe-html.js';
-import { tempDir } from '../helpers.js';
+import { sha256Base64 } from '../../../core/hash.js';
+import { renderMatrixHtml } from '../../../reports/matrix.js';
+import { renderPage } from '../../../reports/page.js';
+import { html } from '../../../reports/safe-html.js';
+import { tempDir } from '../../helpers.js';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 
 /** The inline blocks of a page and the hashes its policy admits. */
 function inlineBlocks(page: string) {

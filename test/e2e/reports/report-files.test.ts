@@ -14,11 +14,11 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matrixCommand } from '../cli/matrix.js';
-import type { Handler } from '../reference/handler.js';
-import type { ConformanceResult } from '../result/model.js';
-import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { BIN, DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir, withServer } from './helpers.js';
+import { matrixCommand } from '../../../cli/matrix.js';
+import type { Handler } from '../../../reference/handler.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { BIN, DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 const RUN = ['--num-runs', '2', '--load', 'none'];
 const REPORTS = ['report.json', 'junit.xml', 'report.html'];

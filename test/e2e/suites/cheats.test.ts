@@ -8,13 +8,13 @@
  * gives the right one.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Certification, certify } from '../certification/certify.js';
-import { startReference } from '../reference/server.js';
-import { rules } from '../spec/rules.js';
-import { type Cheat, honest, startProxy } from './fixtures/cheats/forward.js';
-import { cheats } from './fixtures/cheats/index.js';
-import { learnerCheat } from './fixtures/cheats/learner.js';
-import { DISTINCTIVE_KEY, pool } from './helpers.js';
+import { type Certification, certify } from '../../../certification/certify.js';
+import { startReference } from '../../../reference/server.js';
+import { rules } from '../../../spec/rules.js';
+import { type Cheat, honest, startProxy } from '../../fixtures/cheats/forward.js';
+import { cheats } from '../../fixtures/cheats/index.js';
+import { learnerCheat } from '../../fixtures/cheats/learner.js';
+import { DISTINCTIVE_KEY, pool } from '../../helpers.js';
 
 const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
 const HONEST: Cheat = { name: 'honest', tell: 'none: every request forwarded', handle: () => honest };

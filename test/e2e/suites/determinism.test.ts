@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { DISTINCTIVE_KEY, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
 
 const outcomes = (r: ConformanceResult) => r.rules.map((rule) => `${rule.id}=${rule.outcome}`);
 /** Each check's tally per rule, in report order: what the report says, without the ids the target chose. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../core/json.js';
-import { swapCase } from '../core/redact.js';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import { rerunCommand } from '../reports/commands.js';
-import { DISTINCTIVE_KEY, reportErrors, withServer } from './helpers.js';
-import { notAsked } from '../result/policy.js';
+import { stringifyJson } from '../../../core/json.js';
+import { swapCase } from '../../../core/redact.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import { rerunCommand } from '../../../reports/commands.js';
+import { DISTINCTIVE_KEY, reportErrors, withServer } from '../../helpers.js';
+import { notAsked } from '../../../result/policy.js';
 
 const run = (baseUrl: string, seed = 11) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed, numRuns: 15 });
 

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FINGERPRINT_IDS, FINGERPRINTS } from '../core/fingerprints.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import { fingerprintFor } from '../suites/session.js';
-import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from './helpers.js';
+import { FINGERPRINT_IDS, FINGERPRINTS } from '../../../core/fingerprints.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import { fingerprintFor } from '../../../suites/session.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } from '../../helpers.js';
 
 /**
  * A TCP relay in front of `target` (host:port) that splits what clients send into request heads (bodies, framed by

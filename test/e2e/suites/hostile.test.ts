@@ -5,10 +5,10 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 /** The bound each hostile case must finish within, with --timeout 2000. */
 const BOUND_MS = 60_000;

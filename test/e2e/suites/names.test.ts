@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { naturalName, PET_NAME_VOCABULARY } from '../generators/names.js';
-import { MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, outsideRepertoire } from '../generators/petName.js';
-import { naturalNamesFor, runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { DISTINCTIVE_KEY, reportErrors, withServer } from './helpers.js';
+import { naturalName, PET_NAME_VOCABULARY } from '../../../generators/names.js';
+import { MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, outsideRepertoire } from '../../../generators/petName.js';
+import { naturalNamesFor, runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, reportErrors, withServer } from '../../helpers.js';
 
 /** Within the bounds every valid body keeps to (generators/petName.ts). */
 const withinBounds = (name: string) => [...name].length <= MAX_NAME_CODE_POINTS && name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES;

@@ -5,13 +5,13 @@
  * which each fingerprint sends (core/http.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
-import type { ApiResponse, Handler } from '../../reference/handler.js';
-import { startReference } from '../../reference/server.js';
-import { rules } from '../../spec/rules.js';
-import { runConformance } from '../../suites/engine.js';
-import type { ConformanceResult, Finding } from '../../result/model.js';
-import { PRELUDE } from '../../suites/probe.js';
+import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
+import type { ApiResponse, Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { rules } from '../../../spec/rules.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult, Finding } from '../../../result/model.js';
+import { PRELUDE } from '../../../suites/probe.js';
 
 const KEY = 'Probe-E2e~Key.51Qx';
 const SEED = 20_261_127;

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startReference } from '../reference/server.js';
-import type { ConformanceResult, Finding } from '../result/model.js';
-import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { runInProcess, tempDir } from './helpers.js';
+import { type RunningServer, startReference } from '../../../reference/server.js';
+import type { ConformanceResult, Finding } from '../../../result/model.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { runInProcess, tempDir } from '../../helpers.js';
 
 // Every command runs main() in this process, sparing a child process each: these tests are about what replay sends,
 // judges and refuses; how bin/ hands an exit code to the shell is tested in test/cli.test.ts.

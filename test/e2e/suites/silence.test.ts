@@ -1,13 +1,13 @@
-import { RedactionBoundary } from '../core/boundary.js';
-import { redactorFor } from '../core/redact.js';
+import { RedactionBoundary } from '../../../core/boundary.js';
+import { redactorFor } from '../../../core/redact.js';
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../core/errors.js';
-import { type Exchange, HttpClient, type RequestSpec, type Transport } from '../core/http.js';
-import { type LoopClock, LoopStalls, STALL_MS, STALL_TICK_MS } from '../core/loop-stall.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import { NotJudged, STALLED_RESENDS, StalledRequest, TargetLost, TargetSession } from '../suites/session.js';
-import { SilenceWatch } from '../suites/silence.js';
+import { TransportError } from '../../../core/errors.js';
+import { type Exchange, HttpClient, type RequestSpec, type Transport } from '../../../core/http.js';
+import { type LoopClock, LoopStalls, STALL_MS, STALL_TICK_MS } from '../../../core/loop-stall.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import { NotJudged, STALLED_RESENDS, StalledRequest, TargetLost, TargetSession } from '../../../suites/session.js';
+import { SilenceWatch } from '../../../suites/silence.js';
 
 /** A watch whose probes are recorded, and answered by the test. */
 function watch(inFlight = 0) {

@@ -9,17 +9,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RedactionBoundary } from '../core/boundary.js';
-import { HttpClient } from '../core/http.js';
-import { redactorFor } from '../core/redact.js';
-import type { ApiResponse, Handler } from '../reference/handler.js';
-import { createReferenceHandler } from '../reference/handler.js';
-import { serve } from '../reference/server.js';
-import type { ConformanceResult } from '../result/model.js';
-import { runConformance } from '../suites/engine.js';
-import { IdleClosed, TargetSession } from '../suites/session.js';
-import { CONTRACT_API_KEY, type Mutant, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, withServer } from './helpers.js';
+import { RedactionBoundary } from '../../../core/boundary.js';
+import { HttpClient } from '../../../core/http.js';
+import { redactorFor } from '../../../core/redact.js';
+import type { ApiResponse, Handler } from '../../../reference/handler.js';
+import { createReferenceHandler } from '../../../reference/handler.js';
+import { serve } from '../../../reference/server.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { runConformance } from '../../../suites/engine.js';
+import { IdleClosed, TargetSession } from '../../../suites/session.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants.js';
+import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
 
 const failedRules = (result: ConformanceResult) => result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort();
 const evidence = (result: ConformanceResult) =>

@@ -4,14 +4,14 @@
  * status and headers say still does.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES } from '../core/http.js';
-import { MAX_JSON_TOKENS, stringifyJson, type Json } from '../core/json.js';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import type { ConformanceResult } from '../result/model.js';
-import { DISTINCTIVE_KEY, withServer } from './helpers.js';
-import { notAsked } from '../result/policy.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../../core/http.js';
+import { MAX_JSON_TOKENS, stringifyJson, type Json } from '../../../core/json.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
+import { notAsked } from '../../../result/policy.js';
 
 const NOT_READ = /longer than the suite reads of a response \(maxBodyBytes, 1 MiB unless the run set another bound\), so what it holds could not be judged/;
 

@@ -7,14 +7,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Handler } from '../reference/handler.js';
-import { startReference } from '../reference/server.js';
-import { runConformance } from '../suites/engine.js';
-import { LOAD_SETUP_ANIMALS } from '../suites/load/phase.js';
-import type { ConformanceResult, Finding } from '../result/model.js';
-import { rerunCommand } from '../reports/commands.js';
-import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, TINY_PROFILE, withServer } from './helpers.js';
+import type { Handler } from '../../../reference/handler.js';
+import { startReference } from '../../../reference/server.js';
+import { runConformance } from '../../../suites/engine.js';
+import { LOAD_SETUP_ANIMALS } from '../../../suites/load/phase.js';
+import type { ConformanceResult, Finding } from '../../../result/model.js';
+import { rerunCommand } from '../../../reports/commands.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, TINY_PROFILE, withServer } from '../../helpers.js';
 
 describe('no empty green', () => {
   it('a selection that leaves no MUST rule is a usage error, exit 2', async () => {

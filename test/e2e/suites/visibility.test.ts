@@ -4,12 +4,12 @@
  * the window after its 201; once seen, it must stay visible.
  */
 import { describe, expect, it } from 'vitest';
-import { StoreState, type SentExchange, type SendOptions } from '../../suites/check.js';
-import { runConformance } from '../../suites/engine.js';
-import { MAX_READS, readBack, type Visibility } from '../../suites/visibility.js';
-import type { ConformanceResult } from '../../result/model.js';
-import { lagging, splitStore } from '../fixtures/mutants.js';
-import { DISTINCTIVE_KEY, runInProcess, withServer } from '../helpers.js';
+import { StoreState, type SentExchange, type SendOptions } from '../../../suites/check.js';
+import { runConformance } from '../../../suites/engine.js';
+import { MAX_READS, readBack, type Visibility } from '../../../suites/visibility.js';
+import type { ConformanceResult } from '../../../result/model.js';
+import { lagging, splitStore } from '../../fixtures/mutants.js';
+import { DISTINCTIVE_KEY, runInProcess, withServer } from '../../helpers.js';
 
 /** A fake target answering getPet with `statuses` in turn (the last one again once they run out). */
 function scripted(statuses: number[], store: StoreState, windowMs: number) {

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyWaivers } from '../suites/engine.js';
-import type { ConformanceResult, Waiver } from '../result/model.js';
-import { decideVerdict } from '../result/policy.js';
-import { CONTRACT_API_KEY, mutants } from './fixtures/mutants.js';
-import { resultFixture } from './fixtures/result.js';
-import { reportErrors, runInProcess, tempDir, withServer } from './helpers.js';
+import { applyWaivers } from '../../../suites/engine.js';
+import type { ConformanceResult, Waiver } from '../../../result/model.js';
+import { decideVerdict } from '../../../result/policy.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { resultFixture } from '../../fixtures/result.js';
+import { reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 const defaultLimit21 = mutants.find((m) => m.name === 'default-limit-21')!;
 const future = '2999-12-31';

@@ -5,14 +5,14 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { unpackBundle } from '../../certification/bundle.js';
-import { describeStep } from '../../certification/format.js';
-import { readManifest } from '../../certification/manifest.js';
-import { parseTranscript } from '../../certification/transcript.js';
-import { TransportError } from '../../core/errors.js';
-import { redactorFor } from '../../core/redact.js';
-import { renderTranscript, toTranscriptEntry, type RecordedExchange, type TranscriptEntry } from '../../core/transcript.js';
-import { MANIFEST_FORMAT, MANIFEST_FORMAT_2 } from '../../spec/manifest-schema.js';
+import { unpackBundle } from '../../../certification/bundle.js';
+import { describeStep } from '../../../certification/format.js';
+import { readManifest } from '../../../certification/manifest.js';
+import { parseTranscript } from '../../../certification/transcript.js';
+import { TransportError } from '../../../core/errors.js';
+import { redactorFor } from '../../../core/redact.js';
+import { renderTranscript, toTranscriptEntry, type RecordedExchange, type TranscriptEntry } from '../../../core/transcript.js';
+import { MANIFEST_FORMAT, MANIFEST_FORMAT_2 } from '../../../spec/manifest-schema.js';
 
 const manifest = {
   format: MANIFEST_FORMAT,

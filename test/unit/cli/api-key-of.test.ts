@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyOf } from '../cli/env.js';
+import { apiKeyOf } from '../../../cli/env.js';
 
 describe('apiKeyOf: how every command reads the key', () => {
   it('takes the flag over the environment, the environment when no flag, and nothing from an empty variable', () => {

@@ -3,8 +3,8 @@
  * come from" for the run, --dry-run, certify and replay. No socket, no process.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConnectOptions } from '../../core/connection.js';
-import { connectionLine, settingSources, sourceOf } from '../../cli/transport.js';
+import type { ConnectOptions } from '../../../core/connection.js';
+import { connectionLine, settingSources, sourceOf } from '../../../cli/transport.js';
 
 const PEM = '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n';
 const TARGET = 'https://staging.example/v1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asPcError, ERROR_CODES, InvalidBaseUrlError, PcError, PreflightError, PROXY_FAILED, proxyErrorFrom, TransportError, transportErrorFrom, UsageError } from '../../core/errors.js';
+import { asPcError, ERROR_CODES, InvalidBaseUrlError, PcError, PreflightError, PROXY_FAILED, proxyErrorFrom, TransportError, transportErrorFrom, UsageError } from '../../../core/errors.js';
 
 describe('error classes', () => {
   it.each([

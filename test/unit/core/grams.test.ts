@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SampledGrams } from '../../core/grams.js';
-import { redactorFor } from '../../core/redact.js';
+import { SampledGrams } from '../../../core/grams.js';
+import { redactorFor } from '../../../core/redact.js';
 
 /** `text` with its letters a–f in random case, as hex may come back. */
 const recase = (text: string, upper: boolean[]) => [...text].map((ch, i) => (upper[i % upper.length] ? ch.toUpperCase() : ch)).join('');

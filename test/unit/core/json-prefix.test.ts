@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayBeginJson, measureJson, scanJson } from '../../core/json-prefix.js';
+import { mayBeginJson, measureJson, scanJson } from '../../../core/json-prefix.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const isJson = (text: string) => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { isLosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { DEEPER_NOT_PARSED, decodeUtf8, exactInteger, int64Of, isInt64, JsonTooLargeError, LosslessNumber, MAX_JSON_DEPTH, MAX_JSON_TOKENS, parseJson, stringifyJson, toPlain } from '../../core/json.js';
-import { validateSchema } from '../../spec/validate.js';
+import { DEEPER_NOT_PARSED, decodeUtf8, exactInteger, int64Of, isInt64, JsonTooLargeError, LosslessNumber, MAX_JSON_DEPTH, MAX_JSON_TOKENS, parseJson, stringifyJson, toPlain } from '../../../core/json.js';
+import { validateSchema } from '../../../spec/validate.js';
 
 describe('exactInteger', () => {
   it.each([

@@ -7,9 +7,9 @@
  * as a header value and as a header name.
  */
 import { describe, expect, it } from 'vitest';
-import { AUTH_FORMS, authorizationForms, bearer, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../../core/redact.js';
-import { authVariants } from '../../suites/credentials.js';
-import { findLeak } from '../leaks.js';
+import { AUTH_FORMS, authorizationForms, bearer, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../../../core/redact.js';
+import { authVariants } from '../../../suites/credentials.js';
+import { findLeak } from '../../leaks.js';
 
 const KEYS = ['Sekr3t-KEY-4242', 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly', 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3', '1234-5678-9012', 'ÿµ-Kéy-99Àzß'];
 const SEED = 7;

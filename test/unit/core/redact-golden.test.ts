@@ -9,10 +9,10 @@
  * which entries changed, and why, in the commit.
  */
 import { describe, expect, it } from 'vitest';
-import { connectionSecrets } from '../../core/connection.js';
-import { show } from '../../core/json.js';
-import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms } from '../../core/redact.js';
-import { b64, ECHO_FORMS } from '../leaks.js';
+import { connectionSecrets } from '../../../core/connection.js';
+import { show } from '../../../core/json.js';
+import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms } from '../../../core/redact.js';
+import { b64, ECHO_FORMS } from '../../leaks.js';
 
 const KEYS: Record<string, string> = {
   ordinary: 'Sekr3t-KEY-4242',
@@ -104,6 +104,6 @@ describe('the redactor, byte for byte', () => {
   it('writes what test/fixtures/redact-golden.json holds', async () => {
     // One entry a line, so that a change shows as the entries it changed.
     const lines = Object.entries(corpus()).map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`);
-    await expect(`{\n${lines.join(',\n')}\n}\n`).toMatchFileSnapshot('../fixtures/redact-golden.json');
+    await expect(`{\n${lines.join(',\n')}\n}\n`).toMatchFileSnapshot('../../fixtures/redact-golden.json');
   });
 });

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } from '../../core/boundary.js';
-import type { Exchange, RequestSpec, Transport } from '../../core/http.js';
-import { show } from '../../core/json.js';
-import { renderWording } from '../../core/wording.js';
-import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, Redactor, redactorFor, suiteText, swapCase, truncate } from '../../core/redact.js';
-import { TranscriptReplayer } from '../../core/transcript.js';
-import { EvidenceFactory, redactResult, shellQuote } from '../../suites/evidence.js';
-import { finding, resultFixture } from '../fixtures/result.js';
-import type { SentExchange } from '../../suites/check.js';
-import type { Evidence, Finding } from '../../result/model.js';
-import { findLeak } from '../leaks.js';
+import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } from '../../../core/boundary.js';
+import type { Exchange, RequestSpec, Transport } from '../../../core/http.js';
+import { show } from '../../../core/json.js';
+import { renderWording } from '../../../core/wording.js';
+import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, Redactor, redactorFor, suiteText, swapCase, truncate } from '../../../core/redact.js';
+import { TranscriptReplayer } from '../../../core/transcript.js';
+import { EvidenceFactory, redactResult, shellQuote } from '../../../suites/evidence.js';
+import { finding, resultFixture } from '../../fixtures/result.js';
+import type { SentExchange } from '../../../suites/check.js';
+import type { Evidence, Finding } from '../../../result/model.js';
+import { findLeak } from '../../leaks.js';
 
 const KEY = 'Sekr3t-KEY-4242';
 /** `"`, `\`, `/`, `+`, `=`, Latin-1 and a literal `%41`. */

@@ -4,9 +4,9 @@
  * `connection` first, the request's headers as given, `content-length` last).
  */
 import { describe, expect, it } from 'vitest';
-import { codingsOf, DECODED_CODINGS } from '../../core/decode.js';
-import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
-import { fingerprintHeaders, shapeHead, titleCase } from '../../core/request-head.js';
+import { codingsOf, DECODED_CODINGS } from '../../../core/decode.js';
+import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
+import { fingerprintHeaders, shapeHead, titleCase } from '../../../core/request-head.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { inFlags } from '../../cli/options.js';
-import { checkConnectOptions } from '../../core/connection.js';
-import { PcError, TransportError, UsageError } from '../../core/errors.js';
-import { parseBaseUrl } from '../../core/http.js';
-import { renderWording, setting, wording } from '../../core/wording.js';
+import { inFlags } from '../../../cli/options.js';
+import { checkConnectOptions } from '../../../core/connection.js';
+import { PcError, TransportError, UsageError } from '../../../core/errors.js';
+import { parseBaseUrl } from '../../../core/http.js';
+import { renderWording, setting, wording } from '../../../core/wording.js';
 
 /** The message of what `run` throws, as a library caller and as the CLI's user read it. */
 function bothReadings(run: () => unknown): { library: string; cli: string } {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INT64_MAX, INT64_MIN, stringifyJson } from '../../core/json.js';
-import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, otherCase, outsideRepertoire, petName, scalarValue, toBody } from '../../generators/index.js';
-import { newPetDefect } from '../../suites/checks/createPet.js';
+import { INT64_MAX, INT64_MIN, stringifyJson } from '../../../core/json.js';
+import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, otherCase, outsideRepertoire, petName, scalarValue, toBody } from '../../../generators/index.js';
+import { newPetDefect } from '../../../suites/checks/createPet.js';
 
 const prefix = 'pctest-0000 ';
 

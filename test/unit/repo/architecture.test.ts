@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * core below all of them; certification above suites and reports; cli and index
  * on top. This test fails on an import the wrong way.
  */
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const allowed: Record<string, string[]> = {
   core: ['core'],
   spec: ['spec', 'core'],

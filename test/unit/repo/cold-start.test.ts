@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 
 /** The modules `entry` loads before it runs (itself included) and the packages among them: static, non-type imports only. */
 function staticGraph(entry: string): { modules: string[]; packages: string[] } {

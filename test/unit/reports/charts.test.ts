@@ -1,6 +1,6 @@
 /** Round ticks for the report's charts (reports/charts.ts): steps of 1, 2 or 5 × 10^n. */
 import { describe, expect, it } from 'vitest';
-import { lineChart, niceStep, niceTicks } from '../../reports/charts.js';
+import { lineChart, niceStep, niceTicks } from '../../../reports/charts.js';
 
 describe('round ticks', () => {
   it('picks a step of 1, 2 or 5 × 10^n giving at most the ticks asked for', () => {

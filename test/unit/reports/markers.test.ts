@@ -6,16 +6,16 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_MARKER, packBundle } from '../../certification/bundle.js';
-import { EXPORTED_MARKER, renderArtillery, renderK6 } from '../../cli/export-load.js';
-import type { Marker } from '../../core/safe-write.js';
-import { renderHtml } from '../../reports/html.js';
-import { renderJson } from '../../reports/json.js';
-import { renderJunit } from '../../reports/junit.js';
-import { GENERATOR_META, REPORT_MARKERS, reportMarkerOf } from '../../reports/markers.js';
-import { badgeFor, matrixMarkerOf, renderMatrixHtml, renderMatrixMarkdown } from '../../reports/matrix.js';
-import { builtinProfiles, validateProfile } from '../../suites/load/profiles.js';
-import { resultFixture } from '../fixtures/result.js';
+import { BUNDLE_MARKER, packBundle } from '../../../certification/bundle.js';
+import { EXPORTED_MARKER, renderArtillery, renderK6 } from '../../../cli/export-load.js';
+import type { Marker } from '../../../core/safe-write.js';
+import { renderHtml } from '../../../reports/html.js';
+import { renderJson } from '../../../reports/json.js';
+import { renderJunit } from '../../../reports/junit.js';
+import { GENERATOR_META, REPORT_MARKERS, reportMarkerOf } from '../../../reports/markers.js';
+import { badgeFor, matrixMarkerOf, renderMatrixHtml, renderMatrixMarkdown } from '../../../reports/matrix.js';
+import { builtinProfiles, validateProfile } from '../../../suites/load/profiles.js';
+import { resultFixture } from '../../fixtures/result.js';
 
 /** What the marker says of a file holding `content`, given only the bytes it reads, as core/safe-write.ts gives them. */
 const knows = (marker: Marker | undefined, content: string | Uint8Array) => marker!.test(Buffer.from(content).subarray(0, marker!.bytes));

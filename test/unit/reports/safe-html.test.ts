@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { html, join as joinHtml, trusted, visible } from '../../reports/safe-html.js';
+import { html, join as joinHtml, trusted, visible } from '../../../reports/safe-html.js';
 
 const render = (value: { toString(): string }) => value.toString();
 
@@ -53,7 +53,7 @@ describe('the html template', () => {
 // ---------------------------------------------------------------------------
 // The scan
 
-const REPORTS = new URL('../../reports/', import.meta.url).pathname;
+const REPORTS = new URL('../../../reports/', import.meta.url).pathname;
 /** The one module that writes markup outside a template: the template itself. */
 const TEMPLATE_MODULE = 'safe-html.ts';
 /** The one module that may call trusted(): the page shell, for the embedded assets. */

@@ -1,11 +1,11 @@
 /** The verdict policy and the pacing gate, as pure functions: no server, milliseconds. */
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, LoadResult, RuleResult } from '../result/model.js';
-import { PacingGate, retryAfterMs } from '../suites/pacing.js';
-import { renderSummary } from '../reports/console.js';
-import { rules as catalog } from '../spec/rules.js';
-import { certificationDecision, certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../result/policy.js';
-import { resultFixture } from './fixtures/result.js';
+import type { CheckResult, LoadResult, RuleResult } from '../../../result/model.js';
+import { PacingGate, retryAfterMs } from '../../../suites/pacing.js';
+import { renderSummary } from '../../../reports/console.js';
+import { rules as catalog } from '../../../spec/rules.js';
+import { certificationDecision, certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../../../result/policy.js';
+import { resultFixture } from '../../fixtures/result.js';
 
 const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
 const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({ id: id as RuleResult['id'], title: id, severity, group: 'listPets', section: '', outcome, checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)] });

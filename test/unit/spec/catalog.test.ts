@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generatedFiles } from '../../cli/generated.js';
-import { gaps } from '../../spec/gaps.js';
-import { openapi } from '../../spec/openapi.js';
-import { rules } from '../../spec/rules.js';
-import { ENGINE_GAPS } from '../../suites/engine.js';
-import { builtinChecks } from '../../suites/registry.js';
+import { generatedFiles } from '../../../cli/generated.js';
+import { gaps } from '../../../spec/gaps.js';
+import { openapi } from '../../../spec/openapi.js';
+import { rules } from '../../../spec/rules.js';
+import { ENGINE_GAPS } from '../../../suites/engine.js';
+import { builtinChecks } from '../../../suites/registry.js';
 
 /** The normative document, vendored into the repository (never read from outside it). */
-const INTERFACE_DOCUMENT = new URL('../../spec/animal-store-interface.md', import.meta.url);
+const INTERFACE_DOCUMENT = new URL('../../../spec/animal-store-interface.md', import.meta.url);
 
 describe('rule catalog', () => {
   it('has unique rule ids in UPPER-KEBAB form', () => {
@@ -49,13 +49,13 @@ describe('rule catalog', () => {
   });
 
   it('reads the vendored interface document, unchanged since it was copied (spec/animal-store-interface.SOURCE.md)', () => {
-    const recorded = /sha256: `([0-9a-f]{64})`/.exec(readFileSync(new URL('../../spec/animal-store-interface.SOURCE.md', import.meta.url), 'utf8'))?.[1];
+    const recorded = /sha256: `([0-9a-f]{64})`/.exec(readFileSync(new URL('../../../spec/animal-store-interface.SOURCE.md', import.meta.url), 'utf8'))?.[1];
     expect(createHash('sha256').update(readFileSync(INTERFACE_DOCUMENT)).digest('hex')).toBe(recorded);
   });
 
   it('keeps the generated files current (run npm run gen)', () => {
     for (const [path, content] of Object.entries(generatedFiles())) {
-      expect(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'), path).toBe(content);
+      expect(readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8'), path).toBe(content);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt, redactorFor, suiteText } from '../../core/redact.js';
-import { FINDING_CODES, type FindingArguments, type FindingCode, type FindingMessage, findingText, redactFinding } from '../../spec/findings.js';
+import { excerpt, redactorFor, suiteText } from '../../../core/redact.js';
+import { FINDING_CODES, type FindingArguments, type FindingCode, type FindingMessage, findingText, redactFinding } from '../../../spec/findings.js';
 
 const RESPONSE = '500 (text/plain), 4 bytes: "oops"';
 

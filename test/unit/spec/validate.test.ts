@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../core/json.js';
-import { openapi, type SchemaName } from '../../spec/openapi.js';
-import { newAjv, schemaErrorText, validateSchema } from '../../spec/validate.js';
+import { parseJson } from '../../../core/json.js';
+import { openapi, type SchemaName } from '../../../spec/openapi.js';
+import { newAjv, schemaErrorText, validateSchema } from '../../../spec/validate.js';
 
 const pet = (fields: string) => parseJson(`{"id":1,"name":"a","categoryId":2${fields}}`);
 

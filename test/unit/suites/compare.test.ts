@@ -1,8 +1,8 @@
 /** The differential probe's comparison of two answers (suites/compare.ts): each masking rule, each real difference. */
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../core/json.js';
-import { redactorFor } from '../../core/redact.js';
-import { type AnswerView, answerDifferences as differences, type CompareContext, sameJson } from '../../suites/compare.js';
+import { parseJson } from '../../../core/json.js';
+import { redactorFor } from '../../../core/redact.js';
+import { type AnswerView, answerDifferences as differences, type CompareContext, sameJson } from '../../../suites/compare.js';
 
 /** The differences as a finding shows them: server text rendered from its excerpts (no secret in these bodies). */
 const redactor = redactorFor('Compare-Test~Key.Q81z');

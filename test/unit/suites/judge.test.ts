@@ -1,12 +1,12 @@
 /** createAndJudge's proof that a refusal of a valid body is legitimate, against a stub sender: no server. */
 import { describe, expect, it } from 'vitest';
-import { redactExchange } from '../../core/boundary.js';
-import { Redactor } from '../../core/redact.js';
-import { prefixedNames } from '../../generators/names.js';
-import type { NewPetInput } from '../../generators/newPet.js';
-import { findingText, type FindingMessage } from '../../spec/findings.js';
-import { type SendOptions, type SentExchange, StoreState } from '../../suites/check.js';
-import { createAndJudge, type Judge } from '../../suites/judge.js';
+import { redactExchange } from '../../../core/boundary.js';
+import { Redactor } from '../../../core/redact.js';
+import { prefixedNames } from '../../../generators/names.js';
+import type { NewPetInput } from '../../../generators/newPet.js';
+import { findingText, type FindingMessage } from '../../../spec/findings.js';
+import { type SendOptions, type SentExchange, StoreState } from '../../../suites/check.js';
+import { createAndJudge, type Judge } from '../../../suites/judge.js';
 
 /** A target that refuses every create with a 400 Error. */
 const refuseAll = async (request: SendOptions): Promise<SentExchange> => ({

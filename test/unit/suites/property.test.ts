@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RuleId } from '../../spec/rules.js';
-import type { Asserter, CheckDefinition, Observer, SentExchange } from '../../suites/check.js';
-import { type PropertyRun, runProperty } from '../../suites/property.js';
-import type { PendingFinding, RawCounterexample } from '../../suites/recorder.js';
+import type { RuleId } from '../../../spec/rules.js';
+import type { Asserter, CheckDefinition, Observer, SentExchange } from '../../../suites/check.js';
+import { type PropertyRun, runProperty } from '../../../suites/property.js';
+import type { PendingFinding, RawCounterexample } from '../../../suites/recorder.js';
 
 /** A sink that keeps what the runner reports: passes, recorded findings with their counterexamples, counted failures. */
 function sink() {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rerunCommand } from '../../reports/commands.js';
-import { type SkipReason, type StopReason, skipText, stopText } from '../../result/reasons.js';
-import { reportSchema } from '../../spec/report-schema.js';
-import { newAjv } from '../../spec/validate.js';
+import { rerunCommand } from '../../../reports/commands.js';
+import { type SkipReason, type StopReason, skipText, stopText } from '../../../result/reasons.js';
+import { reportSchema } from '../../../spec/report-schema.js';
+import { newAjv } from '../../../spec/validate.js';
 
 const stops: StopReason[] = [
   { code: 'target-silent', detail: 'PC_ERR_TIMEOUT: no answer within 10000 ms' },
