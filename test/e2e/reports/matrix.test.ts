@@ -16,7 +16,7 @@ import { outcomeLabel } from '../../../result/policy.js';
 import { withOpenCases } from '../../fixtures/result.js';
 import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult, LoadResult } from '../../../result/model.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { artifactsDir, findChromium, type Ran, reportErrors, runInProcess, tempDir, watch } from '../../helpers.js';
 import { suiteText } from '../../../core/redact.js';
 

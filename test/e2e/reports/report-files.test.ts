@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../../cli/matrix.js';
 import type { Handler } from '../../../reference/handler.js';
 import type { ConformanceResult } from '../../../result/model.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { BIN, DISTINCTIVE_KEY, type Ran, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 const RUN = ['--num-runs', '2', '--load', 'none'];

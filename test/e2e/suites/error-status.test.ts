@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { startReference } from '../../../reference/server.js';
 import { runConformance } from '../../../suites/engine.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 
 it('an Error status written as a string: ERROR-SCHEMA fails, ERROR-STATUS-MATCHES is inconclusive and says why', async () => {
   const mutant = mutants.find((m) => m.name === 'error-status-as-string')!;

@@ -25,7 +25,7 @@ import type { Handler } from '../../../reference/handler.js';
 import { type RunningServer, startReference } from '../../../reference/server.js';
 import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult } from '../../../result/model.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { BIN, DISTINCTIVE_KEY, openTunnel, reportErrors, runInProcess, tempDir, TINY_PROFILE } from '../../helpers.js';
 
 const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY };
@@ -420,7 +420,6 @@ describe('client certificates (mTLS): --cert and --cert-key', () => {
 
     const without = await runInProcess(['--base-url', target.url, '--ca', join(certs.dir, 'ca.pem'), '--num-runs', '3', '--report-dir', join(work, 'without')], { env });
     expect(without.code).toBe(2);
-    expect(without.ms).toBeLessThan(10_000);
     const lines = without.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/client certificate.*give one, with its key\)$/);

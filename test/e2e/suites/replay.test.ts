@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReference } from '../../../reference/server.js';
 import type { ConformanceResult, Finding } from '../../../result/model.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { runInProcess, tempDir } from '../../helpers.js';
 
 // Every command runs main() in this process, sparing a child process each: these tests are about what replay sends,

@@ -18,7 +18,7 @@ import { serve } from '../../../reference/server.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { runConformance } from '../../../suites/engine.js';
 import { IdleClosed, TargetSession } from '../../../suites/session.js';
-import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
 
 const failedRules = (result: ConformanceResult) => result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort();

@@ -17,14 +17,14 @@ import type { Finding, RuleResult } from '../../../result/model.js';
 import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { certificationDecision, decideVerdict, EXIT, exitCode } from '../../../result/policy.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 const SEED = 20_241_205;
 const create200 = mutants.find((m) => m.name === 'create-200')!;
 const waiver = { rule: 'CREATE-RESPONSE', reason: 'createPet answers 200 until 2.4', issue: 'https://example.org/issues/25', expires: '2999-12-31' } as const;
 
-/** Runs a row of the zoo (test/fixtures/mutants.ts, block `issue 25: undecided`) with its waivers. */
+/** Runs a row of the zoo (test/fixtures/mutants/, block `issue 25: undecided`) with its waivers. */
 async function run(mutantName: string): Promise<ConformanceResult> {
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });

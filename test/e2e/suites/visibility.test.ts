@@ -8,7 +8,7 @@ import { StoreState, type SentExchange, type SendOptions } from '../../../suites
 import { runConformance } from '../../../suites/engine.js';
 import { MAX_READS, readBack, type Visibility } from '../../../suites/visibility.js';
 import type { ConformanceResult } from '../../../result/model.js';
-import { lagging, splitStore } from '../../fixtures/mutants.js';
+import { lagging, splitStore } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, runInProcess, withServer } from '../../helpers.js';
 
 /** A fake target answering getPet with `statuses` in turn (the last one again once they run out). */

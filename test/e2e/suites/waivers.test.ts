@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyWaivers } from '../../../suites/engine.js';
 import type { ConformanceResult, Waiver } from '../../../result/model.js';
 import { decideVerdict } from '../../../result/policy.js';
-import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants.js';
+import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { resultFixture } from '../../fixtures/result.js';
 import { reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 

@@ -92,7 +92,8 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // Thousands of generated texts parsed twice: 2 s of one core on a quiet machine, ×15 for a shared one.
+  }, 30_000);
 
   it('on text that is not JSON, or that could hold a marker: the same error or value', () => {
     fc.assert(
@@ -114,7 +115,8 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // Thousands of generated texts parsed twice: 1.5 s of one core on a quiet machine, ×20 for a shared one.
+  }, 30_000);
 
   it('keeps a __proto__ member as a member, not as the prototype', () => {
     const value = parseJson('{"__proto__": {"polluted": 1}, "n": 12345678901234567890}') as Record<string, unknown>;

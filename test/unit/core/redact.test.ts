@@ -3,7 +3,7 @@ import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } f
 import type { Exchange, RequestSpec, Transport } from '../../../core/http.js';
 import { show } from '../../../core/json.js';
 import { renderWording } from '../../../core/wording.js';
-import { authorizationForms, escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, type Redacted, Redactor, redactorFor, suiteText, swapCase, truncate } from '../../../core/redact.js';
+import { escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, MAX_KEY_LENGTH, type Redacted, Redactor, redactorFor, suiteText, swapCase, truncate } from '../../../core/redact.js';
 import { TranscriptReplayer } from '../../../core/transcript.js';
 import { EvidenceFactory, redactResult, shellQuote } from '../../../suites/evidence.js';
 import { finding, resultFixture } from '../../fixtures/result.js';
@@ -77,13 +77,7 @@ describe('redactorFor', () => {
     }
   });
 
-  it('labels the forms of the key the suite sends alike whatever the key, so verify matches a transcript with the placeholder', () => {
-    const labels = (key: string) => authorizationForms(key).map(([redacted]) => redacted);
-    expect(labels(KEY)).toEqual(labels(KEY_PLACEHOLDER));
-    expect(labels(HOSTILE)).toEqual(labels(KEY_PLACEHOLDER));
-    expect(labels('1234-5678-9012')).toEqual(labels(LETTERLESS_STAND_IN));
-    expect(labels(KEY)).toContain(`Basic <base64 of conformance:${KEY_PLACEHOLDER}>`);
-  });
+  // That the forms are labelled alike whatever the key (replay's and the redactor's): test/unit/core/key.test.ts.
 
   it('redacts a key of the longest length the suite takes, and a longer one, without a pattern built from it', () => {
     const long = Array.from({ length: MAX_KEY_LENGTH }, (_, i) => 'AbCdEfGh0123+/=-é"\\'[(i * 31 + (i >> 4)) % 19]).join('');
@@ -93,7 +87,9 @@ describe('redactorFor', () => {
       const out = r.redact(`a ${key} b ${b64(`Bearer ${key}`)} c ${JSON.stringify(key)} d ${encodeURIComponent(key)}`);
       expect(out).toBe(`a ${KEY_PLACEHOLDER} b <base64 of Bearer ${KEY_PLACEHOLDER}> c "${KEY_PLACEHOLDER}" d ${KEY_PLACEHOLDER}`);
     }
-  });
+    // Two redactors of keys of 4 096 and 32 768 characters over four forms of each: about 10 s of one core on a quiet
+    // machine (30 s seen beside other work), ×6 for a runner that shares its cores.
+  }, 60_000);
 
   // The offsets of a decoded view are worked out only when a match needs them: they must still name exactly the
   // characters that encode the key, past astral characters (two units from one sequence) and through nested layers.

@@ -43,7 +43,8 @@ describe('generators', () => {
     for (const value of ['', 'a', '\u0000', '\uD7FF', '\uD800', '\uDFFF', '\uE000', '\uD83D\uDE00', 'ab', '\u{10FFFF}', '\uD800a', 5, null, undefined]) {
       expect(fc.string({ unit: scalarValue(), minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value), String(value)).toBe(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value));
     }
-  });
+    // Thousands of fast-check runs: 2 to 3 s of one core on a quiet machine, ×10 for a shared one.
+  }, 30_000);
 
   it('petName refuses a prefix that leaves no room', () => {
     expect(() => petName({ prefix: 'x'.repeat(40) })).toThrow(/petName/);
