@@ -71,3 +71,37 @@ export async function starvedStep<T>(budgetMs: number, step: () => Promise<T>): 
     if (!seen) watch.stop();
   }
 }
+
+/** The engine's own words for a run its machine starved: its event loop stalled when a request's deadline came due. */
+const STALLED = /the suite's own event loop stalled[^\n]*/;
+
+/**
+ * Fails with "starved: …" when `text` (a run's output, its stop reason, a
+ * check's reason) says the suite's own event loop stalled: what the run
+ * judged after that is no verdict on the target, so the assertions on it
+ * would fail with a misleading message. Call it before them.
+ */
+export function expectNotStarved(text: string | undefined, what = 'the run'): void {
+  const said = text === undefined ? undefined : STALLED.exec(text)?.[0];
+  if (said) throw new Error(`starved: ${what} says ${said}`);
+}
+
+/**
+ * `promise`, or a failure after `ms` saying whether this process was starved
+ * meanwhile ("starved: …", or "not starved: …" when the wait is the thing's
+ * own). Give the test a timeout a little longer than `ms`, so that this
+ * message, not vitest's, is the one shown.
+ */
+export async function within<T>(ms: number, what: string, promise: Promise<T>, budgetMs = 1_000): Promise<T> {
+  const watch = watchCpu();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms; ${cpuLine(watch.stop(), budgetMs)}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+    watch.stop();
+  }
+}

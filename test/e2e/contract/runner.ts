@@ -13,6 +13,7 @@ import { exitCode } from '../../../result/policy.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { CONTRACT_API_KEY, type Mutant } from '../../fixtures/mutants/index.js';
 import { pool } from '../../helpers.js';
+import { expectNotStarved, within } from '../../starvation.js';
 
 const SEED = 20_241_205;
 const NUM_RUNS = 20;
@@ -27,7 +28,9 @@ const PARALLEL = 4;
  * runner beside two busy processes gets a third of them: 12 s × PARALLEL × 3,
  * rounded up.
  */
-const ROW_TIMEOUT_MS = 150_000;
+const ROW_BOUND_MS = 150_000;
+/** The test's own timeout: past the bound, so that the bound's message (starved or not) is the one shown. */
+const ROW_TIMEOUT_MS = ROW_BOUND_MS + 5_000;
 
 interface Verdict {
   failed: RuleId[];
@@ -95,8 +98,9 @@ export function contractTable(group: string, zoo: readonly Mutant[]): void {
   });
 
   const expectExactly = async (mutant: Mutant) => {
-    const verdict = await verdictOf(mutant);
+    const verdict = await within(ROW_BOUND_MS, `the run against ${mutant.name}`, verdictOf(mutant));
     expect(verdict.crash, `runConformance threw for ${mutant.name}`).toBeUndefined();
+    expectNotStarved([...verdict.errored, ...verdict.evidence].join('\n'), `the run against ${mutant.name}`);
     const failed = verdict.failed.filter((rule) => !mutant.mayAlsoBreak?.includes(rule));
     expect({ failed, errored: verdict.errored }, `${mutant.name}: ${mutant.description}\n${verdict.evidence.join('\n')}`).toEqual({
       failed: [...mutant.breaks].sort(),
