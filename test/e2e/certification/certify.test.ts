@@ -9,7 +9,7 @@ import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BUNDLE_MARKER } from '../../../certification/bundle.js';
 import type { Handler } from '../../../reference/handler.js';
 import { WITHHELD_DIGEST } from '../../../core/boundary.js';
@@ -28,6 +28,10 @@ import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { swapCase } from '../../../core/redact.js';
 import { DISTINCTIVE_KEY, pool, type Ran, reportErrors, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../../helpers.js';
 import { starvedStep } from '../../starvation.js';
+
+// A test certifies or verifies once or twice (the set-up's certifications have their own bound): up to 12 s on a quiet
+// two-core machine, ×6 for a runner that shares its cores.
+vi.setConfig({ testTimeout: 80_000 });
 
 const dir = tempDir();
 const path = (name: string) => join(dir, name);

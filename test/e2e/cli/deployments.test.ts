@@ -17,10 +17,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ruleById, type RuleId } from '../../../spec/rules.js';
 import { type Deployment, FIXTURES_ROOT, readVariants } from '../../fixtures/frameworks/variants.js';
 import { findProgram, runCli, startListening, tempDir } from '../../helpers.js';
+
+// A row starts nginx or the shedding proxy before the reference and runs the suite with --strict: up to 7 s on a quiet
+// two-core machine, ×8 for a runner that shares its cores.
+vi.setConfig({ testTimeout: 60_000 });
 
 interface Report {
   summary: { verdict: string; reason: string };

@@ -10,8 +10,11 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DISTINCTIVE_KEY, requireProgram, tempDir, withServer } from '../../helpers.js';
+
+// The longest step certifies and verifies every kind of damage: up to 8 s on a quiet two-core machine, ×7 for a shared runner.
+vi.setConfig({ testTimeout: 60_000 });
 
 /** The package entry, by name: package.json's "exports" (a package may import itself by its name). */
 type Library = typeof import('../../../index.js');

@@ -23,7 +23,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_KEY_LENGTH } from '../../../core/redact.js';
 import type { Handler } from '../../../reference/handler.js';
 import { startReference } from '../../../reference/server.js';
@@ -37,6 +37,10 @@ import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult, RunEvent } from '../../../result/model.js';
 import { runCli, runInProcess, tempDir, TINY_PROFILE } from '../../helpers.js';
 import { ECHO_FORMS, expectNoLeak, findLeak } from '../../leaks.js';
+
+// A step runs the suite against a target echoing the key in every form, the longest the CLI, certify, verify and replay one
+// after another: up to 20 s on a quiet two-core machine, ×6 for a runner that shares its cores.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** `"`, `\`, `/`, `+`, `=`, Latin-1 letters, a literal `%41` and a `~`: every escaping has something to do. */
 const HOSTILE_KEY = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startReference } from '../../../reference/server.js';
 import type { RuleId } from '../../../spec/rules.js';
 import { runConformance } from '../../../suites/engine.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants/index.js';
 import { pool } from '../../helpers.js';
+
+// A test runs one mutant with each of several seeds: up to 16 s on a quiet two-core machine, ×6 for a shared runner.
+vi.setConfig({ testTimeout: 100_000, hookTimeout: 100_000 });
 
 /** The mutants whose catch once depended on generated data: caught whatever the seed. */
 const SUBTLE = ['name-trimmed', 'name-nfc', 'name-controls-dropped', 'filtered-limit-plus-one', 'status-filter-after-slice', 'list-categoryId-through-double', 'categoryId-through-double'];

@@ -16,12 +16,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ruleById, type RuleId } from '../../../spec/rules.js';
 import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { FIXTURES_ROOT, readVariants, type Variant } from '../../fixtures/frameworks/variants.js';
 import { findProgram, pool, startListening, tempDir } from '../../helpers.js';
+
+// A row starts a framework's server (Python, Go, Node) and runs the suite against it: up to 9 s on a quiet two-core
+// machine, ×6 for a runner that shares its cores.
+vi.setConfig({ testTimeout: 60_000 });
 
 const VARIANTS = readVariants();
 const API_KEY = 'fw-Key_7c1e.9b2d~contract';

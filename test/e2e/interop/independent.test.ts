@@ -7,8 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runConformance } from '../../../suites/engine.js';
+
+// A variant starts the Python implementation and runs the suite against it: up to 7 s on a quiet two-core machine, ×8
+// for a runner that shares its cores.
+vi.setConfig({ testTimeout: 60_000 });
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'independent', 'animal_store.py');
 const API_KEY = 'indep-7f3c9a1e-key_~.+/=';

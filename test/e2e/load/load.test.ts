@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../../../reference/handler.js';
 import { startReference } from '../../../reference/server.js';
 import { certify } from '../../../certification/certify.js';
@@ -18,6 +18,10 @@ import { stringifyJson } from '../../../core/json.js';
 import { mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
 import { notAsked } from '../../../result/policy.js';
+
+// A test runs a load profile of 1 to 4 s after the functional phases, or certifies: up to 8 s on a quiet two-core machine,
+// ×7 for a shared runner; the longer profiles set their own.
+vi.setConfig({ testTimeout: 60_000 });
 
 const MIX = { listPets: 6, getPet: 3, createPet: 1 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -15,6 +15,7 @@ import { type Cheat, honest, startProxy } from '../../fixtures/cheats/forward.js
 import { cheats } from '../../fixtures/cheats/index.js';
 import { learnerCheat } from '../../fixtures/cheats/learner.js';
 import { DISTINCTIVE_KEY, pool } from '../../helpers.js';
+import { within } from '../../starvation.js';
 
 const PRODUCT = { name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' };
 const HONEST: Cheat = { name: 'honest', tell: 'none: every request forwarded', handle: () => honest };
@@ -68,10 +69,11 @@ const createdAsAsked = (ordinary: Outcome['ordinary']) => ordinary.status === 20
 
 beforeAll(async () => {
   const all = [HONEST, ...cheats];
-  const runs = pool(all.map((cheat) => async () => outcomes.set(cheat.name, await certifyBehind(cheat))), AT_ONCE);
+  // Each certification has its own bound: one the machine starved says so ("starved: …"), instead of the whole hook timing out.
+  const runs = pool(all.map((cheat) => async () => outcomes.set(cheat.name, await within(CERTIFY_BOUND_MS, `certify behind ${cheat.name}`, certifyBehind(cheat)))), AT_ONCE);
   const failed = (await Promise.allSettled(runs)).filter((r) => r.status === 'rejected');
   if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
-}, Math.ceil((cheats.length + 1) / AT_ONCE) * CERTIFY_BOUND_MS);
+}, Math.ceil((cheats.length + 1) / AT_ONCE) * CERTIFY_BOUND_MS + 10_000);
 
 describe('cheating proxies', () => {
   it('the honest pass-through on the same forwarding core is certified, and answers the ordinary client right', () => {

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../../../reference/handler.js';
 import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
+
+// A test runs the suite three times in a row with one seed: up to 7 s on a quiet two-core machine, ×8 for a shared runner.
+vi.setConfig({ testTimeout: 60_000 });
 
 const outcomes = (r: ConformanceResult) => r.rules.map((rule) => `${rule.id}=${rule.outcome}`);
 /** Each check's tally per rule, in report order: what the report says, without the ids the target chose. */
