@@ -38,9 +38,11 @@ import type { ConformanceResult, RunEvent } from '../../../result/model.js';
 import { runCli, runInProcess, tempDir, TINY_PROFILE } from '../../helpers.js';
 import { ECHO_FORMS, expectNoLeak, findLeak } from '../../leaks.js';
 
-// A step runs the suite against a target echoing the key in every form, the longest the CLI, certify, verify and replay one
-// after another: up to 20 s on a quiet two-core machine, ×6 for a runner that shares its cores.
-vi.setConfig({ testTimeout: 120_000 });
+/** One certification, in the tests that certify: up to 15 s on a quiet two-core machine, ×6 for a runner sharing its cores. */
+const CERTIFICATION_MS = 90_000;
+// A step runs the suite against a target echoing the key in every form, the longest the CLI, replay, a certification and
+// verify one after another: up to 30 s on a quiet two-core machine, ×6 for a runner that shares its cores.
+vi.setConfig({ testTimeout: 180_000 });
 
 /** `"`, `\`, `/`, `+`, `=`, Latin-1 letters, a literal `%41` and a `~`: every escaping has something to do. */
 const HOSTILE_KEY = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
@@ -228,7 +230,7 @@ describe('the API key', () => {
       const bundle = join(dir, 'echo.tar.gz');
       const product = join(dir, 'product.json');
       await import('node:fs/promises').then((fs) => fs.writeFile(product, JSON.stringify({ name: 'Echo', version: '1.0.0', contact: 'echo@example.invalid' })));
-      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
+      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: CERTIFICATION_MS });
       expect(certified.code, certified.stderr).toBe(1);
       const files = await unpack(bundle);
       expect(Object.keys(files).sort()).toEqual(['junit.xml', 'manifest.json', 'product.json', 'report.html', 'report.json', 'transcript.har']);
@@ -302,7 +304,7 @@ describe('the API key', () => {
       const bundle = join(dir, 'reflect.tar.gz');
       const product = join(dir, 'product.json');
       writeFileSync(product, JSON.stringify({ name: 'Reflect', version: '1.0.0', contact: 'reflect@example.invalid' }));
-      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--secret-header', `X-Trace: ${secret}`, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: key } });
+      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--secret-header', `X-Trace: ${secret}`, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: key }, timeoutMs: CERTIFICATION_MS });
       expect(certified.code, certified.stderr).toBe(1);
       const files = await unpack(bundle);
       // The auth check's near miss, reflected as a header name: the attack, every exchange of it recorded.
