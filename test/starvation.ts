@@ -73,7 +73,7 @@ export async function starvedStep<T>(budgetMs: number, step: () => Promise<T>): 
 }
 
 /** The engine's own words for a run its machine starved: its event loop stalled when a request's deadline came due. */
-const STALLED = /the suite's own event loop stalled[^\n]*/;
+const STALLED = /[^\n]*the suite's own event loop stalled[^\n]*/;
 
 /**
  * Fails with "starved: …" when `text` (a run's output, its stop reason, a
@@ -83,7 +83,22 @@ const STALLED = /the suite's own event loop stalled[^\n]*/;
  */
 export function expectNotStarved(text: string | undefined, what = 'the run'): void {
   const said = text === undefined ? undefined : STALLED.exec(text)?.[0];
-  if (said) throw new Error(`starved: ${what} says ${said}`);
+  if (said) throw new Error(`starved: ${what} says ${said.trim()}`);
+}
+
+/**
+ * Runs `assertions` on a run's `text` (its output): when one fails and the
+ * text says the suite's own event loop stalled, the failure's message starts
+ * with "starved: …". A run that stalled and still shows what is asserted passes.
+ */
+export async function judgedUnlessStarved(text: string, what: string, assertions: () => void | Promise<void>): Promise<void> {
+  try {
+    await assertions();
+  } catch (error) {
+    const said = STALLED.exec(text)?.[0];
+    if (said && error instanceof Error) error.message = `starved: ${what} says ${said.trim()}\n${error.message}`;
+    throw error;
+  }
 }
 
 /**
