@@ -5,7 +5,7 @@ import { HOSTILE_NAME_SUFFIXES, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, ORDIN
  * Animal names people give, by script: what a certification run names its
  * animals from, so that nothing in a name tells the suite's animals from a
  * customer's. Every character is ordinary (generators/petName.ts
- * `outsideRepertoire`: printable, assigned by Unicode 6.0; test/names.test.ts
+ * `outsideRepertoire`: printable, assigned by Unicode 6.0; test/e2e/suites/names.test.ts
  * holds every entry to it).
  */
 export const PET_NAME_VOCABULARY = {

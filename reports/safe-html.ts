@@ -2,7 +2,7 @@
  * HTML that is safe by construction. Markup is written only as `html` tagged
  * templates, which escape every interpolated value (escape-html) unless it is
  * already {@link SafeHtml}; nothing else in reports/ builds markup from
- * strings (test/reports/safe-html.test.ts scans for it).
+ * strings (test/unit/reports/safe-html.test.ts scans for it).
  *
  * Every attribute in a template is double-quoted, so escaping is all an
  * attribute value needs; URLs and ids put in attributes come from the suite's

@@ -42,7 +42,7 @@ export function newAjv(options: { allErrors?: boolean; validateSchema?: boolean 
 
 // Not checked against the meta-schema: that check compiles the 2020-12 meta-schema (50–130 ms of every start) and
 // never looks inside `components`, so it proved nothing here. Each schema is checked when it is compiled (strict
-// mode), and against the meta-schema by test/spec/validate.test.ts.
+// mode), and against the meta-schema by test/unit/spec/validate.test.ts.
 const ajv = newAjv({ allErrors: true, validateSchema: false });
 ajv.addVocabulary(['components']);
 ajv.addSchema({ $id: SPEC_ID, components: { schemas: openapi.components.schemas } });

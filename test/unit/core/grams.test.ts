@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SampledGrams } from '../../../core/grams.js';
+import { redactorFor } from '../../../core/redact.js';
+
+/** `text` with its letters a–f in random case, as hex may come back. */
+const recase = (text: string, upper: boolean[]) => [...text].map((ch, i) => (upper[i % upper.length] ? ch.toUpperCase() : ch)).join('');
+
+describe('SampledGrams', () => {
+  it('never rules out a text that holds one of the strings, wherever it is, whatever surrounds it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 4, maxLength: 40, unit: 'binary' }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), (strings, pick, before, after) => {
+        const s = strings[pick % strings.length]!;
+        expect(new SampledGrams(strings).mayHold(before + s + after)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds hex in either case, letter by letter', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 2, maxLength: 30 }), fc.array(fc.boolean(), { minLength: 1 }), fc.string({ maxLength: 30 }), (bytes, upper, before) => {
+        const hex = Buffer.from(bytes).toString('hex');
+        expect(new SampledGrams([hex]).mayHold(before + recase(hex, upper))).toBe(true);
+      }),
+    );
+  });
+
+  it('rules out texts without any of their pieces, and says yes to anything when a string is shorter than a piece', () => {
+    const grams = new SampledGrams(['Zq9-DISTINCTIVE-key', 'WnE5LURJU1RJTkNUSVZF']);
+    expect(grams.mayHold('{"id":12,"name":"Rex","status":"available"}'.repeat(50))).toBe(false);
+    expect(grams.mayHold('')).toBe(false);
+    expect(new SampledGrams(['abc', 'Zq9-DISTINCTIVE-key']).mayHold('nothing here')).toBe(true);
+    expect(new SampledGrams([]).mayHold('anything')).toBe(false);
+  });
+});
+
+describe('the redactor behind its sampled grams', () => {
+  it('finds the key and its pieces wherever they are in a long text', () => {
+    const key = 'Zq9-DISTINCTIVE-key-7781xyzW';
+    const r = redactorFor(key);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }), fc.nat(key.length - 8), fc.integer({ min: 8, max: key.length }), (before, after, from, length) => {
+        const piece = key.slice(from, Math.min(key.length, from + length));
+        fc.pre(piece.length >= 8);
+        expect(r.leaks(before + piece + after)).toBe(true);
+        expect(r.leaks(before + Buffer.from(`Bearer ${key}`).toString('base64') + after)).toBe(true);
+        expect(r.leaks(before + Buffer.from(key).toString('hex').toUpperCase() + after)).toBe(true);
+        // Nested encodings, each found in a view decoded more than once; and base64 of the Basic header, a secret of its own.
+        expect(r.leaks(before + encodeURIComponent(encodeURIComponent(piece)) + after)).toBe(true);
+        expect(r.leaks(before + JSON.stringify(JSON.stringify(piece).replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)) + after)).toBe(true);
+        expect(r.leaks(before + Buffer.from(`Basic ${Buffer.from(`conformance:${key}`).toString('base64')}`).toString('base64') + after)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,40 @@
+/** Round ticks for the report's charts (reports/charts.ts): steps of 1, 2 or 5 × 10^n. */
+import { describe, expect, it } from 'vitest';
+import { lineChart, niceStep, niceTicks } from '../../../reports/charts.js';
+
+describe('round ticks', () => {
+  it('picks a step of 1, 2 or 5 × 10^n giving at most the ticks asked for', () => {
+    expect(niceStep(12_119, 4)).toBe(5000);
+    expect(niceStep(8.46, 4)).toBe(5);
+    expect(niceStep(10, 5)).toBe(2);
+    expect(niceStep(1, 4)).toBe(0.5);
+    expect(niceStep(0.3, 4)).toBe(0.1);
+    expect(niceStep(100, 10)).toBe(10);
+    // Whole numbers (seconds) never get a step below 1.
+    expect(niceStep(2, 6, 1)).toBe(1);
+  });
+
+  it('lists the multiples of the step within the range, without floating-point dust', () => {
+    expect(niceTicks(0, 15_000, 5000)).toEqual([0, 5000, 10_000, 15_000]);
+    expect(niceTicks(0, 0.3, 0.1)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(niceTicks(3, 17, 5)).toEqual([5, 10, 15]);
+    expect(niceTicks(-1, 1, 0.5)).toEqual([-1, -0.5, 0, 0.5, 1]);
+    expect(niceTicks(4, 4, 1)).toEqual([4]);
+  });
+});
+
+describe('lineChart', () => {
+  const labels = (svg: string, anchor: string) => [...svg.matchAll(new RegExp(`text-anchor="${anchor}" fill="currentColor">([^<]*)<`, 'g'))].map((m) => m[1]);
+
+  it('labels the y axis from 0 to the round tick above the data, and whole seconds on x', () => {
+    const svg = lineChart({ title: 'T', xLabel: 'second', yLabel: 'req/s', series: [{ label: 's', colour: '#000', points: [[0, 120], [1, 730], [2, 1210]] }] }).toString();
+    expect(labels(svg, 'end')).toEqual(['0', '500', '1000', '1500']);
+    expect(labels(svg, 'middle').slice(0, 3)).toEqual(['0', '1', '2']);
+  });
+
+  it('draws an empty frame that says "no data"', () => {
+    const svg = lineChart({ title: 'T', xLabel: 'x', yLabel: 'y', series: [] }).toString();
+    expect(svg).toContain('>no data</text>');
+    expect(svg).not.toContain('<path');
+  });
+});
