@@ -9,58 +9,22 @@
  */
 import type { Dispatcher } from 'undici';
 import { type ConnectOptions, connectionFailure, openDispatcher, type Route, shownProxy } from './connection.js';
-import { type Decoding, decodeBody } from './decode.js';
-import { InvalidBaseUrlError, type TransportError, transportErrorFrom } from './errors.js';
-import { type Json, decodeUtf8, JsonTooLargeError, parseJson } from './json.js';
+import { decodeBody } from './decode.js';
+import { transportErrorFrom } from './errors.js';
 import { LoopStalls } from './loop-stall.js';
 import { sentHeaders } from './request-headers.js';
 import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
-import { setting, wording } from './wording.js';
+import { parseBaseUrl, requestPath } from './http/base-url.js';
+import { flattenHeaders, readBounded } from './http/body.js';
+import type { Exchange, RequestSpec, Transport } from './http/exchange.js';
+import { ENDED_FIRST, IDLE_CLOSE, STALLED } from './http/failure-notes.js';
 
-export type Method = 'GET' | 'POST';
-
-/** A request relative to the base URL (`/pets?limit=5`). */
-export interface RequestSpec {
-  method: Method;
-  /** Path and query relative to the base URL, starting with `/`. */
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Uint8Array;
-  /**
-   * Sent on a new connection of its own, closed after it: a request sent again
-   * after a connection it was sent on was closed under it ({@link closedWhenIdle}).
-   * A recorded transcript ignores it.
-   */
-  fresh?: boolean;
-  /**
-   * The client shape it is sent under (core/fingerprints.ts): that client's
-   * headers, header order and casing, and connection habit. Default: the
-   * run's choice (the tool's own shape unless the run was given fingerprints).
-   */
-  fingerprint?: FingerprintId;
-}
-
-/** A response as received; `body` is at most `maxBodyBytes` long. */
-export interface ResponseRecord {
-  status: number;
-  /** Header names in lower case; repeated headers joined with `, ` (`set-cookie` kept apart). */
-  headers: Record<string, string>;
-  body: Uint8Array;
-  /** True when the body was longer than the bound and the rest was not read. */
-  truncated: boolean;
-  /** Set when the body came with a content coding: `body` is then the decoded bytes (core/decode.ts). */
-  decoding?: Decoding;
-}
-
-/** One request and what came back: a response, or the reason there was none. */
-export interface Exchange {
-  /** Order of sending within the run, from 1. */
-  seq: number;
-  request: { method: Method; url: string; headers: Record<string, string>; body?: Uint8Array };
-  response?: ResponseRecord;
-  error?: TransportError;
-  durationMs: number;
-}
+// What a request and its answer are, the base URL, the body's reading and parsing, and the notes of a failure are
+// modules of their own; callers import them from here.
+export { parseBaseUrl, requestPath, targetOf } from './http/base-url.js';
+export { type BodyJson, bodyJson } from './http/body.js';
+export type { Exchange, Method, RequestSpec, ResponseRecord, Transport } from './http/exchange.js';
+export { closedWhenIdle, stalledFor } from './http/failure-notes.js';
 
 /** Options of {@link HttpClient}: where, how long, and how to connect ({@link ConnectOptions}). */
 export interface HttpClientOptions extends ConnectOptions {
@@ -82,58 +46,8 @@ export interface HttpClientOptions extends ConnectOptions {
   userAgent?: string;
 }
 
+/** Bytes of a response body kept by default (`HttpClientOptions.maxBodyBytes`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-const BASE_URL = setting('baseUrl');
-
-/**
- * Parses and checks a base URL: absolute, http or https, no credentials, no
- * query or fragment. The trailing slash is dropped so `/pets` appends cleanly.
- */
-export function parseBaseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new InvalidBaseUrlError(wording`${BASE_URL} "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // The scheme is not shown: without "//", "user:password@host" parses as scheme "user".
-    throw new InvalidBaseUrlError(wording`${BASE_URL} must use http or https; write it as http://host:port/path, e.g. http://127.0.0.1:8080/v1`);
-  }
-  if (url.username || url.password) throw new InvalidBaseUrlError(wording`${BASE_URL} must not carry credentials; pass the key with ${setting('apiKey')}`);
-  if (url.search || url.hash) throw new InvalidBaseUrlError(wording`${BASE_URL} must not have a query or fragment`);
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return url;
-}
-
-/** A URL as given, for messages: everything before its last "@" after the scheme (user and password) left out, at most 200 characters. */
-function withoutUserinfo(text: string): string {
-  const shown = text.replace(/^([^/?#@]*?\/\/)?.*@/s, (_match, scheme: string | undefined) => `${scheme ?? ''}…@`).replace(/[\u0000-\u001f\u007f]/g, '?');
-  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
-}
-
-/**
- * The path a request goes to: the base URL's path (without its trailing
- * slash; a URL's path is never empty, so `http://h/` has `/`) joined with the
- * request's (`/pets`). Never `//pets`.
- */
-export function requestPath(base: URL, path: string): string {
-  return `${base.pathname.replace(/\/+$/, '')}${path}`;
-}
-
-/** The base URL as the suite names it: origin and path, no trailing slash, no credentials. */
-export function targetOf(base: URL): string {
-  return `${base.origin}${requestPath(base, '')}`;
-}
-
-/** What the engine sends requests through: the HTTP client, or (to recompute verdicts) a recorded transcript. */
-export interface Transport {
-  send(spec: RequestSpec): Promise<Exchange>;
-  /** Requests sent so far. */
-  readonly requestsSent: number;
-  close(): Promise<void>;
-}
 
 /** HTTP client bound to one origin. Close it when done. */
 export class HttpClient implements Transport {
@@ -285,99 +199,5 @@ export class HttpClient implements Transport {
   async close(): Promise<void> {
     if (this.#ownStalls) this.#stalls.stop();
     await Promise.all([this.#pool, ...this.#shaped.values()].map((pool) => pool.destroy()));
-  }
-}
-
-const STALLED = "the suite's own event loop was stalled for";
-const IDLE_CLOSE = 'on a reused connection, closed before any byte of the answer';
-const ENDED_FIRST = 'the server had ended the connection before the request was written';
-
-/**
- * Whether the request that failed with `error` failed on a connection that
- * had carried earlier requests, before any byte of its answer came: the
- * server may have closed the connection as idle while the request went out
- * (RFC 9112 §9.5). `not-received`: the server had ended the connection before
- * the request was written, so it never took it; `unknown`: it may have
- * received it. Undefined for any other failure. Read from the error's
- * message, so that a transcript replays the same decision.
- */
-export function closedWhenIdle(error: { code: string; message: string } | undefined): 'not-received' | 'unknown' | undefined {
-  if (error?.code !== 'PC_ERR_PROTOCOL' || !error.message.includes(`(${IDLE_CLOSE} after `)) return undefined;
-  return error.message.includes(`; ${ENDED_FIRST})`) ? 'not-received' : 'unknown';
-}
-const STALLED_NOTE = /\(the suite's own event loop was stalled for (\d+) ms when the deadline came due\b/;
-
-/**
- * How long the suite's own event loop was stalled when the deadline of the
- * request that failed with `error` came due, in ms; undefined when it was not
- * (the target had its whole deadline). Read from the error's message, so that
- * a recorded exchange (a transcript, replayed by `verify`) tells the same.
- */
-export function stalledFor(error: { code: string; message: string } | undefined): number | undefined {
-  if (error?.code !== 'PC_ERR_TIMEOUT') return undefined;
-  const match = STALLED_NOTE.exec(error.message);
-  return match ? Number(match[1]) : undefined;
-}
-
-async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const room = max - size;
-    if (chunk.length > room) {
-      chunks.push(chunk.subarray(0, room));
-      size = max;
-      stream.destroy();
-      return { bytes: Buffer.concat(chunks, size), truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { bytes: Buffer.concat(chunks, size), truncated: false };
-}
-
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-/**
- * What a response body is, as JSON. `notParsed`: the body is too large to
- * parse (core/json.ts `MAX_JSON_TOKENS`); it is judged, as a body past the
- * read bound is, on its first `notParsed` bytes.
- */
-export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string; notParsed?: number };
-
-const parsedBodies = new WeakMap<ResponseRecord, BodyJson>();
-
-/** The response body parsed as JSON (memoised): strict UTF-8, complete, well-formed. */
-export function bodyJson(response: ResponseRecord): BodyJson {
-  let parsed = parsedBodies.get(response);
-  if (!parsed) {
-    parsed = parseBody(response);
-    parsedBodies.set(response, parsed);
-  }
-  return parsed;
-}
-
-function parseBody(response: ResponseRecord): BodyJson {
-  const coded = response.decoding;
-  if (coded?.error) return { ok: false, reason: `a ${coded.coding}-coded body of ${coded.received} bytes that the suite could not decode (${coded.error})` };
-  if (coded?.cut) return { ok: false, reason: `a ${coded.coding}-coded body that decodes to more than ${response.body.length} bytes (decoding stopped there)` };
-  if (response.truncated) return { ok: false, reason: `a body longer than ${response.body.length} bytes (not read to its end)` };
-  if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
-  const text = decodeUtf8(response.body);
-  if (text === undefined) return { ok: false, reason: 'a body that is not valid UTF-8' };
-  const json = text.replace(/^\uFEFF/, '');
-  try {
-    return { ok: true, value: parseJson(json) };
-  } catch (error) {
-    if (!(error instanceof JsonTooLargeError)) return { ok: false, reason: `a body that is not JSON (${(error as Error).message})` };
-    const bom = response.body.length - Buffer.byteLength(json);
-    return { ok: false, reason: `a body of ${error.message}`, notParsed: bom + Buffer.byteLength(json.slice(0, error.at)) };
   }
 }

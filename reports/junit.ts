@@ -55,7 +55,7 @@
  * (UTF-8) with a marker saying so. One gap of xmlbuilder2 4 is closed here: its
  * writer leaves an `&` that starts something entity-like (`&amp;`, `&#0;`,
  * `&nbsp;`) unescaped, so a body holding `&#0;` would make the file ill-formed
- * and `&amp;` would read back as `&`; see {@link ampersands}. The evidence is
+ * and `&amp;` would read back as `&`; see reports/junit-text.ts. The evidence is
  * redacted before it reaches any reporter and the target holds no credentials;
  * nothing else is added here.
  */
@@ -66,23 +66,18 @@ import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../result/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
+import { ampersands, antTimestamp, attribute, block, escapeChar, seconds } from './junit-text.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
 import { inconclusiveCases, outcomeLabel, ruleNotes, shownOutcome, thresholdMeasure } from '../result/policy.js';
 
+export { MAX_TEXT_BYTES } from './junit-text.js';
+
+/** junit.xml's name in the report directory. */
 export const JUNIT_REPORT_FILE = REPORT_FILES.junit;
 
 /** How a non-strict run's failing SHOULD rule begins its `<system-out>`. */
 export const SHOULD_WARNING_PREFIX = 'WARNING (SHOULD, not failing unless the run is strict):';
-
-/** Largest text of one element (failure, error, skipped, system-out), in UTF-8 bytes, marker included. */
-export const MAX_TEXT_BYTES = 64 * 1024;
-
-/** Largest `message` attribute, in UTF-8 bytes. */
-const MAX_MESSAGE_BYTES = 1024;
-
-/** What XML 1.0 cannot carry becomes its escape, `\u0000` (via xmlbuilder2's `invalidCharReplacement`). */
-const escapeChar = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** A testcase's verdict as written: what the JUnit consumer will count it as. */
 type CaseKind = 'passed' | 'failure' | 'warning' | 'waived' | 'error' | 'skipped';
@@ -236,12 +231,6 @@ function ruleTimes(rules: readonly RuleResult[]): Map<string, number> {
   return new Map(rules.map((rule) => [rule.id, rule.checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs!) : 0) / sharedBy.get(c.id)!, 0)]));
 }
 
-/** ISO 8601 without a zone, as Ant's JUnit task writes `timestamp` (`2025-01-01T12:00:00`); the time is UTC. */
-function antTimestamp(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? attribute(iso) : date.toISOString().slice(0, 19);
-}
-
 function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number, run: ConformanceResult): void {
   const testcase = suite.ele('testcase', { classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`), name: attribute(rule.id), time: seconds(timeMs) });
   switch (kind) {
@@ -329,65 +318,4 @@ function checkSkipReasons(check: CheckResult): string[] {
   for (const finding of check.findings.filter((f) => f.outcome === 'inconclusive')) lines.push(`${check.id}: ${findingText(finding)}`);
   if (lines.length === 0 && check.outcome !== 'pass') lines.push(`${check.id}: ${check.outcome}`);
   return lines;
-}
-
-function seconds(ms: number): string {
-  return (Math.max(0, ms) / 1000).toFixed(3);
-}
-
-/** An attribute value on one line (a parser turns tab, CR and LF in attributes into spaces anyway), bounded. */
-function attribute(text: string): string {
-  return ampersands(visible(cut(text, MAX_MESSAGE_BYTES).replace(/[\t\n\r]+/g, ' ')));
-}
-
-/** An element's text: line breaks as `\n`, bounded to {@link MAX_TEXT_BYTES}. */
-function block(text: string): string {
-  return ampersands(visible(cut(text, MAX_TEXT_BYTES).replace(/\r\n?/g, '\n')));
-}
-
-/** U+FFFD as `\ufffd`, so that no consumer takes the file for a legacy encoding (see the top of this file). */
-function visible(text: string): string {
-  return text.replaceAll('\uFFFD', escapeChar('\uFFFD'));
-}
-
-/**
- * Every `&` as `&amp;`, for xmlbuilder2's writer: it escapes an `&` only when
- * what follows does not look like a reference (`/&(?![A-Za-z]+;|#\d+;)/`), and
- * leaves `&amp;` as it is, so this gives `&amp;` for every `&` of the input. The
- * hostile-evidence test reads the text back through libxml2 and fails if a
- * later xmlbuilder2 escapes `&` itself (the text would read back as `&amp;`).
- */
-function ampersands(text: string): string {
-  return text.replaceAll('&', '&amp;');
-}
-
-/**
- * `text` cut to at most `maxBytes` of UTF-8 as written, with a marker when cut.
- * Counts what is written: a character XML cannot carry, or U+FFFD, as its
- * six-character escape. Never splits a surrogate pair.
- */
-function cut(text: string, maxBytes: number): string {
-  if (text.length * 6 <= maxBytes) return text;
-  const marker = (rest: number) => `\n… [cut: ${rest} more characters not shown; report.json keeps the evidence]`;
-  const budget = maxBytes - Buffer.byteLength(marker(text.length));
-  let bytes = 0;
-  let i = 0;
-  let fits = 0;
-  while (i < text.length && bytes <= maxBytes) {
-    const cp = text.codePointAt(i)!;
-    bytes += writtenBytes(cp);
-    i += cp > 0xffff ? 2 : 1;
-    if (bytes <= budget) fits = i;
-  }
-  if (bytes <= maxBytes) return text;
-  return text.slice(0, fits) + marker(text.length - fits);
-}
-
-/** UTF-8 bytes written for a code point (a lone surrogate arrives as itself). */
-function writtenBytes(cp: number): number {
-  if (cp < 0x20) return cp === 0x9 || cp === 0xa || cp === 0xd ? 1 : 6;
-  if (cp < 0x80) return 1;
-  if (cp < 0x800) return 2;
-  if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfffd && cp <= 0xffff)) return 6;
-  return cp < 0x10000 ? 3 : 4;
 }

@@ -22,69 +22,27 @@
  * The page shell (reports/page.ts) is the report's: inline CSS, one small
  * inline script (the filter box; the page reads fully without it), and a
  * Content-Security-Policy that admits only those two blocks and no network address.
+ *
+ * The rows and cells are reports/matrix-rows.ts's; the file names, badges and
+ * markers reports/matrix-files.ts's.
  */
-import { ruleAnchor as anchor } from '../spec/anchor.js';
 import escapeHtml from 'escape-html';
-import { type Marker, textMarker } from '../core/safe-write.js';
-import { findingText } from '../spec/findings.js';
+import { ruleAnchor as anchor } from '../spec/anchor.js';
+import { undecidedList } from '../result/policy.js';
 import { plural, severityTag } from './components.js';
-import { pageMarker } from './markers.js';
+import { badgeFor } from './matrix-files.js';
+import { type CellOutcome, columnNames, cut, distinct, loadRows, type MatrixColumn, oneLine, type Row, ruleRows, time, warningCount } from './matrix-rows.js';
 import { renderPage } from './page.js';
-import { html, join, type SafeHtml, visible } from './safe-html.js';
-import { rules as catalog } from '../spec/rules.js';
-import type { ConformanceResult, RuleOutcome, RuleResult, ThresholdResult } from '../result/model.js';
-import { failsRun, NOT_MEASURED, outcomeLabel, ruleNotes, undecidedList, shownOutcome, thresholdMeasure, thresholdMeasured } from '../result/policy.js';
+import { html, join, type SafeHtml } from './safe-html.js';
 
-export const MATRIX_HTML_FILE = 'matrix.html';
-export const MATRIX_MARKDOWN_FILE = 'matrix.md';
+// Callers import the matrix's data and files from here.
+export { BADGE_FILE, type Badge, badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, matrixMarkerOf } from './matrix-files.js';
+export { type CellOutcome, evidenceHref, failureCount, type MatrixColumn } from './matrix-rows.js';
 
-/** One implementation: a validated report and where its evidence is. */
-export interface MatrixColumn {
-  /** Column name: a `--label`, or {@link defaultLabel}. */
-  label: string;
-  result: ConformanceResult;
-  /**
-   * The evidence, as a URL relative to the matrix's directory (percent-encoded
-   * already): the report.html beside the report.json, or the report.json itself
-   * when there is no report.html.
-   */
-  evidence: string;
-  /** `html`: the evidence page has an element per rule id, so cells link to `#RULE-ID`. */
-  evidenceKind: 'html' | 'json';
-}
-
-/** What a cell shows: a rule's outcome, `warning` for a non-strict SHOULD failure, `absent` when the report lacks the row. */
-export type CellOutcome = RuleOutcome | 'warning' | 'absent';
-
-/** A shields.io endpoint badge (https://shields.io/badges/endpoint-badge). */
-export interface Badge {
-  schemaVersion: 1;
-  label: string;
-  message: string;
-  color: 'brightgreen' | 'red' | 'lightgrey';
-}
-
-interface Cell {
-  outcome: CellOutcome;
-  /** The outcome in words: the outcome, or the policy's label of a rule (`pass, 5 cases inconclusive`). */
-  label: string;
-  href: string;
-  /** Why: the first finding's message, a skip or error reason, a measured value. */
-  note: string;
-  /** Shown under the outcome word (load thresholds: the measured value). */
-  detail?: string;
-}
-
-interface Row {
-  id: string;
-  title: string;
-  /** `MUST`, `SHOULD`, or `load` for a threshold. */
-  severity: string;
-  cells: Cell[];
-}
-
+/** The symbol of each cell outcome, beside its word. */
 const SYMBOL: Record<CellOutcome, string> = { pass: '✓', fail: '✗', warning: '!', waived: 'W', inconclusive: '?', error: 'E', skip: '–', absent: '·' };
 
+/** What each cell outcome means, in the page's legend. */
 const LEGEND: Record<CellOutcome, string> = {
   pass: 'every assertion held',
   fail: 'the rule failed (a SHOULD rule only in a strict run)',
@@ -95,204 +53,6 @@ const LEGEND: Record<CellOutcome, string> = {
   skip: 'not run (filtered out, or its phase could not run)',
   absent: 'the report does not hold this row',
 };
-
-const OUTCOMES: readonly RuleOutcome[] = ['pass', 'fail', 'inconclusive', 'error', 'skip', 'waived'];
-
-/** Notes (tooltips) and labels are cut here: a report may hold anything. */
-const MAX_NOTE_CHARS = 300;
-const MAX_LABEL_CHARS = 120;
-
-// ---------------------------------------------------------------------------
-// Verdicts
-
-/** A rule's outcome as the matrix shows it: a failing SHOULD rule of a run that was not strict is a warning. */
-function cellOutcome(rule: Pick<RuleResult, 'outcome' | 'severity'>, strict: boolean): CellOutcome {
-  return shownOutcome(rule, strict);
-}
-
-/** Failing rules that count against conformance: MUST ones, and SHOULD ones when the run was strict. */
-export function failureCount(result: ConformanceResult): number {
-  return result.rules.filter((r) => failsRun(r, result.summary.strict)).length;
-}
-
-/** Failing SHOULD rules of a run that was not strict: warnings, which do not change the verdict. */
-function warningCount(result: ConformanceResult): number {
-  return result.rules.filter((r) => cellOutcome(r, result.summary.strict) === 'warning').length;
-}
-
-/**
- * The badge of one report: `conformant` (brightgreen) or `N failures` (red),
- * N from {@link failureCount}. A run with no failing rule whose verdict is not
- * `conformant` (the target could not be tested, or a check crashed) is not
- * certified: its badge says the verdict, in lightgrey.
- */
-export function badgeFor(result: ConformanceResult): Badge {
-  const label = `${result.tool.name} ${result.tool.version}`;
-  const failures = failureCount(result);
-  if (failures > 0) return { schemaVersion: 1, label, message: plural(failures, 'failure'), color: 'red' };
-  if (result.summary.verdict === 'conformant') return { schemaVersion: 1, label, message: 'conformant', color: 'brightgreen' };
-  return { schemaVersion: 1, label, message: String(result.summary.verdict), color: 'lightgrey' };
-}
-
-/** A column's name when no `--label` gives one: the target's host and path (`127.0.0.1:8080/v1`). */
-export function defaultLabel(result: ConformanceResult): string {
-  try {
-    const url = new URL(result.target);
-    return `${url.host}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return result.target;
-  }
-}
-
-/** What {@link badgeFileName} makes, and nothing else: a matrix removes the badges of its folder's earlier matrix by it. */
-export const BADGE_FILE = /^badge-[1-9][0-9]*-[a-z0-9-]+\.json$/;
-
-/** A shields.io badge the matrix wrote ({@link badgeFor}): small, exactly its members, its label the tool's name and version. */
-const badgeMarker: Marker = {
-  bytes: 4096,
-  test: (head) => {
-    try {
-      const badge = JSON.parse(head.toString('utf8')) as unknown;
-      if (typeof badge !== 'object' || badge === null || Array.isArray(badge)) return false;
-      const { schemaVersion, label, message, color, ...rest } = badge as Record<string, unknown>;
-      return schemaVersion === 1 && typeof label === 'string' && label.startsWith('petstore-conformance ') && typeof message === 'string' && typeof color === 'string' && Object.keys(rest).length === 0;
-    } catch {
-      // Not JSON, or longer than a badge.
-      return false;
-    }
-  },
-};
-
-/** matrix.md's title and the start of its first paragraph, as {@link renderMatrixMarkdown} writes them. */
-const markdownMarker = textMarker(1024, /^# Compatibility matrix\n\nAnimal Store Service [^\n]*\. Outcomes: pass, fail, warning \(a SHOULD rule failed in a run that was not strict\)/);
-
-/**
- * How a file of a matrix's folder is known as one the matrix wrote
- * (core/safe-write.ts replaces or removes only those): matrix.html by the
- * page's generator meta, matrix.md by its opening, a badge (a name of
- * {@link BADGE_FILE}'s shape) by its members; undefined for any other name.
- */
-export function matrixMarkerOf(name: string): Marker | undefined {
-  if (name === MATRIX_HTML_FILE) return pageMarker;
-  if (name === MATRIX_MARKDOWN_FILE) return markdownMarker;
-  return BADGE_FILE.test(name) ? badgeMarker : undefined;
-}
-
-/** `badge-<n>-<slug>.json`: n counts columns from 1; the slug is the label in lower-case letters, digits and dashes. */
-export function badgeFileName(index: number, label: string): string {
-  const slug = label
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, 48)
-    .replace(/^-+|-+$/g, '');
-  return `badge-${index + 1}-${slug || 'report'}.json`;
-}
-
-/** A cell's link: the evidence page at the row's element (`#RULE-ID`), or the report.json itself. */
-export function evidenceHref(column: MatrixColumn, rowId: string): string {
-  return column.evidenceKind === 'html' ? `${column.evidence}#${anchor(rowId)}` : column.evidence;
-}
-
-/** Column headings: labels, with `(n)` added where two are the same, so no two columns read alike. */
-function columnNames(columns: readonly MatrixColumn[]): string[] {
-  const labels = columns.map((c) => cut(c.label, MAX_LABEL_CHARS));
-  return labels.map((label, i) => (labels.filter((l) => l === label).length > 1 ? `${label} (${i + 1})` : label));
-}
-
-// ---------------------------------------------------------------------------
-// Rows
-
-function ruleRows(columns: readonly MatrixColumn[]): Row[] {
-  const byId = columns.map((c) => {
-    const map = new Map<string, RuleResult>();
-    for (const rule of c.result.rules) if (!map.has(rule.id)) map.set(rule.id, rule);
-    return map;
-  });
-  const held = new Set(byId.flatMap((m) => [...m.keys()]));
-  const known = catalog.map((r) => r.id as string);
-  // Catalog order; a rule only another version of the tool knows comes after.
-  const ids = [...known.filter((id) => held.has(id)), ...[...held].filter((id) => !known.includes(id))];
-  return ids.map((id) => {
-    const fromCatalog = catalog.find((r) => r.id === id);
-    const fromReport = byId.map((m) => m.get(id)).find((r) => r !== undefined);
-    return {
-      id,
-      title: fromCatalog?.title ?? fromReport?.title ?? '',
-      severity: fromCatalog?.severity ?? fromReport?.severity ?? '',
-      cells: columns.map((column, i) => {
-        const rule = byId[i]!.get(id);
-        if (!rule) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'not in this report' };
-        const { strict } = column.result.summary;
-        return { outcome: cellOutcome(rule, strict), label: outcomeLabel(rule, strict), href: evidenceHref(column, id), note: ruleNote(rule, column.result.summary) };
-      }),
-    };
-  });
-}
-
-/** The first finding of a failing or inconclusive rule, or of a passing rule's inconclusive cases; the reason of a skipped or crashed one. */
-function ruleNote(rule: RuleResult, summary: ConformanceResult['summary']): string {
-  // Why it was decided on no case, and its diagnoses, come first: they point at what to look at.
-  const notes = ruleNotes(rule, summary);
-  if (notes.length > 0) return cut(notes.join('; '), MAX_NOTE_CHARS);
-  const looked = rule.outcome === 'pass' ? 'inconclusive' : rule.outcome;
-  const check = rule.outcome === 'pass' ? rule.checks.find((c) => c.inconclusive > 0) : rule.checks.find((c) => c.outcome === rule.outcome);
-  if (!check) return '';
-  const finding = check.findings.find((f) => f.outcome === looked) ?? (rule.outcome === 'pass' ? undefined : check.findings[0]);
-  const message = finding ? findingText(finding) : check.reason;
-  return message ? cut(`${check.id}: ${message}`, MAX_NOTE_CHARS) : '';
-}
-
-function loadRows(columns: readonly MatrixColumn[]): Row[] {
-  const order: { id: string; profile: string; threshold: ThresholdResult }[] = [];
-  const byId = columns.map((c) => {
-    const map = new Map<string, ThresholdResult>();
-    for (const load of c.result.load) {
-      for (const threshold of load.thresholds) {
-        if (map.has(threshold.id)) continue;
-        map.set(threshold.id, threshold);
-        if (!order.some((o) => o.id === threshold.id)) order.push({ id: threshold.id, profile: load.profile, threshold });
-      }
-    }
-    return map;
-  });
-  return order.map(({ id, profile, threshold }) => ({
-    id,
-    title: `${profile}: ${threshold.expression}`,
-    severity: 'load',
-    cells: columns.map((column, i) => {
-      const t = byId[i]!.get(id);
-      if (!t) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'no such threshold in this report' };
-      const outcome: CellOutcome = OUTCOMES.includes(t.outcome) ? t.outcome : 'error';
-      const measure = thresholdMeasure({ ...t, measured: Math.round(t.measured * 100) / 100 });
-      return { outcome, label: outcome, href: evidenceHref(column, id), note: cut(`${t.expression}: ${measure}`, MAX_NOTE_CHARS), detail: thresholdMeasured(t) ? `${figure(t.measured)} ${t.unit}` : NOT_MEASURED };
-    }),
-  }));
-}
-
-// ---------------------------------------------------------------------------
-// Escaping and formatting
-
-/** A string of a report on one line: line breaks and every invisible character as `\\uXXXX` (safe-html.ts). */
-const oneLine = (value: unknown): string => visible(value, 'show');
-
-/** Cut to `max` characters (not splitting a surrogate pair), marked with an ellipsis. */
-function cut(value: unknown, max: number): string {
-  const s = String(value);
-  if (s.length <= max) return s;
-  const end = /[\ud800-\udbff]/.test(s[max - 2] ?? '') ? max - 2 : max - 1;
-  return `${s.slice(0, end)}…`;
-}
-
-const figure = (n: number): string => (Number.isFinite(n) ? String(Math.round(n * 100) / 100) : String(n));
-
-const time = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-};
-
-const distinct = (values: readonly string[]): string[] => [...new Set(values)];
 
 // ---------------------------------------------------------------------------
 // Markdown

@@ -1,0 +1,158 @@
+/**
+ * How to reach the target, as options (core/connection.ts turns them into a
+ * dispatcher): the proxy, TLS material and extra headers; their check
+ * ({@link checkConnectOptions}), the secrets among them
+ * ({@link connectionSecrets}), and what report.json records of them
+ * ({@link connectionRecord}), never a secret.
+ */
+import { UsageError } from '../errors.js';
+import { plainSecret, type Secret } from '../redact/types.js';
+import { setting, type SettingRef, type Wording, wording } from '../wording.js';
+
+/** Which proxy, if any, requests go through. */
+export type ProxyChoice =
+  /** Straight to the target. */
+  | { kind: 'none' }
+  /** Every request through this proxy (`--proxy`). */
+  | { kind: 'url'; url: string }
+  /** As the environment says (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; undici's EnvHttpProxyAgent semantics). Empty strings are unset. */
+  | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
+
+/** How to reach the target, besides its base URL and the deadline of a request. */
+export interface ConnectOptions {
+  /** Extra CA certificates (PEM) to trust for an https target. */
+  ca?: string;
+  /** Accept any TLS certificate (only when asked for). */
+  insecure?: boolean;
+  /** Client certificate (PEM) presented to an https target, with its private key (PEM). */
+  cert?: string;
+  key?: string;
+  /** Default: none. */
+  proxy?: ProxyChoice;
+  /** Sent with every request (names in lower case); a request's own headers win, and none of these is `authorization`. */
+  headers?: Readonly<Record<string, string>>;
+  /** Names (lower case) of the headers whose values are secrets: redacted like the key. */
+  secretHeaders?: readonly string[];
+  /**
+   * Values a config file took from the environment (`\${VARIABLE}`) into a
+   * header (`into`: its name, lower case; the header is a secret header too)
+   * or into the proxy URL (`into: 'proxy'`): secrets, redacted like the key.
+   */
+  fromEnvironment?: readonly EnvironmentValue[];
+}
+
+/** A value a config file took from the environment into a setting that travels to the target or the proxy. */
+export interface EnvironmentValue {
+  /** The header's name (lower case). */
+  into: string;
+  /** The variable's name, for messages; never its value. */
+  variable: string;
+  value: string;
+}
+
+/** The label that stands for a secret header's value in evidence. */
+export function secretLabel(name: string): string {
+  return `<secret ${name.toLowerCase()}>`;
+}
+
+/** A secret of a connection, and how messages name it (never by its value). */
+export interface ConnectionSecret {
+  secret: Secret;
+  /** Where it came from, as the subject of a sentence: `the value of secret header x-trace`. */
+  what: Wording;
+}
+
+/**
+ * The connection's secrets, each as the redactor registers it: the secret
+ * headers' values, a proxy password (of 4 characters or more), and each
+ * value a config file took from the environment.
+ */
+export function connectionSecrets(options: ConnectOptions | undefined): ConnectionSecret[] {
+  const out: ConnectionSecret[] = [];
+  for (const name of options?.secretHeaders ?? []) {
+    const value = options?.headers?.[name] ?? '';
+    if (value) out.push({ secret: plainSecret(value, secretLabel(name)), what: [`the value of secret header ${name}`] });
+  }
+  const proxy = options?.proxy;
+  for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
+    const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
+    if (password && password.length >= 4) out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
+  }
+  for (const { into, variable, value } of options?.fromEnvironment ?? []) {
+    if (value) out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
+  }
+  return out;
+}
+
+/** A proxy URL without its credentials, for reports and messages. */
+export function shownProxy(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** What report.json records of a connection: never a secret. */
+export interface ConnectionRecord {
+  /** The proxy the run was given, or `from the environment: HTTP_PROXY=…`; credentials removed; absent when none. */
+  proxy?: string;
+  /** A client certificate was presented (--cert). */
+  clientCertificate: boolean;
+  /** Names of the extra headers sent (-H); values are not recorded. */
+  headers: string[];
+  /** Names of those whose values are secret (--secret-header). */
+  secretHeaders: string[];
+}
+
+/** What report.json records of `options`. */
+export function connectionRecord(options: ConnectOptions | undefined): ConnectionRecord {
+  const proxy = options?.proxy ?? { kind: 'none' };
+  const env = proxy.kind === 'env' ? [proxy.httpProxy && `HTTP_PROXY=${shownProxy(proxy.httpProxy)}`, proxy.httpsProxy && `HTTPS_PROXY=${shownProxy(proxy.httpsProxy)}`, proxy.noProxy && `NO_PROXY=${proxy.noProxy}`].filter(Boolean) : [];
+  return {
+    ...(proxy.kind === 'url' ? { proxy: shownProxy(proxy.url) } : proxy.kind === 'env' && env.length > 0 ? { proxy: `from the environment: ${env.join(', ')}` } : {}),
+    clientCertificate: Boolean(options?.cert),
+    headers: Object.keys(options?.headers ?? {}).sort(),
+    secretHeaders: [...(options?.secretHeaders ?? [])].sort(),
+  };
+}
+
+/** Headers the suite refuses to take from -H: the key's, the proxy's, and those that frame the exchange itself. */
+export const REFUSED_HEADERS = ['authorization', 'proxy-authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer'] as const;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The reason an extra header cannot be sent, in one line, or undefined when it
+ * can. `where` names where it came from (the `headers` option, a flag of cli/).
+ */
+export function headerProblem(name: string, value: string, where: string | SettingRef): Wording | undefined {
+  if (!TOKEN.test(name)) return wording`${where} ${JSON.stringify(name)}: not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`;
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') return wording`${where} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with ${setting('apiKey')}, never as a header`;
+  if ((REFUSED_HEADERS as readonly string[]).includes(lower)) return wording`${where} ${name}: the suite does not send this header as an extra one (${lower === 'proxy-authorization' ? wording`put the proxy's credentials in the ${setting('proxy')} URL` : 'it frames the HTTP exchange itself'})`;
+  if (/[\r\n\0]/.test(value)) return wording`${where} ${name}: the value holds a line break or NUL`;
+  return undefined;
+}
+
+/**
+ * `options` checked, with header names in lower case: throws a one-line
+ * `UsageError` for the first problem (a refused header, one given twice, a
+ * secret header that is not sent, a certificate without its key).
+ */
+export function checkConnectOptions(options: ConnectOptions | undefined): ConnectOptions {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options?.headers ?? {})) {
+    const problem = headerProblem(name, value, setting('headers'));
+    if (problem) throw new UsageError(problem);
+    if (Object.hasOwn(headers, name.toLowerCase())) throw new UsageError(wording`${setting('headers')} ${name}: given twice`);
+    headers[name.toLowerCase()] = value;
+  }
+  const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
+  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
+  if (Boolean(options?.cert) !== Boolean(options?.key)) throw new UsageError(wording`a client certificate needs its key, and a key its certificate (${setting('cert')} and ${setting('certKey')} together)`);
+  return { ...options, ...(options?.headers ? { headers } : {}), ...(options?.secretHeaders ? { secretHeaders } : {}) };
+}

@@ -1,0 +1,99 @@
+/**
+ * What the scanner (core/redact/redactor.ts) looks for, compiled once per set
+ * of secrets: each form as a needle (and its UTF-8 bytes read as Latin-1), its
+ * base64 cores and hex, its pieces and encoded pieces, and the grams that rule
+ * out, cheaply, a text holding none of them.
+ */
+import { SampledGrams } from '../grams.js';
+import { base64Cores } from './encoded.js';
+import { Pieces } from './pieces.js';
+import { FRAGMENT, hexLabel } from './types.js';
+
+/** A value the scanner looks for, with its label and the placeholder of the secret it is a form of. */
+export interface Needle {
+  text: string;
+  label: string;
+  owner: string;
+  /** Pieces of it count too ({@link FRAGMENT}). */
+  fragments: boolean;
+}
+
+/** What the scanner looks for, compiled once per set of secrets. */
+export interface Compiled {
+  plain: Needle[];
+  /** Base64 cores (characters only a form's bytes determine), each with its secret's placeholder. */
+  cores: Map<string, string>;
+  hex: { text: string; label: string }[];
+  minCore: number;
+  minHex: number;
+  pieces: Pieces;
+  /**
+   * Windows of the base64 cores (every alignment, both alphabets, each letter
+   * case: a header name folds it) and of the hex of each form that counts in
+   * pieces: a piece of a secret encoded, or an encoding cut short (the Basic
+   * credentials are `conformance:` and the key's own aligned base64), still
+   * shows no part of it.
+   */
+  base64Pieces: Pieces;
+  hexPieces: Pieces;
+  /** Rules out, cheaply, a view holding none of the above (most do). */
+  grams: SampledGrams;
+}
+
+/** What the scanner looks for in `entries` (registered forms, longest first), a piece in `publicPieces` excepted. */
+export function compileNeedles(entries: readonly (Needle & { value: string })[], publicPieces: ReadonlySet<string>): Compiled {
+  const plain: Needle[] = [];
+  const cores = new Map<string, string>();
+  const hex: { text: string; label: string }[] = [];
+  for (const { value, label, owner, fragments } of entries) {
+    plain.push({ text: value, label, owner, fragments });
+    const encodings = [Buffer.from(value, 'utf8')];
+    if (/[^\u0000-\u007f]/.test(value)) {
+      // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
+      plain.push({ text: encodings[0]!.toString('latin1'), label, owner, fragments });
+      if (!/[^\u0000-\u00ff]/.test(value)) encodings.push(Buffer.from(value, 'latin1'));
+    }
+    for (const bytes of encodings) {
+      for (const core of base64Cores(bytes)) {
+        if (core.length < 4) continue;
+        if (!cores.has(core)) cores.set(core, owner);
+        const url = core.replace(/\+/g, '-').replace(/\//g, '_');
+        if (!cores.has(url)) cores.set(url, owner);
+      }
+      hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
+    }
+  }
+  const pieces = new Pieces({ publicPieces });
+  // A piece of FRAGMENT (8) characters of a secret, encoded, fully decides 10 base64 characters (whatever the bytes
+  // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
+  const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });
+  const hexPieces = new Pieces({ size: 12, foldAscii: true, stride: 4 });
+  /** What the grams must let through for the encoded pieces: each core as it is and in either letter case. */
+  const encodedGrams: string[] = [];
+  for (const { text, owner, fragments } of plain) {
+    if (!fragments) continue;
+    pieces.add(text, owner);
+    const bytes = Buffer.from(text, 'utf8');
+    for (const core of base64Cores(bytes)) {
+      for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
+        base64Pieces.add(alphabet, owner);
+        encodedGrams.push(alphabet, alphabet.toLowerCase(), alphabet.toUpperCase());
+      }
+    }
+    const hex = bytes.toString('hex');
+    hexPieces.add(hex, owner);
+    encodedGrams.push(hex);
+  }
+  return {
+    plain: plain.sort((a, b) => b.text.length - a.text.length),
+    cores,
+    hex,
+    minCore: Math.min(...[...cores.keys()].map((c) => c.length), Number.MAX_SAFE_INTEGER),
+    minHex: Math.min(...hex.map((h) => h.text.length)),
+    pieces,
+    base64Pieces,
+    hexPieces,
+    // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow), an encoded piece.
+    grams: new SampledGrams([...plain.map((n) => n.text), ...pieces.windows(), ...cores.keys(), ...hex.map((h) => h.text), ...encodedGrams.filter((g) => g.length >= FRAGMENT)]),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The lock a run holds on the folder it writes into (core/safe-write.ts):
+ * {@link LOCK_FILE}, created exclusively, holding its pid, host and start;
+ * the holder refreshes its time while it runs. A lock of this host whose
+ * process is gone, one of another host that nobody refreshed for
+ * {@link STALE_LOCK_MS}, one that is empty or cannot be read once
+ * {@link UNREADABLE_LOCK_MS} old, and one whose pid is no process's (0, -1)
+ * is taken over; any other is refused.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, readFileSync, unlinkSync } from 'node:fs';
+import { link, open, rename, unlink, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PcError } from '../errors.js';
+import { failed, NO_FOLLOW, peek, refusedAt } from './refusal.js';
+
+/** The lock file a run holds in the folder it writes into. */
+export const LOCK_FILE = '.petstore-conformance.lock';
+/** A lock nobody refreshed for this long is stale, whoever made it (another host, a container, a reused pid). */
+export const STALE_LOCK_MS = 120_000;
+/**
+ * A lock that is empty or cannot be read is stale once this old: a run
+ * creates its lock and fills it in one go, within milliseconds, and removes
+ * it when it cannot fill it; only a run killed in between leaves one.
+ */
+export const UNREADABLE_LOCK_MS = 5_000;
+/** How long, at most, a run waits for a lock just created by another to be filled, before it says it cannot be read. */
+const FILLING_WAIT_MS = 1_000;
+/** How often the holder refreshes its lock's time. */
+const REFRESH_MS = 15_000;
+/** The lock file's size, at most (it holds a line of JSON). */
+const MAX_LOCK_BYTES = 4096;
+/** The largest pid (a pid_t is 32 bits). */
+const MAX_PID = 0x7fffffff;
+
+/** What a lock file says about its holder. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  since: string;
+  /** Tells this holder's lock from a later one with the same pid. */
+  nonce: string;
+}
+
+/** A folder's lock, held until released. */
+export interface DirectoryLock {
+  readonly path: string;
+  /** Removes the lock, if it is still this one. */
+  release(): Promise<void>;
+  /** The same, synchronously: for a process that must end at once. */
+  releaseSync(): void;
+}
+
+/** The folder is locked by another run: `holder` says which, when its lock could be read. */
+export class FolderLocked extends PcError {
+  constructor(
+    readonly lockPath: string,
+    readonly holder: LockHolder | undefined,
+    label: string,
+  ) {
+    const who = holder ? `pid ${holder.pid} on ${holder.host === hostname() ? 'this host' : `host ${holder.host}`}, since ${holder.since}` : `its lock file cannot be read; it counts as abandoned once ${UNREADABLE_LOCK_MS / 1000} s old`;
+    super('PC_ERR_WRITE', `${label}: another run is writing its reports there (${who}); wait for it or choose another folder (remove ${lockPath} if no run is)`);
+    this.name = 'FolderLocked';
+  }
+}
+
+/** The holder a lock's text names; undefined when it is not a lock's JSON (empty, cut short, something else). */
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.since === 'string' && typeof value.nonce === 'string') return value as LockHolder;
+  } catch {
+    // Not a lock of ours, or one being written: read as unreadable.
+  }
+  return undefined;
+}
+
+/**
+ * Whether `pid` can be a process's: a positive integer within a pid_t. No run
+ * writes another, and `process.kill(0)` or `process.kill(-1)` would signal a
+ * whole group and call such a lock alive forever.
+ */
+function validPid(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 0 && pid <= MAX_PID;
+}
+
+/** The holder named by the lock file at `path`, not followed; undefined when there is none or it cannot be read. */
+async function holderAt(path: string): Promise<LockHolder | undefined> {
+  const found = await peek(path, MAX_LOCK_BYTES + 1).catch(() => undefined);
+  return found?.head && found.head.length <= MAX_LOCK_BYTES ? parseHolder(found.head.toString('utf8')) : undefined;
+}
+
+/** The lock at `path`: its holder and age, or undefined when there is none. A lock that is not a regular file is refused, naming it. */
+async function readLock(path: string, label: string): Promise<{ holder: LockHolder | undefined; ageMs: number } | undefined> {
+  const found = await peek(path, MAX_LOCK_BYTES + 1);
+  if (!found) return undefined;
+  if (!found.head) throw refusedAt(path, found.stats, `${label}: its lock file ${LOCK_FILE}`);
+  const holder = found.head.length > MAX_LOCK_BYTES ? undefined : parseHolder(found.head.toString('utf8'));
+  return { holder, ageMs: Date.now() - found.stats.mtimeMs };
+}
+
+/** Whether the process `pid` of this host still runs (one of another user's included). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A lock of this host is stale when its process is gone, and only then (a run
+ * suspended with Ctrl-Z still holds it); one of another host when nobody
+ * refreshed it for {@link STALE_LOCK_MS}; one that cannot be read (empty,
+ * not a lock's JSON) once {@link UNREADABLE_LOCK_MS} old; one whose pid is
+ * no process's (0, -1, 1.5) at once.
+ */
+function stale(lock: { holder: LockHolder | undefined; ageMs: number }): boolean {
+  if (!lock.holder) return lock.ageMs > UNREADABLE_LOCK_MS;
+  if (!validPid(lock.holder.pid)) return true;
+  if (lock.holder.host === hostname()) return !alive(lock.holder.pid);
+  return lock.ageMs > STALE_LOCK_MS;
+}
+
+/**
+ * Takes the lock of `dir` (an existing folder), or throws {@link FolderLocked}
+ * (`label` starts its message) when another run holds it. A lock whose
+ * content cannot be written (a full disk) is removed before the error is
+ * thrown. A stale lock is taken over: moved aside under a name of its own,
+ * then removed only if it is still the stale one, so two runs taking over at
+ * once cannot both win (three within the same few microseconds could:
+ * accepted). A lock just created by another run and not yet filled is waited
+ * for, up to {@link FILLING_WAIT_MS}.
+ */
+export async function lockDirectory(dir: string, label: string): Promise<DirectoryLock> {
+  const path = join(dir, LOCK_FILE);
+  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
+  const text = `${JSON.stringify(holder)}\n`;
+  const cannotLock = (error: unknown) => failed(path, error, `${label}: cannot lock it (${path})`);
+  const waitUntil = Date.now() + FILLING_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw cannotLock(error);
+      return undefined;
+    });
+    if (handle) {
+      try {
+        await handle.writeFile(text);
+        await handle.close();
+        return held(path, holder);
+      } catch (error) {
+        await handle.close().catch(() => {});
+        // An empty lock left behind would look like another run's until it is old enough to be stale.
+        await unlink(path).catch(() => {});
+        throw cannotLock(error);
+      }
+    }
+    const found = await readLock(path, label);
+    if (!found) continue;
+    if (!found.holder && !stale(found) && Date.now() < waitUntil) {
+      // Another run may have created it a moment ago and be filling it.
+      attempt--;
+      await sleep(50);
+      continue;
+    }
+    if (!stale(found) || attempt >= 3) throw new FolderLocked(path, found.holder, label);
+    const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+    if (!(await rename(path, aside).then(() => true, () => false))) continue;
+    const moved = await holderAt(aside);
+    if (moved?.nonce === found.holder?.nonce) {
+      await unlink(aside).catch(() => {});
+      continue;
+    }
+    // Another run took the stale lock over first and this one moved its fresh lock aside: put it back.
+    await link(aside, path).catch(() => {});
+    await unlink(aside).catch(() => {});
+    throw new FolderLocked(path, moved, label);
+  }
+}
+
+/** The lock just taken at `path`, refreshed until released. */
+function held(path: string, holder: LockHolder): DirectoryLock {
+  const ours = (text: string) => parseHolder(text)?.nonce === holder.nonce;
+  // The time of the lock says the run is alive to a run on another host, which cannot ask for the pid.
+  const refresh = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => {});
+  }, REFRESH_MS);
+  refresh.unref();
+  return {
+    path,
+    async release() {
+      clearInterval(refresh);
+      if ((await holderAt(path))?.nonce === holder.nonce) await unlink(path).catch(() => {});
+    },
+    releaseSync() {
+      clearInterval(refresh);
+      try {
+        if (ours(readFileSync(path, 'utf8'))) unlinkSync(path);
+      } catch {
+        // Ending anyway; a lock whose process is gone is taken over.
+      }
+    },
+  };
+}
