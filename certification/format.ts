@@ -71,8 +71,8 @@ function words(step: VerifyStep): [StepMark, string] {
       return ['✓', `files: all ${step.count} match their sha256 in ${BUNDLE.manifest}`];
     case 'TOOL_VERSION_DIFFERS':
       return ['✗', `suite: the bundle was made with petstore-conformance ${step.bundle}; this is ${step.installed}`];
-    case 'SUITE_HASH_DIFFERS':
-      return ['✗', `suite: the bundle was made with other code (suite hash ${step.bundle}; this installation's is ${step.installed})`];
+    case 'SUITE_CODE_DIFFERS':
+      return ['-', `suite: made with petstore-conformance ${step.version} from other code (suite hash ${step.bundle}; this installation's is ${step.installed}): every verdict is judged again with this installation's code`];
     case 'INTERFACE_VERSION_DIFFERS':
       return ['✗', `suite: the bundle tests interface version ${step.bundle}; this suite tests ${step.installed}`];
     case 'SUITE_MATCHES':

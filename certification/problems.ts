@@ -44,7 +44,6 @@ export type VerifyProblem =
   | { code: 'HASH_NOT_LISTED'; file: string }
   | { code: 'FILE_EXTRA'; file: string }
   | { code: 'TOOL_VERSION_DIFFERS'; bundle: string; installed: string }
-  | { code: 'SUITE_HASH_DIFFERS'; bundle: string; installed: string }
   | { code: 'INTERFACE_VERSION_DIFFERS'; bundle: string; installed: string }
   /** `detail`: the refusal of product.json, naming the key (certification/product.ts). */
   | { code: 'PRODUCT_INVALID'; detail: string }
@@ -99,6 +98,12 @@ export type VerifyPass =
 /** Said, neither passed nor failed. */
 export type VerifyNote =
   | { code: 'SIGNATURE_NOT_CHECKED'; signed: boolean }
+  /**
+   * Made by this version from other code (another build, a reorganisation, a fix): the suite hash is the vendor's
+   * claim, signed by the vendor's key, so it proves nothing a recomputation does not; the verdicts are judged again
+   * with this installation's code, and any that differs is a problem of its own.
+   */
+  | { code: 'SUITE_CODE_DIFFERS'; version: string; bundle: string; installed: string }
   | { code: 'LOAD_NOT_RECOMPUTED' }
   /** The run was stopped by a signal: where it stopped cannot be replayed, so its verdicts are not recomputed (it can never support a certificate). */
   | { code: 'INTERRUPTED_NOT_RECOMPUTED'; signal: 'SIGINT' | 'SIGTERM' };

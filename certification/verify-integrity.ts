@@ -80,9 +80,10 @@ export function checkSuite(manifest: AnyManifest, found: Steps): void {
   const installed = suiteHash();
   const before = found.problems.length;
   if (manifest.tool.version !== TOOL_VERSION) found.problem({ code: 'TOOL_VERSION_DIFFERS', bundle: manifest.tool.version, installed: TOOL_VERSION });
-  if (manifest.suiteHash !== installed) found.problem({ code: 'SUITE_HASH_DIFFERS', bundle: manifest.suiteHash, installed });
   if (manifest.interfaceVersion !== INTERFACE_VERSION) found.problem({ code: 'INTERFACE_VERSION_DIFFERS', bundle: manifest.interfaceVersion, installed: INTERFACE_VERSION });
-  if (found.problems.length === before) found.say({ code: 'SUITE_MATCHES', version: TOOL_VERSION, suiteHash: installed });
+  if (found.problems.length > before) return;
+  if (manifest.suiteHash === installed) found.say({ code: 'SUITE_MATCHES', version: TOOL_VERSION, suiteHash: installed });
+  else found.say({ code: 'SUITE_CODE_DIFFERS', version: TOOL_VERSION, bundle: manifest.suiteHash, installed });
 }
 
 /** report.json, parsed and valid against the report's schema; undefined (with a problem said) when it is not. */
