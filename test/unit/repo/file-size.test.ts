@@ -3,7 +3,7 @@
  * grows. Counted on the files as committed, which `npm run format:check` keeps formatted (Prettier, printWidth 140),
  * so a long line cannot hide a file's length. Production is what the package ships: index.ts and the layers' folders.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -40,5 +40,24 @@ describe('file size', () => {
   it('the count finds a long file: the longest production file is over a quarter of the limit', () => {
     // Guards the walk itself: a scan that read nothing, or counted nothing, would pass the test above.
     expect(tooLong(production, MAX_LINES / 4).length).toBeGreaterThan(0);
+  });
+});
+
+describe('ARCHITECTURE.md', () => {
+  const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+
+  it('is a map of at most 8 KB', () => {
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(8 * 1024);
+  });
+
+  it('names every folder of the package, each as a room of its own', () => {
+    for (const layer of LAYERS.filter((l) => l !== 'bin')) expect(text, layer).toContain(`**${layer}/**`);
+  });
+
+  it('every file it names as enforcing an invariant exists', () => {
+    const named = [...text.matchAll(/`((?:test|scripts|core|suites|result|reports|spec|cli|certification)\/[\w./<>*-]+\.(?:ts|js))`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(10);
+    const concrete = named.filter((path) => !/[<*]/.test(path));
+    expect(concrete.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 });
