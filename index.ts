@@ -20,7 +20,20 @@
 export { runConformance, DEFAULTS, LOAD_PROFILES, PHASES, PLAN, type ConformanceOptions, type RunEvent } from './suites/engine.js';
 export type { PhaseSpec } from './suites/plan.js';
 export { skipText, stopText, type AnswerCount, type SkipReason, type StopReason } from './result/reasons.js';
-export type { CheckResult, ConformanceResult, Counterexample, Evidence, Finding, FindingRecord, Observation, OperationId, Outcome, RuleResult, Summary, Verdict } from './result/model.js';
+export type {
+  CheckResult,
+  ConformanceResult,
+  Counterexample,
+  Evidence,
+  Finding,
+  FindingRecord,
+  Observation,
+  OperationId,
+  Outcome,
+  RuleResult,
+  Summary,
+  Verdict,
+} from './result/model.js';
 export { rules, untestableStatements, type Rule, type RuleId, type Severity } from './spec/rules.js';
 export { gaps, type Gap, type GapId } from './spec/gaps.js';
 export { findingText, FINDING_CODES, type FindingArguments, type FindingCode, type FindingMessage } from './spec/findings.js';
@@ -32,7 +45,17 @@ export { PcError, type ErrorCode } from './core/errors.js';
 export { OPTION_NAMES, renderWording, type Setting, type SettingRef, type Wording } from './core/wording.js';
 export type { ConnectOptions, ProxyChoice } from './core/connection.js';
 export { TOOL_VERSION } from './core/version.js';
-export type { LoadFigures, LoadResult, ReplayCase, RuleOutcome, ThresholdResult, Waiver, WaiverResult, UndecidedRule, Diagnosis } from './result/model.js';
+export type {
+  LoadFigures,
+  LoadResult,
+  ReplayCase,
+  RuleOutcome,
+  ThresholdResult,
+  Waiver,
+  WaiverResult,
+  UndecidedRule,
+  Diagnosis,
+} from './result/model.js';
 export { exitCode, failsRun, outcomeLabel, shownOutcome, EXIT, type ShownOutcome } from './result/policy.js';
 
 // Reporters: each pure writer takes a ConformanceResult and returns text; `reporters` are the CLI's file and console adapters.

@@ -4,7 +4,9 @@ let main;
 try {
   ({ main } = await import('../dist/cli/main.js'));
 } catch (error) {
-  process.stderr.write(`petstore-conformance: error: cannot load the built CLI (${error.code ?? error.message}); run "npm run build" first\n`);
+  process.stderr.write(
+    `petstore-conformance: error: cannot load the built CLI (${error.code ?? error.message}); run "npm run build" first\n`,
+  );
   process.exit(2);
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -23,7 +23,11 @@ export type UrlPart = 'scheme' | 'host' | 'port' | 'path';
 
 /** The fields of {@link BOUND_PRODUCT_FIELDS} whose values differ, in that order. */
 export function productDifferences(bundle: BoundProduct, given: BoundProduct): Difference<keyof BoundProduct>[] {
-  return BOUND_PRODUCT_FIELDS.filter((field) => bundle[field] !== given[field]).map((field) => ({ field, bundle: bundle[field], given: given[field] }));
+  return BOUND_PRODUCT_FIELDS.filter((field) => bundle[field] !== given[field]).map((field) => ({
+    field,
+    bundle: bundle[field],
+    given: given[field],
+  }));
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
@@ -41,7 +45,12 @@ function partsOf(text: string): Record<UrlPart, string> | undefined {
   } catch {
     return undefined;
   }
-  return { scheme: url.protocol.replace(/:$/, ''), host: url.hostname, port: url.port || (DEFAULT_PORTS[url.protocol] ?? ''), path: url.pathname.replace(/\/+$/, '') };
+  return {
+    scheme: url.protocol.replace(/:$/, ''),
+    host: url.hostname,
+    port: url.port || (DEFAULT_PORTS[url.protocol] ?? ''),
+    path: url.pathname.replace(/\/+$/, ''),
+  };
 }
 
 /**
@@ -54,5 +63,7 @@ export function baseUrlDifferences(bundle: string, given: string): Difference<Ur
   if (!ours) throw new TypeError('the given base URL must be an absolute URL');
   const theirs = partsOf(bundle);
   const parts: UrlPart[] = ['scheme', 'host', 'port', 'path'];
-  return parts.filter((part) => theirs?.[part] !== ours[part]).map((part) => ({ field: part, bundle: theirs?.[part] ?? bundle, given: ours[part] }));
+  return parts
+    .filter((part) => theirs?.[part] !== ours[part])
+    .map((part) => ({ field: part, bundle: theirs?.[part] ?? bundle, given: ours[part] }));
 }

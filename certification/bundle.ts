@@ -69,7 +69,9 @@ export const BUNDLE_MARKER: Marker = {
     try {
       // A cut stream decompresses as far as it goes (Z_SYNC_FLUSH); a hostile one stops at the bound.
       const unpacked = gunzipSync(head, { finishFlush: zlib.Z_SYNC_FLUSH, maxOutputLength: 1024 * 1024 });
-      return unpacked.subarray(257, 262).toString('latin1') === 'ustar' && MANIFEST_OPENING.test(unpacked.subarray(0, 4096).toString('latin1'));
+      return (
+        unpacked.subarray(257, 262).toString('latin1') === 'ustar' && MANIFEST_OPENING.test(unpacked.subarray(0, 4096).toString('latin1'))
+      );
     } catch {
       // Not gzip after all, or more than the bound: not a bundle of ours.
       return false;
@@ -96,7 +98,11 @@ export interface BundleContents {
  */
 export async function unpackBundle(packed: Uint8Array): Promise<BundleContents> {
   const contents: BundleContents = { files: new Map(), hashes: new Map(), problems: [] };
-  const notABundle = (layer: 'gzip' | 'tar', detail: string): BundleContents => ({ files: new Map(), hashes: new Map(), problems: [{ code: 'NOT_A_BUNDLE', layer, detail }] });
+  const notABundle = (layer: 'gzip' | 'tar', detail: string): BundleContents => ({
+    files: new Map(),
+    hashes: new Map(),
+    problems: [{ code: 'NOT_A_BUNDLE', layer, detail }],
+  });
   if (packed.length < 2 || packed[0] !== 0x1f || packed[1] !== 0x8b) return notABundle('gzip', 'it is not gzip-compressed');
   let entries = 0;
   let unpacked = 0;
@@ -163,7 +169,8 @@ export async function unpackBundle(packed: Uint8Array): Promise<BundleContents> 
     gunzip.end(packed);
   });
   const firstLine = (error: Error) => error.message.split('\n')[0]!;
-  if (failure && entries === 0) return failure.message.startsWith('the gzip') ? notABundle('gzip', failure.message) : notABundle('tar', firstLine(failure));
+  if (failure && entries === 0)
+    return failure.message.startsWith('the gzip') ? notABundle('gzip', failure.message) : notABundle('tar', firstLine(failure));
   if (failure) contents.problems.push({ code: 'ARCHIVE_DAMAGED', entries, detail: firstLine(failure) });
   if (stopped) contents.problems.push({ code: 'ARCHIVE_TOO_LARGE', limit: MAX_UNPACKED_BYTES });
   if (entries === 0) return notABundle('tar', 'no entries');

@@ -99,14 +99,18 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   const checked = checkProduct(JSON.stringify(options.product));
   if ('error' in checked) throw new ProductRefused(checked.error);
   const { product } = checked;
-  if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519')) throw new UsageError('the signing key must be an Ed25519 private key');
+  if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519'))
+    throw new UsageError('the signing key must be an Ed25519 private key');
   const secrets = runSecrets(apiKey, options.connection);
   const redactor = runRedactor(secrets);
   // Belt and braces against a secret that got where it must not be, in any form the redactor knows, registered alike; a short one would be found in any text.
   const watch = runRedactor(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
   const holdsSecret = (content: string) => watch.leaks(content);
   // Which secret is not said: naming it would tell a reader of the line which value of the product description is one.
-  if (holdsSecret(JSON.stringify(product))) throw new ProductRefused('it holds one of the secrets the run sends (the API key, a secret header\'s value, a value taken from the environment); a product description must hold none');
+  if (holdsSecret(JSON.stringify(product)))
+    throw new ProductRefused(
+      "it holds one of the secrets the run sends (the API key, a secret header's value, a value taken from the environment); a product description must hold none",
+    );
 
   const transcript: TranscriptEntry[] = [];
   // Every client shape (CERTIFICATION.fingerprints): the manifest names the ones the run was sent under.
@@ -139,7 +143,9 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     [BUNDLE.html, renderHtml(result)],
     [BUNDLE.transcript, renderTranscript(transcript)],
   ]);
-  for (const [name, content] of files) if (holdsSecret(content)) throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold one of the run's secrets; no bundle written`);
+  for (const [name, content] of files)
+    if (holdsSecret(content))
+      throw new PcError('PC_ERR_INTERNAL', `internal error: ${name} would hold one of the run's secrets; no bundle written`);
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     product: { name: product.name, version: product.version, contact: product.contact },

@@ -32,8 +32,15 @@ export const HASHED_FILES = [BUNDLE.product, BUNDLE.report, BUNDLE.junit, BUNDLE
  */
 export function suiteHash(root: string = PACKAGE_ROOT): string {
   const walk = (dir: string, prefix: string): string[] =>
-    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name), `${prefix}${d.name}/`) : d.isFile() ? [`${prefix}${d.name}`] : []));
-  const files = [...walk('dist', 'dist/'), ...readdirSync(join(root, 'spec')).filter((f) => f.endsWith('.json')).map((f) => `spec/${f}`)].sort();
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(join(dir, d.name), `${prefix}${d.name}/`) : d.isFile() ? [`${prefix}${d.name}`] : [],
+    );
+  const files = [
+    ...walk('dist', 'dist/'),
+    ...readdirSync(join(root, 'spec'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => `spec/${f}`),
+  ].sort();
   return `sha256:${sha256(files.map((f) => `${sha256(readFileSync(join(root, f)))}  ${f}\n`).join(''))}`;
 }
 

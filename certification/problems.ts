@@ -77,7 +77,14 @@ export type VerifyProblem =
   | { code: 'CHECK_DIFFERS'; rule: string; check: string; recorded: Outcome; recomputed: Outcome; message?: string }
   | { code: 'VERDICT_DIFFERS'; recorded: string; recomputed: string }
   /** A threshold's outcome in report.json against the one its recorded figures give (`measure`: what they give, in words). */
-  | { code: 'THRESHOLD_DIFFERS'; profile: string; threshold: string; recorded: ThresholdOutcome | 'absent'; recomputed: ThresholdOutcome | 'absent'; measure?: string }
+  | {
+      code: 'THRESHOLD_DIFFERS';
+      profile: string;
+      threshold: string;
+      recorded: ThresholdOutcome | 'absent';
+      recomputed: ThresholdOutcome | 'absent';
+      measure?: string;
+    }
   /** report.json's summary of the load thresholds against its own load results. */
   | { code: 'THRESHOLDS_DIFFER'; recorded: string; computed: string }
   /** manifest.json's decision against what report.json supports (`reasons`: why it supports none). */

@@ -4,7 +4,8 @@ import { transcriptSchema } from '../spec/transcript-schema.js';
 import { type SchemaViolation, validatorFor, violationsOf } from '../spec/validate.js';
 
 /** Why a transcript cannot be read (`entry`: the index of the entry whose `_seq` repeats an earlier one's). */
-export type TranscriptDefect = { kind: 'not-json' } | { kind: 'schema'; violations: SchemaViolation[] } | { kind: 'seq-repeated'; entry: number; seq: number };
+export type TranscriptDefect =
+  { kind: 'not-json' } | { kind: 'schema'; violations: SchemaViolation[] } | { kind: 'seq-repeated'; entry: number; seq: number };
 
 /** Parses transcript.har: its entries, or why it cannot be read. */
 export function parseTranscript(text: string): { entries: TranscriptEntry[] } | { defect: TranscriptDefect } {

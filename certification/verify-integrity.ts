@@ -31,7 +31,8 @@ export function checkBinding(manifest: AnyManifest, productFile: Product | undef
   if (expected.product) {
     const differences = named ? productDifferences(named, expected.product) : [];
     if (!named) found.problem({ code: 'PRODUCT_NOT_NAMED' });
-    else if (differences.length > 0) found.problem({ code: 'PRODUCT_DIFFERS', bundle: { name: named.name, version: named.version, contact: named.contact }, differences });
+    else if (differences.length > 0)
+      found.problem({ code: 'PRODUCT_DIFFERS', bundle: { name: named.name, version: named.version, contact: named.contact }, differences });
     else found.say({ code: 'PRODUCT_MATCHES', product: { name: named.name, version: named.version, contact: named.contact } });
   }
   if (expected.target !== undefined) {
@@ -53,7 +54,8 @@ export function checkHashes(files: Map<string, Buffer>, hashes: Map<string, stri
   }
   for (const file of HASHED_FILES) if (!Object.hasOwn(manifest.files, file)) found.problem({ code: 'HASH_NOT_LISTED', file });
   for (const file of new Set([...files.keys(), ...hashes.keys()])) {
-    if (file !== BUNDLE.manifest && file !== BUNDLE.signature && !Object.hasOwn(manifest.files, file)) found.problem({ code: 'FILE_EXTRA', file });
+    if (file !== BUNDLE.manifest && file !== BUNDLE.signature && !Object.hasOwn(manifest.files, file))
+      found.problem({ code: 'FILE_EXTRA', file });
   }
   if (matching === Object.keys(manifest.files).length && matching > 0) found.say({ code: 'FILES_MATCH', count: matching });
 }
@@ -79,8 +81,10 @@ export function checkSignature(files: Map<string, Buffer>, manifestBytes: Buffer
 export function checkSuite(manifest: AnyManifest, found: Steps): void {
   const installed = suiteHash();
   const before = found.problems.length;
-  if (manifest.tool.version !== TOOL_VERSION) found.problem({ code: 'TOOL_VERSION_DIFFERS', bundle: manifest.tool.version, installed: TOOL_VERSION });
-  if (manifest.interfaceVersion !== INTERFACE_VERSION) found.problem({ code: 'INTERFACE_VERSION_DIFFERS', bundle: manifest.interfaceVersion, installed: INTERFACE_VERSION });
+  if (manifest.tool.version !== TOOL_VERSION)
+    found.problem({ code: 'TOOL_VERSION_DIFFERS', bundle: manifest.tool.version, installed: TOOL_VERSION });
+  if (manifest.interfaceVersion !== INTERFACE_VERSION)
+    found.problem({ code: 'INTERFACE_VERSION_DIFFERS', bundle: manifest.interfaceVersion, installed: INTERFACE_VERSION });
   if (found.problems.length > before) return;
   if (manifest.suiteHash === installed) found.say({ code: 'SUITE_MATCHES', version: TOOL_VERSION, suiteHash: installed });
   else found.say({ code: 'SUITE_CODE_DIFFERS', version: TOOL_VERSION, bundle: manifest.suiteHash, installed });
@@ -115,5 +119,6 @@ export function checkReportAgainstManifest(report: ConformanceResult, manifest: 
     ['startedAt', report.startedAt, manifest.startedAt],
     ['finishedAt', report.finishedAt, manifest.finishedAt],
   ];
-  for (const [field, inReport, inManifest] of pairs) if (inReport !== inManifest) found.problem({ code: 'REPORT_MANIFEST_DISAGREE', field, report: inReport, manifest: inManifest });
+  for (const [field, inReport, inManifest] of pairs)
+    if (inReport !== inManifest) found.problem({ code: 'REPORT_MANIFEST_DISAGREE', field, report: inReport, manifest: inManifest });
 }

@@ -22,14 +22,23 @@ import type { Steps } from './verify-steps.js';
 const MAX_UNMATCHED_LISTED = 5;
 
 /** A request as shown in a problem: the path relative to the target. */
-const shown = (method: string, url: string, target: string, authorization: string) => ({ method, path: url.startsWith(target) ? url.slice(target.length) : url, authorization });
+const shown = (method: string, url: string, target: string, authorization: string) => ({
+  method,
+  path: url.startsWith(target) ? url.slice(target.length) : url,
+  authorization,
+});
 
 /**
  * Runs the suite again with the transcript as its target and compares every
  * rule's and check's outcome with report.json's. Checks `load.*` are taken
  * as recorded (load cannot be replayed).
  */
-export async function recompute(report: ConformanceResult, manifest: AnyManifest, transcriptBytes: Buffer | undefined, found: Steps): Promise<void> {
+export async function recompute(
+  report: ConformanceResult,
+  manifest: AnyManifest,
+  transcriptBytes: Buffer | undefined,
+  found: Steps,
+): Promise<void> {
   if (!transcriptBytes) return found.problem({ code: 'TRANSCRIPT_MISSING' });
   const parsed = parseTranscript(transcriptBytes.toString('utf8'));
   if ('defect' in parsed) return found.problem({ code: 'TRANSCRIPT_INVALID', defect: parsed.defect });
@@ -40,7 +49,9 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
   if (report.summary.interrupted) return found.say({ code: 'INTERRUPTED_NOT_RECOMPUTED', signal: report.summary.interrupted });
   // The recomputation's key: the placeholder, or one without letters when the recorded key had none (its
   // letter-case-swapped variant was never sent), so that it sends exactly the requests the run sent.
-  const swappedSent = entries.some((e) => headerOf(e.request.headers, 'authorization').includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`));
+  const swappedSent = entries.some((e) =>
+    headerOf(e.request.headers, 'authorization').includes(`<${KEY_PLACEHOLDER} with its letter case swapped>`),
+  );
   const standIn = swappedSent || entries.length === 0 ? KEY_PLACEHOLDER : LETTERLESS_STAND_IN;
   // Requests the run did not send because they would have carried the key: the recomputation stops where the run did.
   const withheld = new Set([...JSON.stringify(report.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
@@ -54,7 +65,11 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
       numRuns: manifest.numRuns,
       concurrency: CERTIFICATION.concurrency,
       // Natural names (certifications since seeds are drawn) are derived from the seed alone; earlier bundles name a prefix.
-      ...(report.options.names === 'natural' ? { names: 'natural' as const } : manifest.namePrefix === undefined ? {} : { namePrefix: manifest.namePrefix }),
+      ...(report.options.names === 'natural'
+        ? { names: 'natural' as const }
+        : manifest.namePrefix === undefined
+          ? {}
+          : { namePrefix: manifest.namePrefix }),
       // The shapes the run was sent under (a manifest of format 2: none, the tool's own).
       ...(manifest.format === MANIFEST_FORMAT && manifest.fingerprints.length > 0 ? { fingerprints: manifest.fingerprints } : {}),
       strict: report.options.strict,
@@ -67,12 +82,21 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
 
   const loadSeqs = new Set(entries.filter((e) => e._meta.check.startsWith('load.')).map((e) => e._seq));
   const before = found.problems.length;
-  for (const u of replayer.unmatched.slice(0, MAX_UNMATCHED_LISTED)) found.problem({ code: 'REQUEST_NOT_IN_TRANSCRIPT', request: { method: u.method, path: u.path, authorization: u.authorization } });
-  if (replayer.unmatched.length > MAX_UNMATCHED_LISTED) found.problem({ code: 'MORE_REQUESTS_NOT_IN_TRANSCRIPT', count: replayer.unmatched.length - MAX_UNMATCHED_LISTED });
+  for (const u of replayer.unmatched.slice(0, MAX_UNMATCHED_LISTED))
+    found.problem({ code: 'REQUEST_NOT_IN_TRANSCRIPT', request: { method: u.method, path: u.path, authorization: u.authorization } });
+  if (replayer.unmatched.length > MAX_UNMATCHED_LISTED)
+    found.problem({ code: 'MORE_REQUESTS_NOT_IN_TRANSCRIPT', count: replayer.unmatched.length - MAX_UNMATCHED_LISTED });
   const unused = replayer.unused().filter((e) => !loadSeqs.has(e._seq));
   if (unused.length > 0) {
     const first = unused[0]!;
-    found.problem({ code: 'EXCHANGES_NOT_REPLAYED', count: unused.length, first: { seq: first._seq, ...shown(first.request.method, first.request.url, manifest.target, headerOf(first.request.headers, 'authorization')) } });
+    found.problem({
+      code: 'EXCHANGES_NOT_REPLAYED',
+      count: unused.length,
+      first: {
+        seq: first._seq,
+        ...shown(first.request.method, first.request.url, manifest.target, headerOf(first.request.headers, 'authorization')),
+      },
+    });
   }
 
   const recordedRules = new Map(report.rules.map((r) => [r.id, r]));
@@ -100,7 +124,14 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
       else {
         outcomes.push(again.outcome);
         const message = again.outcome === 'fail' ? (again.findings.find((f) => f.outcome === 'fail')?.message ?? '') : undefined;
-        found.problem({ code: 'CHECK_DIFFERS', rule: rule.id, check: check.id, recorded: check.outcome, recomputed: again.outcome, ...(message === undefined ? {} : { message }) });
+        found.problem({
+          code: 'CHECK_DIFFERS',
+          rule: rule.id,
+          check: check.id,
+          recorded: check.outcome,
+          recomputed: again.outcome,
+          ...(message === undefined ? {} : { message }),
+        });
       }
     }
     for (const missing of replayedChecks.values()) {
@@ -108,7 +139,8 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
       found.problem({ code: 'CHECK_NOT_IN_REPORT', rule: rule.id, check: missing.id, recomputed: missing.outcome });
     }
     const expected = combine(outcomes);
-    if (recorded.outcome !== expected) found.problem({ code: 'RULE_DIFFERS', rule: rule.id, severity: rule.severity, recorded: recorded.outcome, recomputed: expected });
+    if (recorded.outcome !== expected)
+      found.problem({ code: 'RULE_DIFFERS', rule: rule.id, severity: rule.severity, recorded: recorded.outcome, recomputed: expected });
   }
   for (const extra of recordedRules.keys()) found.problem({ code: 'RULE_UNKNOWN', rule: extra });
 
@@ -117,7 +149,8 @@ export async function recompute(report: ConformanceResult, manifest: AnyManifest
   const verdict = verdictWithLoadFailures(replayed.summary.verdict, failedLoad, report.options.strict);
   if (report.summary.verdict !== verdict) found.problem({ code: 'VERDICT_DIFFERS', recorded: report.summary.verdict, recomputed: verdict });
 
-  if (found.problems.length === before) found.say({ code: 'VERDICTS_AGREE', rules: replayed.rules.length, exchanges: entries.length - loadSeqs.size });
+  if (found.problems.length === before)
+    found.say({ code: 'VERDICTS_AGREE', rules: replayed.rules.length, exchanges: entries.length - loadSeqs.size });
   found.say({ code: 'LOAD_NOT_RECOMPUTED' });
 }
 
@@ -149,15 +182,25 @@ export function checkDecision(report: ConformanceResult, manifest: AnyManifest, 
     for (const id of ids) {
       const was = recorded.thresholds.find((t) => t.id === id);
       const is = judged.find((t) => t.id === id);
-      if (was?.outcome !== is?.outcome) found.problem({ code: 'THRESHOLD_DIFFERS', profile: recorded.profile, threshold: id, recorded: was?.outcome ?? 'absent', recomputed: is?.outcome ?? 'absent', ...(is ? { measure: thresholdMeasure(is) } : {}) });
+      if (was?.outcome !== is?.outcome)
+        found.problem({
+          code: 'THRESHOLD_DIFFERS',
+          profile: recorded.profile,
+          threshold: id,
+          recorded: was?.outcome ?? 'absent',
+          recomputed: is?.outcome ?? 'absent',
+          ...(is ? { measure: thresholdMeasure(is) } : {}),
+        });
     }
     return { ...recorded, thresholds: judged };
   });
   const supported = { ...report, load };
   const decision = certificationDecision(supported);
   const thresholds = thresholdsOutcome(load);
-  if (report.summary.thresholds !== thresholds) found.problem({ code: 'THRESHOLDS_DIFFER', recorded: report.summary.thresholds, computed: thresholds });
-  if (decision.certified !== manifest.certified) found.problem({ code: 'DECISION_DIFFERS', manifest: manifest.certified, supported: decision.certified, reasons: decision.reasons });
+  if (report.summary.thresholds !== thresholds)
+    found.problem({ code: 'THRESHOLDS_DIFFER', recorded: report.summary.thresholds, computed: thresholds });
+  if (decision.certified !== manifest.certified)
+    found.problem({ code: 'DECISION_DIFFERS', manifest: manifest.certified, supported: decision.certified, reasons: decision.reasons });
   else found.say({ code: 'DECISION_FOLLOWS', certified: manifest.certified });
 }
 
@@ -170,8 +213,18 @@ export function checkDecision(report: ConformanceResult, manifest: AnyManifest, 
 function judgedAgain(load: LoadResult): ThresholdResult[] | undefined {
   const builtin = builtinProfiles[load.profile];
   if ((builtin?.kind ?? load.kind) === 'ramp' && load.brokeAt) return undefined;
-  const expressions: Threshold[] = builtin ? validateProfile(builtin) : load.thresholds.filter((t) => t.metric !== 'answered').map(({ expression, operation, metric, comparator, limit, unit }) => ({ expression, operation, metric, comparator, limit, unit }));
+  const expressions: Threshold[] = builtin
+    ? validateProfile(builtin)
+    : load.thresholds
+        .filter((t) => t.metric !== 'answered')
+        .map(({ expression, operation, metric, comparator, limit, unit }) => ({ expression, operation, metric, comparator, limit, unit }));
   // A report without the count of requests due (an earlier version's) is judged on what its figures show was sent.
   const { requests, errors } = load.overall;
-  return judgeThresholds(load.profile, expressions, load, load.drift, load.answered ?? { answered: requests, due: requests + errors.timeouts + errors.socketErrors });
+  return judgeThresholds(
+    load.profile,
+    expressions,
+    load,
+    load.drift,
+    load.answered ?? { answered: requests, due: requests + errors.timeouts + errors.socketErrors },
+  );
 }

@@ -17,7 +17,6 @@ export interface Expected {
   target: string | undefined;
 }
 
-
 /** What verifyBundle found. The bundle verifies when `problems` is empty. */
 export interface Verification {
   /** Every step, in the order made: problems, passes and notes (certification/format.ts words them). */
@@ -29,7 +28,6 @@ export interface Verification {
   product?: Product;
   report?: ConformanceResult;
 }
-
 
 /** The steps of one verification as they are made. */
 export class Steps implements Verification {

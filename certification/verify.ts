@@ -55,7 +55,11 @@ export interface VerifyOptions {
  * `UsageError`), before the bundle is read.
  */
 export async function verifyBundle(bytes: Uint8Array, options: VerifyOptions = {}): Promise<Verification> {
-  const expected: Expected = { publicKey: options.publicKey, product: options.product, target: options.baseUrl === undefined ? undefined : targetOf(parseBaseUrl(options.baseUrl)) };
+  const expected: Expected = {
+    publicKey: options.publicKey,
+    product: options.product,
+    target: options.baseUrl === undefined ? undefined : targetOf(parseBaseUrl(options.baseUrl)),
+  };
   const found = new Steps();
   try {
     const contents = await unpackBundle(bytes);

@@ -22,6 +22,7 @@ export async function readEd25519Key(path: string, shown: string, flag: '--sign-
   } catch {
     throw new UsageError(`${flag}: ${shown} is not a PEM ${flag === '--sign-key' ? 'private' : 'public'} key`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new UsageError(`${flag}: ${shown} is a key of type ${key.asymmetricKeyType ?? 'unknown'}; an Ed25519 key is needed`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new UsageError(`${flag}: ${shown} is a key of type ${key.asymmetricKeyType ?? 'unknown'}; an Ed25519 key is needed`);
   return key;
 }

@@ -37,7 +37,7 @@ const REFUSED = ['only', 'skip', 'seed', 'num-runs', 'load', 'strict', 'waiver',
 export const certifyOptions: Record<string, Options> = {
   'base-url': { type: 'string', describe: 'Base URL of the implementation' },
   'api-key': { type: 'string', describe: `API key, sent as "Authorization: Bearer <key>"; never written into the bundle. ${ARGV_WARNING}` },
-  product: { type: 'string', describe: 'product.json: the product\'s name, version and contact (spec/product.schema.json)' },
+  product: { type: 'string', describe: "product.json: the product's name, version and contact (spec/product.schema.json)" },
   out: { type: 'string', describe: 'Where the bundle (.tar.gz) is written' },
   'sign-key': { type: 'string', describe: 'PEM file of an Ed25519 private key: signs manifest.json into manifest.sig' },
   ...yargsOptionsOf(['timeout', 'ca', 'insecure']),
@@ -53,12 +53,19 @@ export const CERTIFICATION_SETTINGS = `every rule, a seed drawn at random for ea
  * them, before the environment filled them, to say where each transport
  * setting came from); returns the exit code. Never throws.
  */
-export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd' | 'signals' | 'raise'>, typed: Record<string, unknown> = args): Promise<number> {
+export async function certifyCommand(
+  args: Record<string, unknown>,
+  io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd' | 'signals' | 'raise'>,
+  typed: Record<string, unknown> = args,
+): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const secrets = redactorForAll([typeof args['api-key'] === 'string' ? args['api-key'] : undefined, io.env.PETSTORE_API_KEY]);
   try {
     const refused = REFUSED.filter((flag) => args[flag] !== undefined);
-    if (refused.length > 0) throw new UsageError(`certify runs with fixed settings (${CERTIFICATION_SETTINGS}): ${refused.map((f) => `--${f}`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not accepted`);
+    if (refused.length > 0)
+      throw new UsageError(
+        `certify runs with fixed settings (${CERTIFICATION_SETTINGS}): ${refused.map((f) => `--${f}`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not accepted`,
+      );
     const text = (name: string): string | undefined => {
       const value = args[name];
       if (value === undefined) return undefined;
@@ -78,18 +85,31 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     const product = await readProduct(resolve(cwd, productPath), productPath);
     const flags = connectionFlags(args);
     const connection = await buildConnection(flags, io.env, cwd);
-    const said = connectionLine({ target: baseUrl, connection, files: flags, sources: settingSources({ typed, filled: args }, { target: baseUrl, connection }) });
+    const said = connectionLine({
+      target: baseUrl,
+      connection,
+      files: flags,
+      sources: settingSources({ typed, filled: args }, { target: baseUrl, connection }),
+    });
     const out = resolve(cwd, outPath);
     const outDir = await stat(dirname(out)).catch(() => undefined);
     if (!outDir?.isDirectory()) throw new UsageError(`--out ${outPath}: the directory ${dirname(outPath)} does not exist`);
-    if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError(`--out ${outPath}: is a directory; give the bundle's file name`);
+    if ((await stat(out).catch(() => undefined))?.isDirectory())
+      throw new UsageError(`--out ${outPath}: is a directory; give the bundle's file name`);
     // A file named at --out is replaced only when it is a bundle certify wrote: refused now, before the run.
     const inTheWay = await refusalOf([{ path: out, ours: BUNDLE_MARKER, label: `--out ${outPath}` }], 'give another --out');
     if (inTheWay) throw new UsageError(inTheWay);
     const signPath = text('sign-key');
     const signKey = signPath ? await readEd25519Key(resolve(cwd, signPath), signPath, '--sign-key') : undefined;
 
-    const progress = reporters.console({ reportDir: '', out: io.stdout, progress: io.stderr, color: false, interactive: false, env: io.env });
+    const progress = reporters.console({
+      reportDir: '',
+      out: io.stdout,
+      progress: io.stderr,
+      color: false,
+      interactive: false,
+      env: io.env,
+    });
     // A signal stops the run, and the bundle is written of what ran: never certified, but the evidence is kept.
     const interrupts = watchInterrupts(io, { kept: `the bundle is written for what ran, NOT CERTIFIED (interrupted), to ${outPath}` });
     interrupts.onHardExit(removePartialFilesSync);
@@ -120,12 +140,20 @@ export async function certifyCommand(args: Record<string, unknown>, io: Pick<Io,
     await progress.onRunEnd?.(result, []);
     if (result.summary.abort) io.stderr.write(`petstore-conformance: the target could not be tested: ${result.summary.abort.message}\n`);
     const lines = [''];
-    if (manifest.certified) lines.push(`CERTIFIED: ${product.name} ${product.version} conforms to the Animal Store Service ${INTERFACE_VERSION} (every MUST rule passed; load profile ${CERTIFICATION.load} within its thresholds)`);
+    if (manifest.certified)
+      lines.push(
+        `CERTIFIED: ${product.name} ${product.version} conforms to the Animal Store Service ${INTERFACE_VERSION} (every MUST rule passed; load profile ${CERTIFICATION.load} within its thresholds)`,
+      );
     else lines.push(`NOT CERTIFIED: ${product.name} ${product.version}`, ...manifest.reasons.map((r) => `  - ${r}`));
-    lines.push(`bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`);
+    lines.push(
+      `bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`,
+    );
     io.stdout.write(`${lines.join('\n')}\n`);
     const { interrupted } = result.summary;
-    if (interrupted) io.stderr.write(`petstore-conformance: ${interrupted}: the run was interrupted; the bundle ${outPath} keeps what ran, NOT CERTIFIED (interrupted)\n`);
+    if (interrupted)
+      io.stderr.write(
+        `petstore-conformance: ${interrupted}: the run was interrupted; the bundle ${outPath} keeps what ran, NOT CERTIFIED (interrupted)\n`,
+      );
     return certifyExitCode(manifest.certified, interrupted);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);

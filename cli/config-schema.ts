@@ -15,13 +15,18 @@ export const configSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: CONFIG_SCHEMA_ID,
   title: 'petstore-conformance.config.json',
-  description: 'Configuration of petstore-conformance. Holds what the flags hold, in camelCase; flags and PETSTORE_* environment variables win over it. Never the API key. String values may use ${NAME} for an environment variable.',
+  description:
+    'Configuration of petstore-conformance. Holds what the flags hold, in camelCase; flags and PETSTORE_* environment variables win over it. Never the API key. String values may use ${NAME} for an environment variable.',
   type: 'object',
   additionalProperties: false,
   properties: {
     $schema: { type: 'string', description: 'This schema, for editors: e.g. ./node_modules/petstore-conformance/spec/config.schema.json' },
     ...fileProperties(),
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra headers on every request, by name (-H); never Authorization' },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Extra headers on every request, by name (-H); never Authorization',
+    },
     profiles: {
       type: 'object',
       description: 'Load profiles by name (they may replace a built-in one); --load picks one',
@@ -31,7 +36,10 @@ export const configSchema = {
         required: ['kind', 'maxRequests', 'mix', 'thresholds'],
         additionalProperties: false,
         properties: {
-          kind: { enum: ['closed', 'rate', 'ramp'], description: 'closed: connections for durationSec; rate: rate requests per second; ramp: stages of connections, stageSec each' },
+          kind: {
+            enum: ['closed', 'rate', 'ramp'],
+            description: 'closed: connections for durationSec; rate: rate requests per second; ramp: stages of connections, stageSec each',
+          },
           description: { type: 'string' },
           connections: { type: 'integer', minimum: 1 },
           durationSec: { type: 'number', exclusiveMinimum: 0 },
@@ -43,9 +51,17 @@ export const configSchema = {
             type: 'object',
             additionalProperties: false,
             description: 'Weights of the operations',
-            properties: { listPets: { type: 'number', minimum: 0 }, createPet: { type: 'number', minimum: 0 }, getPet: { type: 'number', minimum: 0 } },
+            properties: {
+              listPets: { type: 'number', minimum: 0 },
+              createPet: { type: 'number', minimum: 0 },
+              getPet: { type: 'number', minimum: 0 },
+            },
           },
-          thresholds: { type: 'array', items: { type: 'string' }, description: '[operation.]metric comparator value unit, e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s"' },
+          thresholds: {
+            type: 'array',
+            items: { type: 'string' },
+            description: '[operation.]metric comparator value unit, e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s"',
+          },
           authProbeShare: { type: 'number', minimum: 0, maximum: 0.5, description: 'Share of requests sent without a key. Default 0.02' },
         },
       },

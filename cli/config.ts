@@ -42,7 +42,10 @@ const ZERO_MIX = { listPets: 0, createPet: 0, getPet: 0 };
 /** The file's load profiles as the engine takes them: named, described, every operation in the mix. */
 export function profilesOf(file: FileConfig): Record<string, LoadProfile> {
   return Object.fromEntries(
-    Object.entries(file.profiles ?? {}).map(([name, p]) => [name, { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile]),
+    Object.entries(file.profiles ?? {}).map(([name, p]) => [
+      name,
+      { ...p, name, description: p.description ?? 'defined in the config file', mix: { ...ZERO_MIX, ...p.mix } } as LoadProfile,
+    ]),
   );
 }
 
@@ -132,9 +135,13 @@ export function interpolate(data: unknown, env: NodeJS.ProcessEnv, path: string)
     if (typeof value === 'string') {
       return value.replace(/\$(\$)?\{([^}]*)\}/g, (whole, escaped: string | undefined, name: string) => {
         if (escaped) return whole.slice(1);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigFileError(`${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+          throw new ConfigFileError(
+            `${path}: "${key || '(root)'}" holds \${${name}}, which is not an environment variable name (write $\${ for a literal \${)`,
+          );
         const found = env[name];
-        if (found === undefined || found === '') throw new ConfigFileError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
+        if (found === undefined || found === '')
+          throw new ConfigFileError(`${path}: "${key || '(root)'}" uses \${${name}}, but the environment variable ${name} is not set`);
         expanded.push({ at, variable: name, value: found });
         return found;
       });
@@ -164,7 +171,10 @@ export const SECRET_KEYS = ['headers'] as const;
 function secretsOf(expanded: readonly Expansion[], path: string): Expansion[] {
   const secrets = expanded.filter((e) => (SECRET_KEYS as readonly string[]).includes(e.at[0] ?? ''));
   for (const { at, variable, value } of secrets) {
-    if (value.length < MIN_SECRET_LENGTH) throw new ConfigFileError(`${path}: "${at.join('.')}" uses \${${variable}}, whose value is shorter than ${MIN_SECRET_LENGTH} characters; a value taken from the environment into ${at[0]} is a secret, and one this short cannot be redacted reliably`);
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new ConfigFileError(
+        `${path}: "${at.join('.')}" uses \${${variable}}, whose value is shorter than ${MIN_SECRET_LENGTH} characters; a value taken from the environment into ${at[0]} is a secret, and one this short cannot be redacted reliably`,
+      );
   }
   return secrets;
 }
@@ -197,12 +207,17 @@ export const TRANSPORT_KEYS = ['insecure', 'proxy', 'ca', 'cert', 'certKey'] as 
  */
 export function refuseDiscoveredSettings(loaded: LoadedConfig, { usesBaseUrl }: { usesBaseUrl: boolean }): void {
   if (loaded.named || loaded.path === undefined) return;
-  const set: string[] = TRANSPORT_KEYS.filter((key) => loaded.config[key] !== undefined && loaded.config[key] !== false).map((key) => `"${key}"`);
+  const set: string[] = TRANSPORT_KEYS.filter((key) => loaded.config[key] !== undefined && loaded.config[key] !== false).map(
+    (key) => `"${key}"`,
+  );
   const baseUrl = loaded.config.baseUrl;
   if (usesBaseUrl && baseUrl !== undefined && !onLoopback(baseUrl)) set.push('"baseUrl" (not on loopback)');
-  if (loaded.secrets.length > 0) set.push(`"headers" taking ${[...new Set(loaded.secrets.map((s) => `\${${s.variable}}`))].join(', ')} from the environment`);
+  if (loaded.secrets.length > 0)
+    set.push(`"headers" taking ${[...new Set(loaded.secrets.map((s) => `\${${s.variable}}`))].join(', ')} from the environment`);
   if (set.length === 0) return;
-  throw new ConfigFileError(`${loaded.path}: ${set.join(', ')}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (${TRANSPORT_KEYS.join(', ')}, a baseUrl off loopback, headers from the environment): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`);
+  throw new ConfigFileError(
+    `${loaded.path}: ${set.join(', ')}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (${TRANSPORT_KEYS.join(', ')}, a baseUrl off loopback, headers from the environment): name it with --config ${shellWord(loaded.path)} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`,
+  );
 }
 
 /** Whether `url` names a loopback host (127.0.0.0/8, ::1, localhost). */

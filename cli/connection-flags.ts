@@ -39,7 +39,8 @@ export interface ConnectionFlags {
 
 /** The connection flags of parsed yargs arguments. */
 export function connectionFlags(args: Record<string, unknown>): ConnectionFlags {
-  const list = (value: unknown): string[] | undefined => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String));
+  const list = (value: unknown): string[] | undefined =>
+    value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String);
   const text = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined) return undefined;

@@ -21,7 +21,8 @@ const FILE_HEADERS = 'config "headers":';
 /** Splits `Name: value`; throws a one-line `UsageError` naming `flag`, never the text (it may be a bare secret). */
 function splitHeader(text: string, flag: string): [string, string] {
   const colon = text.indexOf(':');
-  if (colon <= 0) throw new UsageError(`${flag} takes "Name: value"; a value given has no header name before a colon (not shown: it may be a secret)`);
+  if (colon <= 0)
+    throw new UsageError(`${flag} takes "Name: value"; a value given has no header name before a colon (not shown: it may be a secret)`);
   return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
 }
 
@@ -34,12 +35,23 @@ function splitHeader(text: string, flag: string): [string, string] {
  * header or the proxy in force) a secret of its own. Throws one-line
  * `UsageError`s.
  */
-export async function buildConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv, cwd: string, options: { embedded?: boolean } = {}): Promise<ConnectOptions> {
+export async function buildConnection(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: { embedded?: boolean } = {},
+): Promise<ConnectOptions> {
   const pem = async (path: string | undefined, flag: string): Promise<string | undefined> =>
     path === undefined ? undefined : (await readBoundedFile(resolve(cwd, path), FILE_LIMITS.pem, `${flag} ${path}`)).toString('utf8');
   const ca = await pem(flags.ca, '--ca');
-  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca ${flags.ca}: not a PEM certificate (no "-----BEGIN CERTIFICATE-----")`);
-  if ((flags.cert === undefined) !== (flags.certKey === undefined)) throw new UsageError(flags.cert === undefined ? '--cert-key needs --cert (the client certificate it belongs to)' : '--cert needs --cert-key (the certificate\'s private key)');
+  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--ca ${flags.ca}: not a PEM certificate (no "-----BEGIN CERTIFICATE-----")`);
+  if ((flags.cert === undefined) !== (flags.certKey === undefined))
+    throw new UsageError(
+      flags.cert === undefined
+        ? '--cert-key needs --cert (the client certificate it belongs to)'
+        : "--cert needs --cert-key (the certificate's private key)",
+    );
   const cert = await pem(flags.cert, '--cert');
   const key = await pem(flags.certKey, '--cert-key');
   if (cert !== undefined && key !== undefined) {
@@ -52,7 +64,9 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
       createPrivateKey(key);
     } catch (error) {
       const encrypted = /encrypted|passphrase/i.test((error as Error).message) || key.includes('ENCRYPTED');
-      throw new UsageError(`--cert-key ${flags.certKey}: ${encrypted ? 'an encrypted key; give it unencrypted (openssl pkey -in key.pem -out plain.pem)' : 'not a PEM private key'}`);
+      throw new UsageError(
+        `--cert-key ${flags.certKey}: ${encrypted ? 'an encrypted key; give it unencrypted (openssl pkey -in key.pem -out plain.pem)' : 'not a PEM private key'}`,
+      );
     }
     try {
       createSecureContext({ cert, key });
@@ -87,7 +101,10 @@ export async function buildConnection(flags: ConnectionFlags, env: NodeJS.Proces
       value = env[variable] ?? '';
       if (!value) throw new UsageError(`--secret-header ${name}: set ${variable} to its value (or write "${name}: value")`);
     }
-    if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`--secret-header ${name}: a secret value shorter than ${MIN_SECRET_LENGTH} characters cannot be redacted reliably`);
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new UsageError(
+        `--secret-header ${name}: a secret value shorter than ${MIN_SECRET_LENGTH} characters cannot be redacted reliably`,
+      );
     add(name, value, '--secret-header');
     secretHeaders.push(name.toLowerCase());
   }
@@ -123,7 +140,12 @@ export function proxyChoice(flag: string | undefined, env: NodeJS.ProcessEnv, em
   const httpProxy = read('HTTP_PROXY');
   const httpsProxy = read('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return { kind: 'none' };
-  return { kind: 'env', httpProxy: httpProxy && proxyUrl(httpProxy, 'HTTP_PROXY'), httpsProxy: httpsProxy && proxyUrl(httpsProxy, 'HTTPS_PROXY'), noProxy: read('NO_PROXY') };
+  return {
+    kind: 'env',
+    httpProxy: httpProxy && proxyUrl(httpProxy, 'HTTP_PROXY'),
+    httpsProxy: httpsProxy && proxyUrl(httpsProxy, 'HTTPS_PROXY'),
+    noProxy: read('NO_PROXY'),
+  };
 }
 
 function proxyUrl(text: string, where: string): string {
@@ -131,9 +153,12 @@ function proxyUrl(text: string, where: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${where} ${JSON.stringify(shownProxy(text) === '(not a URL)' ? text.replace(/\/\/[^@/]*@/, '//…@') : text)}: not a URL; write it as http://host:port`);
+    throw new UsageError(
+      `${where} ${JSON.stringify(shownProxy(text) === '(not a URL)' ? text.replace(/\/\/[^@/]*@/, '//…@') : text)}: not a URL; write it as http://host:port`,
+    );
   }
   // Neither the URL nor its scheme is shown: without "//", "user:password@host" parses as scheme "user".
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where}: the suite talks to HTTP(S) proxies only; write it as http://host:port or https://host:port`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${where}: the suite talks to HTTP(S) proxies only; write it as http://host:port or https://host:port`);
   return url.href;
 }

@@ -100,7 +100,11 @@ function camel(kebab: string): string {
  * without a type (certify's refused ones) are left to their own refusal. A
  * flag and its environment variable are not a repeat: the flag wins.
  */
-export function repeatedOption(parsed: Record<string, unknown>, argv: readonly string[], options: Record<string, Options>): string | undefined {
+export function repeatedOption(
+  parsed: Record<string, unknown>,
+  argv: readonly string[],
+  options: Record<string, Options>,
+): string | undefined {
   const single = Object.entries(options).filter(([, option]) => option.type !== undefined && option.array !== true);
   for (const [flag, option] of single) if (option.type !== 'boolean' && Array.isArray(parsed[flag])) return flag;
   const booleans = new Map<string, string>();

@@ -95,7 +95,15 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     `seed     ${config.seed ?? `random (chosen when the run starts; this plan rehearsed seed ${seed})`} · ${resolved.numRuns} runs per property check · timeout ${resolved.timeoutMs} ms${resolved.strict ? ' · strict' : ''}${config.maxFailures ? ` · stops after ${config.maxFailures} failing rules` : ''}${config.rateLimit ? ` · at most ${config.rateLimit} requests/s` : ''}`,
     `rules    ${selected.length} of ${rules.length} (${must} MUST, ${selected.length - must} SHOULD)${config.only.length ? ` · only ${config.only.join(',')}` : ''}${config.skip.length ? ` · skip ${config.skip.join(',')}` : ''}`,
     // What the run's header will say of how it reaches the target.
-    ...headerLines({ target: config.embedded ? undefined : resolved.target, connection: settings.connection ?? {}, files: config.connection, sources: settings.sources ?? { flags: [], environment: [] } }, false),
+    ...headerLines(
+      {
+        target: config.embedded ? undefined : resolved.target,
+        connection: settings.connection ?? {},
+        files: config.connection,
+        sources: settings.sources ?? { flags: [], environment: [] },
+      },
+      false,
+    ),
     '',
     'Phases, checks and requests (counted by rehearsing this run against the embedded reference implementation with an empty store; a store that already holds animals needs fewer in setup, a failing target more while properties shrink):',
   ];
@@ -111,13 +119,19 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     requests += sent;
     creates += created;
     const run = plans.filter((p) => !p.skipped).length;
-    lines.push(`  ${name.padEnd(12)} ${String(run).padStart(2)} check${run === 1 ? ' ' : 's'}  ~${String(sent).padStart(5)} requests  ~${String(created).padStart(4)} animals created`);
+    lines.push(
+      `  ${name.padEnd(12)} ${String(run).padStart(2)} check${run === 1 ? ' ' : 's'}  ~${String(sent).padStart(5)} requests  ~${String(created).padStart(4)} animals created`,
+    );
     for (const plan of plans) {
       if (plan.id === 'preflight') continue;
-      lines.push(`      ${plan.skipped ? '-' : '·'} ${plan.id.padEnd(40)} ${plan.skipped ? `not run (${plan.skipped})` : `~${plan.requests} requests${plan.creates ? `, ${plan.creates} animals` : ''}`}`);
+      lines.push(
+        `      ${plan.skipped ? '-' : '·'} ${plan.id.padEnd(40)} ${plan.skipped ? `not run (${plan.skipped})` : `~${plan.requests} requests${plan.creates ? `, ${plan.creates} animals` : ''}`}`,
+      );
     }
   }
-  lines.push(`  ${'total'.padEnd(12)}              ~${String(requests).padStart(5)} requests  ~${String(creates).padStart(4)} animals created (named "pctest-xxxx …"; the document has no delete)`);
+  lines.push(
+    `  ${'total'.padEnd(12)}              ~${String(requests).padStart(5)} requests  ~${String(creates).padStart(4)} animals created (named "pctest-xxxx …"; the document has no delete)`,
+  );
   lines.push('');
   if (profile) {
     const shape =
@@ -128,12 +142,19 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
           : `ramp, ${profile.stages.join(', ')} connections, ${profile.stageSec} s each (${profile.stages.length * profile.stageSec} s at most), stopping at the first stage that breaks a threshold`;
     const weights = profile.mix.listPets + profile.mix.getPet + profile.mix.createPet;
     const share = weights > 0 ? Math.round((profile.mix.createPet / weights) * 100) : 0;
-    lines.push(`Load profile "${config.load}": ${shape}; at most ${profile.maxRequests} requests; it creates 20 animals first, then ${share}% of its requests create one.`);
+    lines.push(
+      `Load profile "${config.load}": ${shape}; at most ${profile.maxRequests} requests; it creates 20 animals first, then ${share}% of its requests create one.`,
+    );
     lines.push(`  thresholds: ${resolved.thresholds.map((t) => t.expression).join(', ') || 'none'}`);
   } else {
     lines.push('Load: none.');
   }
-  lines.push('', `Reports: ${config.reporter.join(', ')} → ${config.reportDir}`, '', 'Nothing was sent. Run the same command without --dry-run to test the target.');
+  lines.push(
+    '',
+    `Reports: ${config.reporter.join(', ')} → ${config.reportDir}`,
+    '',
+    'Nothing was sent. Run the same command without --dry-run to test the target.',
+  );
   io.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.conformant;
 }

@@ -28,7 +28,12 @@ const hasVariable = (option: Options): boolean => option.hidden !== true;
  */
 export function documented(options: Record<string, Options>): Record<string, Options> {
   return Object.fromEntries(
-    Object.entries(options).map(([flag, option]) => [flag, hasVariable(option) ? { ...option, describe: `${option.describe ?? ''} (env ${envVarOf(flag)}${option.array ? ', one value per line' : ''})` } : option]),
+    Object.entries(options).map(([flag, option]) => [
+      flag,
+      hasVariable(option)
+        ? { ...option, describe: `${option.describe ?? ''} (env ${envVarOf(flag)}${option.array ? ', one value per line' : ''})` }
+        : option,
+    ]),
   );
 }
 
@@ -56,7 +61,12 @@ function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>
       if (!Number.isFinite(number)) throw new UsageError(`${name} must be a number, got "${value}"`);
       out[flag] = number;
     } else {
-      const values = option.array ? value.split('\n').map((v) => v.trim()).filter(Boolean) : [value];
+      const values = option.array
+        ? value
+            .split('\n')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : [value];
       const choices = option.choices as readonly unknown[] | undefined;
       if (choices && !values.every((v) => choices.includes(v))) throw new UsageError(`${name} must be one of ${choices.join(', ')}`);
       out[flag] = option.array ? values : value;
@@ -66,7 +76,12 @@ function optionsFromEnv(env: NodeJS.ProcessEnv, options: Record<string, Options>
 }
 
 /** Parsed arguments completed from the environment: each option the command line left out, from its variable. */
-export function withEnv(args: Record<string, unknown>, options: Record<string, Options>, env: NodeJS.ProcessEnv, except: readonly string[] = []): Record<string, unknown> {
+export function withEnv(
+  args: Record<string, unknown>,
+  options: Record<string, Options>,
+  env: NodeJS.ProcessEnv,
+  except: readonly string[] = [],
+): Record<string, unknown> {
   return { ...optionsFromEnv(env, options, except), ...Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) };
 }
 

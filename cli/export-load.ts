@@ -22,9 +22,19 @@ import type { Io } from './io.js';
 
 export const exportLoadOptions = {
   profile: { type: 'string', describe: 'The load profile: smoke, baseline, stress, soak, or one from the config file' },
-  format: { type: 'string', choices: EXPORT_FORMATS, describe: 'k6 (a JavaScript test for k6 run) or artillery (a YAML script for artillery run)' },
-  out: { type: 'string', describe: "File to write (default: stdout). Artillery's closed loop needs a processor, written beside it as <name>.processor.cjs" },
-  'base-url': { type: 'string', describe: 'Base URL written into the script as its default; PETSTORE_BASE_URL, where the script runs, overrides it' },
+  format: {
+    type: 'string',
+    choices: EXPORT_FORMATS,
+    describe: 'k6 (a JavaScript test for k6 run) or artillery (a YAML script for artillery run)',
+  },
+  out: {
+    type: 'string',
+    describe: "File to write (default: stdout). Artillery's closed loop needs a processor, written beside it as <name>.processor.cjs",
+  },
+  'base-url': {
+    type: 'string',
+    describe: 'Base URL written into the script as its default; PETSTORE_BASE_URL, where the script runs, overrides it',
+  },
   config: { type: 'string', describe: 'Config file holding the profile [default: found as for a run]' },
 } satisfies Record<string, Options>;
 
@@ -44,19 +54,35 @@ export async function exportLoadCommand(args: Record<string, unknown>, io: Io): 
   const given = (args['base-url'] as string | undefined) ?? file.baseUrl;
   const baseUrl = given === undefined ? undefined : targetOf(parseBaseUrl(given));
   const out = args.out === undefined ? undefined : resolve(cwd, String(args.out));
-  const input: ExportInput = { profile: named, thresholds, command: `export-load --profile ${name} --format ${format}`, ...(baseUrl ? { baseUrl } : {}), ...(out ? { scriptName: basename(out) } : {}) };
+  const input: ExportInput = {
+    profile: named,
+    thresholds,
+    command: `export-load --profile ${name} --format ${format}`,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(out ? { scriptName: basename(out) } : {}),
+  };
   const exported = format === 'k6' ? renderK6(input) : renderArtillery(input);
   if (!out) {
-    if (Object.keys(exported.extra).length > 0) throw new UsageError(`an Artillery script for the ${profile.kind} profile "${name}" needs a processor file beside it: give --out <file>.yml`);
+    if (Object.keys(exported.extra).length > 0)
+      throw new UsageError(
+        `an Artillery script for the ${profile.kind} profile "${name}" needs a processor file beside it: give --out <file>.yml`,
+      );
     io.stdout.write(exported.script);
     return EXIT.conformant;
   }
   const folder = await stat(dirname(out)).catch(() => undefined);
-  if (!folder?.isDirectory()) throw new UsageError(`--out ${String(args.out)}: the folder ${dirname(out)} ${folder ? 'is not a folder' : 'does not exist'}`);
+  if (!folder?.isDirectory())
+    throw new UsageError(`--out ${String(args.out)}: the folder ${dirname(out)} ${folder ? 'is not a folder' : 'does not exist'}`);
   const outGiven = String(args.out);
-  const files = [[out, exported.script, `--out ${outGiven}`], ...Object.entries(exported.extra).map(([extra, text]) => [join(dirname(out), extra), text, join(dirname(outGiven), extra)])] as const;
+  const files = [
+    [out, exported.script, `--out ${outGiven}`],
+    ...Object.entries(exported.extra).map(([extra, text]) => [join(dirname(out), extra), text, join(dirname(outGiven), extra)]),
+  ] as const;
   // A file named at --out (or the processor beside it) is replaced only when export-load wrote it; both are checked first.
-  const inTheWay = await refusalOf(files.map(([path, , label]) => ({ path, ours: EXPORTED_MARKER, label })), 'give another --out');
+  const inTheWay = await refusalOf(
+    files.map(([path, , label]) => ({ path, ours: EXPORTED_MARKER, label })),
+    'give another --out',
+  );
   if (inTheWay) throw new UsageError(inTheWay);
   const written: string[] = [];
   for (const [path, content, label] of files) {

@@ -54,7 +54,6 @@ const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NO
 /** Bytes read at a time. */
 const CHUNK = MiB;
 
-
 function refusal(label: string, error: unknown): FileRefused {
   if (error instanceof FileRefused) return error;
   const code = (error as NodeJS.ErrnoException).code;
@@ -64,8 +63,10 @@ function refusal(label: string, error: unknown): FileRefused {
 }
 
 function checkStats(stats: Stats, max: number, label: string): void {
-  if (!stats.isFile()) throw new FileRefused(`${label}: ${kindOf(stats)}, not a regular file; the suite reads only regular files`, 'not-a-file');
-  if (stats.size > max) throw new FileRefused(`${label}: ${stats.size} bytes, more than such a file may hold (${max}); not read`, 'too-large');
+  if (!stats.isFile())
+    throw new FileRefused(`${label}: ${kindOf(stats)}, not a regular file; the suite reads only regular files`, 'not-a-file');
+  if (stats.size > max)
+    throw new FileRefused(`${label}: ${stats.size} bytes, more than such a file may hold (${max}); not read`, 'too-large');
 }
 
 function tooLarge(label: string, max: number): FileRefused {
@@ -118,7 +119,12 @@ function pseudoFilesystem(real: string): string | undefined {
  * this process may write into, which is what creating and probing need
  * (a full disk or a quota is found only by writing).
  */
-export async function prepareOutputDir(dir: string, label: string, cwd: string = process.cwd(), { create = true }: { create?: boolean } = {}): Promise<string> {
+export async function prepareOutputDir(
+  dir: string,
+  label: string,
+  cwd: string = process.cwd(),
+  { create = true }: { create?: boolean } = {},
+): Promise<string> {
   const absolute = resolve(cwd, dir);
   const refuse = (why: string): never => {
     throw new UsageError(`${label} ${dir}: ${why}`);
@@ -127,7 +133,9 @@ export async function prepareOutputDir(dir: string, label: string, cwd: string =
   // earlier run's, wherever it names: refused, saying where it leads. Links among its parents (macOS's /tmp) are followed.
   if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) {
     const target = await realpath(absolute).catch(() => undefined);
-    refuse(`a symbolic link${target ? ` to ${target}` : ' to nothing'}; reports are not written through a link${target ? `: give ${target} if that is meant` : ''}`);
+    refuse(
+      `a symbolic link${target ? ` to ${target}` : ' to nothing'}; reports are not written through a link${target ? `: give ${target} if that is meant` : ''}`,
+    );
   }
   // The nearest part of the path that exists; what lies below it is created.
   const missing: string[] = [];
@@ -153,7 +161,9 @@ export async function prepareOutputDir(dir: string, label: string, cwd: string =
     refuse(existing === absolute ? `${kind}, not a directory` : `${existing} is ${kind}, not a directory`);
   }
   if (!create) {
-    await access(existing, constants.W_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) => refuse(`${existing === absolute ? '' : `${existing}: `}not writable (${error.code ?? error.message})`));
+    await access(existing, constants.W_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) =>
+      refuse(`${existing === absolute ? '' : `${existing}: `}not writable (${error.code ?? error.message})`),
+    );
     return absolute;
   }
   for (const path of missing) {
@@ -163,7 +173,9 @@ export async function prepareOutputDir(dir: string, label: string, cwd: string =
     });
   }
   const probe = join(absolute, `.petstore-conformance-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
-  await writeFile(probe, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => refuse(`not writable (${error.code ?? error.message})`));
+  await writeFile(probe, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) =>
+    refuse(`not writable (${error.code ?? error.message})`),
+  );
   await unlink(probe).catch(() => {});
   return absolute;
 }

@@ -32,7 +32,9 @@ export function generatedFiles(): Record<string, string> {
 
 /** The ids of the checks that verify each rule, in run order, by rule id. */
 export function ruleChecks(): Record<string, string[]> {
-  return Object.fromEntries(rules.map((rule) => [rule.id, builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id)).map((c) => c.id)]));
+  return Object.fromEntries(
+    rules.map((rule) => [rule.id, builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id)).map((c) => c.id)]),
+  );
 }
 
 /** RULES.md: one heading per rule id, with its source in the document and the checks that verify it. */
@@ -52,13 +54,32 @@ export function renderRulesMarkdown(): string {
   ];
   for (const rule of rules) {
     const checks = builtinChecks.filter((c) => (c.rules as readonly string[]).includes(rule.id));
-    out.push(`## ${rule.id}`, '', `**${rule.title}** · ${rule.severity} · ${rule.group}`, '', `Section: ${rule.section}`, '', `> ${rule.statement}`, '');
+    out.push(
+      `## ${rule.id}`,
+      '',
+      `**${rule.title}** · ${rule.severity} · ${rule.group}`,
+      '',
+      `Section: ${rule.section}`,
+      '',
+      `> ${rule.statement}`,
+      '',
+    );
     if ('interpretation' in rule) out.push(rule.interpretation, '');
     if ('references' in rule) out.push(`Standards: ${rule.references.join(', ')}`, '');
     out.push('Checks:', '', ...checks.map((c) => `- \`${c.id}\` (${c.kind}): ${c.title}`), '');
   }
-  out.push('## Gaps', '', 'Where the document says "not shown", the suite never fails the target; it records what it saw as an observation. Rules that hold everywhere (Error bodies, no 5xx, at most 100 animals) still apply.', '');
-  out.push('| Gap | What | Section | Accepted |', '|---|---|---|---|', ...gaps.map((g) => `| ${g.id} | ${g.title} | ${g.section} | ${g.accepted} |`), '');
+  out.push(
+    '## Gaps',
+    '',
+    'Where the document says "not shown", the suite never fails the target; it records what it saw as an observation. Rules that hold everywhere (Error bodies, no 5xx, at most 100 animals) still apply.',
+    '',
+  );
+  out.push(
+    '| Gap | What | Section | Accepted |',
+    '|---|---|---|---|',
+    ...gaps.map((g) => `| ${g.id} | ${g.title} | ${g.section} | ${g.accepted} |`),
+    '',
+  );
   out.push('## Statements without a check', '', 'Sentences of the document that no behaviour of a server can show:', '');
   out.push(...untestableStatements.map((s) => `- ${s.section}: "${s.statement}" ${s.reason}`), '');
   return out.join('\n');

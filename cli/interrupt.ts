@@ -25,7 +25,10 @@ export interface Interrupts {
  * `io` cannot). `kept` says, at the first signal, what the command keeps of
  * what ran (default: a run's reports).
  */
-export function watchInterrupts(io: Pick<Io, 'signals' | 'raise' | 'stderr'>, { kept = 'the reports are written for what ran' }: { kept?: string } = {}): Interrupts {
+export function watchInterrupts(
+  io: Pick<Io, 'signals' | 'raise' | 'stderr'>,
+  { kept = 'the reports are written for what ran' }: { kept?: string } = {},
+): Interrupts {
   const controller = new AbortController();
   const hard: (() => void)[] = [];
   let stopWatching: (() => void) | undefined;

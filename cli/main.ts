@@ -53,63 +53,166 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     // An option that takes one value, given twice, is refused by name whatever the command (flags still win over variables).
     const once = (args: Record<string, unknown>, options: Record<string, Options>): Record<string, unknown> => {
       const repeated = repeatedOption(args, prepared.args, options);
-      if (repeated !== undefined) throw new UsageError(`--${repeated} is given more than once; ${options[repeated]!.type === 'boolean' ? 'give it once' : 'it takes one value'}`);
+      if (repeated !== undefined)
+        throw new UsageError(
+          `--${repeated} is given more than once; ${options[repeated]!.type === 'boolean' ? 'give it once' : 'it takes one value'}`,
+        );
       return args;
     };
     const given = (args: Record<string, unknown>): Record<string, unknown> => withEnv(once(args, parsing), parsing, io.env);
     const cli = yargs(prepared.args)
       .scriptName('petstore-conformance')
-      .usage('$0 --base-url <url> [options]\n\nConformance and load test suite for the Animal Store Service interface. The key is read from PETSTORE_API_KEY (export it from a secret store or a CI secret; --api-key puts it where every user of the machine can read it).')
-      .command('$0', 'Run the conformance suite against --base-url (or --embedded)', (y: Argv) => offer(y, RUN_OPTIONS), async (args) => {
-        exitCode = await (await import('./run-command.js')).run(await toConfig(once(args as Record<string, unknown>, RUN_OPTIONS), io), io);
-      })
-      .command('rules', 'Print the rule catalog', (y: Argv) => offer(y, rulesOptions), async (args) => {
-        const { renderRules, renderRulesJson } = await import('./rules.js');
-        io.stdout.write(given(args).json === true ? renderRulesJson() : renderRules());
-      })
-      .command('serve', 'Start the embedded reference implementation alone', (y: Argv) => offer(y, serveOptions), async (args) => {
-        const { port = SERVE_DEFAULTS.port, host = SERVE_DEFAULTS.host, 'api-key': apiKey } = given(args) as { port?: number; host?: string; 'api-key'?: string };
-        exitCode = await serve(port, host, apiKeyOf(apiKey, io.env), io);
-      })
-      .command('matrix <reports..>', 'Compare report.json files: matrix.html, matrix.md and a badge JSON per implementation', (y: Argv) =>
-        offer(y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }), matrixOptions), async (raw) => {
-        const args = given(raw);
-        // Loaded on demand: a conformance run does not pay for the matrix's schema compilation.
-        const { MATRIX_OUT_DIR, matrixCommand, parseLabels } = await import('./matrix.js');
-        exitCode = await matrixCommand(args.reports as string[], { outDir: (args['out-dir'] as string | undefined) ?? MATRIX_OUT_DIR, labels: parseLabels(args.label as string[] | undefined) }, io);
-      })
-      .command('replay <report> <case>', 'Send a recorded failure again and judge the answer (exit 0 passes now, 1 still fails, 4 cannot be judged alone)', (y: Argv) =>
-        offer(y.positional('report', { type: 'string', describe: 'report.json (or its directory)' }).positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }), replayOptions), async (raw) => {
-        const args = given(raw);
-        const [{ replayCommand }, { buildConnection }, { settingSources }] = await Promise.all([import('./replay.js'), import('./connection.js'), import('./transport.js')]);
-        const apiKey = apiKeyOf(args['api-key'], io.env);
-        const cwd = io.cwd ?? process.cwd();
-        const flags = connectionFlags(args);
-        const connection = await buildConnection(flags, io.env, cwd);
-        const baseUrl = args['base-url'] as string | undefined;
-        const sources = settingSources({ typed: raw, filled: args }, { target: baseUrl, connection });
-        exitCode = await replayCommand(String(args.report), String(args.case), { ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: (args.timeout as number | undefined) ?? DEFAULTS.timeoutMs, cwd, connection, files: flags, sources }, io);
-      })
-      .command('certify', 'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check', async (y: Argv) => offer(y, (await import('./certify.js')).certifyOptions), async (args) => {
-        exitCode = await (await import('./certify.js')).certifyCommand(given(args), io, args);
-      })
-      .command('verify <bundle>', 'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript', async (y: Argv) => offer(y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }), (await import('./verify.js')).verifyOptions), async (raw) => {
-        const args = given(raw);
-        const flag = (name: string) => (args[name] === undefined ? undefined : String(args[name]));
-        const [publicKey, product, baseUrl] = [flag('public-key'), flag('product'), flag('base-url')];
-        exitCode = await (await import('./verify.js')).verifyCommand(args.bundle as string | undefined, { ...(publicKey === undefined ? {} : { publicKey }), ...(product === undefined ? {} : { product }), ...(baseUrl === undefined ? {} : { baseUrl }) }, io);
-      })
-      .command('export-load', 'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)', async (y: Argv) => offer(y, (await import('./export-load.js')).exportLoadOptions), async (args) => {
-        exitCode = await (await import('./export-load.js')).exportLoadCommand(given(args), io);
-      })
-      .completion('completion', 'Print a bash/zsh completion script (petstore-conformance completion >> ~/.bashrc)', (current: string, args: { _: unknown[] }, fallback: (done: (error: Error | null, completions: string[] | undefined) => void) => void, done: (completions: string[]) => void) => {
-        // The run's flags live in the default command, which yargs does not offer: offer them when no command was typed.
-        if (current.startsWith('-') && args._.length <= 1) return done([...Object.keys(RUN_OPTIONS).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
-        fallback((_error, completions) => done((completions ?? []).filter((c) => c !== '$0')));
-      })
+      .usage(
+        '$0 --base-url <url> [options]\n\nConformance and load test suite for the Animal Store Service interface. The key is read from PETSTORE_API_KEY (export it from a secret store or a CI secret; --api-key puts it where every user of the machine can read it).',
+      )
+      .command(
+        '$0',
+        'Run the conformance suite against --base-url (or --embedded)',
+        (y: Argv) => offer(y, RUN_OPTIONS),
+        async (args) => {
+          exitCode = await (
+            await import('./run-command.js')
+          ).run(await toConfig(once(args as Record<string, unknown>, RUN_OPTIONS), io), io);
+        },
+      )
+      .command(
+        'rules',
+        'Print the rule catalog',
+        (y: Argv) => offer(y, rulesOptions),
+        async (args) => {
+          const { renderRules, renderRulesJson } = await import('./rules.js');
+          io.stdout.write(given(args).json === true ? renderRulesJson() : renderRules());
+        },
+      )
+      .command(
+        'serve',
+        'Start the embedded reference implementation alone',
+        (y: Argv) => offer(y, serveOptions),
+        async (args) => {
+          const {
+            port = SERVE_DEFAULTS.port,
+            host = SERVE_DEFAULTS.host,
+            'api-key': apiKey,
+          } = given(args) as { port?: number; host?: string; 'api-key'?: string };
+          exitCode = await serve(port, host, apiKeyOf(apiKey, io.env), io);
+        },
+      )
+      .command(
+        'matrix <reports..>',
+        'Compare report.json files: matrix.html, matrix.md and a badge JSON per implementation',
+        (y: Argv) =>
+          offer(
+            y.positional('reports', { type: 'string', array: true, describe: 'report.json files (or the directories holding them)' }),
+            matrixOptions,
+          ),
+        async (raw) => {
+          const args = given(raw);
+          // Loaded on demand: a conformance run does not pay for the matrix's schema compilation.
+          const { MATRIX_OUT_DIR, matrixCommand, parseLabels } = await import('./matrix.js');
+          exitCode = await matrixCommand(
+            args.reports as string[],
+            { outDir: (args['out-dir'] as string | undefined) ?? MATRIX_OUT_DIR, labels: parseLabels(args.label as string[] | undefined) },
+            io,
+          );
+        },
+      )
+      .command(
+        'replay <report> <case>',
+        'Send a recorded failure again and judge the answer (exit 0 passes now, 1 still fails, 4 cannot be judged alone)',
+        (y: Argv) =>
+          offer(
+            y
+              .positional('report', { type: 'string', describe: 'report.json (or its directory)' })
+              .positional('case', { type: 'string', describe: 'case id of the failure (c-…)' }),
+            replayOptions,
+          ),
+        async (raw) => {
+          const args = given(raw);
+          const [{ replayCommand }, { buildConnection }, { settingSources }] = await Promise.all([
+            import('./replay.js'),
+            import('./connection.js'),
+            import('./transport.js'),
+          ]);
+          const apiKey = apiKeyOf(args['api-key'], io.env);
+          const cwd = io.cwd ?? process.cwd();
+          const flags = connectionFlags(args);
+          const connection = await buildConnection(flags, io.env, cwd);
+          const baseUrl = args['base-url'] as string | undefined;
+          const sources = settingSources({ typed: raw, filled: args }, { target: baseUrl, connection });
+          exitCode = await replayCommand(
+            String(args.report),
+            String(args.case),
+            {
+              ...(baseUrl ? { baseUrl } : {}),
+              ...(apiKey ? { apiKey } : {}),
+              timeoutMs: (args.timeout as number | undefined) ?? DEFAULTS.timeoutMs,
+              cwd,
+              connection,
+              files: flags,
+              sources,
+            },
+            io,
+          );
+        },
+      )
+      .command(
+        'certify',
+        'Certify an implementation: the full suite with fixed settings, written as a bundle (.tar.gz) verify can check',
+        async (y: Argv) => offer(y, (await import('./certify.js')).certifyOptions),
+        async (args) => {
+          exitCode = await (await import('./certify.js')).certifyCommand(given(args), io, args);
+        },
+      )
+      .command(
+        'verify <bundle>',
+        'Check a certification bundle offline: hashes, signature, suite version, and every verdict recomputed from its transcript',
+        async (y: Argv) =>
+          offer(y.positional('bundle', { type: 'string', describe: 'The bundle (.tar.gz)' }), (await import('./verify.js')).verifyOptions),
+        async (raw) => {
+          const args = given(raw);
+          const flag = (name: string) => (args[name] === undefined ? undefined : String(args[name]));
+          const [publicKey, product, baseUrl] = [flag('public-key'), flag('product'), flag('base-url')];
+          exitCode = await (
+            await import('./verify.js')
+          ).verifyCommand(
+            args.bundle as string | undefined,
+            {
+              ...(publicKey === undefined ? {} : { publicKey }),
+              ...(product === undefined ? {} : { product }),
+              ...(baseUrl === undefined ? {} : { baseUrl }),
+            },
+            io,
+          );
+        },
+      )
+      .command(
+        'export-load',
+        'Write a k6 or Artillery script that reproduces a load profile (mix, pacing, thresholds, bearer auth from an environment variable)',
+        async (y: Argv) => offer(y, (await import('./export-load.js')).exportLoadOptions),
+        async (args) => {
+          exitCode = await (await import('./export-load.js')).exportLoadCommand(given(args), io);
+        },
+      )
+      .completion(
+        'completion',
+        'Print a bash/zsh completion script (petstore-conformance completion >> ~/.bashrc)',
+        (
+          current: string,
+          args: { _: unknown[] },
+          fallback: (done: (error: Error | null, completions: string[] | undefined) => void) => void,
+          done: (completions: string[]) => void,
+        ) => {
+          // The run's flags live in the default command, which yargs does not offer: offer them when no command was typed.
+          if (current.startsWith('-') && args._.length <= 1)
+            return done([...Object.keys(RUN_OPTIONS).map((f) => `--${f}`), '--help', '--version'].filter((f) => f.startsWith(current)));
+          fallback((_error, completions) => done((completions ?? []).filter((c) => c !== '$0')));
+        },
+      )
       .example('$0 --base-url https://staging.example/v1', 'Check an implementation (the key in PETSTORE_API_KEY)')
       .example('$0 --embedded', 'Check the embedded reference implementation')
-      .epilogue(`Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 4 inconclusive (a MUST rule decided on no case), 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`)
+      .epilogue(
+        `Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 4 inconclusive (a MUST rule decided on no case), 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`,
+      )
       .version(TOOL_VERSION)
       .alias('v', 'version')
       .help()
@@ -118,7 +221,19 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw error ?? new UsageError(invalidValues(explainUnknown(message ?? 'invalid arguments', prepared.args, Object.keys(parsing).filter((flag) => parsing[flag]!.hidden !== true), COMMANDS)));
+        throw (
+          error ??
+          new UsageError(
+            invalidValues(
+              explainUnknown(
+                message ?? 'invalid arguments',
+                prepared.args,
+                Object.keys(parsing).filter((flag) => parsing[flag]!.hidden !== true),
+                COMMANDS,
+              ),
+            ),
+          )
+        );
       });
     // yargs prints the script for `completion` and then, with exitProcess(false), goes on to run the default command.
     if (argv[0] === 'completion' && argv.length === 1) {

@@ -16,7 +16,17 @@ import { asPcError, PcError, UsageError } from '../core/errors.js';
 import { oneLine } from '../core/one-line.js';
 import { lockDirectory, refusalOf, removeStale, writeFileAtomic } from '../core/safe-write.js';
 import { HTML_REPORT_FILE } from '../reports/html.js';
-import { badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, type MatrixColumn, matrixMarkerOf, renderMatrixHtml, renderMatrixMarkdown } from '../reports/matrix.js';
+import {
+  badgeFileName,
+  badgeFor,
+  defaultLabel,
+  MATRIX_HTML_FILE,
+  MATRIX_MARKDOWN_FILE,
+  type MatrixColumn,
+  matrixMarkerOf,
+  renderMatrixHtml,
+  renderMatrixMarkdown,
+} from '../reports/matrix.js';
 import { prepareOutputDir } from './files.js';
 import type { Io } from './io.js';
 import { inFlags } from './options.js';
@@ -24,7 +34,6 @@ import { readReport, reportFile } from './report-file.js';
 
 /** Where the matrix goes without `--out-dir`. */
 export const MATRIX_OUT_DIR = 'petstore-conformance-matrix';
-
 
 /** Exit code when the matrix was written; every refusal is a `PcError` (exit 2). */
 const EXIT_WRITTEN = 0;
@@ -49,9 +58,18 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
     const outDir = resolve(cwd, options.outDir);
     const reports = [];
     for (const path of paths) reports.push(await readReport(path, cwd));
-    const labels = await labelsByFile(options.labels ?? {}, reports.map((r) => r.file), cwd);
+    const labels = await labelsByFile(
+      options.labels ?? {},
+      reports.map((r) => r.file),
+      cwd,
+    );
     const columns: MatrixColumn[] = [];
-    for (const report of reports) columns.push({ label: labels.get(report.file) ?? defaultLabel(report.result), result: report.result, ...(await evidenceOf(report.file, outDir)) });
+    for (const report of reports)
+      columns.push({
+        label: labels.get(report.file) ?? defaultLabel(report.result),
+        result: report.result,
+        ...(await evidenceOf(report.file, outDir)),
+      });
 
     // Checked and created one level at a time (Node 20's recursive mkdir never returns below /proc).
     await prepareOutputDir(options.outDir, '--out-dir', cwd);
@@ -68,7 +86,10 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
         }),
       ];
       // Every name is checked before the first is written: a user's matrix.md is refused before the page is replaced.
-      const refused = await refusalOf(files.map(({ name }) => ({ path: join(outDir, name), ours: matrixMarkerOf(name)!, label: name })), 'choose another --out-dir');
+      const refused = await refusalOf(
+        files.map(({ name }) => ({ path: join(outDir, name), ours: matrixMarkerOf(name)!, label: name })),
+        'choose another --out-dir',
+      );
       if (refused) throw new UsageError(`--out-dir ${options.outDir}: ${refused}`);
       for (const { name, content, note } of files) {
         const path = join(outDir, name);
@@ -76,7 +97,11 @@ export async function matrixCommand(paths: string[], options: MatrixOptions, io:
         written.push({ path, ...(note ? { note } : {}) });
       }
       // The badges of an earlier matrix of more reports, or other labels: the tool's own badge names only, each only if the matrix wrote it.
-      await removeStale(outDir, (name) => (name === MATRIX_HTML_FILE || name === MATRIX_MARKDOWN_FILE ? undefined : matrixMarkerOf(name)), written.map((w) => basename(w.path)));
+      await removeStale(
+        outDir,
+        (name) => (name === MATRIX_HTML_FILE || name === MATRIX_MARKDOWN_FILE ? undefined : matrixMarkerOf(name)),
+        written.map((w) => basename(w.path)),
+      );
     } finally {
       await lock.release();
     }

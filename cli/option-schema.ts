@@ -41,7 +41,24 @@ const same = (unit: 'ms' | 'requests/s' | 'count'): Unit => ({ cli: unit, engine
 export const SECONDS: Unit = { cli: 's', engine: 'ms', toEngine: (s) => s * 1000, fromEngine: (ms) => ms / 1000 };
 
 /** The engine options a flag may become (not those of a library caller alone). */
-export type EngineKey = keyof Pick<ConformanceOptions, 'seed' | 'numRuns' | 'strict' | 'timeoutMs' | 'maxWaitMs' | 'visibilityWindowMs' | 'rateLimit' | 'concurrency' | 'maxTimeMs' | 'load' | 'only' | 'skip' | 'maxFailures' | 'userAgent' | 'fingerprints'>;
+export type EngineKey = keyof Pick<
+  ConformanceOptions,
+  | 'seed'
+  | 'numRuns'
+  | 'strict'
+  | 'timeoutMs'
+  | 'maxWaitMs'
+  | 'visibilityWindowMs'
+  | 'rateLimit'
+  | 'concurrency'
+  | 'maxTimeMs'
+  | 'load'
+  | 'only'
+  | 'skip'
+  | 'maxFailures'
+  | 'userAgent'
+  | 'fingerprints'
+>;
 
 /** One option. */
 export interface OptionSpec {
@@ -75,7 +92,8 @@ export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase()
  * key. Its variable, which `--help` names after it, is readable only by the
  * same user (/proc/<pid>/environ).
  */
-export const ARGV_WARNING = 'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
+export const ARGV_WARNING =
+  'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
 
 /** `--secret-header Name` (no value) reads the value from this variable plus the name, upper case, `-` as `_`. */
 export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
@@ -96,39 +114,244 @@ const engine = (key: EngineKey, unit: Unit = same('count')) => ({ key, unit });
  * with `file` is the config file's key of the same name.
  */
 const ENTRIES = {
-  baseUrl: { type: 'string', help: 'Base URL of the implementation, e.g. https://staging.example/v1', file: { type: 'string', minLength: 1, description: 'Base URL of the implementation, normally ending in /v1 (--base-url)' }, commands: ['run', 'replay', 'certify'] },
-  apiKey: { type: 'string', help: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}`, commands: ['run', 'replay', 'certify', 'serve'] },
-  reportDir: { type: 'string', help: `Where the reports are written [default: ${REPORT_DIR}]`, default: REPORT_DIR, file: { type: 'string', minLength: 1, description: `Where the reports are written, relative to this file (--report-dir). Default ${REPORT_DIR}` } },
-  seed: { type: 'number', help: 'Seed of all generated data (default: random, printed and recorded)', engine: engine('seed'), file: { type: 'integer', minimum: -2147483648, maximum: 2147483647, description: 'Seed of all generated data (--seed). Default: random, printed' } },
-  numRuns: { type: 'number', help: `Runs per property-based check [default: ${DEFAULTS.numRuns}]`, engine: engine('numRuns'), file: { type: 'integer', minimum: 1, maximum: 10000, description: `Runs per property-based check (--num-runs). Default ${DEFAULTS.numRuns}` } },
-  strict: { type: 'boolean', help: 'SHOULD failures (warnings) fail the run too', engine: engine('strict'), file: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' } },
-  timeout: { type: 'number', help: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]`, engine: engine('timeoutMs', same('ms')), commands: ['run', 'replay', 'certify'], file: { type: 'integer', minimum: 1, maximum: 600000, description: `Deadline of one request, headers and body, in ms (--timeout). Default ${DEFAULTS.timeoutMs}` } },
-  maxWait: { type: 'number', help: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}]`, engine: seconds('maxWaitMs'), file: { type: 'integer', minimum: 0, maximum: 86400, description: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}` } },
-  visibilityWindow: { type: 'number', help: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}]`, engine: seconds('visibilityWindowMs'), file: { type: 'number', minimum: 0, maximum: 600, description: `Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}` } },
-  concurrency: { type: 'number', help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]`, engine: engine('concurrency'), file: { type: 'integer', minimum: 1, maximum: 256, description: `Requests in flight at most in the functional phases (--concurrency). Default ${DEFAULTS.concurrency}` } },
-  rateLimit: { type: 'string', help: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]', engine: engine('rateLimit', same('requests/s')), file: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' } },
-  maxTime: { type: 'number', help: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}]`, engine: seconds('maxTimeMs'), file: { type: 'integer', minimum: 1, maximum: 604800, description: `Seconds the whole run may take (--max-time). Default ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}` } },
-  load: { type: 'string', help: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: smoke]`, default: 'smoke', engine: engine('load'), file: { type: 'string', description: 'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke' } },
-  only: { type: 'string', list: true, help: 'Run only these rule ids (repeat or comma-separate)', default: [], engine: engine('only'), file: { ...ruleIds, description: 'Run only these rule ids (--only)' } },
-  skip: { type: 'string', list: true, help: 'Do not run these rule ids (repeat or comma-separate)', default: [], engine: engine('skip'), file: { ...ruleIds, description: 'Do not run these rule ids (--skip)' } },
-  reporter: { type: 'string', list: true, help: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]`, default: [...REPORTER_NAMES], file: { type: 'array', items: { enum: [...REPORTER_NAMES] }, description: 'Reports to write (--reporter). Default: all of them' } },
+  baseUrl: {
+    type: 'string',
+    help: 'Base URL of the implementation, e.g. https://staging.example/v1',
+    file: { type: 'string', minLength: 1, description: 'Base URL of the implementation, normally ending in /v1 (--base-url)' },
+    commands: ['run', 'replay', 'certify'],
+  },
+  apiKey: {
+    type: 'string',
+    help: `API key, sent as "Authorization: Bearer <key>"; never written anywhere. ${ARGV_WARNING}`,
+    commands: ['run', 'replay', 'certify', 'serve'],
+  },
+  reportDir: {
+    type: 'string',
+    help: `Where the reports are written [default: ${REPORT_DIR}]`,
+    default: REPORT_DIR,
+    file: {
+      type: 'string',
+      minLength: 1,
+      description: `Where the reports are written, relative to this file (--report-dir). Default ${REPORT_DIR}`,
+    },
+  },
+  seed: {
+    type: 'number',
+    help: 'Seed of all generated data (default: random, printed and recorded)',
+    engine: engine('seed'),
+    file: {
+      type: 'integer',
+      minimum: -2147483648,
+      maximum: 2147483647,
+      description: 'Seed of all generated data (--seed). Default: random, printed',
+    },
+  },
+  numRuns: {
+    type: 'number',
+    help: `Runs per property-based check [default: ${DEFAULTS.numRuns}]`,
+    engine: engine('numRuns'),
+    file: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      description: `Runs per property-based check (--num-runs). Default ${DEFAULTS.numRuns}`,
+    },
+  },
+  strict: {
+    type: 'boolean',
+    help: 'SHOULD failures (warnings) fail the run too',
+    engine: engine('strict'),
+    file: { type: 'boolean', description: 'SHOULD failures (warnings) fail the run too (--strict)' },
+  },
+  timeout: {
+    type: 'number',
+    help: `Deadline of one request, headers and body, in ms [default: ${DEFAULTS.timeoutMs}]`,
+    engine: engine('timeoutMs', same('ms')),
+    commands: ['run', 'replay', 'certify'],
+    file: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 600000,
+      description: `Deadline of one request, headers and body, in ms (--timeout). Default ${DEFAULTS.timeoutMs}`,
+    },
+  },
+  maxWait: {
+    type: 'number',
+    help: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (Retry-After honoured) before what is still limited is inconclusive [default: ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}]`,
+    engine: seconds('maxWaitMs'),
+    file: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 86400,
+      description: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}`,
+    },
+  },
+  visibilityWindow: {
+    type: 'number',
+    help: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}]`,
+    engine: seconds('visibilityWindowMs'),
+    file: {
+      type: 'number',
+      minimum: 0,
+      maximum: 600,
+      description: `Seconds after its 201 a created animal may stay unreadable while it is asked for again (--visibility-window). Default ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}`,
+    },
+  },
+  concurrency: {
+    type: 'number',
+    help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]`,
+    engine: engine('concurrency'),
+    file: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 256,
+      description: `Requests in flight at most in the functional phases (--concurrency). Default ${DEFAULTS.concurrency}`,
+    },
+  },
+  rateLimit: {
+    type: 'string',
+    help: 'Requests per second the functional phases send at most, as 5 or 5/s, for shared staging servers [default: no limit]',
+    engine: engine('rateLimit', same('requests/s')),
+    file: { type: 'number', exclusiveMinimum: 0, description: 'Requests per second the functional phases send at most (--rate-limit)' },
+  },
+  maxTime: {
+    type: 'number',
+    help: `Seconds the whole run may take; past it the reports are written, the rest is "not run", exit 2 [default: ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}]`,
+    engine: seconds('maxTimeMs'),
+    file: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 604800,
+      description: `Seconds the whole run may take (--max-time). Default ${SECONDS.fromEngine(DEFAULTS.maxTimeMs)}`,
+    },
+  },
+  load: {
+    type: 'string',
+    help: `Load profile after the functional checks: ${PROFILE_NAMES.join(', ')}, or one from the config file [default: smoke]`,
+    default: 'smoke',
+    engine: engine('load'),
+    file: {
+      type: 'string',
+      description:
+        'Load profile after the functional checks: smoke, baseline, stress, soak, none, or one of profiles (--load). Default smoke',
+    },
+  },
+  only: {
+    type: 'string',
+    list: true,
+    help: 'Run only these rule ids (repeat or comma-separate)',
+    default: [],
+    engine: engine('only'),
+    file: { ...ruleIds, description: 'Run only these rule ids (--only)' },
+  },
+  skip: {
+    type: 'string',
+    list: true,
+    help: 'Do not run these rule ids (repeat or comma-separate)',
+    default: [],
+    engine: engine('skip'),
+    file: { ...ruleIds, description: 'Do not run these rule ids (--skip)' },
+  },
+  reporter: {
+    type: 'string',
+    list: true,
+    help: `Reports to write [default: ${REPORTER_NAMES.join(', ')}]`,
+    default: [...REPORTER_NAMES],
+    file: { type: 'array', items: { enum: [...REPORTER_NAMES] }, description: 'Reports to write (--reporter). Default: all of them' },
+  },
   json: { type: 'boolean', help: 'Print report.json to stdout (the console report goes to stderr)', default: false },
   embedded: { type: 'boolean', help: 'Start the embedded reference implementation on loopback and test it', default: false },
-  waivers: { type: 'string', help: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire', file: { type: 'string', minLength: 1, description: 'Waivers file, relative to this file (--waivers)' } },
-  ca: { type: 'string', help: 'PEM file of a private CA to trust for an https target', commands: TARGET, file: { type: 'string', minLength: 1, description: 'PEM file of a private CA to trust, relative to this file (--ca)' } },
-  insecure: { type: 'boolean', help: 'Do not verify the TLS certificate (recorded in the report)', default: false, commands: TARGET, file: { type: 'boolean', description: 'Do not verify the TLS certificate (--insecure)' } },
-  config: { type: 'string', help: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]' },
+  waivers: {
+    type: 'string',
+    help: 'Waivers file: known failures (rule, reason, tracking issue, expiry) that do not fail the run until they expire',
+    file: { type: 'string', minLength: 1, description: 'Waivers file, relative to this file (--waivers)' },
+  },
+  ca: {
+    type: 'string',
+    help: 'PEM file of a private CA to trust for an https target',
+    commands: TARGET,
+    file: { type: 'string', minLength: 1, description: 'PEM file of a private CA to trust, relative to this file (--ca)' },
+  },
+  insecure: {
+    type: 'boolean',
+    help: 'Do not verify the TLS certificate (recorded in the report)',
+    default: false,
+    commands: TARGET,
+    file: { type: 'boolean', description: 'Do not verify the TLS certificate (--insecure)' },
+  },
+  config: {
+    type: 'string',
+    help: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]',
+  },
   quiet: { type: 'boolean', alias: 'q', help: 'Print the verdict line only (the reports are still written)', default: false },
   verbose: { type: 'boolean', help: 'Print each exchange as it completes, one line, the key redacted', default: false },
-  maxFailures: { type: 'number', help: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant', engine: engine('maxFailures'), file: { type: 'integer', minimum: 1, description: 'Stop sending once this many rules fail; the rest is not run (--max-failures)' } },
-  dryRun: { type: 'boolean', help: 'Print the plan (phases, checks, about how many requests and animals) and send nothing', default: false },
-  userAgent: { type: 'string', help: 'User-Agent the requests carry [default: petstore-conformance]', engine: engine('userAgent'), file: { type: 'string', minLength: 1, maxLength: 256, description: 'User-Agent the requests carry (--user-agent). Default petstore-conformance' } },
-  fingerprints: { type: 'string', list: true, help: `Send each request as one of these clients, drawn from the seed: their User-Agent, headers, header order and casing, connection habit (comma-separate: ${FINGERPRINT_IDS.join(', ')}; or all) [default: none, the tool's own requests]`, engine: engine('fingerprints'), file: { type: 'array', items: { enum: [...FINGERPRINT_IDS] }, minItems: 1, uniqueItems: true, description: "Clients whose shapes the requests are spread over, each request as one, drawn from the seed (--fingerprints). Default: none, the tool's own requests" } },
-  cert: { type: 'string', help: 'PEM file of a client certificate to present to an https target (mTLS); needs --cert-key', commands: TARGET, file: { type: 'string', minLength: 1, description: 'PEM file of a client certificate for mTLS, relative to this file (--cert)' } },
-  certKey: { type: 'string', help: "PEM file of the client certificate's private key (unencrypted)", commands: TARGET, file: { type: 'string', minLength: 1, description: "PEM file of the client certificate's key, relative to this file (--cert-key)" } },
-  proxy: { type: 'string', help: 'Send every request through this HTTP proxy (http://[user:pass@]host:port); without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply', commands: TARGET, file: { type: 'string', minLength: 1, description: 'HTTP proxy every request goes through (--proxy)' } },
-  header: { type: 'string', list: true, alias: 'H', help: 'Extra header on every request, "Name: value" (repeatable; never Authorization)', commands: TARGET },
-  secretHeader: { type: 'string', list: true, help: `Like --header, but the value is a secret, redacted like the key: "Name: value", or "Name" to read it from ${SECRET_HEADER_ENV}<NAME>`, commands: TARGET },
+  maxFailures: {
+    type: 'number',
+    help: 'Stop sending once this many rules fail; the rest is "not run", the verdict non-conformant',
+    engine: engine('maxFailures'),
+    file: { type: 'integer', minimum: 1, description: 'Stop sending once this many rules fail; the rest is not run (--max-failures)' },
+  },
+  dryRun: {
+    type: 'boolean',
+    help: 'Print the plan (phases, checks, about how many requests and animals) and send nothing',
+    default: false,
+  },
+  userAgent: {
+    type: 'string',
+    help: 'User-Agent the requests carry [default: petstore-conformance]',
+    engine: engine('userAgent'),
+    file: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 256,
+      description: 'User-Agent the requests carry (--user-agent). Default petstore-conformance',
+    },
+  },
+  fingerprints: {
+    type: 'string',
+    list: true,
+    help: `Send each request as one of these clients, drawn from the seed: their User-Agent, headers, header order and casing, connection habit (comma-separate: ${FINGERPRINT_IDS.join(', ')}; or all) [default: none, the tool's own requests]`,
+    engine: engine('fingerprints'),
+    file: {
+      type: 'array',
+      items: { enum: [...FINGERPRINT_IDS] },
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        "Clients whose shapes the requests are spread over, each request as one, drawn from the seed (--fingerprints). Default: none, the tool's own requests",
+    },
+  },
+  cert: {
+    type: 'string',
+    help: 'PEM file of a client certificate to present to an https target (mTLS); needs --cert-key',
+    commands: TARGET,
+    file: { type: 'string', minLength: 1, description: 'PEM file of a client certificate for mTLS, relative to this file (--cert)' },
+  },
+  certKey: {
+    type: 'string',
+    help: "PEM file of the client certificate's private key (unencrypted)",
+    commands: TARGET,
+    file: { type: 'string', minLength: 1, description: "PEM file of the client certificate's key, relative to this file (--cert-key)" },
+  },
+  proxy: {
+    type: 'string',
+    help: 'Send every request through this HTTP proxy (http://[user:pass@]host:port); without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply',
+    commands: TARGET,
+    file: { type: 'string', minLength: 1, description: 'HTTP proxy every request goes through (--proxy)' },
+  },
+  header: {
+    type: 'string',
+    list: true,
+    alias: 'H',
+    help: 'Extra header on every request, "Name: value" (repeatable; never Authorization)',
+    commands: TARGET,
+  },
+  secretHeader: {
+    type: 'string',
+    list: true,
+    help: `Like --header, but the value is a secret, redacted like the key: "Name: value", or "Name" to read it from ${SECRET_HEADER_ENV}<NAME>`,
+    commands: TARGET,
+  },
 } as const satisfies Record<string, Entry>;
 
 /** A key of the schema: the CLI config's (or the connection's) key, and the config file's where it has one. */

@@ -21,7 +21,15 @@ export function yargsOptionsOf(keys: readonly OptionKey[]): Record<string, Optio
   return Object.fromEntries(
     keys.map((key) => {
       const spec = OPTION_SCHEMA[key];
-      return [spec.flag, { type: spec.type, ...(spec.list ? { array: true } : {}), ...(spec.alias ? { alias: spec.alias } : {}), describe: spec.help } satisfies Options];
+      return [
+        spec.flag,
+        {
+          type: spec.type,
+          ...(spec.list ? { array: true } : {}),
+          ...(spec.alias ? { alias: spec.alias } : {}),
+          describe: spec.help,
+        } satisfies Options,
+      ];
     }),
   );
 }

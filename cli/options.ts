@@ -124,7 +124,8 @@ export function inFlags(error: PcError): string {
 export function parseRateLimit(value: unknown): number | undefined {
   if (value === undefined || typeof value === 'number') return value;
   const perSecond = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(?:\/\s*s)?\s*$/.exec(String(value));
-  if (!perSecond) throw new UsageError(`--rate-limit must be requests per second, as 5 or 5/s, got ${JSON.stringify(String(value).slice(0, 40))}`);
+  if (!perSecond)
+    throw new UsageError(`--rate-limit must be requests per second, as 5 or 5/s, got ${JSON.stringify(String(value).slice(0, 40))}`);
   return Number(perSecond[1]);
 }
 
@@ -133,7 +134,9 @@ type RunKey = Exclude<keyof CliConfig, 'profiles' | 'connection' | 'origins'>;
 /** Entries of the schema that are neither: none, or typecheck fails below. */
 type Unclaimed = Exclude<OptionKey, RunKey | (typeof CONNECTION_KEYS)[number]>;
 /** The run's keys in the schema's order; a key of the config the schema lacks fails typecheck in `yargsOptionsOf` below. */
-const RUN_KEYS: [Unclaimed] extends [never] ? readonly RunKey[] : { unclaimed: Unclaimed } = (Object.keys(OPTION_SCHEMA) as OptionKey[]).filter((key) => !(CONNECTION_KEYS as readonly string[]).includes(key)) as RunKey[];
+const RUN_KEYS: [Unclaimed] extends [never] ? readonly RunKey[] : { unclaimed: Unclaimed } = (
+  Object.keys(OPTION_SCHEMA) as OptionKey[]
+).filter((key) => !(CONNECTION_KEYS as readonly string[]).includes(key)) as RunKey[];
 
 /** The run's own options, from the schema; with {@link connectionOptions}, the default command's. */
 export const runOptions: Record<string, Options> = yargsOptionsOf(RUN_KEYS);
@@ -145,13 +148,18 @@ export const runOptions: Record<string, Options> = yargsOptionsOf(RUN_KEYS);
  */
 export function parseFingerprints(values: readonly string[] | undefined): FingerprintId[] | undefined {
   if (values === undefined) return undefined;
-  const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const ids = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (ids.length === 0) throw new UsageError(`--fingerprints needs client ids (${FINGERPRINT_IDS.join(', ')}) or all`);
   if (ids.includes('all')) return [...FINGERPRINT_IDS];
   for (const id of ids) {
     if (isFingerprintId(id)) continue;
     const near = suggest(id, FINGERPRINT_IDS);
-    throw new UsageError(`--fingerprints: unknown client ${JSON.stringify(id.slice(0, 40))}${near ? ` (did you mean ${near}?)` : ''}; known: ${FINGERPRINT_IDS.join(', ')}, or all`);
+    throw new UsageError(
+      `--fingerprints: unknown client ${JSON.stringify(id.slice(0, 40))}${near ? ` (did you mean ${near}?)` : ''}; known: ${FINGERPRINT_IDS.join(', ')}, or all`,
+    );
   }
   return [...new Set(ids as FingerprintId[])];
 }
@@ -176,7 +184,11 @@ export const matrixOptions: Record<string, Options> = {
 
 /** `replay`, beside its positional report and case. */
 export const replayOptions: Record<string, Options> = {
-  'base-url': { type: 'string', describe: "Where to send it (required: replay sends only to an origin you name; without one it prints the report's recorded target and sends nothing)" },
+  'base-url': {
+    type: 'string',
+    describe:
+      "Where to send it (required: replay sends only to an origin you name; without one it prints the report's recorded target and sends nothing)",
+  },
   'api-key': { type: 'string', describe: `The key, when the request carries it. ${ARGV_WARNING}` },
   timeout: { type: 'number', describe: `Deadline of the request, ms [default: ${DEFAULTS.timeoutMs}]` },
   ...tlsOptions,

@@ -58,9 +58,17 @@ export interface ReplayOptions {
 /** Runs the replay; returns its exit code. Throws `PcError` for usage problems. */
 export async function replayCommand(reportPath: string, caseId: string, options: ReplayOptions, io: Pick<Io, 'stdout'>): Promise<number> {
   const { file, result } = await readReport(reportPath, options.cwd);
-  const finding = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).find((f): f is Finding & Required<Pick<Finding, 'case'>> => f.case?.id === caseId);
-  if (!finding) throw new UsageError(`${file}: no failure has case id ${caseId} (each failure's id is printed after "replay:" and stored as findings[].case.id)`);
-  if (options.baseUrl === undefined) throw new UsageError(`${file}: case ${caseId} was recorded against ${recordedOrigin(result.target)}; replay sends only to an origin you name: pass --base-url ${recordedHint(result.target)} (or set PETSTORE_BASE_URL) to send the request there; nothing was sent`);
+  const finding = result.rules
+    .flatMap((r) => r.checks.flatMap((c) => c.findings))
+    .find((f): f is Finding & Required<Pick<Finding, 'case'>> => f.case?.id === caseId);
+  if (!finding)
+    throw new UsageError(
+      `${file}: no failure has case id ${caseId} (each failure's id is printed after "replay:" and stored as findings[].case.id)`,
+    );
+  if (options.baseUrl === undefined)
+    throw new UsageError(
+      `${file}: case ${caseId} was recorded against ${recordedOrigin(result.target)}; replay sends only to an origin you name: pass --base-url ${recordedHint(result.target)} (or set PETSTORE_BASE_URL) to send the request there; nothing was sent`,
+    );
   const base = parseBaseUrl(options.baseUrl);
   const target = targetOf(base);
   const { judge } = finding.case;
@@ -78,16 +86,39 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const given = options.connection?.headers ?? {};
   for (const name of Object.keys(headers)) if (Object.hasOwn(given, name.toLowerCase())) delete headers[name];
   const unresolved = Object.entries(headers).find(([name, value]) => value.includes(secretLabel(name)));
-  if (unresolved) throw new UsageError(`this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`);
+  if (unresolved)
+    throw new UsageError(
+      `this request carries the secret header ${unresolved[0]}, whose value was redacted: pass it again with --secret-header`,
+    );
 
   // Where the request goes is said before it goes.
-  const connectionSaid = connectionLine({ target, connection: options.connection ?? {}, files: options.files ?? {}, sources: options.sources });
-  io.stdout.write(`${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${sourceOf(options.sources, 'target')})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`);
+  const connectionSaid = connectionLine({
+    target,
+    connection: options.connection ?? {},
+    files: options.files ?? {},
+    sources: options.sources,
+  });
+  io.stdout.write(
+    `${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${sourceOf(options.sources, 'target')})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`,
+  );
   const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
   let x: SentExchange;
   try {
-    const sent = await client.send({ method: request.method as 'GET' | 'POST', path: request.path, headers, ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }), ...(recordedClient ? { fingerprint: recordedClient } : {}) });
-    x = { ...sent, meta: { operation: finding.operation, auth: authKindOf(finding.case.auth) ?? (headers.authorization === undefined ? 'none' : needsKey ? 'valid' : 'invalid-token'), check: finding.check } };
+    const sent = await client.send({
+      method: request.method as 'GET' | 'POST',
+      path: request.path,
+      headers,
+      ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body, 'base64')) }),
+      ...(recordedClient ? { fingerprint: recordedClient } : {}),
+    });
+    x = {
+      ...sent,
+      meta: {
+        operation: finding.operation,
+        auth: authKindOf(finding.case.auth) ?? (headers.authorization === undefined ? 'none' : needsKey ? 'valid' : 'invalid-token'),
+        check: finding.check,
+      },
+    };
   } finally {
     await client.close();
   }
@@ -124,7 +155,10 @@ export async function replayCommand(reportPath: string, caseId: string, options:
  * are left out of the case and added again for the origin replay sends to.
  * Any other header stays in the case, and is judged by {@link checkCase}.
  */
-function asRecordedClient(request: ReplayCase['request'], recordedTarget: string): { request: ReplayCase['request']; client?: FingerprintId } {
+function asRecordedClient(
+  request: ReplayCase['request'],
+  recordedTarget: string,
+): { request: ReplayCase['request']; client?: FingerprintId } {
   const client = fingerprintOfHeaders(request.headers);
   if (!client) return { request };
   const origin = URL.canParse(recordedTarget) ? new URL(recordedTarget).origin : '';
@@ -144,15 +178,19 @@ function checkCase(request: ReplayCase['request'], caseId: string, given: readon
     throw new UsageError(`case ${caseId}: ${why}; nothing was sent`);
   };
   const path = String(request.path);
-  if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f#]/.test(path)) refuse('its path is not a path under the base URL (it must start with one "/", and hold no "\\", "#", space or control character)');
+  if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f#]/.test(path))
+    refuse('its path is not a path under the base URL (it must start with one "/", and hold no "\\", "#", space or control character)');
   if (path.includes('<') && path.includes('>')) refuse('its path holds a placeholder of the key; the suite never sends the key in a path');
   for (const name of Object.keys(request.headers)) {
-    if (!SENT_HEADERS.has(name.toLowerCase()) && !given.includes(name.toLowerCase())) refuse(`it carries a header the suite never sends (${JSON.stringify(name.slice(0, 40))}), which could name another host`);
+    if (!SENT_HEADERS.has(name.toLowerCase()) && !given.includes(name.toLowerCase()))
+      refuse(`it carries a header the suite never sends (${JSON.stringify(name.slice(0, 40))}), which could name another host`);
   }
   for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() !== 'authorization' && value.includes(KEY_PLACEHOLDER)) refuse(`its ${name} header holds a placeholder of the key; the suite sends the key in Authorization only`);
+    if (name.toLowerCase() !== 'authorization' && value.includes(KEY_PLACEHOLDER))
+      refuse(`its ${name} header holds a placeholder of the key; the suite sends the key in Authorization only`);
   }
-  if (request.body !== undefined && Buffer.from(request.body, 'base64').toString('latin1').includes(KEY_PLACEHOLDER)) refuse('its body holds a placeholder of the key; the suite never sends the key in a body');
+  if (request.body !== undefined && Buffer.from(request.body, 'base64').toString('latin1').includes(KEY_PLACEHOLDER))
+    refuse('its body holds a placeholder of the key; the suite never sends the key in a body');
 }
 
 /**

@@ -16,7 +16,9 @@ import { readBoundedFile } from './files.js';
 export async function reportFile(path: string, cwd: string): Promise<string> {
   const absolute = resolve(cwd, path);
   const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${error.code === 'ENOENT' ? 'no such file or directory' : `cannot read it (${error.code ?? error.message})`}`);
+    throw new UsageError(
+      `${path}: ${error.code === 'ENOENT' ? 'no such file or directory' : `cannot read it (${error.code ?? error.message})`}`,
+    );
   });
   return info.isDirectory() ? join(absolute, JSON_REPORT_FILE) : absolute;
 }
@@ -37,4 +39,3 @@ export async function readReport(path: string, cwd: string): Promise<{ file: str
   if (!validate(value)) refuse(`not a petstore-conformance report: ${schemaErrorText(validate.errors)}`);
   return { file, result: value as ConformanceResult };
 }
-

@@ -15,10 +15,16 @@ import { rules } from '../spec/rules.js';
 export const RULE_CHECKS_FILE = 'spec/rule-checks.json';
 
 /** The rule catalog as text, with the checks that verify each rule. `ruleChecks` defaults to {@link RULE_CHECKS_FILE}. */
-export function renderRules(ruleChecks: Record<string, readonly string[]> = JSON.parse(readFileSync(join(PACKAGE_ROOT, RULE_CHECKS_FILE), 'utf8'))): string {
+export function renderRules(
+  ruleChecks: Record<string, readonly string[]> = JSON.parse(readFileSync(join(PACKAGE_ROOT, RULE_CHECKS_FILE), 'utf8')),
+): string {
   const lines = [`Rules of the Animal Store Service interface ${INTERFACE_VERSION} (${rules.length}):`, ''];
   for (const rule of rules) {
-    lines.push(`${rule.id}  ${rule.severity}  ${rule.title}`, `    section: ${rule.section}`, `    checks:  ${(ruleChecks[rule.id] ?? []).join(', ')}`);
+    lines.push(
+      `${rule.id}  ${rule.severity}  ${rule.title}`,
+      `    section: ${rule.section}`,
+      `    checks:  ${(ruleChecks[rule.id] ?? []).join(', ')}`,
+    );
   }
   lines.push('', `Gaps (never failed; observed): ${gaps.map((g) => g.id).join(', ')}`);
   return `${lines.join('\n')}\n`;

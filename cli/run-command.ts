@@ -43,12 +43,29 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
     // cannot be read, a header that cannot be sent cost nothing.
     const { reportDir, settings } = await setUpRun(config, io, { createReportDir: true });
     // A run that writes files holds its folder's lock until they are written: a second run into it is refused now.
-    if (config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name))) lock = await lockDirectory(reportDir, `--report-dir ${config.reportDir}`);
-    const ctx: ReporterContext = { reportDir, out, progress: io.stderr, color: useColor(out, io.env), interactive: io.stderr.isTTY === true && !io.env.CI, env: io.env, verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal' };
+    if (config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name)))
+      lock = await lockDirectory(reportDir, `--report-dir ${config.reportDir}`);
+    const ctx: ReporterContext = {
+      reportDir,
+      out,
+      progress: io.stderr,
+      color: useColor(out, io.env),
+      interactive: io.stderr.isTTY === true && !io.env.CI,
+      env: io.env,
+      verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal',
+    };
     const active: { name: ReporterName; reporter: Reporter }[] = config.reporter.map((name) => ({ name, reporter: reporters[name](ctx) }));
     // How the run reaches its target, under the console's "testing …" line; what weakens or redirects the connection
     // is said even under --quiet or without the console reporter.
-    const header = headerLines({ target: config.baseUrl, connection: settings.connection ?? {}, files: config.connection, sources: settings.sources ?? { flags: [], environment: [] } }, config.quiet || !config.reporter.includes('console'));
+    const header = headerLines(
+      {
+        target: config.baseUrl,
+        connection: settings.connection ?? {},
+        files: config.connection,
+        sources: settings.sources ?? { flags: [], environment: [] },
+      },
+      config.quiet || !config.reporter.includes('console'),
+    );
     const interrupts = watchInterrupts(io);
     try {
       embedded = await starting;
@@ -80,7 +97,12 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
       }
       // The folder describes this run alone: the reports of the tool's names it did not write (an earlier run's, or
       // one this run could not write) are removed, each only if the suite wrote it.
-      if (lock) await removeStale(reportDir, reportMarkerOf, written.map((path) => basename(path)));
+      if (lock)
+        await removeStale(
+          reportDir,
+          reportMarkerOf,
+          written.map((path) => basename(path)),
+        );
       if (config.json) io.stdout.write(renderJson(result));
       const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
       if (result.summary.interrupted) {
@@ -88,7 +110,8 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
         return exitCodeOf(result.summary);
       }
       // The target could not be tested: the reports say so, and so does one line.
-      if (result.summary.abort) throw new PcError(result.summary.abort.code as ErrorCode, `${result.summary.abort.message}${notWritten ? `; ${notWritten}` : ''}`);
+      if (result.summary.abort)
+        throw new PcError(result.summary.abort.code as ErrorCode, `${result.summary.abort.message}${notWritten ? `; ${notWritten}` : ''}`);
       if (notWritten) throw new PcError('PC_ERR_WRITE', `${notWritten}; the verdict was ${result.summary.verdict}`);
       return exitCodeOf(result.summary);
     } finally {
@@ -114,8 +137,13 @@ interface WriteFailure {
  */
 function notWrittenLine(unwritten: readonly WriteFailure[], written: readonly string[], reportDir: string): string {
   const why = ({ name, error }: WriteFailure): string =>
-    error instanceof WriteError ? `${error.label} (${error.why})` : `${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`;
-  const notes = [...new Set(unwritten.map(({ error }) => (error instanceof WriteError ? noteOf(error.failure) : undefined)).filter((note) => note !== undefined))];
+    error instanceof WriteError
+      ? `${error.label} (${error.why})`
+      : `${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`;
+  const notes = [
+    ...new Set(
+      unwritten.map(({ error }) => (error instanceof WriteError ? noteOf(error.failure) : undefined)).filter((note) => note !== undefined),
+    ),
+  ];
   return `could not write ${unwritten.map(why).join(', ')} to ${reportDir}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
 }
-

@@ -27,7 +27,12 @@ const PARSE: Partial<Record<OptionKey, (value: never) => unknown>> = { rateLimit
 
 /** A list option's values: repeats and commas. */
 const list = (value: unknown): string[] | undefined =>
-  value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : (Array.isArray(value) ? value : [value])
+        .flatMap((v) => String(v).split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
 
 /**
  * The configuration of a run from its parsed flags (`flags`, as yargs gave
@@ -36,7 +41,10 @@ const list = (value: unknown): string[] | undefined =>
  */
 export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
-  const [{ loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([import('./config.js'), import('../core/redact.js')]);
+  const [{ loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([
+    import('./config.js'),
+    import('../core/redact.js'),
+  ]);
   // The base URL's variable is read below, once it is known whether --embedded sets it aside; the key only by apiKeyOf.
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
   const cwd = io.cwd ?? process.cwd();
@@ -67,7 +75,8 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
   if (apiKey !== undefined) checkApiKey(apiKey);
   // The connection's flags, each checked as it is taken, then completed from the file like every other option.
   const typed = connectionFlags(args) as Readonly<Record<string, unknown>>;
-  for (const key of ['ca', 'insecure', ...CONNECTION_KEYS] as const) merged[key] = typed[key] ?? fromFile(key) ?? OPTION_SCHEMA[key].default;
+  for (const key of ['ca', 'insecure', ...CONNECTION_KEYS] as const)
+    merged[key] = typed[key] ?? fromFile(key) ?? OPTION_SCHEMA[key].default;
   for (const [key, parse] of Object.entries(PARSE) as [OptionKey, (value: unknown) => unknown][]) merged[key] = parse(merged[key]);
   const { cert, certKey, proxy, header, secretHeader, ...options } = merged;
   return {
@@ -76,8 +85,22 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
     apiKey,
     reporter: reporter as ReporterName[],
     embedded,
-    connection: { ca: options.ca, insecure: options.insecure, cert, certKey, proxy, header, secretHeader, fileHeaders: loaded.config.headers, fileSecrets: loaded.secrets } as CliConfig['connection'],
+    connection: {
+      ca: options.ca,
+      insecure: options.insecure,
+      cert,
+      certKey,
+      proxy,
+      header,
+      secretHeader,
+      fileHeaders: loaded.config.headers,
+      fileSecrets: loaded.secrets,
+    } as CliConfig['connection'],
     profiles: profilesOf(loaded.config),
-    origins: { typed: flags, filled, configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named } },
+    origins: {
+      typed: flags,
+      filled,
+      configFile: loaded.path === undefined ? undefined : { path: relative(cwd, loaded.path) || loaded.path, named: loaded.named },
+    },
   };
 }

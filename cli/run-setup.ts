@@ -29,10 +29,16 @@ export type RunSettings = Omit<ConformanceOptions, 'baseUrl' | 'apiKey'>;
  * creates a missing report directory; a dry run (`createReportDir: false`)
  * only checks that it could. Throws one-line `UsageError`s.
  */
-export async function setUpRun(config: CliConfig, io: Io, { createReportDir }: { createReportDir: boolean }): Promise<{ reportDir: string; settings: RunSettings }> {
+export async function setUpRun(
+  config: CliConfig,
+  io: Io,
+  { createReportDir }: { createReportDir: boolean },
+): Promise<{ reportDir: string; settings: RunSettings }> {
   const cwd = io.cwd ?? process.cwd();
   const writesFiles = config.reporter.some((name) => Object.hasOwn(REPORT_FILES, name));
-  const reportDir = writesFiles ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir }) : config.reportDir;
+  const reportDir = writesFiles
+    ? await prepareOutputDir(config.reportDir, '--report-dir', cwd, { create: createReportDir })
+    : config.reportDir;
   if (writesFiles) await checkReportNames(reportDir, config);
   const waivers = config.waivers ? await loadWaivers(config.waivers) : undefined;
   const connection = await buildConnection(config.connection, io.env, cwd, { embedded: config.embedded });

@@ -12,7 +12,13 @@ import type { ConnectionFlags } from './connection-flags.js';
 import { envVarOf } from './env.js';
 
 /** The flag of each setting whose source is recorded. */
-const FLAG: Readonly<Record<SourcedSetting, string>> = { target: 'base-url', insecure: 'insecure', customCa: 'ca', proxy: 'proxy', clientCertificate: 'cert' };
+const FLAG: Readonly<Record<SourcedSetting, string>> = {
+  target: 'base-url',
+  insecure: 'insecure',
+  customCa: 'ca',
+  proxy: 'proxy',
+  clientCertificate: 'cert',
+};
 
 /** What a command's connection is, for its header. */
 export interface ConnectionSummary {
@@ -57,8 +63,15 @@ export function connectionLine(summary: ConnectionSummary): string {
   const proxy = connection.proxy ?? { kind: 'none' };
   // An environment proxy is worded as report.json records it: the variables, credentials removed.
   const via =
-    proxy.kind === 'url' ? `proxy ${shownProxy(proxy.url)} (${sourceOf(sources, 'proxy')})` : proxy.kind === 'env' ? `proxy ${connectionRecord(connection).proxy ?? 'from the environment'}` : 'no proxy';
-  const certificate = connection.cert === undefined ? 'no client certificate' : `client certificate ${files.cert ?? ''} (${sourceOf(sources, 'clientCertificate')})`;
+    proxy.kind === 'url'
+      ? `proxy ${shownProxy(proxy.url)} (${sourceOf(sources, 'proxy')})`
+      : proxy.kind === 'env'
+        ? `proxy ${connectionRecord(connection).proxy ?? 'from the environment'}`
+        : 'no proxy';
+  const certificate =
+    connection.cert === undefined
+      ? 'no client certificate'
+      : `client certificate ${files.cert ?? ''} (${sourceOf(sources, 'clientCertificate')})`;
   return `connection: ${[tls, via, certificate].join(' · ')}`;
 }
 
@@ -66,7 +79,9 @@ export function connectionLine(summary: ConnectionSummary): string {
 export function configLine(sources: SettingSources): string {
   const file = sources.configFile;
   if (!file) return 'config file: none';
-  const how = file.named ? 'named with --config or PETSTORE_CONFIG' : 'found in the working folder or above it, not named, so it may not decide where the key goes or how';
+  const how = file.named
+    ? 'named with --config or PETSTORE_CONFIG'
+    : 'found in the working folder or above it, not named, so it may not decide where the key goes or how';
   return `config file: ${file.path} (${how})${file.settings.includes('target') ? '; the base URL comes from it' : ''}`;
 }
 
@@ -104,7 +119,10 @@ export interface SettingOrigins {
  * when there is one (none for the embedded reference), and what `connection`
  * (as built, cli/connection.ts) verifies differently, redirects or presents.
  */
-export function settingSources(origins: SettingOrigins, inForce: { target: string | undefined; connection: ConnectOptions }): SettingSources {
+export function settingSources(
+  origins: SettingOrigins,
+  inForce: { target: string | undefined; connection: ConnectOptions },
+): SettingSources {
   const { typed, filled, configFile } = origins;
   const { connection } = inForce;
   const sources: SettingSources = { flags: [], environment: [], ...(configFile ? { configFile: { ...configFile, settings: [] } } : {}) };

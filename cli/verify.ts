@@ -26,8 +26,15 @@ import { verifyExitCode } from '../result/policy.js';
 
 export const verifyOptions: Record<string, Options> = {
   'public-key': { type: 'string', describe: 'PEM file of the Ed25519 public key the manifest must be signed with' },
-  product: { type: 'string', describe: 'product.json of the product the bundle must certify: verify fails when its name, version or contact differs' },
-  'base-url': { type: 'string', describe: 'Base URL the bundle must have been certified at: verify fails when scheme, host, port or path differs (letter case of scheme and host, a default port and trailing slashes do not count)' },
+  product: {
+    type: 'string',
+    describe: 'product.json of the product the bundle must certify: verify fails when its name, version or contact differs',
+  },
+  'base-url': {
+    type: 'string',
+    describe:
+      'Base URL the bundle must have been certified at: verify fails when scheme, host, port or path differs (letter case of scheme and host, a default port and trailing slashes do not count)',
+  },
 };
 
 /** What `verify` reads from its flags, as given (paths relative to the working directory). */
@@ -38,16 +45,26 @@ export interface VerifyFlags {
 }
 
 /** Runs `verify`; returns the exit code. Never throws. */
-export async function verifyCommand(bundlePath: string | undefined, options: VerifyFlags, io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>): Promise<number> {
+export async function verifyCommand(
+  bundlePath: string | undefined,
+  options: VerifyFlags,
+  io: Pick<Io, 'stdout' | 'stderr' | 'env' | 'cwd'>,
+): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   try {
     if (!bundlePath) throw new UsageError('verify needs the bundle: petstore-conformance verify bundle.tar.gz');
-    const publicKey = options.publicKey ? await readEd25519Key(resolve(cwd, options.publicKey), options.publicKey, '--public-key') : undefined;
+    const publicKey = options.publicKey
+      ? await readEd25519Key(resolve(cwd, options.publicKey), options.publicKey, '--public-key')
+      : undefined;
     const product = options.product ? await readProduct(resolve(cwd, options.product), options.product) : undefined;
     // Refused before the bundle is read: a base URL that is none is a mistake of the flag.
     if (options.baseUrl !== undefined) parseBaseUrl(options.baseUrl);
     const bytes = await readBoundedFile(resolve(cwd, bundlePath), MAX_BUNDLE_BYTES, bundlePath);
-    const verification = await verifyBundle(bytes, { ...(publicKey ? { publicKey } : {}), ...(product ? { product } : {}), ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) });
+    const verification = await verifyBundle(bytes, {
+      ...(publicKey ? { publicKey } : {}),
+      ...(product ? { product } : {}),
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    });
     // Bytes that are no bundle at all are a mistake of the argument, not a finding about a bundle.
     const unreadable = verification.problems.find((p) => p.code === 'NOT_A_BUNDLE');
     if (unreadable) throw new UsageError(`${bundlePath}: ${describeStep(unreadable).text}`);
@@ -55,7 +72,9 @@ export async function verifyCommand(bundlePath: string | undefined, options: Ver
     return verifyExitCode(verification.problems.length);
   } catch (error) {
     const pcError = error instanceof PcError ? error : asPcError(error);
-    io.stderr.write(`petstore-conformance: error: ${oneLine(inFlags(pcError).split('\n')[0]!)}${pcError.code === 'PC_ERR_USAGE' ? ' (see verify --help)' : ''}\n`);
+    io.stderr.write(
+      `petstore-conformance: error: ${oneLine(inFlags(pcError).split('\n')[0]!)}${pcError.code === 'PC_ERR_USAGE' ? ' (see verify --help)' : ''}\n`,
+    );
     if (io.env.PETSTORE_CONFORMANCE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     return pcError.exitCode;
   }

@@ -26,7 +26,12 @@ const waiver = {
 const schema = {
   oneOf: [
     { type: 'array', items: waiver },
-    { type: 'object', required: ['waivers'], additionalProperties: false, properties: { $schema: { type: 'string' }, waivers: { type: 'array', items: waiver } } },
+    {
+      type: 'object',
+      required: ['waivers'],
+      additionalProperties: false,
+      properties: { $schema: { type: 'string' }, waivers: { type: 'array', items: waiver } },
+    },
   ],
 } as const;
 

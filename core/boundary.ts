@@ -55,7 +55,8 @@ export function isRedacted(transport: Transport | RedactedTransport): transport 
 
 /** The digest that names a request in messages: sha256 of its method, path and body. */
 export function requestDigest(spec: Pick<RequestSpec, 'method' | 'path' | 'body'>): string {
-  const body = spec.body === undefined ? '' : Buffer.from(typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body).toString('base64');
+  const body =
+    spec.body === undefined ? '' : Buffer.from(typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body).toString('base64');
   return `sha256:${sha256(JSON.stringify([spec.method, spec.path, body]))}`;
 }
 
@@ -65,7 +66,10 @@ export const WITHHELD_DIGEST = /it would have carried the API key \(request (sha
 /** A request the suite generated that would have carried the key; it was not sent. */
 export class KeyInRequestError extends PcError {
   constructor(readonly digest: string) {
-    super('PC_ERR_KEY_IN_REQUEST', `a request the suite generated was not sent: it would have carried the API key (request ${digest}); the key is short enough to occur in generated data, use a longer one`);
+    super(
+      'PC_ERR_KEY_IN_REQUEST',
+      `a request the suite generated was not sent: it would have carried the API key (request ${digest}); the key is short enough to occur in generated data, use a longer one`,
+    );
     this.name = 'KeyInRequestError';
   }
 }
@@ -98,10 +102,21 @@ export function redactExchange(exchange: Exchange, redactor: Redactor): Redacted
   const { request, response, error } = exchange;
   const out: Exchange = {
     seq: exchange.seq,
-    request: { method: request.method, url: redactor.redact(request.url), headers: redactHeaders(redactor, request.headers), ...(request.body === undefined ? {} : { body: redactor.redactBytes(request.body) }) },
+    request: {
+      method: request.method,
+      url: redactor.redact(request.url),
+      headers: redactHeaders(redactor, request.headers),
+      ...(request.body === undefined ? {} : { body: redactor.redactBytes(request.body) }),
+    },
     durationMs: exchange.durationMs,
   };
-  if (response) out.response = { status: response.status, headers: redactHeaders(redactor, response.headers), body: redactor.redactBytes(response.body, { complete: !response.truncated }), truncated: response.truncated };
+  if (response)
+    out.response = {
+      status: response.status,
+      headers: redactHeaders(redactor, response.headers),
+      body: redactor.redactBytes(response.body, { complete: !response.truncated }),
+      truncated: response.truncated,
+    };
   if (error) out.error = new TransportError(error.code as ConstructorParameters<typeof TransportError>[0], redactor.redact(error.message));
   return out as RedactedExchange;
 }

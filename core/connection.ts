@@ -35,7 +35,15 @@ export {
   secretLabel,
   shownProxy,
 } from './connection/options.js';
-export { type ConnectionFailure, connectionFailure, type HeadShape, shapeHeads, skipContinue, skipContinueOn, watchConnection } from './connection/socket.js';
+export {
+  type ConnectionFailure,
+  connectionFailure,
+  type HeadShape,
+  shapeHeads,
+  skipContinue,
+  skipContinueOn,
+  watchConnection,
+} from './connection/socket.js';
 
 /** How long and how wide: the deadline of one request, and connections. */
 export interface DispatcherShape {
@@ -73,7 +81,12 @@ export interface Route {
  * the proxy's own failures are worded as the proxy's (core/tunnel.ts).
  * Requests must name their `origin`.
  */
-export function openDispatcher(origin: string, options: ConnectOptions, shape: DispatcherShape, route: Route = { proxied: undefined }): Dispatcher {
+export function openDispatcher(
+  origin: string,
+  options: ConnectOptions,
+  shape: DispatcherShape,
+  route: Route = { proxied: undefined },
+): Dispatcher {
   const tls = tlsOptions(options);
   const direct = buildConnector({ timeout: shape.timeoutMs, ...tls });
   const make = (o: string | URL, connect: buildConnector.connector): Dispatcher => {
@@ -99,10 +112,20 @@ export function openDispatcher(origin: string, options: ConnectOptions, shape: D
     route.proxied = tunnelled;
     return make(o, tunnelled ? boundedTunnel(connect as buildConnector.connector, shape.signal) : direct);
   };
-  const proxyTls = { timeout: shape.timeoutMs, ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  const proxyTls = {
+    timeout: shape.timeoutMs,
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+  };
   // The connection to the proxy answers CONNECT within the deadline too, and marks its failures as the proxy's.
   const clientFactory = (url: URL, opts: object): Dispatcher => proxyConnection(url, opts, shape.timeoutMs, shownProxy(url.href));
-  const common = { factory, clientFactory, requestTls: { timeout: shape.timeoutMs, ...tls }, proxyTls, connect: { timeout: shape.timeoutMs, ...tls } };
+  const common = {
+    factory,
+    clientFactory,
+    requestTls: { timeout: shape.timeoutMs, ...tls },
+    proxyTls,
+    connect: { timeout: shape.timeoutMs, ...tls },
+  };
   if (proxy.kind === 'url') return new ProxyAgent({ ...common, uri: proxy.url });
   return new EnvHttpProxyAgent({ ...common, httpProxy: proxy.httpProxy, httpsProxy: proxy.httpsProxy, noProxy: proxy.noProxy });
 }

@@ -46,7 +46,12 @@ const MAX_CODINGS = 4;
  * end is missing, so the decoder stops where the bytes do, without error).
  * Returns undefined when there is no coding to undo.
  */
-export async function decodeBody(body: Uint8Array, contentEncoding: string | undefined, max: number, receivedTruncated: boolean): Promise<{ body: Uint8Array; truncated: boolean; decoding: Decoding } | undefined> {
+export async function decodeBody(
+  body: Uint8Array,
+  contentEncoding: string | undefined,
+  max: number,
+  receivedTruncated: boolean,
+): Promise<{ body: Uint8Array; truncated: boolean; decoding: Decoding } | undefined> {
   const codings = codingsOf(contentEncoding);
   if (codings.length === 0) return undefined;
   const coding = codings.join(', ');
@@ -78,7 +83,12 @@ function decoderFor(coding: string, first: Uint8Array, partial: boolean): Transf
 }
 
 /** One coding undone, keeping at most `max` bytes of output. */
-function decodeOne(input: Uint8Array, coding: string, max: number, partial: boolean): Promise<{ out: Uint8Array; cut: boolean; error?: string }> {
+function decodeOne(
+  input: Uint8Array,
+  coding: string,
+  max: number,
+  partial: boolean,
+): Promise<{ out: Uint8Array; cut: boolean; error?: string }> {
   return new Promise((resolve) => {
     const decoder = decoderFor(coding, input, partial);
     const chunks: Buffer[] = [];

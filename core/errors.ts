@@ -121,10 +121,18 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   }
   if (code !== undefined && isTlsCode(code)) {
     // A server that wants a client certificate says so with a TLS alert.
-    const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code) ? ' (does the server require a client certificate? give one, with its key)' : '';
+    const hint = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE/.test(code)
+      ? ' (does the server require a client certificate? give one, with its key)'
+      : '';
     return new TransportError('PC_ERR_TLS', `TLS error talking to ${host}: ${code}${hint}`, error);
   }
-  if (code === 'HPE_INVALID_CONSTANT' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || (typeof code === 'string' && code.startsWith('HPE_'))) {
+  if (
+    code === 'HPE_INVALID_CONSTANT' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    (typeof code === 'string' && code.startsWith('HPE_'))
+  ) {
     return new TransportError('PC_ERR_PROTOCOL', `${host} broke the HTTP exchange (${code})`, error);
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -147,13 +155,18 @@ export function proxyErrorFrom(error: unknown, proxy: string, target: string, ti
   const make = (kind: TransportError['code'], message: string) => new TransportError(kind, `${message}${noTunnel}`, error, { proxy });
   if (code === 'ECONNREFUSED') return make('PC_ERR_UNREACHABLE', `${the} refused the connection (${code})`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return make('PC_ERR_UNREACHABLE', `${the} could not be found: unknown host (${code})`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('PC_ERR_UNREACHABLE', `${the} could not be reached: no route (${code})`);
-  if (code === 'ECONNRESET' || code === 'EPIPE') return make('PC_ERR_UNREACHABLE', `${the} reset the connection on CONNECT${inARow} (${code})`);
-  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_INFO') return make('PC_ERR_UNREACHABLE', `${the} closed the connection on CONNECT${inARow} (${code})`);
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT' || code === 'ABORT_ERR') return make('PC_ERR_UNREACHABLE', `${the} did not answer CONNECT in time (${code})`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return make('PC_ERR_UNREACHABLE', `${the} could not be reached: no route (${code})`);
+  if (code === 'ECONNRESET' || code === 'EPIPE')
+    return make('PC_ERR_UNREACHABLE', `${the} reset the connection on CONNECT${inARow} (${code})`);
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_INFO')
+    return make('PC_ERR_UNREACHABLE', `${the} closed the connection on CONNECT${inARow} (${code})`);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT' || code === 'ABORT_ERR')
+    return make('PC_ERR_UNREACHABLE', `${the} did not answer CONNECT in time (${code})`);
   if (code !== undefined && isTlsCode(code)) return make('PC_ERR_TLS', `${the} failed TLS: ${code}`);
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  if ((typeof code === 'string' && code.startsWith('HPE_')) || (error as { name?: unknown } | undefined)?.name === 'HTTPParserError') return make('PC_ERR_PROTOCOL', `${the} answered CONNECT with something that is not HTTP (${code ?? message})`);
+  if ((typeof code === 'string' && code.startsWith('HPE_')) || (error as { name?: unknown } | undefined)?.name === 'HTTPParserError')
+    return make('PC_ERR_PROTOCOL', `${the} answered CONNECT with something that is not HTTP (${code ?? message})`);
   return make('PC_ERR_UNREACHABLE', `${the} failed the CONNECT: ${message}${code ? ` (${code})` : ''}`);
 }
 
@@ -166,11 +179,25 @@ export const PROXY_FAILED = /^the proxy \S+ /;
 
 /** A TLS failure's code: Node's, OpenSSL's, a certificate's. */
 function isTlsCode(code: string): boolean {
-  return (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code));
+  return code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || OPENSSL_VERIFY_CODES.has(code);
 }
 
 /** OpenSSL's certificate verification codes that do not say CERT (the rest do). */
-const OPENSSL_VERIFY_CODES = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_DECRYPT_CRL_SIGNATURE', 'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY', 'CRL_SIGNATURE_FAILURE', 'CRL_NOT_YET_VALID', 'CRL_HAS_EXPIRED', 'ERROR_IN_CRL_LAST_UPDATE_FIELD', 'ERROR_IN_CRL_NEXT_UPDATE_FIELD', 'OUT_OF_MEM', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'HOSTNAME_MISMATCH']);
+const OPENSSL_VERIFY_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CRL_SIGNATURE_FAILURE',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+  'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+  'OUT_OF_MEM',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'HOSTNAME_MISMATCH',
+]);
 
 function errorCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

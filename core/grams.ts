@@ -23,7 +23,12 @@ function gramHash(text: string, at: number): number {
 }
 
 function gramAt(text: string, at: number): string {
-  return String.fromCharCode(fold(text.charCodeAt(at)), fold(text.charCodeAt(at + 1)), fold(text.charCodeAt(at + 2)), fold(text.charCodeAt(at + 3)));
+  return String.fromCharCode(
+    fold(text.charCodeAt(at)),
+    fold(text.charCodeAt(at + 1)),
+    fold(text.charCodeAt(at + 2)),
+    fold(text.charCodeAt(at + 3)),
+  );
 }
 
 export class SampledGrams {

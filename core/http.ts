@@ -85,13 +85,28 @@ export class HttpClient implements Transport {
     this.#extraHeaders = options.headers ?? {};
     this.#signal = options.signal;
     const proxy = options.proxy;
-    this.#proxy = proxy?.kind === 'url' ? shownProxy(proxy.url) : proxy?.kind === 'env' ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy) : undefined;
+    this.#proxy =
+      proxy?.kind === 'url'
+        ? shownProxy(proxy.url)
+        : proxy?.kind === 'env'
+          ? shownProxy((this.baseUrl.protocol === 'https:' ? proxy.httpsProxy : '') || proxy.httpProxy)
+          : undefined;
     this.#mayWantCertificate = this.baseUrl.protocol === 'https:' && !options.cert;
     this.#ownStalls = !options.stalls;
     this.#stalls = options.stalls ?? new LoopStalls();
     this.#connect = options;
     this.#userAgent = options.userAgent;
-    this.#pool = openDispatcher(this.#origin, options, { timeoutMs: options.timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(options.signal ? { signal: options.signal } : {}) }, this.#route);
+    this.#pool = openDispatcher(
+      this.#origin,
+      options,
+      {
+        timeoutMs: options.timeoutMs,
+        connections: this.#connections,
+        keepAliveTimeout: 4_000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      this.#route,
+    );
   }
 
   /** Requests sent so far. */
@@ -137,9 +152,22 @@ export class HttpClient implements Transport {
     // A timer of our own, not AbortSignal.timeout: Node 20's AbortSignal.any holds its sources weakly, and a collected
     // timeout signal never fires (nodejs/node#57736), which left a dripping body unbounded.
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')), this.#timeoutMs);
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')),
+      this.#timeoutMs,
+    );
     const dispatcher = spec.fresh
-      ? openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: 1, ...(this.#signal ? { signal: this.#signal } : {}), ...(fingerprint ? { fingerprint } : {}) }, this.#route)
+      ? openDispatcher(
+          this.#origin,
+          this.#connect,
+          {
+            timeoutMs: this.#timeoutMs,
+            connections: 1,
+            ...(this.#signal ? { signal: this.#signal } : {}),
+            ...(fingerprint ? { fingerprint } : {}),
+          },
+          this.#route,
+        )
       : spec.fingerprint === undefined
         ? this.#pool
         : this.#shapedPool(spec.fingerprint);
@@ -158,24 +186,35 @@ export class HttpClient implements Transport {
       const responseHeaders = flattenHeaders(response.headers);
       const decoded = await decodeBody(bytes, responseHeaders['content-encoding'], this.#maxBodyBytes, truncated);
       exchange.response = decoded
-        ? { status: response.statusCode, headers: responseHeaders, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding }
+        ? {
+            status: response.statusCode,
+            headers: responseHeaders,
+            body: decoded.body,
+            truncated: decoded.truncated,
+            decoding: decoded.decoding,
+          }
         : { status: response.statusCode, headers: responseHeaders, body: bytes, truncated };
     } catch (error) {
       let failure = transportErrorFrom(error, url, this.#timeoutMs);
       // The keep-alive race (core/connection.ts connectionFailure): said in the message, so a transcript replays the same decision.
       const closed = connectionFailure(error);
       if (failure.code === 'PC_ERR_PROTOCOL' && closed && closed.earlier > 0 && closed.answerBytes === 0) {
-        failure = failure.noted(`(${IDLE_CLOSE} after ${closed.earlier} earlier ${closed.earlier === 1 ? 'request' : 'requests'}${closed.endedBeforeWrite ? `; ${ENDED_FIRST}` : ''})`);
+        failure = failure.noted(
+          `(${IDLE_CLOSE} after ${closed.earlier} earlier ${closed.earlier === 1 ? 'request' : 'requests'}${closed.endedBeforeWrite ? `; ${ENDED_FIRST}` : ''})`,
+        );
       }
       // The deadline (ours, or undici's of the same length) came due at `due`: was the loop running then?
       const stalled = failure.code === 'PC_ERR_TIMEOUT' ? this.#stalls.stalledAt(due) : 0;
-      if (stalled > 0) failure = failure.noted(`(${STALLED} ${stalled} ms when the deadline came due: an answer may have come and not been read in time)`);
+      if (stalled > 0)
+        failure = failure.noted(`(${STALLED} ${stalled} ms when the deadline came due: an answer may have come and not been read in time)`);
       // A failure of the proxy's own connection names the proxy already (core/tunnel.ts); any other through a proxy may
       // be the tunnel's as much as the target's: say which way the request went.
-      if (this.#route.proxied && this.#proxy && failure.proxy === undefined) exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
+      if (this.#route.proxied && this.#proxy && failure.proxy === undefined)
+        exchange.error = failure.noted(`(through the proxy ${this.#proxy})`);
       else if (failure.proxy !== undefined) exchange.error = failure;
       // A TLS server that wants a client certificate often just closes the connection when it gets none.
-      else if (this.#mayWantCertificate && failure.code === 'PC_ERR_PROTOCOL' && failure.message.endsWith('(UND_ERR_SOCKET)')) exchange.error = failure.noted('(if the server requires a client certificate: give one, with its key)');
+      else if (this.#mayWantCertificate && failure.code === 'PC_ERR_PROTOCOL' && failure.message.endsWith('(UND_ERR_SOCKET)'))
+        exchange.error = failure.noted('(if the server requires a client certificate: give one, with its key)');
       else exchange.error = failure;
     } finally {
       clearTimeout(timer);
@@ -190,7 +229,18 @@ export class HttpClient implements Transport {
   #shapedPool(id: FingerprintId): Dispatcher {
     let pool = this.#shaped.get(id);
     if (!pool) {
-      pool = openDispatcher(this.#origin, this.#connect, { timeoutMs: this.#timeoutMs, connections: this.#connections, keepAliveTimeout: 4_000, ...(this.#signal ? { signal: this.#signal } : {}), fingerprint: FINGERPRINTS[id] }, this.#route);
+      pool = openDispatcher(
+        this.#origin,
+        this.#connect,
+        {
+          timeoutMs: this.#timeoutMs,
+          connections: this.#connections,
+          keepAliveTimeout: 4_000,
+          ...(this.#signal ? { signal: this.#signal } : {}),
+          fingerprint: FINGERPRINTS[id],
+        },
+        this.#route,
+      );
       this.#shaped.set(id, pool);
     }
     return pool;

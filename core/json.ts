@@ -94,7 +94,9 @@ export function parseJson(source: string): Json {
   const text = measured.deep.length > 0 ? withoutDeep(source, measured.deep) : source;
   if (!text.includes(MARK_ESCAPE) && isJson(text)) {
     const numbers: string[] = [];
-    const marked = text.replace(STRING_OR_NUMBER, (token) => (token.charCodeAt(0) === 0x22 ? token : `"${MARK_ESCAPE}${numbers.push(token) - 1}"`));
+    const marked = text.replace(STRING_OR_NUMBER, (token) =>
+      token.charCodeAt(0) === 0x22 ? token : `"${MARK_ESCAPE}${numbers.push(token) - 1}"`,
+    );
     return settle(JSON.parse(marked) as unknown, numbers);
   }
   return settle(parse(text, null, { onDuplicateKey: ({ newValue }) => newValue }), undefined);
@@ -105,7 +107,8 @@ function withoutDeep(text: string, deep: readonly [number, number][]): string {
   const parts: string[] = [];
   let at = 0;
   for (const [start, end] of deep) {
-    if (scanJson(text, 'json', start, end) !== 'complete') throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is not valid (the value at position ${start})`);
+    if (scanJson(text, 'json', start, end) !== 'complete')
+      throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is not valid (the value at position ${start})`);
     parts.push(text.slice(at, start), PLACEHOLDER);
     at = end;
   }

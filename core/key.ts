@@ -41,10 +41,12 @@ export const KEY_REQUIRED: Wording = wording`an API key is required: pass ${sett
 export function keyProblem(key: string): Wording | undefined {
   if (key.length === 0) return KEY_REQUIRED;
   if (key.length > MAX_KEY_LENGTH) return [`the API key is ${key.length} characters long; at most ${MAX_KEY_LENGTH} are supported`];
-  if (key.length < MIN_KEY_LENGTH) return [`the API key is ${key.length} character(s) long; at least ${MIN_KEY_LENGTH} are needed to keep it out of the reports`];
+  if (key.length < MIN_KEY_LENGTH)
+    return [`the API key is ${key.length} character(s) long; at least ${MIN_KEY_LENGTH} are needed to keep it out of the reports`];
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return ['the API key holds a control character (a line break, a tab…), which an HTTP header cannot carry'];
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+      return ['the API key holds a control character (a line break, a tab…), which an HTTP header cannot carry'];
     if (c > 0xff) return ['the API key holds a character outside Latin-1 (U+0000–U+00FF), which an HTTP header cannot carry'];
     if (c === 0x3c || c === 0x3e) return ['the API key holds "<" or ">", which the redaction placeholders use'];
   }
@@ -126,15 +128,46 @@ export interface AuthForm {
  */
 export const AUTH_FORMS: readonly AuthForm[] = [
   { group: 'valid', kind: 'valid', label: 'the key', value: (key) => bearer(key), carries: 'key' },
-  { group: 'invalid', kind: 'invalid-token', label: 'a random bearer token', value: (_key, seed) => bearer(`pc-${sha256(`petstore-conformance wrong key ${seed}`).slice(0, 32)}`) },
+  {
+    group: 'invalid',
+    kind: 'invalid-token',
+    label: 'a random bearer token',
+    value: (_key, seed) => bearer(`pc-${sha256(`petstore-conformance wrong key ${seed}`).slice(0, 32)}`),
+  },
   { group: 'invalid', kind: 'invalid-token', label: 'the key with a character added', value: (key) => bearer(`${key}x`), carries: 'key' },
   { group: 'invalid', kind: 'empty-token', label: 'an empty bearer token', value: () => bearer('') },
-  { group: 'invalid', kind: 'invalid-token', label: 'the key without its last character', value: (key) => bearer(TOKENS.withoutLast.of(key)), carries: 'withoutLast', sentFor: (key) => key.length > 1 },
-  { group: 'invalid', kind: 'invalid-token', label: 'the key with its letter case swapped', value: (key) => bearer(swapCase(key)), carries: 'swapped', sentFor: (key) => swapCase(key) !== key },
-  { group: 'otherScheme', kind: 'other-scheme', label: 'the key as Basic credentials', value: (key) => `Basic ${basicCredentials(key)}`, carries: 'basic' },
+  {
+    group: 'invalid',
+    kind: 'invalid-token',
+    label: 'the key without its last character',
+    value: (key) => bearer(TOKENS.withoutLast.of(key)),
+    carries: 'withoutLast',
+    sentFor: (key) => key.length > 1,
+  },
+  {
+    group: 'invalid',
+    kind: 'invalid-token',
+    label: 'the key with its letter case swapped',
+    value: (key) => bearer(swapCase(key)),
+    carries: 'swapped',
+    sentFor: (key) => swapCase(key) !== key,
+  },
+  {
+    group: 'otherScheme',
+    kind: 'other-scheme',
+    label: 'the key as Basic credentials',
+    value: (key) => `Basic ${basicCredentials(key)}`,
+    carries: 'basic',
+  },
   { group: 'otherScheme', kind: 'other-scheme', label: 'the key under a Token scheme', value: (key) => `Token ${key}`, carries: 'key' },
   { group: 'otherScheme', kind: 'other-scheme', label: 'the bare key, no scheme', value: (key) => key, carries: 'key' },
-  { group: 'otherScheme', kind: 'other-scheme', label: 'the key glued to "Bearer" with no space', value: (key) => `Bearer${key}`, carries: 'key' },
+  {
+    group: 'otherScheme',
+    kind: 'other-scheme',
+    label: 'the key glued to "Bearer" with no space',
+    value: (key) => `Bearer${key}`,
+    carries: 'key',
+  },
   { group: 'schemeCase', kind: 'scheme-case', label: '"bearer" in lower case', value: (key) => `bearer ${key}`, carries: 'key' },
   { group: 'schemeCase', kind: 'scheme-case', label: '"BEARER" in upper case', value: (key) => `BEARER ${key}`, carries: 'key' },
 ];
@@ -152,7 +185,12 @@ export function keySecret(key: string): Secret {
     if (token === undefined || forms.some((f) => f.label === TOKENS[token].label)) continue;
     const value = TOKENS[token].of(key);
     const sent = form.value(key, 0);
-    forms.push({ value, label: TOKENS[token].label, ...(token === 'basic' ? { wholeOnly: true } : {}), ...(sent.endsWith(value) ? { sentAfter: sent.slice(0, sent.length - value.length) } : {}) });
+    forms.push({
+      value,
+      label: TOKENS[token].label,
+      ...(token === 'basic' ? { wholeOnly: true } : {}),
+      ...(sent.endsWith(value) ? { sentAfter: sent.slice(0, sent.length - value.length) } : {}),
+    });
   }
   return { placeholder: KEY_PLACEHOLDER, forms };
 }

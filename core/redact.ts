@@ -22,7 +22,23 @@ import { Redactor, type RedactorOptions } from './redact/redactor.js';
 import type { Redacted, Secret } from './redact/types.js';
 
 export { excerpt, holdsExcerpt } from './excerpt.js';
-export { AUTH_FORMS, type AuthForm, type AuthKind, basicCredentials, bearer, checkApiKey, KEY_ENV, KEY_PLACEHOLDER, KEY_REQUIRED, keyProblem, keySecret, LETTERLESS_STAND_IN, MAX_KEY_LENGTH, MIN_KEY_LENGTH, swapCase } from './key.js';
+export {
+  AUTH_FORMS,
+  type AuthForm,
+  type AuthKind,
+  basicCredentials,
+  bearer,
+  checkApiKey,
+  KEY_ENV,
+  KEY_PLACEHOLDER,
+  KEY_REQUIRED,
+  keyProblem,
+  keySecret,
+  LETTERLESS_STAND_IN,
+  MAX_KEY_LENGTH,
+  MIN_KEY_LENGTH,
+  swapCase,
+} from './key.js';
 export { type RegisteredForm, Redactor, type RedactorOptions, registeredForms } from './redact/redactor.js';
 export { escapeJson, joinRedacted, truncate } from './redact/text.js';
 export { FRAGMENT, labelsOf, plainSecret, type Redacted, type Secret, type SecretForm, suiteText } from './redact/types.js';

@@ -77,7 +77,10 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
     } else if (key !== 'connection') others.push({ key, value });
   }
   const contentLength = byName.get('content-length')?.[0] ?? others.find((l) => l.key === 'content-length')?.value;
-  const hasBody = (contentLength !== undefined && contentLength !== '0') || byName.has('transfer-encoding') || others.some((l) => l.key === 'transfer-encoding');
+  const hasBody =
+    (contentLength !== undefined && contentLength !== '0') ||
+    byName.has('transfer-encoding') ||
+    others.some((l) => l.key === 'transfer-encoding');
   if (fingerprint.others === 'sorted') others.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const out: string[] = [requestLine];
   const pushOthers = () => {
@@ -91,7 +94,10 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
     const own = byName.get(line.key);
     if (own) {
       // undici's connection line says the same as the client's in other letters (`keep-alive`, OkHttp's `Keep-Alive`).
-      for (const value of own) out.push(`${line.name}: ${line.key === 'connection' && line.added !== undefined && value.toLowerCase() === line.added.toLowerCase() ? line.added : value}`);
+      for (const value of own)
+        out.push(
+          `${line.name}: ${line.key === 'connection' && line.added !== undefined && value.toLowerCase() === line.added.toLowerCase() ? line.added : value}`,
+        );
     } else if (line.added !== undefined && (!line.withBody || hasBody)) {
       out.push(`${line.name}: ${line.added.replaceAll('{origin}', origin)}`);
     }

@@ -2,7 +2,10 @@ import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
 import { fingerprintHeaders } from './request-head.js';
 
 /** Headers every request of the functional phases carries unless the request sets its own; a replay of a transcript recomputes them alike. */
-export const DEFAULT_REQUEST_HEADERS: Readonly<Record<string, string>> = { 'user-agent': 'petstore-conformance', accept: 'application/json' };
+export const DEFAULT_REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  'user-agent': 'petstore-conformance',
+  accept: 'application/json',
+};
 
 /** What {@link sentHeaders} needs of a request. */
 export interface HeadersOf {
@@ -20,7 +23,12 @@ export interface HeadersOf {
  * (core/request-head.ts `fingerprintHeaders`, `{origin}` being `origin`).
  * The HTTP client and the replay of a transcript compute them alike.
  */
-export function sentHeaders(request: HeadersOf, origin: string, extra: Readonly<Record<string, string>> = {}, userAgent?: string): Record<string, string> {
+export function sentHeaders(
+  request: HeadersOf,
+  origin: string,
+  extra: Readonly<Record<string, string>> = {},
+  userAgent?: string,
+): Record<string, string> {
   const body = request.body;
   const defaults = request.fingerprint
     ? fingerprintHeaders(FINGERPRINTS[request.fingerprint], origin, body !== undefined && body.length > 0)

@@ -43,8 +43,27 @@ import { basename, dirname, join } from 'node:path';
 import { checkReplaceable, entryAt, failed, type Marker, NO_FOLLOW, refusedAt, replaceable, WriteError } from './safe-write/refusal.js';
 
 // The checks of what is at a name, and the folder's lock, are modules of their own; callers import them from here.
-export { checkReplaceable, FOREIGN_NOTE, kindOf, type Marker, noteOf, REFUSAL_NOTE, refusalOf, textMarker, WriteError, type WriteFailure } from './safe-write/refusal.js';
-export { type DirectoryLock, FolderLocked, LOCK_FILE, lockDirectory, type LockHolder, STALE_LOCK_MS, UNREADABLE_LOCK_MS } from './safe-write/lock.js';
+export {
+  checkReplaceable,
+  FOREIGN_NOTE,
+  kindOf,
+  type Marker,
+  noteOf,
+  REFUSAL_NOTE,
+  refusalOf,
+  textMarker,
+  WriteError,
+  type WriteFailure,
+} from './safe-write/refusal.js';
+export {
+  type DirectoryLock,
+  FolderLocked,
+  LOCK_FILE,
+  lockDirectory,
+  type LockHolder,
+  STALE_LOCK_MS,
+  UNREADABLE_LOCK_MS,
+} from './safe-write/lock.js';
 
 /** Temporary files being written, removed by {@link removePartialFilesSync} when the process must end at once. */
 const partials = new Set<string>();
@@ -63,7 +82,11 @@ const PARTIAL = /^\.(.+)\.[0-9a-f]{12}\.partial$/;
  * replaced only when `ours` says the suite wrote it. Throws a
  * {@link WriteError} (`label` starts its message; default `path`).
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, { label, ours }: { label?: string; ours: Marker }): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  { label, ours }: { label?: string; ours: Marker },
+): Promise<void> {
   await checkReplaceable(path, ours, { ...(label === undefined ? {} : { label }) });
   const partial = partialName(path);
   partials.add(partial);
@@ -127,7 +150,11 @@ export async function appendToFile(path: string, content: string, { label }: { l
  * them, is left as it is. Returns the names removed. Call it holding the
  * folder's lock.
  */
-export async function removeStale(dir: string, markerOf: (name: string) => Marker | undefined, written: readonly string[]): Promise<string[]> {
+export async function removeStale(
+  dir: string,
+  markerOf: (name: string) => Marker | undefined,
+  written: readonly string[],
+): Promise<string[]> {
   const removed: string[] = [];
   const entries = await readdir(dir).catch(() => [] as string[]);
   for (const entry of entries) {
@@ -139,7 +166,13 @@ export async function removeStale(dir: string, markerOf: (name: string) => Marke
       const marker = markerOf(entry);
       if (!marker || written.includes(entry) || (await replaceable(path, marker, undefined).catch(() => undefined)) !== 'ours') continue;
     }
-    if (await unlink(path).then(() => true, () => false)) removed.push(entry);
+    if (
+      await unlink(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(entry);
   }
   return removed;
 }

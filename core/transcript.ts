@@ -16,7 +16,15 @@
  * text; one that is not is read as Latin-1, byte for byte, redacted, and kept
  * byte for byte where nothing was replaced.
  */
-import { KeyInRequestError, recordedExchange, type RedactedExchange, type RedactedTransport, redactExchange, requestDigest, vouchFor } from './boundary.js';
+import {
+  KeyInRequestError,
+  recordedExchange,
+  type RedactedExchange,
+  type RedactedTransport,
+  redactExchange,
+  requestDigest,
+  vouchFor,
+} from './boundary.js';
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec } from './http.js';
 import { decodeUtf8 } from './json.js';
@@ -143,7 +151,12 @@ export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(response?.headers ?? {}),
-      content: { size: response?.body.length ?? 0, mimeType: response?.headers['content-type'] ?? '', text: response ? base64(response.body) : '', encoding: 'base64' },
+      content: {
+        size: response?.body.length ?? 0,
+        mimeType: response?.headers['content-type'] ?? '',
+        text: response ? base64(response.body) : '',
+        encoding: 'base64',
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: response?.body.length ?? -1,
@@ -159,7 +172,10 @@ export function toTranscriptEntry(exchange: RecordedExchange, redactor: Redactor
 
 /** transcript.har's text: the entries in `_seq` order, one entry a line (so that a diff reads by exchange). */
 export function renderTranscript(entries: readonly TranscriptEntry[]): string {
-  const log = JSON.stringify({ version: '1.2', creator: { name: 'petstore-conformance', version: TOOL_VERSION } } satisfies Omit<Transcript['log'], 'entries'>);
+  const log = JSON.stringify({ version: '1.2', creator: { name: 'petstore-conformance', version: TOOL_VERSION } } satisfies Omit<
+    Transcript['log'],
+    'entries'
+  >);
   const lines = [...entries].sort((a, b) => a._seq - b._seq).map((e) => JSON.stringify(e));
   return `{"log":${log.slice(0, -1)},"entries":[\n${lines.join(',\n')}\n]}}\n`;
 }
@@ -222,7 +238,13 @@ export class TranscriptReplayer implements RedactedTransport {
       const url = entry.request.url;
       // A URL outside the base cannot be asked for: keyed so that nothing matches it.
       const path = url.startsWith(this.#base) ? url.slice(this.#base.length) : `\u0000${url}`;
-      const key = matchKey(entry.request.method, path, headerOf(entry.request.headers, 'authorization'), requestBytes(entry), headerOf(entry.request.headers, 'user-agent'));
+      const key = matchKey(
+        entry.request.method,
+        path,
+        headerOf(entry.request.headers, 'authorization'),
+        requestBytes(entry),
+        headerOf(entry.request.headers, 'user-agent'),
+      );
       const queue = this.#queues.get(key);
       if (queue) queue.push(entry);
       else this.#queues.set(key, [entry]);
@@ -250,18 +272,33 @@ export class TranscriptReplayer implements RedactedTransport {
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const path = this.#redactor.redact(spec.path);
     const authorization = this.#redactor.redact(header(headers, 'authorization'));
-    const key = matchKey(spec.method, path, authorization, body === undefined ? undefined : this.#redactor.redactBytes(body), header(headers, 'user-agent'));
+    const key = matchKey(
+      spec.method,
+      path,
+      authorization,
+      body === undefined ? undefined : this.#redactor.redactBytes(body),
+      header(headers, 'user-agent'),
+    );
     const entry = this.#queues.get(key)?.shift();
     if (!entry) {
       this.unmatched.push({ seq, method: spec.method, path, authorization });
-      exchange.error = new TransportError('PC_ERR_PROTOCOL', `${spec.method} ${path} is not in the transcript (the replay diverged from the recorded run)`);
+      exchange.error = new TransportError(
+        'PC_ERR_PROTOCOL',
+        `${spec.method} ${path} is not in the transcript (the replay diverged from the recorded run)`,
+      );
       return recordedExchange(exchange, this.#redactor);
     }
     this.#used.add(entry._seq);
     exchange.durationMs = entry.time;
     const { response } = entry;
     if (entry._error) exchange.error = new TransportError(entry._error.code, entry._error.message);
-    else exchange.response = { status: response.status, headers: Object.fromEntries(response.headers.map((h) => [h.name, h.value])), body: Buffer.from(response.content.text, 'base64'), truncated: response._truncated };
+    else
+      exchange.response = {
+        status: response.status,
+        headers: Object.fromEntries(response.headers.map((h) => [h.name, h.value])),
+        body: Buffer.from(response.content.text, 'base64'),
+        truncated: response._truncated,
+      };
     return recordedExchange(exchange, this.#redactor);
   }
 

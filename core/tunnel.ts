@@ -125,14 +125,30 @@ export function boundedTunnel(connect: buildConnector.connector, signal?: AbortS
         const error = args[0];
         if (error === null || settled) return settle(...args);
         const failure = proxyFailureIn(error);
-        if (failure?.status !== undefined) return settle(new TransportError('PC_ERR_UNREACHABLE', `the proxy ${failure.proxy} refused the tunnel to ${target}: it answered CONNECT with ${failure.status}`, error, { proxy: failure.proxy }), null);
+        if (failure?.status !== undefined)
+          return settle(
+            new TransportError(
+              'PC_ERR_UNREACHABLE',
+              `the proxy ${failure.proxy} refused the tunnel to ${target}: it answered CONNECT with ${failure.status}`,
+              error,
+              { proxy: failure.proxy },
+            ),
+            null,
+          );
         const code = ((failure ? failure.cause : error) as { code?: unknown } | undefined)?.code;
         const retried = typeof code === 'string' && RETRIED_BY_UNDICI.has(code);
         if (retried && tried < TUNNEL_ATTEMPTS) return attempt(tried + 1);
         if (failure) return settle(proxyErrorFrom(failure.cause, failure.proxy, target, tried), null);
         // After the tunnel opened (TLS with the target): the target's, passed on; bounded all the same, should undici retry it.
         if (!retried) return settle(...args);
-        settle(new TransportError('PC_ERR_PROTOCOL', `no tunnel to ${target}: the connection through the proxy was closed after CONNECT, ${tried} times in a row (${code})`, error), null);
+        settle(
+          new TransportError(
+            'PC_ERR_PROTOCOL',
+            `no tunnel to ${target}: the connection through the proxy was closed after CONNECT, ${tried} times in a row (${code})`,
+            error,
+          ),
+          null,
+        );
       });
     attempt(1);
   };

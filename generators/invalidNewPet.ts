@@ -26,9 +26,10 @@ const notAString = fc.oneof(
 
 const notAnInt64 = fc.oneof(
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map((n) => ({ value: n.toString() as unknown, kind: 'a string of digits' })),
-  fc
-    .tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: 1, max: 99 }))
-    .map(([whole, cents]) => ({ value: new LosslessNumber(`${whole}.${String(cents).padStart(2, '0')}`) as unknown, kind: 'a number with a fraction' })),
+  fc.tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: 1, max: 99 })).map(([whole, cents]) => ({
+    value: new LosslessNumber(`${whole}.${String(cents).padStart(2, '0')}`) as unknown,
+    kind: 'a number with a fraction',
+  })),
   fc.bigInt({ min: INT64_MAX + 1n, max: 2n ** 80n }).map((n) => ({ value: n as unknown, kind: 'above the int64 maximum' })),
   fc.bigInt({ min: -(2n ** 80n), max: INT64_MIN - 1n }).map((n) => ({ value: n as unknown, kind: 'below the int64 minimum' })),
   fc.boolean().map((b) => ({ value: b as unknown, kind: 'a boolean' })),
@@ -41,7 +42,22 @@ const notAnInt64 = fc.oneof(
  * Status words a server may have kept from an old enum or added of its own:
  * each is outside PetStatus, so a create body carrying one must be refused.
  */
-export const PLAUSIBLE_INVALID_STATUSES: readonly string[] = ['adopted', 'reserved', 'unavailable', 'deleted', 'archived', 'active', 'inactive', 'on_hold', 'draft', 'new', 'available2', 'onhold', 'in_stock', 'hold'];
+export const PLAUSIBLE_INVALID_STATUSES: readonly string[] = [
+  'adopted',
+  'reserved',
+  'unavailable',
+  'deleted',
+  'archived',
+  'active',
+  'inactive',
+  'on_hold',
+  'draft',
+  'new',
+  'available2',
+  'onhold',
+  'in_stock',
+  'hold',
+];
 
 const notAPetStatus = fc.oneof(
   fc.constantFrom(...PLAUSIBLE_INVALID_STATUSES).map((s) => ({ value: s as unknown, kind: `"${s}", a plausible word outside PetStatus` })),
@@ -49,10 +65,17 @@ const notAPetStatus = fc.oneof(
     .stringMatching(/^[a-z][a-z_]{1,11}$/)
     .filter((s) => !(PET_STATUSES as readonly string[]).includes(s))
     .map((s) => ({ value: s as unknown, kind: `"${s}", a lowercase word outside PetStatus` })),
-  fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)).map((s) => ({ value: s as unknown, kind: 'a string outside PetStatus' })),
-  fc.constantFrom(...PET_STATUSES).chain((s) =>
-    fc.constantFrom(s.toUpperCase(), s[0]!.toUpperCase() + s.slice(1), ` ${s}`, `${s} `).map((v) => ({ value: v as unknown, kind: `"${v}" (not exactly a PetStatus)` })),
-  ),
+  fc
+    .string({ unit: 'grapheme', maxLength: 12 })
+    .filter((s) => !(PET_STATUSES as readonly string[]).includes(s))
+    .map((s) => ({ value: s as unknown, kind: 'a string outside PetStatus' })),
+  fc
+    .constantFrom(...PET_STATUSES)
+    .chain((s) =>
+      fc
+        .constantFrom(s.toUpperCase(), s[0]!.toUpperCase() + s.slice(1), ` ${s}`, `${s} `)
+        .map((v) => ({ value: v as unknown, kind: `"${v}" (not exactly a PetStatus)` })),
+    ),
   fc.integer({ min: 0, max: 2 }).map((n) => ({ value: n as unknown, kind: 'a number' })),
   fc.boolean().map((b) => ({ value: b as unknown, kind: 'a boolean' })),
   fc.constant({ value: [] as unknown, kind: 'an array' }),
@@ -79,7 +102,10 @@ export function invalidNewPet({ prefix }: DefectiveBodyConstraints): fc.Arbitrar
 export function otherCase(field: string): fc.Arbitrary<string> {
   const letters = [...field];
   return fc
-    .tuple(fc.constantFrom(field.toUpperCase(), field.toLowerCase(), field[0]!.toUpperCase() + field.slice(1)), fc.array(fc.boolean(), { minLength: letters.length, maxLength: letters.length }))
+    .tuple(
+      fc.constantFrom(field.toUpperCase(), field.toLowerCase(), field[0]!.toUpperCase() + field.slice(1)),
+      fc.array(fc.boolean(), { minLength: letters.length, maxLength: letters.length }),
+    )
     .chain(([whole, flips]) => fc.constantFrom(whole, letters.map((c, i) => (flips[i] ? c.toUpperCase() : c.toLowerCase())).join('')))
     .filter((spelling) => spelling !== field);
 }
@@ -91,22 +117,26 @@ export function otherCase(field: string): fc.Arbitrary<string> {
  */
 export function newPetMissingField({ prefix }: DefectiveBodyConstraints): fc.Arbitrary<DefectiveBody> {
   const spelling = (field: string) => fc.option(otherCase(field), { nil: undefined, freq: 2 });
-  return fc.tuple(newPet({ prefix }), fc.constantFrom(['name'], ['categoryId'], ['name', 'categoryId']), spelling('name'), spelling('categoryId')).map(([pet, missing, nameAs, categoryIdAs]) => {
-    const body = toBody(pet);
-    const respelt: string[] = [];
-    for (const key of missing) {
-      const as = key === 'name' ? nameAs : categoryIdAs;
-      if (as !== undefined) {
-        body[as] = body[key];
-        respelt.push(`${key} given as "${as}"`);
+  return fc
+    .tuple(newPet({ prefix }), fc.constantFrom(['name'], ['categoryId'], ['name', 'categoryId']), spelling('name'), spelling('categoryId'))
+    .map(([pet, missing, nameAs, categoryIdAs]) => {
+      const body = toBody(pet);
+      const respelt: string[] = [];
+      for (const key of missing) {
+        const as = key === 'name' ? nameAs : categoryIdAs;
+        if (as !== undefined) {
+          body[as] = body[key];
+          respelt.push(`${key} given as "${as}"`);
+        }
+        delete body[key];
       }
-      delete body[key];
-    }
-    return { body, defect: `${missing.join(' and ')} missing${respelt.length ? ` (${respelt.join(', ')})` : ''}` };
-  });
+      return { body, defect: `${missing.join(' and ')} missing${respelt.length ? ` (${respelt.join(', ')})` : ''}` };
+    });
 }
 
 /** A NewPet as a body object, status only when set. */
 export function toBody(pet: NewPetInput): Record<string, unknown> {
-  return pet.status === undefined ? { name: pet.name, categoryId: pet.categoryId } : { name: pet.name, categoryId: pet.categoryId, status: pet.status };
+  return pet.status === undefined
+    ? { name: pet.name, categoryId: pet.categoryId }
+    : { name: pet.name, categoryId: pet.categoryId, status: pet.status };
 }

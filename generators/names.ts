@@ -9,10 +9,71 @@ import { HOSTILE_NAME_SUFFIXES, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, ORDIN
  * holds every entry to it).
  */
 export const PET_NAME_VOCABULARY = {
-  latin: ['Bella', 'Luna', 'Max', 'Milo', 'Charlie', 'Daisy', 'Oscar', 'Rocky', 'Coco', 'Simba', 'Nala', 'Teddy', 'Lola', 'Buddy', 'Pepper', 'Ginger', 'Biscuit', 'Shadow', 'Willow', 'Maple'],
-  diacritics: ['Zoé', 'Chloé', 'Léon', 'Mélo', 'Noémie', 'Renée', 'Bärli', 'Müsli', 'Flöckchen', 'Gösta', 'Åsa', 'Søren', 'Łatka', 'Żaba', 'Kočka', 'Šárka', 'Ștefan', 'Ionuț', 'Çiçek', 'Şans', 'Ñoño', 'Pipó'],
+  latin: [
+    'Bella',
+    'Luna',
+    'Max',
+    'Milo',
+    'Charlie',
+    'Daisy',
+    'Oscar',
+    'Rocky',
+    'Coco',
+    'Simba',
+    'Nala',
+    'Teddy',
+    'Lola',
+    'Buddy',
+    'Pepper',
+    'Ginger',
+    'Biscuit',
+    'Shadow',
+    'Willow',
+    'Maple',
+  ],
+  diacritics: [
+    'Zoé',
+    'Chloé',
+    'Léon',
+    'Mélo',
+    'Noémie',
+    'Renée',
+    'Bärli',
+    'Müsli',
+    'Flöckchen',
+    'Gösta',
+    'Åsa',
+    'Søren',
+    'Łatka',
+    'Żaba',
+    'Kočka',
+    'Šárka',
+    'Ștefan',
+    'Ionuț',
+    'Çiçek',
+    'Şans',
+    'Ñoño',
+    'Pipó',
+  ],
   vietnamese: ['Bông', 'Mèo', 'Đậu', 'Nguyễn', 'Mực', 'Cún', 'Bơ', 'Sữa', 'Khoai', 'Mận'],
-  cyrillic: ['Мурка', 'Барсик', 'Шарик', 'Бобик', 'Пушок', 'Рыжик', 'Дружок', 'Снежок', 'Тузик', 'Васька', 'Жучка', 'Олексій', 'Сірко', 'Лайка', 'Белка', 'Мурчик'],
+  cyrillic: [
+    'Мурка',
+    'Барсик',
+    'Шарик',
+    'Бобик',
+    'Пушок',
+    'Рыжик',
+    'Дружок',
+    'Снежок',
+    'Тузик',
+    'Васька',
+    'Жучка',
+    'Олексій',
+    'Сірко',
+    'Лайка',
+    'Белка',
+    'Мурчик',
+  ],
   greek: ['Αζόρ', 'Λουκάς', 'Μπόμπος', 'Ρεξ', 'Λάικα', 'Μέλι', 'Ζωή', 'Άρης', 'Ήρα', 'Φοίβος', 'Ἀθηνᾶ', 'Ερμής'],
   chinese: ['小白', '旺财', '豆豆', '球球', '花花', '毛毛', '大黄', '来福', '咪咪', '团团', '元宝', '可乐'],
   japanese: ['ポチ', 'タマ', 'ミケ', 'シロ', 'クロ', 'モモ', 'ハナ', 'チビ', 'コタロウ', 'さくら', 'こむぎ', 'ゆき'],
@@ -42,7 +103,8 @@ const LONG_NAME_PAIRS = ['ñ\u{1F43E}', 'é\u{1F415}', 'ö\u{1F408}', 'ç\u{1F40
 /** Names whose canonical decomposition differs from them: a hostile name sends one decomposed (Unicode normalisation). */
 const DECOMPOSABLE = PET_NAME_VOCABULARY.diacritics.filter((w) => w.normalize('NFD') !== w);
 
-const fits = (name: string, codePoints = MAX_NAME_CODE_POINTS, bytes = MAX_NAME_UTF8_BYTES) => [...name].length <= codePoints && name.length <= codePoints && Buffer.byteLength(name) <= bytes;
+const fits = (name: string, codePoints = MAX_NAME_CODE_POINTS, bytes = MAX_NAME_UTF8_BYTES) =>
+  [...name].length <= codePoints && name.length <= codePoints && Buffer.byteLength(name) <= bytes;
 
 function wordOf(script: NameScript): fc.Arbitrary<string> {
   return fc.constantFrom(...PET_NAME_VOCABULARY[script]);
@@ -62,7 +124,13 @@ export function naturalName({ maxBytes = MAX_NAME_UTF8_BYTES }: { maxBytes?: num
       const gap = UNSPACED.has(script) ? '' : ' ';
       return fc.oneof(
         { weight: 5, arbitrary: word },
-        { weight: 3, arbitrary: fc.tuple(word, word).filter(([a, b]) => a !== b).map(([a, b]) => `${a}${gap}${b}`) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(word, word)
+            .filter(([a, b]) => a !== b)
+            .map(([a, b]) => `${a}${gap}${b}`),
+        },
         { weight: 2, arbitrary: fc.tuple(word, fc.integer({ min: 1, max: 12 })).map(([a, n]) => `${a}${gap}${n}`) },
         { weight: 1, arbitrary: fc.tuple(word, fc.constantFrom(...EMOJI)).map(([a, e]) => `${a} ${e}`) },
       );
@@ -138,7 +206,8 @@ export function naturalNames({ seedOf, accept }: NaturalNamesOptions): Names {
     throw new RangeError('every natural name drawn holds a form of the API key');
   };
   const same = (s: string) => s;
-  const name = (purpose: string, instance?: string) => draw(instance === undefined ? purpose : `${purpose} (${instance})`, naturalName(), same);
+  const name = (purpose: string, instance?: string) =>
+    draw(instance === undefined ? purpose : `${purpose} (${instance})`, naturalName(), same);
   // Short enough to leave generated suffixes room (petName.ts `ordinaryPetName` needs 2 code points of 4 bytes).
   const short = () => naturalName({ maxBytes: 24 });
   const stem = (purpose: string) => `${draw(purpose, short(), same)} `;

@@ -31,7 +31,11 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 export function newPet({ prefix, optionalStatus = true, names = 'any', categoryIds }: NewPetConstraints): fc.Arbitrary<NewPetInput> {
   if (categoryIds !== undefined && categoryIds.length === 0) throw new RangeError('newPet: categoryIds, when given, must not be empty');
   return fc.record(
-    { name: names === 'ordinary' ? ordinaryName(prefix) : petName({ prefix }), categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(), status: petStatus() },
+    {
+      name: names === 'ordinary' ? ordinaryName(prefix) : petName({ prefix }),
+      categoryId: categoryIds ? fc.constantFrom(...categoryIds) : int64(),
+      status: petStatus(),
+    },
     { requiredKeys: optionalStatus ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'] },
   );
 }

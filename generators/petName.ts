@@ -41,7 +41,9 @@ export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.max(1, Math.floor(room / 8)) }),
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: room }),
   );
-  return suffix.map((s) => prefix + s).filter((name) => name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES);
+  return suffix
+    .map((s) => prefix + s)
+    .filter((name) => name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES);
 }
 
 /**
@@ -52,7 +54,9 @@ export function petName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
  * newer, cannot tell which are; so anything later may be refused, and ordinary
  * names never hold it.
  */
-const ASSIGNED: readonly (readonly [number, number])[] = ASSIGNED_RANGES.flatMap((line) => line.split(' ').map((range) => range.split('-').map((hex) => parseInt(hex, 16)) as [number, number]));
+const ASSIGNED: readonly (readonly [number, number])[] = ASSIGNED_RANGES.flatMap((line) =>
+  line.split(' ').map((range) => range.split('-').map((hex) => parseInt(hex, 16)) as [number, number]),
+);
 
 function assignedLongAgo(cp: number): boolean {
   let [lo, hi] = [0, ASSIGNED.length - 1];
@@ -113,13 +117,18 @@ export function outsideRepertoire(name: string): string | undefined {
  */
 export function ordinaryPetName({ prefix }: PetNameConstraints): fc.Arbitrary<string> {
   if (typeof prefix !== 'string') return prefix.chain((drawn) => ordinaryPetName({ prefix: drawn }));
-  const room = Math.min(Math.floor((MAX_NAME_CODE_POINTS - prefix.length) / 2), Math.floor((MAX_NAME_UTF8_BYTES - Buffer.byteLength(prefix)) / 4));
+  const room = Math.min(
+    Math.floor((MAX_NAME_CODE_POINTS - prefix.length) / 2),
+    Math.floor((MAX_NAME_UTF8_BYTES - Buffer.byteLength(prefix)) / 4),
+  );
   if (room < 2) throw new RangeError(`ordinaryPetName: prefix "${prefix}" leaves no room in ${MAX_NAME_CODE_POINTS} code points`);
   const printable = fc
     .integer({ min: 0, max: ASSIGNED.length - 1 })
     .chain((i) => fc.integer({ min: ASSIGNED[i]![0], max: ASSIGNED[i]![1] }))
     .filter(ordinaryCodePoint);
-  const char = fc.oneof({ arbitrary: printable, weight: 8 }, { arbitrary: fc.constant(0x20), weight: 1 }).map((cp) => String.fromCodePoint(cp));
+  const char = fc
+    .oneof({ arbitrary: printable, weight: 8 }, { arbitrary: fc.constant(0x20), weight: 1 })
+    .map((cp) => String.fromCodePoint(cp));
   return fc
     .array(char, { minLength: 1, maxLength: room })
     .map((chars) => chars.join('').trim())

@@ -26,7 +26,11 @@ export function scalarValue(): fc.Arbitrary<string> {
     (value) => {
       // As fast-check's table: exactly one scalar value, else not a value this arbitrary makes (it throws, as the table's lookup does).
       const codePoint = typeof value === 'string' ? value.codePointAt(0) : undefined;
-      if (codePoint === undefined || String.fromCodePoint(codePoint) !== value || (codePoint >= BELOW_SURROGATES && codePoint < BELOW_SURROGATES + SURROGATES)) {
+      if (
+        codePoint === undefined ||
+        String.fromCodePoint(codePoint) !== value ||
+        (codePoint >= BELOW_SURROGATES && codePoint < BELOW_SURROGATES + SURROGATES)
+      ) {
         throw new Error('scalarValue: not one Unicode scalar value');
       }
       return codePoint < BELOW_SURROGATES ? codePoint : codePoint - SURROGATES;

@@ -82,8 +82,13 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
   const contentType = options.contentType ?? 'application/json';
   const key = Buffer.from(options.apiKey);
 
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status, headers: { 'content-type': contentType, ...headers }, body });
-  const error = (status: number, code: string, message: string, headers: Record<string, string> = {}) => json(status, { code, message, status }, headers);
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+    status,
+    headers: { 'content-type': contentType, ...headers },
+    body,
+  });
+  const error = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+    json(status, { code, message, status }, headers);
   const insert = (pet: Omit<StoredPet, 'id'>): StoredPet => {
     const stored = { id: nextId++, ...pet };
     store.set(stored.id, stored);
@@ -103,7 +108,9 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     const now = Date.now();
     if (now - window.started >= limit.windowMs) window = { started: now, count: 0 };
     if (++window.count <= limit.requests) return undefined;
-    return error(429, 'rate_limited', `At most ${limit.requests} requests per ${limit.windowMs} ms.`, { 'retry-after': String(limit.retryAfterSec) });
+    return error(429, 'rate_limited', `At most ${limit.requests} requests per ${limit.windowMs} ms.`, {
+      'retry-after': String(limit.retryAfterSec),
+    });
   };
 
   for (let i = 0; i < (options.prefill ?? 0); i++) {
@@ -113,12 +120,16 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
   /** Authentication: `Authorization: Bearer <API_KEY>`, scheme name in any case (RFC 9110 §11.1). */
   const authenticate = (header: string | undefined): ApiResponse | undefined => {
     if (header === undefined || header.trim() === '') {
-      return error(401, 'unauthorized', 'An API key is required: send Authorization: Bearer <API_KEY>.', { 'www-authenticate': `Bearer realm="${REALM}"` });
+      return error(401, 'unauthorized', 'An API key is required: send Authorization: Bearer <API_KEY>.', {
+        'www-authenticate': `Bearer realm="${REALM}"`,
+      });
     }
     const match = /^bearer ([^\s]+)$/i.exec(header);
     const token = match ? Buffer.from(match[1]!) : undefined;
     if (!token || token.length !== key.length || !timingSafeEqual(token, key)) {
-      return error(401, 'unauthorized', 'The API key is invalid.', { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is invalid"` });
+      return error(401, 'unauthorized', 'The API key is invalid.', {
+        'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is invalid"`,
+      });
     }
     return undefined;
   };
@@ -164,10 +175,13 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
     if (!('name' in body) || !('categoryId' in body)) return error(400, 'missing_field', 'name and categoryId are required.');
     if (typeof body.name !== 'string') return error(400, 'invalid_field', 'name must be a string.');
     const categoryId = isLosslessNumber(body.categoryId) ? exactInteger(body.categoryId) : undefined;
-    if (typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX) return error(400, 'invalid_field', 'categoryId must be an int64 integer.');
-    if (options.printableNamesOnly && /[\u0000-\u001f\u007f]/.test(body.name)) return error(400, 'invalid_field', 'name must not hold control characters.');
+    if (typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX)
+      return error(400, 'invalid_field', 'categoryId must be an int64 integer.');
+    if (options.printableNamesOnly && /[\u0000-\u001f\u007f]/.test(body.name))
+      return error(400, 'invalid_field', 'name must not hold control characters.');
     const categories = options.categories;
-    if (categories && (categoryId < categories.min || categoryId > categories.max)) return error(400, 'unknown_category', `No category has id ${categoryId}.`);
+    if (categories && (categoryId < categories.min || categoryId > categories.max))
+      return error(400, 'unknown_category', `No category has id ${categoryId}.`);
     let status: PetStatus | undefined;
     if ('status' in body) {
       if (typeof body.status !== 'string' || !(PET_STATUSES as readonly string[]).includes(body.status)) {
@@ -188,7 +202,8 @@ export function createReferenceHandler(options: ReferenceOptions): { handler: Ha
   };
   const getPet = (petIdText: string): ApiResponse => {
     const id = /^-?\d+$/.test(petIdText) ? BigInt(petIdText) : undefined;
-    if (id === undefined || id < INT64_MIN || id > INT64_MAX) return error(400, 'invalid_pet_id', 'petId must be an int64 integer.', signal);
+    if (id === undefined || id < INT64_MIN || id > INT64_MAX)
+      return error(400, 'invalid_pet_id', 'petId must be an int64 integer.', signal);
     const pet = store.get(id);
     if (!pet) return error(404, 'not_found', `No animal has id ${id}.`, signal);
     return json(200, petBody(pet), signal);

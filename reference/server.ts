@@ -55,10 +55,17 @@ export function serve(handler: Handler, basePath: string, tls?: { key: string; c
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     void respond(req, handler, basePath).then(
       (answer) => write(res, answer),
-      (error: unknown) => write(res, { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: String((error as Error)?.message ?? error), status: 500 } }),
+      (error: unknown) =>
+        write(res, {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: { code: 'internal', message: String((error as Error)?.message ?? error), status: 500 },
+        }),
     );
   };
-  const server = tls ? createHttpsServer({ ...tls, keepAliveTimeout: 5_000 }, listener) : createServer({ keepAliveTimeout: 5_000 }, listener);
+  const server = tls
+    ? createHttpsServer({ ...tls, keepAliveTimeout: 5_000 }, listener)
+    : createServer({ keepAliveTimeout: 5_000 }, listener);
   server.on('clientError', (_error, socket) => socket.destroy());
   return server;
 }
@@ -68,9 +75,14 @@ async function respond(req: IncomingMessage, handler: Handler, basePath: string)
   const url = new URL(req.url ?? '/', 'http://reference.invalid');
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const error = (status: number, code: string, message: string): ApiResponse => ({ status, headers: { 'content-type': 'application/json' }, body: { code, message, status } });
+  const error = (status: number, code: string, message: string): ApiResponse => ({
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: { code, message, status },
+  });
   if (body === undefined) return error(413, 'body_too_large', `Request bodies are limited to ${MAX_REQUEST_BYTES} bytes.`);
-  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return error(404, 'not_found', `The interface is served below ${basePath}.`);
+  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+    return error(404, 'not_found', `The interface is served below ${basePath}.`);
   return handler({ method: req.method ?? 'GET', path: url.pathname.slice(basePath.length) || '/', query: url.searchParams, headers, body });
 }
 
@@ -86,7 +98,12 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
 }
 
 function write(res: ServerResponse, answer: ApiResponse): void {
-  const payload = answer.body === undefined ? undefined : typeof answer.body === 'string' || answer.body instanceof Uint8Array ? answer.body : stringifyJson(answer.body);
+  const payload =
+    answer.body === undefined
+      ? undefined
+      : typeof answer.body === 'string' || answer.body instanceof Uint8Array
+        ? answer.body
+        : stringifyJson(answer.body);
   res.writeHead(answer.status, answer.headers);
   res.end(payload);
 }

@@ -81,12 +81,16 @@ export function lineChart(chart: LineChart): SafeHtml {
       html`<line x1="${pad.left}" y1="${py(y)}" x2="${width - pad.right}" y2="${py(y)}" stroke="#e3e8ef"/>`,
       html`<text x="${pad.left - 6}" y="${(Number(py(y)) + 4).toFixed(1)}" font-size="11" text-anchor="end" fill="currentColor">${label(y, yStep)}</text>`,
     ]),
-    xTicks.map(([x, text]) => html`<text x="${px(x)}" y="${bottom + 16}" font-size="11" text-anchor="middle" fill="currentColor">${text}</text>`),
+    xTicks.map(
+      ([x, text]) => html`<text x="${px(x)}" y="${bottom + 16}" font-size="11" text-anchor="middle" fill="currentColor">${text}</text>`,
+    ),
     html`<text x="${(width + pad.left) / 2}" y="${height - 6}" font-size="11" text-anchor="middle" fill="currentColor">${chart.xLabel}</text>`,
     html`<text x="12" y="${middle}" font-size="11" text-anchor="middle" fill="currentColor" transform="rotate(-90 12 ${middle})">${chart.yLabel}</text>`,
-    points.length === 0 && html`<text x="${width / 2}" y="${height / 2}" font-size="12" text-anchor="middle" fill="currentColor">no data</text>`,
+    points.length === 0 &&
+      html`<text x="${width / 2}" y="${height / 2}" font-size="12" text-anchor="middle" fill="currentColor">no data</text>`,
     chart.series.map((s, i) => [
-      s.points.length > 0 && html`<path d="${s.points.map(([x, y], j) => `${j === 0 ? 'M' : 'L'}${px(x)},${py(y)}`).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2"/>`,
+      s.points.length > 0 &&
+        html`<path d="${s.points.map(([x, y], j) => `${j === 0 ? 'M' : 'L'}${px(x)},${py(y)}`).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2"/>`,
       // Dots only while they stay apart.
       (s.points.length <= 40 ? s.points : []).map(([x, y]) => html`<circle cx="${px(x)}" cy="${py(y)}" r="2.5" fill="${s.colour}"/>`),
       html`<rect x="${legendX}" y="${pad.top + i * 16 - 9}" width="10" height="10" fill="${s.colour}"/>`,

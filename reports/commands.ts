@@ -31,6 +31,13 @@ export function replayCommand(reportJson: string, caseId: string, target: string
  */
 export function rerunCommand(run: Pick<ConformanceResult, 'target' | 'seed' | 'numRuns' | 'options'>, rerun: Finding['rerun']): string {
   const { load, strict, insecure } = run.options;
-  const flags = [`--base-url ${shellWord(run.target)}`, `--seed ${run.seed}`, `--num-runs ${run.numRuns}`, `--load ${shellWord(load)}`, ...(strict ? ['--strict'] : []), ...(insecure ? ['--insecure'] : [])];
+  const flags = [
+    `--base-url ${shellWord(run.target)}`,
+    `--seed ${run.seed}`,
+    `--num-runs ${run.numRuns}`,
+    `--load ${shellWord(load)}`,
+    ...(strict ? ['--strict'] : []),
+    ...(insecure ? ['--insecure'] : []),
+  ];
   return `npx petstore-conformance ${flags.join(' ')} --only ${rerun.only.join(',')}`;
 }

@@ -32,11 +32,17 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   if (failing.length > MAX_FAILING_LISTED) lines.push('', `… and ${failing.length - MAX_FAILING_LISTED} more in the reports`);
   for (const waiver of result.waivers) {
     const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
-    lines.push('', `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`, `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`);
+    lines.push(
+      '',
+      `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`,
+      `    ${waiver.reason} (${waiver.issue}, expires ${waiver.expires})`,
+    );
   }
   const undecided = summary.undecided ?? [];
   if (undecided.length > 0) lines.push('', ...undecided.map((u) => `${paint(33, '?')} ${u.rule} ${undecidedText(u)}`));
-  const open = result.rules.filter((r) => (r.outcome === 'inconclusive' && !undecided.some((u) => u.rule === r.id)) || (r.outcome === 'pass' && inconclusiveCases(r) > 0));
+  const open = result.rules.filter(
+    (r) => (r.outcome === 'inconclusive' && !undecided.some((u) => u.rule === r.id)) || (r.outcome === 'pass' && inconclusiveCases(r) > 0),
+  );
   if (open.length > 0) lines.push('', `inconclusive: ${open.map((r) => `${r.id} (${outcomeLabel(r, summary.strict)})`).join(', ')}`);
   lines.push('');
   const shown = shownCounts(summary.counts, summary.strict);
@@ -46,7 +52,9 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
       .map(([outcome, n]) => `${n} ${outcome}`)
       .join(', ') || 'none';
   for (const load of result.load) lines.push(...describeLoad(load, paint), '');
-  lines.push(`rules: MUST ${count('MUST')} · SHOULD ${count('SHOULD')}${result.observations.length ? ` · ${result.observations.length} observations` : ''}`);
+  lines.push(
+    `rules: MUST ${count('MUST')} · SHOULD ${count('SHOULD')}${result.observations.length ? ` · ${result.observations.length} observations` : ''}`,
+  );
   if (written.length > 0) lines.push(`reports: ${written.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -84,21 +92,34 @@ function describeFigures(label: string, f: LoadFigures): string {
 
 /** A load profile's figures, thresholds and conformance under load. */
 function describeLoad(load: LoadResult, paint: Paint): string[] {
-  const lines = [`load profile "${load.profile}" (${load.kind}, ${load.generator}, ${(load.durationMs / 1000).toFixed(1)} s): ${load.description}`];
+  const lines = [
+    `load profile "${load.profile}" (${load.kind}, ${load.generator}, ${(load.durationMs / 1000).toFixed(1)} s): ${load.description}`,
+  ];
   lines.push(`  ${describeFigures('all', load.overall)}`);
   for (const [op, f] of Object.entries(load.operations)) if (f.requests > 0) lines.push(`  ${describeFigures(op, f)}`);
   if (load.answered) lines.push(`  answered: ${load.answered.answered} of ${load.answered.due} requests due`);
-  if (load.schedule) lines.push(`  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`);
+  if (load.schedule)
+    lines.push(
+      `  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`,
+    );
   for (const t of load.thresholds) {
     const mark = t.outcome === 'pass' ? paint(32, '✓') : t.outcome === 'fail' ? paint(31, '✗') : paint(33, '?');
     lines.push(`  ${mark} ${t.id}: ${t.expression}, ${thresholdMeasure(t)}`);
   }
-  if (load.brokeAt) lines.push(`  broke at stage ${load.brokeAt.stage} (${load.brokeAt.connections} connections): ${load.brokeAt.thresholds.join('; ')}`);
-  if (load.drift) lines.push(`  drift: p99 ×${load.drift.p99Ratio} from the first tenth to the last, error rate ${load.drift.errorRateDelta >= 0 ? '+' : ''}${(load.drift.errorRateDelta * 100).toFixed(2)} points`);
+  if (load.brokeAt)
+    lines.push(`  broke at stage ${load.brokeAt.stage} (${load.brokeAt.connections} connections): ${load.brokeAt.thresholds.join('; ')}`);
+  if (load.drift)
+    lines.push(
+      `  drift: p99 ×${load.drift.p99Ratio} from the first tenth to the last, error rate ${load.drift.errorRateDelta >= 0 ? '+' : ''}${(load.drift.errorRateDelta * 100).toFixed(2)} points`,
+    );
   const { conformance } = load;
-  lines.push(`  conformance under load: ${conformance.sampled} responses judged${conformance.failedRules.length ? `, ${paint(31, `rules failing under load: ${conformance.failedRules.join(', ')}`)}` : ', every rule held'}`);
+  lines.push(
+    `  conformance under load: ${conformance.sampled} responses judged${conformance.failedRules.length ? `, ${paint(31, `rules failing under load: ${conformance.failedRules.join(', ')}`)}` : ', every rule held'}`,
+  );
   const g = load.generatorLoad;
-  lines.push(`  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ' — generator-bound: the load generator, not the target, was the limit') : ''}`);
+  lines.push(
+    `  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ' — generator-bound: the load generator, not the target, was the limit') : ''}`,
+  );
   if (load.stoppedEarly) lines.push(`  stopped early: ${load.stoppedEarly}`);
   return lines;
 }

@@ -12,7 +12,11 @@ import type { Reporter, ReporterContext } from './reporter.js';
  * replaces only a file that `ours` knows as the suite's (core/safe-write.ts,
  * reports/markers.ts); a failure throws its `WriteError`.
  */
-export function fileReporter(file: string, ours: Marker, render: (result: ConformanceResult, written: readonly string[]) => string): (ctx: ReporterContext) => Reporter {
+export function fileReporter(
+  file: string,
+  ours: Marker,
+  render: (result: ConformanceResult, written: readonly string[]) => string,
+): (ctx: ReporterContext) => Reporter {
   return (ctx) => ({
     async onRunEnd(result, written) {
       await mkdir(ctx.reportDir, { recursive: true });

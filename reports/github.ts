@@ -12,7 +12,17 @@ import type { ConformanceResult, LoadResult, ThresholdResult } from '../result/m
 import { findingText } from '../spec/findings.js';
 import { rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
-import { EXIT, exitCode, outcomeLabel, ruleNotes, type ShownOutcome, shownOutcome, thresholdMeasure, thresholdMeasured, undecidedText } from '../result/policy.js';
+import {
+  EXIT,
+  exitCode,
+  outcomeLabel,
+  ruleNotes,
+  type ShownOutcome,
+  shownOutcome,
+  thresholdMeasure,
+  thresholdMeasured,
+  undecidedText,
+} from '../result/policy.js';
 
 /** Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,`. */
 export function escapeData(text: string): string {
@@ -28,31 +38,51 @@ export function renderAnnotations(result: ConformanceResult): string {
   for (const rule of result.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) {
     const warning = shownOutcome(rule, result.summary.strict) === 'warning';
     const finding = rule.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail');
-    const message = finding ? `${(rule.diagnoses ?? []).map((d) => `diagnosis: ${d.text}\n`).join('')}${findingText(finding)}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}` : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
-    lines.push(`::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`);
+    const message = finding
+      ? `${(rule.diagnoses ?? []).map((d) => `diagnosis: ${d.text}\n`).join('')}${findingText(finding)}\n${finding.evidence.at(-1)?.curl ?? ''}\n${rerunCommand(result, finding.rerun)}`
+      : (rule.checks.find((c) => c.reason)?.reason ?? rule.outcome);
+    lines.push(
+      `::${warning ? 'warning' : 'error'} title=${escapeProperty(`${rule.id} (${rule.severity}) ${rule.title}`)}::${escapeData(message)}`,
+    );
   }
   for (const u of result.summary.undecided ?? []) {
     const rule = result.rules.find((r) => r.id === u.rule);
-    lines.push(`::warning title=${escapeProperty(`${u.rule} (${rule?.severity ?? ''}) decided on no case`)}::${escapeData(undecidedText(u))}`);
+    lines.push(
+      `::warning title=${escapeProperty(`${u.rule} (${rule?.severity ?? ''}) decided on no case`)}::${escapeData(undecidedText(u))}`,
+    );
   }
   for (const waiver of result.waivers.filter((w) => w.status !== 'applied')) {
-    lines.push(`::warning title=${escapeProperty(`waiver for ${waiver.rule} is ${waiver.status}`)}::${escapeData(`${waiver.note} (${waiver.issue})`)}`);
+    lines.push(
+      `::warning title=${escapeProperty(`waiver for ${waiver.rule} is ${waiver.status}`)}::${escapeData(`${waiver.note} (${waiver.issue})`)}`,
+    );
   }
   for (const rule of result.rules.filter((r) => r.outcome === 'waived')) {
     const waiver = result.waivers.find((w) => w.rule === rule.id && w.status === 'applied');
-    lines.push(`::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`);
+    lines.push(
+      `::notice title=${escapeProperty(`${rule.id} waived`)}::${escapeData(`${rule.title}: failing, waived until ${waiver?.expires ?? '?'} (${waiver?.issue ?? ''})`)}`,
+    );
   }
   // A failed threshold, breached or not computed, fails the run (exit 3): an error. An inconclusive one is said as a warning.
   for (const load of result.load) {
     for (const t of load.thresholds.filter((x) => x.outcome !== 'pass')) {
       const failed = t.outcome === 'fail';
-      lines.push(`::${failed ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${thresholdMeasured(t) ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${thresholdMeasure(t)}`)}`);
+      lines.push(
+        `::${failed ? 'error' : 'warning'} title=${escapeProperty(`${t.id} ${thresholdMeasured(t) ? 'load threshold breached' : 'load threshold not measured'}`)}::${escapeData(`profile ${load.profile}: ${t.expression}, ${thresholdMeasure(t)}`)}`,
+      );
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-const SHOWN_ICON: Record<ShownOutcome, string> = { pass: '✅', fail: '❌', warning: '⚠️', inconclusive: '❔', error: '💥', skip: '⏭️', waived: '🏳️' };
+const SHOWN_ICON: Record<ShownOutcome, string> = {
+  pass: '✅',
+  fail: '❌',
+  warning: '⚠️',
+  inconclusive: '❔',
+  error: '💥',
+  skip: '⏭️',
+  waived: '🏳️',
+};
 
 /** The summary's heading follows the exit code: a threshold breach is not a green tick. */
 function headline(summary: ConformanceResult['summary']): string {
@@ -82,7 +112,9 @@ export function renderStepSummary(result: ConformanceResult): string {
   for (const rule of sorted) {
     const shown = shownOutcome(rule, summary.strict);
     const notes = ruleNotes(rule, summary);
-    lines.push(`| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)}${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${cell(rule.title)} |`);
+    lines.push(
+      `| ${rule.id} | ${rule.severity} | ${SHOWN_ICON[shown]} ${outcomeLabel(rule, summary.strict)}${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${cell(rule.title)} |`,
+    );
   }
   lines.push(...renderLoadTable(result.load, result.skippedPhases.find((p) => p.phase === 'load')?.reason));
   return `${lines.join('\n')}\n`;
@@ -96,13 +128,31 @@ const millis = (ms: number) => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms`;
 export function renderLoadTable(loads: readonly LoadResult[], notRun?: string): string[] {
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   if (loads.length === 0) return notRun && notRun !== 'load profile "none"' ? ['', '### Load', '', cell(notRun)] : [];
-  const lines = ['', '### Load', '', '| Profile | Requests | Throughput | p50 | p99 | Error rate | Thresholds |', '|---|---:|---:|---:|---:|---:|---|'];
+  const lines = [
+    '',
+    '### Load',
+    '',
+    '| Profile | Requests | Throughput | p50 | p99 | Error rate | Thresholds |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
   for (const load of loads) {
     const f = load.overall;
-    const shape = load.kind === 'rate' ? `rate ${load.settings.rate}/s` : load.kind === 'ramp' ? `ramp to ${Math.max(...(load.settings.stages ?? [load.settings.connections]))} connections` : `${load.settings.connections} connections`;
-    const thresholds = load.thresholds.map((t) => `${THRESHOLD_ICON[t.outcome]} \`${t.expression}\` (${thresholdMeasure(t)})`).join('<br>') || 'none';
-    const notes = [load.generatorLoad.bound ? 'generator-bound' : '', load.brokeAt ? `broke at ${load.brokeAt.connections} connections` : '', load.stoppedEarly ? `stopped early: ${load.stoppedEarly}` : ''].filter(Boolean);
-    lines.push(`| ${cell(load.profile)} (${load.kind}, ${shape}, ${(load.durationMs / 1000).toFixed(1)} s)${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${f.requests} | ${f.throughput.toFixed(1)}/s | ${millis(f.latencyMs.p50)} | ${millis(f.latencyMs.p99)} | ${(f.errorRate * 100).toFixed(2)}% | ${cell(thresholds)} |`);
+    const shape =
+      load.kind === 'rate'
+        ? `rate ${load.settings.rate}/s`
+        : load.kind === 'ramp'
+          ? `ramp to ${Math.max(...(load.settings.stages ?? [load.settings.connections]))} connections`
+          : `${load.settings.connections} connections`;
+    const thresholds =
+      load.thresholds.map((t) => `${THRESHOLD_ICON[t.outcome]} \`${t.expression}\` (${thresholdMeasure(t)})`).join('<br>') || 'none';
+    const notes = [
+      load.generatorLoad.bound ? 'generator-bound' : '',
+      load.brokeAt ? `broke at ${load.brokeAt.connections} connections` : '',
+      load.stoppedEarly ? `stopped early: ${load.stoppedEarly}` : '',
+    ].filter(Boolean);
+    lines.push(
+      `| ${cell(load.profile)} (${load.kind}, ${shape}, ${(load.durationMs / 1000).toFixed(1)} s)${notes.length ? `<br>${cell(notes.join('; '))}` : ''} | ${f.requests} | ${f.throughput.toFixed(1)}/s | ${millis(f.latencyMs.p50)} | ${millis(f.latencyMs.p99)} | ${(f.errorRate * 100).toFixed(2)}% | ${cell(thresholds)} |`,
+    );
   }
   return lines;
 }

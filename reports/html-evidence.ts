@@ -29,7 +29,8 @@ export function renderEvidence(evidence: Evidence, index: number, of: number): S
     responseSide = html`<div class="side"><p class="side-label">Response · ${millis(evidence.durationMs)}${response.bodyBytes > 0 && ` · body ${plural(response.bodyBytes, 'byte')}`}</p><pre class="http"><span class="line1 status ${klass}">HTTP ${text(response.status)}</span>${
       Object.keys(response.headers ?? {}).length > 0 && html`\n${renderHeaders(response.headers)}`
     }${response.body && html`\n\n${text(response.body)}`}</pre>${
-      response.truncated && html`<p class="trunc">Body excerpt: the first ${count(String(response.body ?? '').length)} characters of ${plural(response.bodyBytes, 'byte')}.</p>`
+      response.truncated &&
+      html`<p class="trunc">Body excerpt: the first ${count(String(response.body ?? '').length)} characters of ${plural(response.bodyBytes, 'byte')}.</p>`
     }</div>`;
   } else {
     responseSide = html`<div class="side"><p class="side-label">No response · ${millis(evidence.durationMs)}</p><pre class="http transport">${text(evidence.transportError ?? 'no response')}</pre></div>`;

@@ -42,11 +42,19 @@ export function renderGlance(result: ConformanceResult, verdictWord: string, str
   if (result.options.skip.length > 0) facts.push(['Skipped rules', text(result.options.skip.join(', '))]);
   if (summary.thresholds === 'pass' || summary.thresholds === 'fail') {
     const profiles = result.load.map((l) => l.profile).join(', ');
-    facts.push(['Load', html`<a href="#load">${text(profiles)}</a>: ${summary.thresholds === 'pass' ? 'every threshold met' : html`<strong class="bad">a threshold was breached</strong>`}`]);
+    facts.push([
+      'Load',
+      html`<a href="#load">${text(profiles)}</a>: ${summary.thresholds === 'pass' ? 'every threshold met' : html`<strong class="bad">a threshold was breached</strong>`}`,
+    ]);
   }
   if (result.options.insecure) facts.push(['TLS', 'certificates were not verified (the run accepted any)']);
   else if (result.options.customCa) facts.push(['TLS', 'verified against a private CA given for the run']);
-  facts.push(['Animals created', result.namePrefix === undefined ? 'natural animal names of many scripts, drawn from the seed, with no common prefix' : html`names start with <code>${text(result.namePrefix)}</code>`]);
+  facts.push([
+    'Animals created',
+    result.namePrefix === undefined
+      ? 'natural animal names of many scripts, drawn from the seed, with no common prefix'
+      : html`names start with <code>${text(result.namePrefix)}</code>`,
+  ]);
   return html`<section id="glance" class="glance">
 <div class="verdict v-${summary.verdict}">
 <p class="verdict-label">Verdict</p>
@@ -58,7 +66,10 @@ ${summary.abort && html`<p class="verdict-abort">The target could not be tested:
 <div class="glance-grid">
 ${renderCounts(result, strict)}
 <dl class="facts">
-${join(facts.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`), '\n')}
+${join(
+  facts.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`),
+  '\n',
+)}
 </dl>
 </div>
 <div class="attention">
@@ -66,16 +77,29 @@ ${join(facts.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`), '\n')
 ${
   attention.length === 0
     ? html`<p class="all-good">Every rule that ran passed.</p>`
-    : html`<ul>\n${join(attention.map(({ rule, as }) => html`<li>${badge(as)} <a href="#${anchor(rule.id)}" class="rid">${text(rule.id)}</a> ${severityTag(rule.severity)} ${text(rule.title)}${glanceMessage(rule, result.summary)}</li>`), '\n')}\n</ul>`
+    : html`<ul>\n${join(
+        attention.map(
+          ({ rule, as }) =>
+            html`<li>${badge(as)} <a href="#${anchor(rule.id)}" class="rid">${text(rule.id)}</a> ${severityTag(rule.severity)} ${text(rule.title)}${glanceMessage(rule, result.summary)}</li>`,
+        ),
+        '\n',
+      )}\n</ul>`
 }
-${result.skippedPhases.length > 0 && html`<p class="not-run">Not run: ${join(result.skippedPhases.map((p) => html`${text(p.phase)} (${text(p.reason)})`), '; ')}.</p>`}
+${
+  result.skippedPhases.length > 0 &&
+  html`<p class="not-run">Not run: ${join(
+    result.skippedPhases.map((p) => html`${text(p.phase)} (${text(p.reason)})`),
+    '; ',
+  )}.</p>`
+}
 </div>
 </section>`;
 }
 
 /** The first finding's message of a rule (or the reason its check errored), cut short. */
 function glanceMessage(rule: RuleResult, summary: ConformanceResult['summary']): SafeHtml | undefined {
-  const check = rule.checks.find((c) => c.outcome === 'fail' || c.outcome === 'error') ?? rule.checks.find((c) => c.outcome === 'inconclusive');
+  const check =
+    rule.checks.find((c) => c.outcome === 'fail' || c.outcome === 'error') ?? rule.checks.find((c) => c.outcome === 'inconclusive');
   const notes = ruleNotes(rule, summary);
   const message = notes.length > 0 ? notes.join('; ') : check?.findings[0] ? findingText(check.findings[0]) : check?.reason;
   if (!message) return undefined;

@@ -25,7 +25,8 @@ function renderProfile(load: LoadResult): SafeHtml {
   const row = (label: string, f: LoadFigures) =>
     html`<tr><th scope="row">${text(label)}</th><td>${count(f.requests)}</td><td>${text(f.throughput)}</td><td>${millis(f.latencyMs.p50)}</td><td>${millis(f.latencyMs.p95)}</td><td>${millis(f.latencyMs.p99)}</td><td>${millis(f.latencyMs.max)}</td><td>${(f.errorRate * 100).toFixed(2)}%</td><td>${count(f.errors.non2xx)} / ${count(f.errors.timeouts)} / ${count(f.errors.socketErrors)}</td></tr>`;
   const thresholds = load.thresholds.map(
-    (t) => html`<tr id="${anchor(t.id)}"><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${thresholdMeasured(t) ? html`${text(t.measured)} ${text(t.unit)}` : NOT_MEASURED}</td><td>${text(t.reason ?? '')}</td></tr>`,
+    (t) =>
+      html`<tr id="${anchor(t.id)}"><td>${badge(OUTCOME_OF_THRESHOLD[t.outcome])}</td><td><code>${text(t.id)}</code></td><td><code>${text(t.expression)}</code></td><td>${thresholdMeasured(t) ? html`${text(t.measured)} ${text(t.unit)}` : NOT_MEASURED}</td><td>${text(t.reason ?? '')}</td></tr>`,
   );
   const g = load.generatorLoad;
   const facts: SafeHtml[] = [
@@ -33,13 +34,30 @@ function renderProfile(load: LoadResult): SafeHtml {
     html`generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${millis(g.eventLoopDelayP99Ms)}${g.bound && html` — <strong>generator-bound</strong>: the load generator, not the target, was the limit`}`,
     html`conformance under load: ${plural(load.conformance.sampled, 'response')} judged${load.conformance.failedRules.length ? html`; <strong>failing under load: ${text(load.conformance.failedRules.join(', '))}</strong>` : ', every rule held'}`,
     ...(load.answered ? [html`answered: ${count(load.answered.answered)} of ${count(load.answered.due)} requests due`] : []),
-    ...(load.schedule ? [html`schedule: ${count(load.schedule.sent)} of ${count(load.schedule.due)} due requests sent, ${count(load.schedule.dropped)} dropped (all connections busy), ${count(load.schedule.late)} late`] : []),
-    ...(load.brokeAt ? [html`broke at stage ${text(load.brokeAt.stage)} (${text(load.brokeAt.connections)} connections): ${text(load.brokeAt.thresholds.join('; '))}`] : []),
-    ...(load.drift ? [html`drift: p99 ×${text(load.drift.p99Ratio)} from the first tenth to the last; error rate ${(load.drift.errorRateDelta * 100).toFixed(2)} points`] : []),
+    ...(load.schedule
+      ? [
+          html`schedule: ${count(load.schedule.sent)} of ${count(load.schedule.due)} due requests sent, ${count(load.schedule.dropped)} dropped (all connections busy), ${count(load.schedule.late)} late`,
+        ]
+      : []),
+    ...(load.brokeAt
+      ? [
+          html`broke at stage ${text(load.brokeAt.stage)} (${text(load.brokeAt.connections)} connections): ${text(load.brokeAt.thresholds.join('; '))}`,
+        ]
+      : []),
+    ...(load.drift
+      ? [
+          html`drift: p99 ×${text(load.drift.p99Ratio)} from the first tenth to the last; error rate ${(load.drift.errorRateDelta * 100).toFixed(2)} points`,
+        ]
+      : []),
     ...(load.stoppedEarly ? [html`stopped early: ${text(load.stoppedEarly)}`] : []),
   ];
   const overTime = (title: string, yLabel: string, lines: [string, string, (t: LoadResult['timeline'][number]) => number][]) =>
-    lineChart({ title, xLabel: 'second of the profile', yLabel, series: lines.map(([label, colour, pick]) => ({ label, colour, points: load.timeline.map((t) => [t.second, pick(t)] as const) })) });
+    lineChart({
+      title,
+      xLabel: 'second of the profile',
+      yLabel,
+      series: lines.map(([label, colour, pick]) => ({ label, colour, points: load.timeline.map((t) => [t.second, pick(t)] as const) })),
+    });
   const throughput = overTime('Throughput over time', 'responses per second', [
     ['responses/s', '#2563eb', (t) => t.requests],
     ['errors/s', '#dc2626', (t) => t.errors],

@@ -12,8 +12,18 @@ import { html, join, type SafeHtml } from './safe-html.js';
 export function renderObservations(observations: Observation[]): SafeHtml {
   const known = new Set<string>(gaps.map((g) => g.id));
   const groups = [
-    ...gaps.map((gap) => ({ id: gap.id as string, title: gap.title as string, section: gap.section as string, accepted: gap.accepted as string })),
-    ...[...new Set(observations.map((o) => String(o.gap)).filter((id) => !known.has(id)))].map((id) => ({ id, title: '', section: '', accepted: '' })),
+    ...gaps.map((gap) => ({
+      id: gap.id as string,
+      title: gap.title as string,
+      section: gap.section as string,
+      accepted: gap.accepted as string,
+    })),
+    ...[...new Set(observations.map((o) => String(o.gap)).filter((id) => !known.has(id)))].map((id) => ({
+      id,
+      title: '',
+      section: '',
+      accepted: '',
+    })),
   ]
     .map((gap) => ({ gap, items: observations.filter((o) => String(o.gap) === gap.id) }))
     .filter(({ items }) => items.length > 0);

@@ -38,7 +38,8 @@ export const seconds = (ms: number): string => (Number.isFinite(ms) ? `${(ms / 1
 /** A duration in milliseconds: one decimal under 10 ms, whole above. */
 export const millis = (ms: number): string => (Number.isFinite(ms) ? `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms` : String(ms));
 /** An ISO time as `YYYY-MM-DD hh:mm:ss UTC` (anything else as it is). */
-export const time = (iso: string): SafeHtml => text(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso);
+export const time = (iso: string): SafeHtml =>
+  text(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso);
 
 /** An outcome's coloured badge. */
 export const badge = (outcome: Shown): SafeHtml => html`<span class="badge o-${outcome}">${LABEL[outcome]}</span>`;

@@ -42,7 +42,10 @@ export function renderRules(result: ConformanceResult, strict: boolean, cmd: Com
 </form>
 <div class="rule-list">
 <div class="rule-head" aria-hidden="true"><span>Outcome</span><span>Rule</span><span>Severity</span><span>Title</span><span>Section of the document</span></div>
-${join(ordered.map(({ rule, as }) => renderRule(rule, as, strict, cmd, ruleNotes(rule, result.summary))), '\n')}
+${join(
+  ordered.map(({ rule, as }) => renderRule(rule, as, strict, cmd, ruleNotes(rule, result.summary))),
+  '\n',
+)}
 <p id="no-match" class="no-match" hidden>No rule matches these filters.</p>
 </div>
 </section>`;
@@ -54,7 +57,9 @@ const definitionOf = (id: string) => catalog.find((r) => r.id === id);
 /** A rule that passed with cases it could not decide says so beside its badge: never a bare pass. */
 function openCases(rule: RuleResult): SafeHtml | undefined {
   const open = inconclusiveCases(rule);
-  return open > 0 && rule.outcome !== 'inconclusive' ? html`<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>` : undefined;
+  return open > 0 && rule.outcome !== 'inconclusive'
+    ? html`<span class="open-cases">${count(open)} case${open === 1 ? '' : 's'} inconclusive</span>`
+    : undefined;
 }
 
 function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands, notes: readonly string[]): SafeHtml {
@@ -74,14 +79,19 @@ function renderRule(rule: RuleResult, as: Shown, strict: boolean, cmd: Commands,
   const statement =
     definition &&
     html`<div class="doc"><p class="doc-label">The document (${text(definition.section)})</p><blockquote>${text(definition.statement)}</blockquote>${
-      'interpretation' in definition && definition.interpretation && html`<p class="interp"><span>How it is checked:</span> ${text(definition.interpretation)}</p>`
+      'interpretation' in definition &&
+      definition.interpretation &&
+      html`<p class="interp"><span>How it is checked:</span> ${text(definition.interpretation)}</p>`
     }${'references' in definition && definition.references && html`<p class="interp"><span>Standards:</span> ${text(definition.references.join(', '))}</p>`}</div>`;
   return html`<details class="rule o-${as}" id="${anchor(rule.id)}" data-outcome="${as}" data-severity="${rule.severity}" data-search="${search}">
 <summary>${badge(as)}${openCases(rule)}<span class="rid">${text(rule.id)}</span>${severityTag(rule.severity)}<span class="rtitle">${text(rule.title)}</span><span class="rsec">${text(rule.section)}</span></summary>
 <div class="rule-body">
 ${notes.length > 0 && html`<p class="rule-notes">${text(notes.join('; '))}</p>`}
 ${statement}
-${join(rule.checks.map((check) => renderCheck(check, rule.severity, strict, cmd)), '\n')}
+${join(
+  rule.checks.map((check) => renderCheck(check, rule.severity, strict, cmd)),
+  '\n',
+)}
 </div>
 </details>`;
 }
@@ -100,7 +110,10 @@ function renderCheck(check: CheckResult, severity: Severity, strict: boolean, cm
 <div class="check-head">${badge(as)}<code class="cid">${text(check.id)}</code><span class="ctitle">${text(check.title)}</span><span class="kind">${text(check.kind)}</span>${tally && html`<span class="tally">${tally}</span>`}</div>
 ${check.reason && html`<p class="reason">${text(check.reason)}</p>`}
 ${check.findings.length < total && html`<p class="kept">Showing ${count(check.findings.length)} of ${count(total)} findings (distinct problems first; the rest repeat them).</p>`}
-${join(check.findings.map((finding, i) => renderFinding(finding, i === 0, cmd)), '\n')}
+${join(
+  check.findings.map((finding, i) => renderFinding(finding, i === 0, cmd)),
+  '\n',
+)}
 </div>`;
 }
 
@@ -115,7 +128,10 @@ function renderFinding(finding: Finding, open: boolean, cmd: Commands): SafeHtml
 <summary>${renderMessage(findingText(finding))}${caseId && html`<span class="case">case <code class="case-id">${text(caseId)}</code></span>`}</summary>
 <div class="finding-body">
 ${finding.counterexample && renderCounterexample(finding.counterexample)}
-${join(finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)), '\n')}
+${join(
+  finding.evidence.map((e, i) => renderEvidence(e, i, finding.evidence.length)),
+  '\n',
+)}
 ${caseId && html`<div class="cmd"><p class="cmd-label">Replay this request and judge the answer again (case ${text(caseId)}; ${REPLAY_KEY_SOURCE})</p><pre class="replay-case">${text(replayCommand(cmd.reportJson, caseId, cmd.run.target))}</pre></div>`}
 <div class="cmd"><p class="cmd-label">Re-run this rule with the same seed</p><pre class="replay">${text(rerunCommand(cmd.run, finding.rerun))}</pre></div>
 </div>

@@ -47,7 +47,16 @@ export interface HtmlOptions {
 export function renderHtml(result: ConformanceResult, options: HtmlOptions = {}): string {
   const reportJson = options.reportJson ?? 'report.json';
   const strict = result.summary.strict;
-  const verdictWord = result.summary.verdict === 'conformant' ? 'Conformant' : result.summary.verdict === 'non-conformant' ? 'Non-conformant' : result.summary.verdict === 'interrupted' ? 'Interrupted' : result.summary.verdict === 'inconclusive' ? 'Inconclusive' : 'Error';
+  const verdictWord =
+    result.summary.verdict === 'conformant'
+      ? 'Conformant'
+      : result.summary.verdict === 'non-conformant'
+        ? 'Non-conformant'
+        : result.summary.verdict === 'interrupted'
+          ? 'Interrupted'
+          : result.summary.verdict === 'inconclusive'
+            ? 'Inconclusive'
+            : 'Error';
   return renderPage({
     assets: 'report',
     title: `${verdictWord} · Animal Store Service ${result.interfaceVersion} · ${result.target}`,
@@ -67,4 +76,6 @@ ${renderSkippedPhases(result.skippedPhases)}`,
 }
 
 /** Writes report.html into the report directory. */
-export const htmlReporter = fileReporter(HTML_REPORT_FILE, REPORT_MARKERS.html, (result, written) => renderHtml(result, { reportJson: written.find((path) => path.endsWith('report.json')) ?? 'report.json' }));
+export const htmlReporter = fileReporter(HTML_REPORT_FILE, REPORT_MARKERS.html, (result, written) =>
+  renderHtml(result, { reportJson: written.find((path) => path.endsWith('report.json')) ?? 'report.json' }),
+);

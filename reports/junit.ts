@@ -101,7 +101,9 @@ export function renderJunit(result: ConformanceResult, options: JunitOptions = {
   const groups = groupRules(result.rules);
   const cases = groups.map(([, rules]) => rules.map((rule) => ({ rule, kind: caseKind(rule, result.summary.strict) })));
   const all = cases.flat();
-  const thresholds = result.load.flatMap((load) => load.thresholds.map((threshold) => ({ load, threshold, kind: thresholdKind(threshold) })));
+  const thresholds = result.load.flatMap((load) =>
+    load.thresholds.map((threshold) => ({ load, threshold, kind: thresholdKind(threshold) })),
+  );
   const kinds = [...all.map((c) => c.kind), ...thresholds.map((t) => t.kind)];
   const root = doc.ele('testsuites', {
     name: ampersands(result.tool.name),
@@ -148,11 +150,16 @@ export function renderJunit(result: ConformanceResult, options: JunitOptions = {
     });
     properties(suite);
     for (const { load, threshold, kind } of thresholds) {
-      const testcase = suite.ele('testcase', { name: ampersands(threshold.id), classname: ampersands(`${CLASSNAME_PACKAGE}.load.${load.profile}`), time: seconds(thresholdTime(load)) });
+      const testcase = suite.ele('testcase', {
+        name: ampersands(threshold.id),
+        classname: ampersands(`${CLASSNAME_PACKAGE}.load.${load.profile}`),
+        time: seconds(thresholdTime(load)),
+      });
       const measured = `${threshold.expression}: ${thresholdMeasure(threshold)}`;
       const figures = loadFigures(load);
       if (kind === 'skipped') testcase.ele('skipped').txt(block(threshold.reason ?? 'inconclusive'));
-      else if (kind === 'failure') testcase.ele('failure', { message: attribute(measured), type: 'threshold' }).txt(block(`${measured}\n\n${figures}`));
+      else if (kind === 'failure')
+        testcase.ele('failure', { message: attribute(measured), type: 'threshold' }).txt(block(`${measured}\n\n${figures}`));
       else testcase.ele('system-out').txt(block(`${measured}\n\n${figures}`));
     }
   }
@@ -228,14 +235,24 @@ function runProperties(result: ConformanceResult): [string, string][] {
 function ruleTimes(rules: readonly RuleResult[]): Map<string, number> {
   const sharedBy = new Map<string, number>();
   for (const rule of rules) for (const check of rule.checks) sharedBy.set(check.id, (sharedBy.get(check.id) ?? 0) + 1);
-  return new Map(rules.map((rule) => [rule.id, rule.checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs!) : 0) / sharedBy.get(c.id)!, 0)]));
+  return new Map(
+    rules.map((rule) => [
+      rule.id,
+      rule.checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs!) : 0) / sharedBy.get(c.id)!, 0),
+    ]),
+  );
 }
 
 function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number, run: ConformanceResult): void {
-  const testcase = suite.ele('testcase', { classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`), name: attribute(rule.id), time: seconds(timeMs) });
+  const testcase = suite.ele('testcase', {
+    classname: attribute(`${CLASSNAME_PACKAGE}.${rule.group}`),
+    name: attribute(rule.id),
+    time: seconds(timeMs),
+  });
   switch (kind) {
     case 'passed':
-      if (inconclusiveCases(rule) > 0) testcase.ele('system-out').txt(block(`${outcomeLabel(rule, run.summary.strict)}:\n${skipText(rule)}`));
+      if (inconclusiveCases(rule) > 0)
+        testcase.ele('system-out').txt(block(`${outcomeLabel(rule, run.summary.strict)}:\n${skipText(rule)}`));
       return;
     case 'failure':
       testcase.ele('failure', { type: rule.severity, message: attribute(failureMessage(rule)) }).txt(block(failureText(rule, run)));
@@ -249,7 +266,9 @@ function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: 
       return;
     case 'error': {
       const reasons = rule.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? 'crashed'}`);
-      testcase.ele('error', { type: 'suite-error', message: attribute(reasons[0] ?? `a check of ${rule.id} crashed`) }).txt(block([header(rule), ...reasons].join('\n')));
+      testcase
+        .ele('error', { type: 'suite-error', message: attribute(reasons[0] ?? `a check of ${rule.id} crashed`) })
+        .txt(block([header(rule), ...reasons].join('\n')));
       return;
     }
     case 'skipped':
@@ -285,7 +304,8 @@ function describeFinding(finding: Finding, run: ConformanceResult): string {
   const lines: string[] = [findingText(finding)];
   for (const evidence of finding.evidence) lines.push(...describeEvidence(evidence));
   const ce = finding.counterexample;
-  if (ce) lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
+  if (ce)
+    lines.push(`counterexample (seed ${ce.seed}, path ${ce.path}, after ${ce.numRuns} runs and ${ce.numShrinks} shrinks): ${ce.input}`);
   lines.push(`re-run: ${rerunCommand(run, finding.rerun)}`);
   return lines.join('\n');
 }
@@ -296,7 +316,9 @@ function describeEvidence(evidence: Evidence): string[] {
   const lines: string[] = [`request #${evidence.seq}: ${request.method} ${request.url}`];
   if (request.body !== undefined) lines.push(`request body (${request.bodyBytes} bytes):`, request.body);
   if (response) {
-    lines.push(`response: ${response.status} (${response.bodyBytes} bytes${response.truncated ? ', read up to the limit' : ''}, ${evidence.durationMs} ms)`);
+    lines.push(
+      `response: ${response.status} (${response.bodyBytes} bytes${response.truncated ? ', read up to the limit' : ''}, ${evidence.durationMs} ms)`,
+    );
     for (const [name, value] of Object.entries(response.headers)) lines.push(`  ${name}: ${value}`);
     lines.push('response body:', response.body);
   }

@@ -57,7 +57,14 @@ const badgeMarker: Marker = {
       const badge = JSON.parse(head.toString('utf8')) as unknown;
       if (typeof badge !== 'object' || badge === null || Array.isArray(badge)) return false;
       const { schemaVersion, label, message, color, ...rest } = badge as Record<string, unknown>;
-      return schemaVersion === 1 && typeof label === 'string' && label.startsWith('petstore-conformance ') && typeof message === 'string' && typeof color === 'string' && Object.keys(rest).length === 0;
+      return (
+        schemaVersion === 1 &&
+        typeof label === 'string' &&
+        label.startsWith('petstore-conformance ') &&
+        typeof message === 'string' &&
+        typeof color === 'string' &&
+        Object.keys(rest).length === 0
+      );
     } catch {
       // Not JSON, or longer than a badge.
       return false;
@@ -66,7 +73,10 @@ const badgeMarker: Marker = {
 };
 
 /** matrix.md's title and the start of its first paragraph, as renderMatrixMarkdown (reports/matrix.ts) writes them. */
-const markdownMarker = textMarker(1024, /^# Compatibility matrix\n\nAnimal Store Service [^\n]*\. Outcomes: pass, fail, warning \(a SHOULD rule failed in a run that was not strict\)/);
+const markdownMarker = textMarker(
+  1024,
+  /^# Compatibility matrix\n\nAnimal Store Service [^\n]*\. Outcomes: pass, fail, warning \(a SHOULD rule failed in a run that was not strict\)/,
+);
 
 /**
  * How a file of a matrix's folder is known as one the matrix wrote

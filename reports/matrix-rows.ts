@@ -110,7 +110,12 @@ export function ruleRows(columns: readonly MatrixColumn[]): Row[] {
         const rule = byId[i]!.get(id);
         if (!rule) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'not in this report' };
         const { strict } = column.result.summary;
-        return { outcome: cellOutcome(rule, strict), label: outcomeLabel(rule, strict), href: evidenceHref(column, id), note: ruleNote(rule, column.result.summary) };
+        return {
+          outcome: cellOutcome(rule, strict),
+          label: outcomeLabel(rule, strict),
+          href: evidenceHref(column, id),
+          note: ruleNote(rule, column.result.summary),
+        };
       }),
     };
   });
@@ -152,7 +157,13 @@ export function loadRows(columns: readonly MatrixColumn[]): Row[] {
       if (!t) return { outcome: 'absent', label: 'absent', href: evidenceHref(column, id), note: 'no such threshold in this report' };
       const outcome: CellOutcome = OUTCOMES.includes(t.outcome) ? t.outcome : 'error';
       const measure = thresholdMeasure({ ...t, measured: Math.round(t.measured * 100) / 100 });
-      return { outcome, label: outcome, href: evidenceHref(column, id), note: cut(`${t.expression}: ${measure}`, MAX_NOTE_CHARS), detail: thresholdMeasured(t) ? `${figure(t.measured)} ${t.unit}` : NOT_MEASURED };
+      return {
+        outcome,
+        label: outcome,
+        href: evidenceHref(column, id),
+        note: cut(`${t.expression}: ${measure}`, MAX_NOTE_CHARS),
+        detail: thresholdMeasured(t) ? `${figure(t.measured)} ${t.unit}` : NOT_MEASURED,
+      };
     }),
   }));
 }

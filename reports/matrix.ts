@@ -31,16 +31,46 @@ import { ruleAnchor as anchor } from '../spec/anchor.js';
 import { undecidedList } from '../result/policy.js';
 import { plural, severityTag } from './components.js';
 import { badgeFor } from './matrix-files.js';
-import { type CellOutcome, columnNames, cut, distinct, loadRows, type MatrixColumn, oneLine, type Row, ruleRows, time, warningCount } from './matrix-rows.js';
+import {
+  type CellOutcome,
+  columnNames,
+  cut,
+  distinct,
+  loadRows,
+  type MatrixColumn,
+  oneLine,
+  type Row,
+  ruleRows,
+  time,
+  warningCount,
+} from './matrix-rows.js';
 import { renderPage } from './page.js';
 import { html, join, type SafeHtml } from './safe-html.js';
 
 // Callers import the matrix's data and files from here.
-export { BADGE_FILE, type Badge, badgeFileName, badgeFor, defaultLabel, MATRIX_HTML_FILE, MATRIX_MARKDOWN_FILE, matrixMarkerOf } from './matrix-files.js';
+export {
+  BADGE_FILE,
+  type Badge,
+  badgeFileName,
+  badgeFor,
+  defaultLabel,
+  MATRIX_HTML_FILE,
+  MATRIX_MARKDOWN_FILE,
+  matrixMarkerOf,
+} from './matrix-files.js';
 export { type CellOutcome, evidenceHref, failureCount, type MatrixColumn } from './matrix-rows.js';
 
 /** The symbol of each cell outcome, beside its word. */
-const SYMBOL: Record<CellOutcome, string> = { pass: '✓', fail: '✗', warning: '!', waived: 'W', inconclusive: '?', error: 'E', skip: '–', absent: '·' };
+const SYMBOL: Record<CellOutcome, string> = {
+  pass: '✓',
+  fail: '✗',
+  warning: '!',
+  waived: 'W',
+  inconclusive: '?',
+  error: 'E',
+  skip: '–',
+  absent: '·',
+};
 
 /** What each cell outcome means, in the page's legend. */
 const LEGEND: Record<CellOutcome, string> = {
@@ -100,7 +130,9 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
         md(`${r.tool.name} ${r.tool.version}`),
         md(r.seed),
         md(time(r.startedAt)),
-        md(`${r.summary.verdict}${r.summary.strict ? ' (strict)' : ''}${warningCount(r) > 0 ? `, ${plural(warningCount(r), 'warning')}` : ''}${r.summary.undecided?.length ? `; ${undecidedList(r.summary.undecided)}` : ''}`),
+        md(
+          `${r.summary.verdict}${r.summary.strict ? ' (strict)' : ''}${warningCount(r) > 0 ? `, ${plural(warningCount(r), 'warning')}` : ''}${r.summary.undecided?.length ? `; ${undecidedList(r.summary.undecided)}` : ''}`,
+        ),
         md(badgeFor(r).message),
         `[${c.evidenceKind === 'html' ? 'report.html' : 'report.json'}](${mdHref(c.evidence)})`,
       ]);
@@ -108,9 +140,17 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
   ];
   const table = (heading: string, first: string, rows: Row[]) => {
     if (rows.length === 0) return;
-    lines.push('', `## ${heading}`, '', mdRow([first, 'Title', 'Severity', ...names.map(md)]), mdRow(Array(3 + columns.length).fill('---')));
+    lines.push(
+      '',
+      `## ${heading}`,
+      '',
+      mdRow([first, 'Title', 'Severity', ...names.map(md)]),
+      mdRow(Array(3 + columns.length).fill('---')),
+    );
     for (const row of rows) {
-      const cells = row.cells.map((cell) => (cell.outcome === 'absent' ? '—' : `[${md(cell.label)}${cell.detail ? ` ${md(cell.detail)}` : ''}](${mdHref(cell.href)})`));
+      const cells = row.cells.map((cell) =>
+        cell.outcome === 'absent' ? '—' : `[${md(cell.label)}${cell.detail ? ` ${md(cell.detail)}` : ''}](${mdHref(cell.href)})`,
+      );
       lines.push(mdRow([md(row.id), md(row.title), md(row.severity), ...cells]));
     }
   };
@@ -142,7 +182,10 @@ ${join(group.map(renderRow), '\n')}
     title: `Compatibility matrix · Animal Store Service ${versions}`,
     header: html`<h1>Compatibility matrix <span class="sub">Animal Store Service ${versions} · ${plural(columns.length, 'implementation')} · ${plural(rows.length, 'rule')}${load.length > 0 && ` · ${plural(load.length, 'load threshold')}`}</span></h1>
 <ul class="legend">
-${join(legend.map((o) => html`<li>${chip(o)} ${LEGEND[o]}</li>`), '\n')}
+${join(
+  legend.map((o) => html`<li>${chip(o)} ${LEGEND[o]}</li>`),
+  '\n',
+)}
 </ul>
 <form class="filter" id="filter-form" hidden>
 <label>Filter rules <input type="search" id="filter" placeholder="rule id or title" autocomplete="off"></label>
@@ -154,7 +197,10 @@ ${join(legend.map((o) => html`<li>${chip(o)} ${LEGEND[o]}</li>`), '\n')}
 <th scope="col" class="rid">Rule</th>
 <th scope="col" class="title">Title</th>
 <th scope="col" class="severity">Severity</th>
-${join(columns.map((c, i) => renderColumnHead(c, names[i]!, i)), '\n')}
+${join(
+  columns.map((c, i) => renderColumnHead(c, names[i]!, i)),
+  '\n',
+)}
 </tr>
 </thead>
 ${body('Rules', rows)}
@@ -165,12 +211,16 @@ ${body('Load thresholds', load)}
   });
 }
 
-const chip = (outcome: CellOutcome): SafeHtml => html`<span class="chip o-${outcome}"><span aria-hidden="true">${SYMBOL[outcome]}</span> ${outcome}</span>`;
+const chip = (outcome: CellOutcome): SafeHtml =>
+  html`<span class="chip o-${outcome}"><span aria-hidden="true">${SYMBOL[outcome]}</span> ${outcome}</span>`;
 
 function renderColumnHead(column: MatrixColumn, name: string, index: number): SafeHtml {
   const r = column.result;
   const badge = badgeFor(r);
-  const verdict = r.summary.verdict === 'conformant' || r.summary.verdict === 'non-conformant' || r.summary.verdict === 'inconclusive' ? r.summary.verdict : 'error';
+  const verdict =
+    r.summary.verdict === 'conformant' || r.summary.verdict === 'non-conformant' || r.summary.verdict === 'inconclusive'
+      ? r.summary.verdict
+      : 'error';
   const warnings = warningCount(r);
   return html`<th scope="col" class="impl">
 <div class="name"><span class="n">${index + 1}</span> ${oneLine(name)}</div>
@@ -185,7 +235,8 @@ function renderColumnHead(column: MatrixColumn, name: string, index: number): Sa
 
 function renderRow(row: Row): SafeHtml {
   const cells = row.cells.map((cell) => {
-    if (cell.outcome === 'absent') return html`<td class="cell o-absent" title="${oneLine(cell.note)}"><span aria-hidden="true">·</span> absent</td>`;
+    if (cell.outcome === 'absent')
+      return html`<td class="cell o-absent" title="${oneLine(cell.note)}"><span aria-hidden="true">·</span> absent</td>`;
     return html`<td class="cell o-${cell.outcome}"><a href="${oneLine(cell.href)}"${cell.note && html` title="${oneLine(cell.note)}"`}><span aria-hidden="true">${SYMBOL[cell.outcome]}</span> ${cell.label}${cell.detail && html`<span class="detail">${oneLine(cell.detail)}</span>`}</a></td>`;
   });
   return html`<tr data-rule="${oneLine(`${row.id} ${row.title}`.toLowerCase())}">

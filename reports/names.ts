@@ -15,7 +15,9 @@ export const REPORTER_NAMES: ReporterName[] = [...NAMES];
  * them and it does not write them (and only when the suite wrote that file:
  * reports/markers.ts).
  */
-export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const satisfies Partial<Record<ReporterName, string>>;
+export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const satisfies Partial<
+  Record<ReporterName, string>
+>;
 
 /** The reporters that write files. */
 export type FileReporterName = keyof typeof REPORT_FILES;

@@ -42,7 +42,8 @@ export type Interpolation = SafeHtml | string | number | bigint | false | null |
  * The characters shown as `\uXXXX` (no `u` flag: the pattern sees UTF-16 code
  * units, so a lone surrogate matches and a pair does not).
  */
-export const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export const INVISIBLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** `\uXXXX` for one UTF-16 code unit. */
 export const codeOf = (unit: string): string => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;

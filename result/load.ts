@@ -63,7 +63,15 @@ export interface LoadResult {
   generator: 'undici' | 'autocannon' | 'paced-undici';
   startedAt: string;
   durationMs: number;
-  settings: { connections: number; durationSec: number; maxRequests: number; rate?: number; stages?: number[]; stageSec?: number; mix: Record<LoadOperation, number> };
+  settings: {
+    connections: number;
+    durationSec: number;
+    maxRequests: number;
+    rate?: number;
+    stages?: number[];
+    stageSec?: number;
+    mix: Record<LoadOperation, number>;
+  };
   overall: LoadFigures;
   operations: Record<LoadOperation, LoadFigures>;
   /** Per-second figures, for charts and drift. */

@@ -113,7 +113,8 @@ export interface VerdictInput {
 }
 
 /** Ids in a reason: the first `most`, and how many more. */
-const listed = (ids: readonly string[], most = 6) => `${ids.slice(0, most).join(', ')}${ids.length > most ? ` and ${ids.length - most} more` : ''}`;
+const listed = (ids: readonly string[], most = 6) =>
+  `${ids.slice(0, most).join(', ')}${ids.length > most ? ` and ${ids.length - most} more` : ''}`;
 
 /**
  * The run's verdict and why, in one line.
@@ -135,7 +136,11 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: 
 }
 
 /** The undecided rules that make a run inconclusive: MUST rules no waiver names. */
-export function gatingUndecided(undecided: readonly UndecidedRule[], rules: readonly Pick<RuleResult, 'id' | 'severity'>[], waived: readonly RuleId[] = []): UndecidedRule[] {
+export function gatingUndecided(
+  undecided: readonly UndecidedRule[],
+  rules: readonly Pick<RuleResult, 'id' | 'severity'>[],
+  waived: readonly RuleId[] = [],
+): UndecidedRule[] {
   const must = new Set(rules.filter((r) => r.severity === 'MUST').map((r) => r.id));
   return undecided.filter((u) => must.has(u.rule) && !waived.includes(u.rule));
 }
@@ -182,8 +187,16 @@ function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { 
   let reason: string;
   if (failedMust.length > 0 || (strict && failedShould.length > 0)) {
     verdict = 'non-conformant';
-    const parts = [failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '', strict && failedShould.length ? `${failedShould.length} SHOULD rule(s) failed, and strict mode counts them: ${listed(failedShould)}` : ''];
-    reason = parts.filter(Boolean).join('; ') + (stopped ? `; then ${stopped}, and the rest was not run` : '') + (undecided.length && !stopped ? `; ${undecided.length} rule(s) decided on no case: ${undecidedList(undecided)}` : '');
+    const parts = [
+      failedMust.length ? `${failedMust.length} MUST rule(s) failed: ${listed(failedMust)}` : '',
+      strict && failedShould.length
+        ? `${failedShould.length} SHOULD rule(s) failed, and strict mode counts them: ${listed(failedShould)}`
+        : '',
+    ];
+    reason =
+      parts.filter(Boolean).join('; ') +
+      (stopped ? `; then ${stopped}, and the rest was not run` : '') +
+      (undecided.length && !stopped ? `; ${undecided.length} rule(s) decided on no case: ${undecidedList(undecided)}` : '');
   } else if (stopped) {
     verdict = 'error';
     reason = `${stopped}; what was measured before is kept, the rest was not run`;
@@ -205,7 +218,9 @@ function verdictOf(input: VerdictInput, undecided: readonly UndecidedRule[]): { 
     const waived = ids((r) => r.outcome === 'waived');
     reason = `${must.filter((r) => r.outcome === 'pass').length} of ${must.length} MUST rules passed${open ? ` (${open} with inconclusive cases)` : ''}${inconclusive ? `, ${inconclusive} inconclusive` : ''}${skipped ? `, ${skipped} skipped` : ''}${waived.length ? `, ${waived.length} failing but waived: ${listed(waived)}` : ''}${failedShould.length ? `; ${failedShould.length} SHOULD warning(s): ${listed(failedShould)}` : ''}${undecided.length ? `; decided on no case: ${undecidedList(undecided)}` : ''}`;
   }
-  const breaches = input.loads.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.reason ?? `${t.measured}${t.unit}`})`));
+  const breaches = input.loads.flatMap((l) =>
+    l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${l.profile}: ${t.reason ?? `${t.measured}${t.unit}`})`),
+  );
   if (breaches.length > 0) reason += `; load threshold(s) breached or unmeasured: ${listed(breaches)}`;
   return { verdict, reason };
 }
@@ -228,7 +243,8 @@ function countWords(rules: readonly RuleResult[]): string {
  * interrupted one exits 130 or 143 (130 when the signal is not recorded).
  */
 export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'interrupted'>): number {
-  if (summary.interrupted || summary.verdict === 'interrupted') return summary.interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
+  if (summary.interrupted || summary.verdict === 'interrupted')
+    return summary.interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
   if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
   if (summary.verdict === 'inconclusive') return EXIT.inconclusive;
   return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
@@ -240,7 +256,11 @@ export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'inte
  * them (the load phase is not sent again). One that fails the run makes a
  * conformant verdict non-conformant.
  */
-export function verdictWithLoadFailures(verdict: Verdict, failedLoadRules: readonly Pick<RuleResult, 'severity'>[], strict: boolean): Verdict {
+export function verdictWithLoadFailures(
+  verdict: Verdict,
+  failedLoadRules: readonly Pick<RuleResult, 'severity'>[],
+  strict: boolean,
+): Verdict {
   const fails = failedLoadRules.some((r) => failsRun({ outcome: 'fail', severity: r.severity }, strict));
   return verdict === 'conformant' && fails ? 'non-conformant' : verdict;
 }
@@ -305,10 +325,19 @@ export function certificationDecision(result: ConformanceResult): { certified: b
   const reasons: string[] = [];
   const list = (ids: readonly string[]) => listed(ids, 8);
   // Any seed: it is drawn per certification and recorded; verify replays the recorded one. Bundles of a fixed seed stay valid.
-  const settings = result.numRuns === CERTIFICATION.numRuns && result.options.load === CERTIFICATION.load && result.options.only.length === 0 && result.options.skip.length === 0 && !result.options.strict && result.waivers.length === 0;
+  const settings =
+    result.numRuns === CERTIFICATION.numRuns &&
+    result.options.load === CERTIFICATION.load &&
+    result.options.only.length === 0 &&
+    result.options.skip.length === 0 &&
+    !result.options.strict &&
+    result.waivers.length === 0;
   // An interrupted run never finished: whatever it decided before, it certifies nothing.
   if (result.summary.interrupted) reasons.push(`interrupted by ${result.summary.interrupted}: the run did not finish`);
-  if (!settings) reasons.push(`not run with the certification settings (${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`);
+  if (!settings)
+    reasons.push(
+      `not run with the certification settings (${CERTIFICATION.numRuns} runs, load ${CERTIFICATION.load}, every rule, not strict, no waivers)`,
+    );
   if (result.summary.abort) reasons.push(`the target could not be tested: ${result.summary.abort.message}`);
   const must = result.rules.filter((r) => r.severity === 'MUST');
   const withOutcome = (outcome: string) => must.filter((r) => r.outcome === outcome).map((r) => r.id);
@@ -322,18 +351,24 @@ export function certificationDecision(result: ConformanceResult): { certified: b
   for (const [outcome, said] of words) {
     const ids = withOutcome(outcome);
     const undecided = outcome === 'inconclusive' ? (result.summary.undecided ?? []).filter((u) => ids.includes(u.rule)) : [];
-    if (ids.length > 0) reasons.push(`${ids.length} MUST rule(s) ${said}: ${undecided.length === ids.length ? undecidedList(undecided) : list(ids)}`);
+    if (ids.length > 0)
+      reasons.push(`${ids.length} MUST rule(s) ${said}: ${undecided.length === ids.length ? undecidedList(undecided) : list(ids)}`);
   }
   const unknown = must.filter((r) => !SHOWN_ORDER.includes(r.outcome)).map((r) => r.id);
   if (unknown.length > 0) reasons.push(`${unknown.length} MUST rule(s) have no known outcome: ${list(unknown)}`);
   if (must.length === 0) reasons.push('no MUST rule in the report');
-  if (result.summary.verdict !== 'conformant' && reasons.length === 0) reasons.push(`the verdict is ${result.summary.verdict}: ${result.summary.reason}`);
+  if (result.summary.verdict !== 'conformant' && reasons.length === 0)
+    reasons.push(`the verdict is ${result.summary.verdict}: ${result.summary.reason}`);
   const thresholds = thresholdsOutcome(result.load);
   if (thresholds === 'fail') {
-    const breached = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${t.reason ?? `measured ${t.measured}${t.unit}`})`));
+    const breached = result.load.flatMap((l) =>
+      l.thresholds.filter((t) => t.outcome === 'fail').map((t) => `${t.expression} (${t.reason ?? `measured ${t.measured}${t.unit}`})`),
+    );
     reasons.push(`load threshold(s) breached or not measured: ${list(breached)}`);
   } else if (thresholds === 'pass' && result.load.some((l) => l.thresholds.some((t) => t.outcome === 'inconclusive'))) {
-    const open = result.load.flatMap((l) => l.thresholds.filter((t) => t.outcome === 'inconclusive').map((t) => `${t.expression} (${t.reason ?? 'not measured'})`));
+    const open = result.load.flatMap((l) =>
+      l.thresholds.filter((t) => t.outcome === 'inconclusive').map((t) => `${t.expression} (${t.reason ?? 'not measured'})`),
+    );
     reasons.push(`load threshold(s) inconclusive: ${list(open)}`);
   } else if (thresholds === 'none') {
     const why = result.skippedPhases.find((p) => p.phase === 'load')?.reason;

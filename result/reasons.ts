@@ -114,7 +114,9 @@ export function skipText(why: SkipReason): string {
 function nothingJudgedText({ rule, scope, answers }: Extract<SkipReason, { code: 'nothing-judged' }>): string {
   const total = answers.reduce((sum, a) => sum + a.count, 0);
   if (scope === 'run') {
-    return total === 0 ? `no response came back in the whole run, so there was nothing for this check to judge for ${rule}` : `none of the run's ${total} answers was one this check judges for ${rule}: they were ${tally(answers)}`;
+    return total === 0
+      ? `no response came back in the whole run, so there was nothing for this check to judge for ${rule}`
+      : `none of the run's ${total} answers was one this check judges for ${rule}: they were ${tally(answers)}`;
   }
   if (total === 0) return `this check sent no request that could show ${rule} (what it needed from earlier phases was not there)`;
   return `this check sent ${total} request${total === 1 ? '' : 's'}, answered ${tally(answers)}: none of the answers was one it could judge ${rule} on`;

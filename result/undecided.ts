@@ -40,22 +40,29 @@ const ANSWER_OF: Partial<Record<RuleId, { operation: string; answer: string }>> 
  */
 export function undecidedRules(rules: readonly RuleResult[]): UndecidedRule[] {
   const byId = new Map(rules.map((r) => [r.id, r]));
-  return rules.filter((r) => r.outcome === 'inconclusive').map((rule): UndecidedRule => {
-    const seen = new Set<RuleId>([rule.id]);
-    for (let up = READS[rule.id]; up && !seen.has(up); up = READS[up]) {
-      seen.add(up);
-      const upstream = byId.get(up);
-      if (!upstream) break;
-      if (upstream.outcome === 'fail' || upstream.outcome === 'waived') {
-        const never = upstream.checks.every((c) => c.passed === 0);
-        return withText({ rule: rule.id, see: up, why: { code: 'upstream', upstream: up, outcome: upstream.outcome, never } });
+  return rules
+    .filter((r) => r.outcome === 'inconclusive')
+    .map((rule): UndecidedRule => {
+      const seen = new Set<RuleId>([rule.id]);
+      for (let up = READS[rule.id]; up && !seen.has(up); up = READS[up]) {
+        seen.add(up);
+        const upstream = byId.get(up);
+        if (!upstream) break;
+        if (upstream.outcome === 'fail' || upstream.outcome === 'waived') {
+          const never = upstream.checks.every((c) => c.passed === 0);
+          return withText({ rule: rule.id, see: up, why: { code: 'upstream', upstream: up, outcome: upstream.outcome, never } });
+        }
+        if (upstream.outcome !== 'inconclusive') break;
       }
-      if (upstream.outcome !== 'inconclusive') break;
-    }
-    const answers = new Map<string, number>();
-    for (const c of rule.checks) if (c.why?.code === 'nothing-judged') for (const a of c.why.answers) answers.set(a.label, (answers.get(a.label) ?? 0) + a.count);
-    return withText({ rule: rule.id, see: rule.id, why: { code: 'answers', answers: [...answers].map(([label, count]): AnswerCount => ({ label, count })) } });
-  });
+      const answers = new Map<string, number>();
+      for (const c of rule.checks)
+        if (c.why?.code === 'nothing-judged') for (const a of c.why.answers) answers.set(a.label, (answers.get(a.label) ?? 0) + a.count);
+      return withText({
+        rule: rule.id,
+        see: rule.id,
+        why: { code: 'answers', answers: [...answers].map(([label, count]): AnswerCount => ({ label, count })) },
+      });
+    });
 }
 
 function withText(u: Omit<UndecidedRule, 'cause'>): UndecidedRule {
@@ -66,7 +73,8 @@ function withText(u: Omit<UndecidedRule, 'cause'>): UndecidedRule {
 function causeText(why: UndecidedRule['why']): string {
   if (why.code === 'upstream') {
     const answer = ANSWER_OF[why.upstream];
-    if (why.never && answer) return `${answer.operation} never answered ${answer.answer}${why.outcome === 'waived' ? ` (${why.upstream} waived)` : ''}`;
+    if (why.never && answer)
+      return `${answer.operation} never answered ${answer.answer}${why.outcome === 'waived' ? ` (${why.upstream} waived)` : ''}`;
     return `the answers it reads failed ${why.upstream}${why.outcome === 'waived' ? ' (waived)' : ''}`;
   }
   const total = why.answers.reduce((n, a) => n + a.count, 0);

@@ -49,7 +49,8 @@ for (let i = 0; i <= runs; i++) {
       },
     });
     const wall = performance.now() - started;
-    if (result.summary.verdict !== 'conformant') throw new Error(`the reference was not found conformant: ${result.summary.reason ?? result.summary.verdict}`);
+    if (result.summary.verdict !== 'conformant')
+      throw new Error(`the reference was not found conformant: ${result.summary.reason ?? result.summary.verdict}`);
     if (i > 0) rows.push({ wall, probe: preludeEnd - started + probeMs, probeRequests, requests });
   } finally {
     await server.close();
@@ -58,5 +59,9 @@ for (let i = 0; i <= runs; i++) {
 const wall = median(rows.map((r) => r.wall));
 const probe = median(rows.map((r) => r.probe));
 console.log(`certification run (settings of certify, load ${CERTIFICATION.load}), median of ${runs}:`);
-console.log(`  wall ${(wall / 1000).toFixed(2)} s, requests ${median(rows.map((r) => r.requests))} (functional and load set-up), of which the probe's ${median(rows.map((r) => r.probeRequests))}`);
-console.log(`  probe ${(probe / 1000).toFixed(2)} s: it adds ${((100 * probe) / (wall - probe)).toFixed(1)} % to the run without it (${((wall - probe) / 1000).toFixed(2)} s)`);
+console.log(
+  `  wall ${(wall / 1000).toFixed(2)} s, requests ${median(rows.map((r) => r.requests))} (functional and load set-up), of which the probe's ${median(rows.map((r) => r.probeRequests))}`,
+);
+console.log(
+  `  probe ${(probe / 1000).toFixed(2)} s: it adds ${((100 * probe) / (wall - probe)).toFixed(1)} % to the run without it (${((wall - probe) / 1000).toFixed(2)} s)`,
+);

@@ -17,7 +17,11 @@ const COMMANDS = [
   { what: '--version', args: () => [BIN, '--version'], target: { ratio: 3 } },
   { what: '--help', args: () => [BIN, '--help'] },
   { what: 'rules', args: () => [BIN, 'rules'] },
-  { what: '--embedded --load none --report-dir <tmp>', args: (dir) => [BIN, '--embedded', '--load', 'none', '--report-dir', dir], target: { ms: 2500 } },
+  {
+    what: '--embedded --load none --report-dir <tmp>',
+    args: (dir) => [BIN, '--embedded', '--load', 'none', '--report-dir', dir],
+    target: { ms: 2500 },
+  },
 ];
 
 /**
@@ -33,7 +37,10 @@ export function benchCold({ runs = 7 } = {}) {
       COMMANDS.forEach((command, c) => {
         const reportDir = join(dir, `run-${i}`);
         const started = performance.now();
-        const child = spawnSync(process.execPath, command.args(reportDir), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+        const child = spawnSync(process.execPath, command.args(reportDir), {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, NO_COLOR: '1' },
+        });
         walls[c].push(performance.now() - started);
         if (child.status !== 0) throw new Error(`${command.what} exited with ${child.status ?? child.signal}: ${child.stderr}`);
       });
@@ -45,7 +52,13 @@ export function benchCold({ runs = 7 } = {}) {
   return COMMANDS.map(({ what, target }, c) => {
     const ratio = medians[c] / medians[0];
     const met = target === undefined ? undefined : target.ratio !== undefined ? ratio <= target.ratio : medians[c] <= target.ms;
-    return { what, medianMs: Math.round(medians[c]), ratio: Number(ratio.toFixed(2)), target: target === undefined ? '' : target.ratio !== undefined ? `≤ ${target.ratio}× node -e 0` : `≤ ${target.ms} ms`, met };
+    return {
+      what,
+      medianMs: Math.round(medians[c]),
+      ratio: Number(ratio.toFixed(2)),
+      target: target === undefined ? '' : target.ratio !== undefined ? `≤ ${target.ratio}× node -e 0` : `≤ ${target.ms} ms`,
+      met,
+    };
   });
 }
 
@@ -56,6 +69,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = benchCold({ runs });
   const width = Math.max(...rows.map((r) => r.what.length));
   console.log(`${'command'.padEnd(width)}  median ms  × node -e 0  target`);
-  for (const r of rows) console.log(`${r.what.padEnd(width)}  ${String(r.medianMs).padStart(9)}  ${r.ratio.toFixed(2).padStart(11)}  ${r.target}${r.met === undefined ? '' : r.met ? '  met' : '  NOT met'}`);
+  for (const r of rows)
+    console.log(
+      `${r.what.padEnd(width)}  ${String(r.medianMs).padStart(9)}  ${r.ratio.toFixed(2).padStart(11)}  ${r.target}${r.met === undefined ? '' : r.met ? '  met' : '  NOT met'}`,
+    );
   console.log(`medians of ${runs} alternating runs; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
 }

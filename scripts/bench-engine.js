@@ -51,7 +51,11 @@ export async function benchEngine({ runs = 9, numRuns = 20, dist = new URL('../d
     const ms = await withReference((url) =>
       cpuMs(async () => {
         for (let k = 0; k < requests; k += 8) {
-          await Promise.all(Array.from({ length: Math.min(8, requests - k) }, async () => (await request(`${url}/pets?limit=20`, { headers: { authorization: `Bearer ${apiKey}` } })).body.arrayBuffer()));
+          await Promise.all(
+            Array.from({ length: Math.min(8, requests - k) }, async () =>
+              (await request(`${url}/pets?limit=20`, { headers: { authorization: `Bearer ${apiKey}` } })).body.arrayBuffer(),
+            ),
+          );
         }
       }),
     );
@@ -63,5 +67,7 @@ export async function benchEngine({ runs = 9, numRuns = 20, dist = new URL('../d
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dist = arg('dist', undefined);
   const row = await benchEngine({ runs: Number(arg('runs', 9)), numRuns: Number(arg('num-runs', 20)), ...(dist ? { dist } : {}) });
-  console.log(`functional run, ${row.numRuns} runs per property, ${row.requests} requests: ${row.suiteMs.toFixed(0)} ms of CPU (median of ${row.runs}), the same number of plain GET /pets requests ${row.plainMs.toFixed(0)} ms: ${(row.suiteMs / row.plainMs).toFixed(1)}×`);
+  console.log(
+    `functional run, ${row.numRuns} runs per property, ${row.requests} requests: ${row.suiteMs.toFixed(0)} ms of CPU (median of ${row.runs}), the same number of plain GET /pets requests ${row.plainMs.toFixed(0)} ms: ${(row.suiteMs / row.plainMs).toFixed(1)}×`,
+  );
 }

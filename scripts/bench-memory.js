@@ -78,7 +78,9 @@ function runOnce(args) {
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-memory-'));
   const timeFile = join(dir, 'time.txt');
   const withTime = existsSync(TIME);
-  const command = withTime ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, BIN, ...args, '--report-dir', join(dir, 'report')]] : [process.execPath, [BIN, ...args, '--report-dir', join(dir, 'report')]];
+  const command = withTime
+    ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, BIN, ...args, '--report-dir', join(dir, 'report')]]
+    : [process.execPath, [BIN, ...args, '--report-dir', join(dir, 'report')]];
   const child = spawn(command[0], command[1], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
   /** VmHWM by pid, in the order the processes were first seen. */
   const peaks = new Map();
@@ -102,7 +104,13 @@ function runOnce(args) {
       const verdict = verdictOf(join(dir, 'report', 'report.json'));
       rmSync(dir, { recursive: true, force: true });
       // GNU time prints "Command exited with non-zero status N" before the figure; the figure is the last line.
-      resolve({ code, verdict, peakKib: Number.isFinite(timed) ? timed : Math.max(0, ...processes), processes, source: Number.isFinite(timed) ? 'time' : 'VmHWM' });
+      resolve({
+        code,
+        verdict,
+        peakKib: Number.isFinite(timed) ? timed : Math.max(0, ...processes),
+        processes,
+        source: Number.isFinite(timed) ? 'time' : 'VmHWM',
+      });
     });
   });
 }
@@ -114,10 +122,29 @@ function runOnce(args) {
 export async function benchMemory({ runs = 3, loadSeconds = 45, log = () => {} } = {}) {
   const configDir = mkdtempSync(join(tmpdir(), 'pc-bench-memory-config-'));
   const config = join(configDir, 'petstore-conformance.config.json');
-  writeFileSync(config, JSON.stringify({ profiles: { [PROFILE]: { kind: 'closed', description: `8 connections for ${loadSeconds} s (bench-memory)`, connections: 8, durationSec: loadSeconds, maxRequests: 50_000_000, mix: { listPets: 6, getPet: 3, createPet: 1 }, thresholds: ['errorRate < 1%', 'p99 < 1000ms'] } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      profiles: {
+        [PROFILE]: {
+          kind: 'closed',
+          description: `8 connections for ${loadSeconds} s (bench-memory)`,
+          connections: 8,
+          durationSec: loadSeconds,
+          maxRequests: 50_000_000,
+          mix: { listPets: 6, getPet: 3, createPet: 1 },
+          thresholds: ['errorRate < 1%', 'p99 < 1000ms'],
+        },
+      },
+    }),
+  );
   const kinds = [
     { what: 'functional run (--embedded --load none)', target: TARGETS.functional, args: ['--embedded', '--load', 'none'] },
-    { what: `load run (--embedded, closed loop, 8 connections, ${loadSeconds} s)`, target: TARGETS.load, args: ['--embedded', '--load', PROFILE, '--config', config] },
+    {
+      what: `load run (--embedded, closed loop, 8 connections, ${loadSeconds} s)`,
+      target: TARGETS.load,
+      args: ['--embedded', '--load', PROFILE, '--config', config],
+    },
   ];
   try {
     const rows = [];
@@ -130,7 +157,9 @@ export async function benchMemory({ runs = 3, loadSeconds = 45, log = () => {} }
         if (result.verdict === undefined) throw new Error(`${kind.what}: the CLI exited with ${result.code} and wrote no report`);
         peaks.push(mb(result.peakKib));
         const [cli, ...others] = result.processes.map(mb);
-        log(`${kind.what} ${run}/${runs}: peak ${mb(result.peakKib)} MB (${result.source}); CLI ${cli ?? '?'} MB${others.length ? `, reference ${others.join(' + ')} MB` : ''}; exit ${result.code}, ${result.verdict}`);
+        log(
+          `${kind.what} ${run}/${runs}: peak ${mb(result.peakKib)} MB (${result.source}); CLI ${cli ?? '?'} MB${others.length ? `, reference ${others.join(' + ')} MB` : ''}; exit ${result.code}, ${result.verdict}`,
+        );
       }
       const medianMB = median(peaks);
       rows.push({ what: kind.what, medianMB, target: kind.target, met: medianMB <= kind.target });
@@ -149,8 +178,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const runs = arg('runs', 3);
   const loadSeconds = arg('load-seconds', 45);
-  console.log(`peak RSS over ${runs} run(s) each; node ${process.version}; ${existsSync(TIME) ? `${TIME} -f %M` : 'VmHWM polled from /proc'}`);
+  console.log(
+    `peak RSS over ${runs} run(s) each; node ${process.version}; ${existsSync(TIME) ? `${TIME} -f %M` : 'VmHWM polled from /proc'}`,
+  );
   const rows = await benchMemory({ runs, loadSeconds, log: (line) => console.log(`  ${line}`) });
-  for (const row of rows) console.log(`${row.met ? 'met    ' : 'NOT MET'} ${row.what}: median ${row.medianMB} MB (target ${row.target} MB)`);
+  for (const row of rows)
+    console.log(`${row.met ? 'met    ' : 'NOT MET'} ${row.what}: median ${row.medianMB} MB (target ${row.target} MB)`);
   process.exitCode = rows.every((row) => row.met) ? 0 : 1;
 }

@@ -25,7 +25,9 @@ async function functionalRun(target, rttMs) {
   const proxy = await startDelayProxy({ target, rttMs });
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-net-'));
   try {
-    await run(process.execPath, [bin, '--base-url', proxy.url, '--load', 'none', '--reporter', 'json', '--report-dir', dir, '-q'], { env: { ...process.env, PETSTORE_API_KEY: KEY } }).catch((error) => {
+    await run(process.execPath, [bin, '--base-url', proxy.url, '--load', 'none', '--reporter', 'json', '--report-dir', dir, '-q'], {
+      env: { ...process.env, PETSTORE_API_KEY: KEY },
+    }).catch((error) => {
       if (error.code !== 0 && error.code !== 1) throw error;
     });
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
@@ -54,7 +56,14 @@ export async function benchNetwork({ runs = 3, rtts = [30, 100], log = () => {} 
     }
     const target = NETWORK_TARGETS[rtt];
     const m = median(seconds);
-    rows.push({ what: `functional phase, target ${rtt} ms away`, median: m, unit: 's', target: target === undefined ? undefined : `≤ ${target} s`, met: target === undefined ? undefined : m <= target, runs: seconds });
+    rows.push({
+      what: `functional phase, target ${rtt} ms away`,
+      median: m,
+      unit: 's',
+      target: target === undefined ? undefined : `≤ ${target} s`,
+      met: target === undefined ? undefined : m <= target,
+      runs: seconds,
+    });
   }
   return rows;
 }
@@ -64,6 +73,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = process.argv.includes('--runs') ? Number(at('runs')) : 3;
   const rtts = process.argv.includes('--rtt') ? at('rtt').split(',').map(Number) : [30, 100];
   for (const row of await benchNetwork({ runs, rtts, log: console.log })) {
-    console.log(`${row.what}: median ${row.median.toFixed(2)} s over ${row.runs.length} runs (${row.target ?? 'no target'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'})`);
+    console.log(
+      `${row.what}: median ${row.median.toFixed(2)} s over ${row.runs.length} runs (${row.target ?? 'no target'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'})`,
+    );
   }
 }

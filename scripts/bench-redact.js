@@ -17,12 +17,22 @@ const arg = (name, fallback) => {
 /** A page of `n` animals as a target answers it: names of several scripts, ids across int64. */
 function page(n) {
   const names = ['Rex', 'Миша', 'ลูกแมว', 'Pépé le chat', '小白', 'Bello-42'];
-  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: 9007199254740993 + i, name: `${names[i % names.length]} ${i}`, categoryId: i % 7, status: ['available', 'pending', 'sold'][i % 3] })));
+  return JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({
+      id: 9007199254740993 + i,
+      name: `${names[i % names.length]} ${i}`,
+      categoryId: i % 7,
+      status: ['available', 'pending', 'sold'][i % 3],
+    })),
+  );
 }
 
 export async function benchRedact({ rounds = 9, dist = new URL('../dist/', import.meta.url).pathname } = {}) {
   const { redactorFor } = await import(pathToFileURL(resolve(dist, 'core/redact.js')).href);
-  const keys = { 'key of 24': 'Zq9-Xkw7PvtJ-mR4yQ8nTb-L', 'key of 4096': Array.from({ length: 4096 }, (_, i) => 'AbCdEfGh0123+/=-'[(i * 31 + (i >> 4)) % 16]).join('') };
+  const keys = {
+    'key of 24': 'Zq9-Xkw7PvtJ-mR4yQ8nTb-L',
+    'key of 4096': Array.from({ length: 4096 }, (_, i) => 'AbCdEfGh0123+/=-'[(i * 31 + (i >> 4)) % 16]).join(''),
+  };
   const texts = {
     'a header value': 'application/json; charset=utf-8',
     'a page of 100 animals': page(100),
@@ -47,7 +57,13 @@ export async function benchRedact({ rounds = 9, dist = new URL('../dist/', impor
       };
       const redact = time((t) => redactor.redact(t));
       const parse = text.startsWith('[') || text.startsWith('{') ? time((t) => JSON.parse(t)) : undefined;
-      rows.push({ key: keyName, text: textName, 'redact µs': redact.toFixed(1), 'JSON.parse µs': parse === undefined ? '-' : parse.toFixed(1), ratio: parse === undefined ? '-' : (redact / parse).toFixed(2) });
+      rows.push({
+        key: keyName,
+        text: textName,
+        'redact µs': redact.toFixed(1),
+        'JSON.parse µs': parse === undefined ? '-' : parse.toFixed(1),
+        ratio: parse === undefined ? '-' : (redact / parse).toFixed(2),
+      });
     }
   }
   return rows;

@@ -23,7 +23,12 @@ const arg = (name, fallback) => {
 const runs = arg('runs', 3);
 const quiet = () => {};
 
-console.log(`petstore-conformance benchmark: node ${process.version}, ${cpus().length} cores, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `petstore-conformance benchmark: node ${process.version}, ${cpus().length} cores, load average ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const rows = [];
 const section = async (name, run) => {
   process.stdout.write(`${name}…\n`);
@@ -32,7 +37,9 @@ const section = async (name, run) => {
 await section('functional phase through the delay proxy', () => benchNetwork({ runs, log: console.log }));
 await section('cold starts', () => benchCold({ runs: Math.max(runs, 7) }));
 await section('peak memory', () => benchMemory({ runs, loadSeconds: arg('memory-load-seconds', 45) }));
-await section('throughput against wrk', () => benchLoad({ rounds: arg('load-rounds', 3), seconds: arg('load-seconds', 10), soakSeconds: arg('soak-seconds', 0), log: quiet }));
+await section('throughput against wrk', () =>
+  benchLoad({ rounds: arg('load-rounds', 3), seconds: arg('load-seconds', 10), soakSeconds: arg('soak-seconds', 0), log: quiet }),
+);
 
 const shown = (row) => {
   const value = row.median ?? row.medianMs ?? row.medianMB ?? row.ratio;
@@ -42,5 +49,8 @@ const shown = (row) => {
 };
 console.log('\nwhat | median | target | met');
 console.log('--- | --- | --- | ---');
-for (const row of rows) console.log(`${row.what} | ${shown(row)} | ${typeof row.target === 'number' ? `≤ ${row.target} MB` : row.target || '-'} | ${row.met === undefined ? '-' : row.met ? 'yes' : 'NO'}`);
+for (const row of rows)
+  console.log(
+    `${row.what} | ${shown(row)} | ${typeof row.target === 'number' ? `≤ ${row.target} MB` : row.target || '-'} | ${row.met === undefined ? '-' : row.met ? 'yes' : 'NO'}`,
+  );
 process.exitCode = rows.every((row) => row.met !== false) ? 0 : 1;

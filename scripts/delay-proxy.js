@@ -53,7 +53,9 @@ export async function startDelayProxy({ target, rttMs, port = 0 }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { target: { type: 'string' }, rtt: { type: 'string', default: '30' }, port: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({
+    options: { target: { type: 'string' }, rtt: { type: 'string', default: '30' }, port: { type: 'string', default: '0' } },
+  });
   if (!values.target) {
     console.error('usage: node scripts/delay-proxy.js --target URL --rtt MS [--port N]');
     process.exit(2);

@@ -15,7 +15,8 @@ const target = new URL('generated.ts', dir);
 /** Throws with the asset's name when `text` is not CSS this page can inline. */
 function checkCss(name, text) {
   if (/<\/style|<!--/i.test(text)) throw new Error(`${name}: holds "</style" or "<!--", which would end the inline <style> early`);
-  if (/@import|url\(\s*['"]?(?!data:)/i.test(text)) throw new Error(`${name}: loads another resource (@import or url()), which the page's Content-Security-Policy forbids`);
+  if (/@import|url\(\s*['"]?(?!data:)/i.test(text))
+    throw new Error(`${name}: loads another resource (@import or url()), which the page's Content-Security-Policy forbids`);
   // Comments and strings aside, braces must pair up: a missing one silently swallows the rules after it.
   const bare = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
   if (bare.includes('/*')) throw new Error(`${name}: a comment is not closed`);

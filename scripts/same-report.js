@@ -22,15 +22,31 @@ const MEASURED = new Set(['durationMs', 'startedAt', 'finishedAt', 'date']);
 
 function normalise(value) {
   if (Array.isArray(value)) return value.map(normalise);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, MEASURED.has(k) ? '<measured>' : normalise(v)]));
-  if (typeof value === 'string') return value.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT/g, '<date>');
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, MEASURED.has(k) ? '<measured>' : normalise(v)]));
+  if (typeof value === 'string')
+    return value.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT/g, '<date>');
   return value;
 }
 
 function report(checkout) {
   const out = mkdtempSync(join(tmpdir(), 'pc-same-'));
   try {
-    const args = ['bin/petstore-conformance.js', '--embedded', '--seed', values.seed, '--load', 'none', '--concurrency', '1', '--report-dir', out, '--reporter', 'json', '-q'];
+    const args = [
+      'bin/petstore-conformance.js',
+      '--embedded',
+      '--seed',
+      values.seed,
+      '--load',
+      'none',
+      '--concurrency',
+      '1',
+      '--report-dir',
+      out,
+      '--reporter',
+      'json',
+      '-q',
+    ];
     try {
       execFileSync(process.execPath, args, { cwd: checkout, stdio: 'ignore' });
     } catch (error) {
@@ -51,11 +67,14 @@ try {
   const [before, after] = [report(base), report(root)];
   const first = before.findIndex((line, i) => line !== after[i]);
   if (first === -1 && before.length === after.length) {
-    console.log(`same: report.json of seed ${values.seed} at ${values.base} and in this checkout (${after.length} lines, times and port set aside)`);
+    console.log(
+      `same: report.json of seed ${values.seed} at ${values.base} and in this checkout (${after.length} lines, times and port set aside)`,
+    );
   } else {
     const at = first === -1 ? Math.min(before.length, after.length) : first;
     console.log(`differs from ${values.base} at line ${at + 1} of ${after.length}:`);
-    for (let i = Math.max(0, at - 3); i < at + 8; i++) console.log(`  ${before[i] === after[i] ? ' ' : '-'} ${before[i] ?? ''}${before[i] === after[i] ? '' : `\n  + ${after[i] ?? ''}`}`);
+    for (let i = Math.max(0, at - 3); i < at + 8; i++)
+      console.log(`  ${before[i] === after[i] ? ' ' : '-'} ${before[i] ?? ''}${before[i] === after[i] ? '' : `\n  + ${after[i] ?? ''}`}`);
     process.exitCode = 1;
   }
 } finally {

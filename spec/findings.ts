@@ -181,56 +181,105 @@ const WORDING: { [C in FindingCode]: (args: FindingArguments<string>[C]) => Word
   ID_REUSED: (a) => ({ expected: 'a new id for the created animal', received: `id ${a.id}, which another animal already has` }),
   ECHO_DIFFERS: (a) => ({ expected: 'the created Pet to carry the name, categoryId and status sent', received: list(a.differences) }),
   FETCH_FAILED: (a) => ({ expected: `200 with animal ${a.id}, created before, as a Pet in JSON`, received: a.received }),
-  SEEN_THEN_MISSING: (a) => ({ expected: `200 with animal ${a.id}, which an earlier 200 showed (once seen, an animal stays visible)`, received: a.received }),
-  FETCHED_NOT_A_PET: (a) => ({ expected: `200 with animal ${a.id}, created before, as a Pet in JSON`, received: `a body that is not a Pet: ${a.problem}` }),
+  SEEN_THEN_MISSING: (a) => ({
+    expected: `200 with animal ${a.id}, which an earlier 200 showed (once seen, an animal stays visible)`,
+    received: a.received,
+  }),
+  FETCHED_NOT_A_PET: (a) => ({
+    expected: `200 with animal ${a.id}, created before, as a Pet in JSON`,
+    received: `a body that is not a Pet: ${a.problem}`,
+  }),
   FETCHED_DIFFERS: (a) => ({ expected: `animal ${a.id} as created`, received: list(a.differences) }),
-  UNKNOWN_ID_ANSWERED: (a) => ({ expected: `404 for id ${a.id}, which the suite has never seen (or 200 with that very animal)`, received: a.received }),
-  EVERY_ID_EXISTS: (a) => ({ expected: `404 for at least one of ${a.count} random int64 ids`, received: 'every one of them answered 200 as an existing animal' }),
-  LIST_NOT_ARRAY: (a) => ({ expected: a.request === undefined ? '200 with a JSON array of Pet' : `a 200 answer to ${a.request} to be a JSON array of Pet`, received: a.received }),
+  UNKNOWN_ID_ANSWERED: (a) => ({
+    expected: `404 for id ${a.id}, which the suite has never seen (or 200 with that very animal)`,
+    received: a.received,
+  }),
+  EVERY_ID_EXISTS: (a) => ({
+    expected: `404 for at least one of ${a.count} random int64 ids`,
+    received: 'every one of them answered 200 as an existing animal',
+  }),
+  LIST_NOT_ARRAY: (a) => ({
+    expected: a.request === undefined ? '200 with a JSON array of Pet' : `a 200 answer to ${a.request} to be a JSON array of Pet`,
+    received: a.received,
+  }),
   LIST_ITEM_NOT_A_PET: (a) => ({ expected: 'a JSON array of Pet', received: `item ${a.index} is not a Pet: ${a.problem}` }),
   TOO_MANY_ANIMALS: (a) => ({
     expected:
-      a.bound === 'default' ? `at most ${a.max} animals when limit is absent${a.query === undefined ? '' : ` for ${a.query}`}`
-      : a.bound === 'limit' ? `at most ${a.max} animals for limit=${a.max}`
-      : `at most ${a.max} animals (the maximum) for ${a.query ?? '(no query)'}`,
+      a.bound === 'default'
+        ? `at most ${a.max} animals when limit is absent${a.query === undefined ? '' : ` for ${a.query}`}`
+        : a.bound === 'limit'
+          ? `at most ${a.max} animals for limit=${a.max}`
+          : `at most ${a.max} animals (the maximum) for ${a.query ?? '(no query)'}`,
     received: `${a.count}`,
   }),
-  OTHER_STATUS_LISTED: (a) => ({ expected: `only animals with status "${a.status}"`, received: `${a.count} other(s): ${a.shown.join(', ')}` }),
-  PAGE_SHORT: (a) => ({ expected: `${a.expected} animals (limit ${a.limit}; the store holds at least ${a.proven} ${matching(a.status)})`, received: pageSize(a) }),
-  PAGE_SHORT_STATUS_MOVED: (a) => `a page of ${pageSize(a)} for limit ${a.limit} while ${a.proven} ${matching(a.status)} were known; they may have moved to another status since (transitions are not shown)`,
+  OTHER_STATUS_LISTED: (a) => ({
+    expected: `only animals with status "${a.status}"`,
+    received: `${a.count} other(s): ${a.shown.join(', ')}`,
+  }),
+  PAGE_SHORT: (a) => ({
+    expected: `${a.expected} animals (limit ${a.limit}; the store holds at least ${a.proven} ${matching(a.status)})`,
+    received: pageSize(a),
+  }),
+  PAGE_SHORT_STATUS_MOVED: (a) =>
+    `a page of ${pageSize(a)} for limit ${a.limit} while ${a.proven} ${matching(a.status)} were known; they may have moved to another status since (transitions are not shown)`,
   LISTED_DIFFERS: (a) => ({ expected: `animal ${a.id} listed as it was created`, received: list(a.differences) }),
-  LISTED_MISSING: (a) => ({ expected: `animal ${a.id}, read with status "${a.status}" (now too), in GET /pets?status=${a.status}&limit=100 (${a.count} animals, so not cut by the limit)`, received: 'it is missing' }),
+  LISTED_MISSING: (a) => ({
+    expected: `animal ${a.id}, read with status "${a.status}" (now too), in GET /pets?status=${a.status}&limit=100 (${a.count} animals, so not cut by the limit)`,
+    received: 'it is missing',
+  }),
   MISSING_UNREADABLE: (a) => `animal ${a.id} is missing from GET /pets?status=${a.status} and could not be read again to see its status`,
-  MISSING_FROM_FULL_PAGE: (a) => `${a.count} animal(s) last read with status "${a.status}" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped`,
+  MISSING_FROM_FULL_PAGE: (a) =>
+    `${a.count} animal(s) last read with status "${a.status}" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped`,
   ERROR_NOT_JSON: (a) => ({ expected: `an Error body (JSON object with code, message, status) on ${a.status}`, received: a.received }),
   ERROR_BODY_INVALID: (a) => ({ expected: `an Error body on ${a.status}`, received: `${a.body} (${a.violations})` }),
   ERROR_STATUS_DIFFERS: (a) => ({ expected: `Error.status ${a.status}, the HTTP status`, received: a.received }),
-  NOT_LABELLED_JSON: (a) => ({ expected: 'Content-Type: application/json on a JSON body', received: a.contentType === undefined ? 'no Content-Type' : `Content-Type: ${a.contentType}` }),
-  PET_STATUS_NULL: (a) => ({ expected: `${where(a.item)} to be a Pet: an absent status is omitted, not written "status": null`, received: a.body }),
+  NOT_LABELLED_JSON: (a) => ({
+    expected: 'Content-Type: application/json on a JSON body',
+    received: a.contentType === undefined ? 'no Content-Type' : `Content-Type: ${a.contentType}`,
+  }),
+  PET_STATUS_NULL: (a) => ({
+    expected: `${where(a.item)} to be a Pet: an absent status is omitted, not written "status": null`,
+    received: a.body,
+  }),
   NOT_A_PET: (a) => ({ expected: `${where(a.item)} to be a Pet`, received: `${a.body} (${a.violations})` }),
   NO_BEARER_CHALLENGE: (a) => ({ expected: 'WWW-Authenticate: Bearer … on a 401', received: header('WWW-Authenticate', a.header) }),
-  NO_INVALID_TOKEN: (a) => ({ expected: 'error="invalid_token" in the challenge when a non-empty bearer token was sent and refused', received: `WWW-Authenticate: ${a.header}` }),
+  NO_INVALID_TOKEN: (a) => ({
+    expected: 'error="invalid_token" in the challenge when a non-empty bearer token was sent and refused',
+    received: `WWW-Authenticate: ${a.header}`,
+  }),
   NO_DEPRECATION: (a) => ({
     expected: `Deprecation: @<unix seconds> not after ${a.sunset} (RFC 9745)`,
     received:
-      a.problem === 'draft' ? `Deprecation: ${a.header} (the draft form that predates RFC 9745)`
-      : a.problem === 'after-sunset' ? `Deprecation: ${a.header}, after the sunset`
-      : header('Deprecation', a.header),
+      a.problem === 'draft'
+        ? `Deprecation: ${a.header} (the draft form that predates RFC 9745)`
+        : a.problem === 'after-sunset'
+          ? `Deprecation: ${a.header}, after the sunset`
+          : header('Deprecation', a.header),
   }),
   NO_SUNSET: (a) => ({ expected: `Sunset: ${a.date}`, received: header('Sunset', a.header) }),
-  NO_SUCCESSOR_LINK: (a) => ({ expected: 'Link: <…/pets>; rel="successor-version" (or latest-version, alternate), or a rel="deprecation" link', received: header('Link', a.header) }),
-  DEPRECATION_ELSEWHERE: (a) => ({ expected: `no deprecation signal on ${a.operation}, which is not deprecated`, received: list(a.headers) }),
+  NO_SUCCESSOR_LINK: (a) => ({
+    expected: 'Link: <…/pets>; rel="successor-version" (or latest-version, alternate), or a rel="deprecation" link',
+    received: header('Link', a.header),
+  }),
+  DEPRECATION_ELSEWHERE: (a) => ({
+    expected: `no deprecation signal on ${a.operation}, which is not deprecated`,
+    received: list(a.headers),
+  }),
   NO_ANIMAL_TO_GET: () => 'getPet not tried: no animal could be created to ask for',
-  WIDE_CATEGORIES_REFUSED: () => 'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
+  WIDE_CATEGORIES_REFUSED: () =>
+    'no categoryId beyond ±2^53 was accepted (the target refused them as unknown categories, which the document leaves open), so their exact echo could not be tested',
   CLIENT_DIFFERS: (a) => ({
     expected: `the same answer to ${a.request} whichever client sends it${a.pairing === 'same-class' ? ' (a request of the same kind)' : ''}: the document tells clients apart by their API key alone`,
     received: `as ${a.first}, then as ${a.second}: ${list(a.differences)}`,
   }),
   NOTHING_COMPARED: (a) => `no answer could be compared across clients: ${a.reason}`,
   CUT_SHORT: (a) => `cut short: ${a.reason}`,
-  BODY_NOT_READ: (a) => `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
-  BODY_NOT_PARSED: (a) => `the body of a ${a.status} answer holds more JSON than the suite parses of a response (more than ${a.tokens} brackets, commas and colons), so what it holds could not be judged`,
-  ERROR_STATUS_NOT_A_NUMBER: (a) => `the Error body of a ${a.status} answer has status ${a.received}, which is not a number (ERROR-SCHEMA fails it), so whether it repeats the HTTP status was not judged`,
+  BODY_NOT_READ: (a) =>
+    `the body of a ${a.status} answer is longer than the suite reads of a response (maxBodyBytes, 1 MiB unless the run set another bound), so what it holds could not be judged`,
+  BODY_NOT_PARSED: (a) =>
+    `the body of a ${a.status} answer holds more JSON than the suite parses of a response (more than ${a.tokens} brackets, commas and colons), so what it holds could not be judged`,
+  ERROR_STATUS_NOT_A_NUMBER: (a) =>
+    `the Error body of a ${a.status} answer has status ${a.received}, which is not a number (ERROR-SCHEMA fails it), so whether it repeats the HTTP status was not judged`,
 };
 
 function matching(status: string | undefined): string {
@@ -259,8 +308,10 @@ export function findingText(message: FindingMessage<string> & { message?: string
   const wording = word(message.args);
   let text = typeof wording === 'string' ? wording : `Expected ${wording.expected} / Received ${wording.received}`;
   if (message.underLoad !== undefined) text = `Under load (${message.underLoad}): ${text}`;
-  if (message.repeat === 'intermittent') text = `Intermittent: ${text}; the same input passed when replayed, but the failing answer was observed`;
-  if (message.repeat === 'not-reproduced') text = `Not reproduced: ${text}; the same input passed when replayed, and the judgement rested on what the suite inferred about the store`;
+  if (message.repeat === 'intermittent')
+    text = `Intermittent: ${text}; the same input passed when replayed, but the failing answer was observed`;
+  if (message.repeat === 'not-reproduced')
+    text = `Not reproduced: ${text}; the same input passed when replayed, and the judgement rested on what the suite inferred about the store`;
   return text;
 }
 
@@ -270,6 +321,11 @@ export function findingText(message: FindingMessage<string> & { message?: string
  * anything renders it.
  */
 export function redactFinding(message: FindingMessage<string>, redact: (text: string) => Redacted): FindingMessage {
-  const args = Object.fromEntries(Object.entries(message.args).map(([name, value]: [string, unknown]) => [name, typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map((v: string) => redact(v)) : value]));
+  const args = Object.fromEntries(
+    Object.entries(message.args).map(([name, value]: [string, unknown]) => [
+      name,
+      typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map((v: string) => redact(v)) : value,
+    ]),
+  );
   return { ...message, args } as FindingMessage;
 }

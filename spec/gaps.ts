@@ -74,7 +74,8 @@ export const gaps = [
     id: 'GAP-ORDERS-RESPONSES',
     title: 'What GET /store/orders answers',
     section: 'Endpoints › Other endpoints ("Its parameters, payloads and responses: not shown")',
-    accepted: 'Anything but 404, 405 and 501 with the key (a 5xx included, recorded here); 401 with an Error body without it; every error response an Error body.',
+    accepted:
+      'Anything but 404, 405 and 501 with the key (a 5xx included, recorded here); 401 with an Error body without it; every error response an Error body.',
   }),
   gap({
     id: 'GAP-ERROR-CODES',
@@ -86,17 +87,19 @@ export const gaps = [
     id: 'GAP-RATE-LIMITS',
     title: 'Rate limits and quotas',
     section: 'Limits (rate limits, quotas: not shown)',
-    accepted: 'A 429 is never a conformance failure (its body must still be an Error). It is waited out, Retry-After honoured (delta-seconds or an HTTP-date; without one, 1 s doubling), within a run-wide wait budget; a request still limited after the budget makes what depended on it inconclusive.',
+    accepted:
+      'A 429 is never a conformance failure (its body must still be an Error). It is waited out, Retry-After honoured (delta-seconds or an HTTP-date; without one, 1 s doubling), within a run-wide wait budget; a request still limited after the budget makes what depended on it inconclusive.',
   }),
   gap({
     id: 'GAP-NULL-STATUS',
     title: 'A create body with "status": null',
     section: 'Resources and their fields › NewPet (status not required)',
-    accepted: 'A 400 Error, or 201 with the status absent or any PetStatus (the request may be read as omitting it). In a response, "status": null is not a Pet (PET-SCHEMA).',
+    accepted:
+      'A 400 Error, or 201 with the status absent or any PetStatus (the request may be read as omitting it). In a response, "status": null is not a Pet (PET-SCHEMA).',
   }),
   gap({
     id: 'GAP-STATUS-TRANSITIONS',
-    title: 'An animal\'s status changing after creation',
+    title: "An animal's status changing after creation",
     section: 'States and transitions ("Transitions: not shown")',
     accepted: 'The 201 answer carries the status sent; later reads may show any PetStatus.',
   }),
@@ -104,31 +107,36 @@ export const gaps = [
     id: 'GAP-NAME-REPERTOIRE',
     title: 'Characters a name may hold',
     section: 'Resources and their fields › NewPet (name: string; no repertoire stated)',
-    accepted: 'A 400 Error for a name holding anything but ordinary printable text: control, format or private-use characters (U+0000–U+001F and U+007F among them), noncharacters, escaped unpaired surrogates, spaces other than U+0020, code points unassigned or assigned after Unicode 6.0 (2010, which an older Unicode database may not know), a space at either end. A short name of letters, marks, digits, punctuation and symbols of any script, emoji and inner spaces included, must be accepted.',
+    accepted:
+      'A 400 Error for a name holding anything but ordinary printable text: control, format or private-use characters (U+0000–U+001F and U+007F among them), noncharacters, escaped unpaired surrogates, spaces other than U+0020, code points unassigned or assigned after Unicode 6.0 (2010, which an older Unicode database may not know), a space at either end. A short name of letters, marks, digits, punctuation and symbols of any script, emoji and inner spaces included, must be accepted.',
   }),
   gap({
     id: 'GAP-NAME-NORMALISATION',
     title: 'Unicode normalisation of names',
     section: 'Resources and their fields › Pet (the created animal is returned; nothing on normalisation)',
-    accepted: 'A name returned in another normalisation form of the same text (canonically equivalent: the same NFC form). Any other difference fails.',
+    accepted:
+      'A name returned in another normalisation form of the same text (canonically equivalent: the same NFC form). Any other difference fails.',
   }),
   gap({
     id: 'GAP-CATEGORY-RECORDS',
     title: 'Which categoryIds name a category',
     section: 'Resources and their fields › Gaps in resources ("Fields of the category record … not shown")',
-    accepted: 'A 400 Error for a categoryId the target has no category for, when the same body with a categoryId it accepted before is created. A 5xx for any categoryId still fails.',
+    accepted:
+      'A 400 Error for a categoryId the target has no category for, when the same body with a categoryId it accepted before is created. A 5xx for any categoryId still fails.',
   }),
   gap({
     id: 'GAP-REQUEST-BOM',
     title: 'A create body starting with a UTF-8 byte order mark',
-    section: 'Endpoints › createPet (JSON body); RFC 8259 §8.1 ("implementations that parse JSON texts MAY ignore the presence of a byte order mark")',
+    section:
+      'Endpoints › createPet (JSON body); RFC 8259 §8.1 ("implementations that parse JSON texts MAY ignore the presence of a byte order mark")',
     accepted: 'A 400 Error, or 201 with the animal as sent.',
   }),
   gap({
     id: 'GAP-READ-AFTER-WRITE',
     title: 'When a created animal becomes readable',
     section: 'What the service does ("The service keeps a store of animals"; nothing on when an animal added is readable)',
-    accepted: 'An animal created may be missing (getPet 404, absent from a listing it belongs on) for up to the visibility window after its 201 (2 s by default); it is asked for again with backoff, and the lag is recorded. Once a 200 has shown it, it must stay visible: a 404 then fails GET-RESPONSE. Past the window, a missing animal fails as it would at once.',
+    accepted:
+      'An animal created may be missing (getPet 404, absent from a listing it belongs on) for up to the visibility window after its 201 (2 s by default); it is asked for again with backoff, and the lag is recorded. Once a 200 has shown it, it must stay visible: a 404 then fails GET-RESPONSE. Past the window, a missing animal fails as it would at once.',
   }),
 ] as const satisfies readonly GapDefinition[];
 

@@ -32,7 +32,9 @@ export const openapi = {
     version: INTERFACE_VERSION,
     description: 'Listing animals, adding an animal and reading one animal. Data is exchanged as JSON over HTTP.',
   },
-  servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:8080/v1', description: 'Ends in the version segment /v1' } } }],
+  servers: [
+    { url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:8080/v1', description: 'Ends in the version segment /v1' } } },
+  ],
   tags: [{ name: 'animals' }],
   security: [{ bearerAuth: [] }],
   paths: {
@@ -59,7 +61,10 @@ export const openapi = {
           },
         ],
         responses: {
-          '200': { description: 'JSON array of Pet (Pets)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pets' } } } },
+          '200': {
+            description: 'JSON array of Pet (Pets)',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pets' } } },
+          },
           '401': unauthorized,
         },
       },
@@ -70,7 +75,10 @@ export const openapi = {
         security: [{ bearerAuth: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } },
         responses: {
-          '201': { description: 'Pet (the created animal, including the assigned id)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+          '201': {
+            description: 'Pet (the created animal, including the assigned id)',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+          },
           '400': errorResponse('Error (body missing required fields or containing invalid values)'),
           '401': unauthorized,
         },
@@ -85,7 +93,13 @@ export const openapi = {
         description: `Deprecated; to be removed on 5 December 2030 (${GET_PET_SUNSET.httpDate}). Replacement: GET /pets with the status filter.`,
         security: [{ bearerAuth: [] }],
         parameters: [
-          { name: 'petId', in: 'path', required: true, description: 'Identifier of the animal to retrieve', schema: { type: 'integer', format: 'int64' } },
+          {
+            name: 'petId',
+            in: 'path',
+            required: true,
+            description: 'Identifier of the animal to retrieve',
+            schema: { type: 'integer', format: 'int64' },
+          },
         ],
         responses: {
           '200': { description: 'Pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },

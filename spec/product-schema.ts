@@ -29,8 +29,20 @@ export const productSchema = {
   required: ['name', 'version', 'contact'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '^\\S(.*\\S)?$', description: 'a non-empty string of at most 200 characters, without leading or trailing spaces' },
-    version: { type: 'string', minLength: 1, maxLength: 100, pattern: '^\\S+$', description: 'a non-empty string without spaces, of at most 100 characters (e.g. "2.4.1")' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^\\S(.*\\S)?$',
+      description: 'a non-empty string of at most 200 characters, without leading or trailing spaces',
+    },
+    version: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^\\S+$',
+      description: 'a non-empty string without spaces, of at most 100 characters (e.g. "2.4.1")',
+    },
     contact: {
       type: 'string',
       maxLength: 500,

@@ -6,7 +6,12 @@
 
 /** One member of a reason union: its `code`, and every other field required. */
 function reason(code: string, fields: Record<string, object>) {
-  return { type: 'object', required: ['code', ...Object.keys(fields)], additionalProperties: false, properties: { code: { const: code }, ...fields } };
+  return {
+    type: 'object',
+    required: ['code', ...Object.keys(fields)],
+    additionalProperties: false,
+    properties: { code: { const: code }, ...fields },
+  };
 }
 
 /** The `$defs` of the stop and skip reasons, in the schema's order. */
@@ -20,7 +25,14 @@ export const reasonDefs = {
       reason('time-bound', { seconds: { type: 'number' } }),
       reason('max-failures', { failing: { type: 'integer' }, limit: { type: 'integer' } }),
       reason('interrupted', { signal: { enum: ['SIGINT', 'SIGTERM'] } }),
-      reason('preflight', { error: { type: 'object', required: ['code', 'message'], additionalProperties: false, properties: { code: { type: 'string' }, message: { type: 'string' } } } }),
+      reason('preflight', {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          additionalProperties: false,
+          properties: { code: { type: 'string' }, message: { type: 'string' } },
+        },
+      }),
     ],
   },
   why: {
@@ -33,7 +45,15 @@ export const reasonDefs = {
       reason('nothing-judged', {
         rule: { $ref: '#/$defs/ruleId' },
         scope: { enum: ['check', 'run'] },
-        answers: { type: 'array', items: { type: 'object', required: ['label', 'count'], additionalProperties: false, properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } } } },
+        answers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['label', 'count'],
+            additionalProperties: false,
+            properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+          },
+        },
       }),
       reason('crashed', { detail: { type: 'string' } }),
       reason('load-none', {}),

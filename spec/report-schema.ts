@@ -39,7 +39,23 @@ export const reportSchema = {
   $id: 'https://petstore-conformance.invalid/spec/report.schema.json',
   title: 'petstore-conformance report',
   type: 'object',
-  required: ['tool', 'interfaceVersion', 'target', 'seed', 'numRuns', 'startedAt', 'finishedAt', 'durationMs', 'options', 'summary', 'rules', 'observations', 'skippedPhases', 'load', 'waivers'],
+  required: [
+    'tool',
+    'interfaceVersion',
+    'target',
+    'seed',
+    'numRuns',
+    'startedAt',
+    'finishedAt',
+    'durationMs',
+    'options',
+    'summary',
+    'rules',
+    'observations',
+    'skippedPhases',
+    'load',
+    'waivers',
+  ],
   additionalProperties: false,
   properties: {
     tool: {
@@ -68,30 +84,51 @@ export const reportSchema = {
           items: { enum: [...FINGERPRINT_IDS] },
           uniqueItems: true,
           minItems: 1,
-          description: "The clients whose shapes the run's requests were sent under (core/fingerprints.ts), each request under one; absent: the tool's own shape",
+          description:
+            "The clients whose shapes the run's requests were sent under (core/fingerprints.ts), each request under one; absent: the tool's own shape",
         },
         userAgent: { type: 'string', description: "User-Agent of the tool's own shape, when one was given; absent: petstore-conformance" },
-        jitterMs: { type: 'integer', minimum: 1, description: 'Longest pause before each functional request (pacing with jitter), ms; absent: none' },
+        jitterMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Longest pause before each functional request (pacing with jitter), ms; absent: none',
+        },
         connection: {
           type: 'object',
           description: 'How the target was reached besides TLS verification; never a secret',
           required: ['clientCertificate', 'headers', 'secretHeaders'],
           additionalProperties: false,
           properties: {
-            proxy: { type: 'string', description: 'The proxy given for the run, or the environment\'s ("from the environment: …"), without credentials' },
+            proxy: {
+              type: 'string',
+              description: 'The proxy given for the run, or the environment\'s ("from the environment: …"), without credentials',
+            },
             clientCertificate: { type: 'boolean', description: 'A client certificate was presented' },
-            headers: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers sent, secret ones included; never their values' },
-            secretHeaders: { type: 'array', items: { type: 'string' }, description: 'Names of the extra headers whose values are secret, and were redacted' },
+            headers: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Names of the extra headers sent, secret ones included; never their values',
+            },
+            secretHeaders: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Names of the extra headers whose values are secret, and were redacted',
+            },
           },
         },
         sources: {
           type: 'object',
-          description: 'Where the target and the transport settings in force came from, as the CLI read them (reports of earlier versions have none)',
+          description:
+            'Where the target and the transport settings in force came from, as the CLI read them (reports of earlier versions have none)',
           required: ['flags', 'environment'],
           additionalProperties: false,
           properties: {
             flags: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by a flag' },
-            environment: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by a PETSTORE_* variable, or HTTP_PROXY/HTTPS_PROXY for the proxy' },
+            environment: {
+              type: 'array',
+              items: { $ref: '#/$defs/sourcedSetting' },
+              description: 'Set by a PETSTORE_* variable, or HTTP_PROXY/HTTPS_PROXY for the proxy',
+            },
             configFile: {
               type: 'object',
               description: 'The config file read',
@@ -99,7 +136,11 @@ export const reportSchema = {
               additionalProperties: false,
               properties: {
                 path: { type: 'string', description: 'Relative to the working folder' },
-                named: { type: 'boolean', description: 'Named by the user; false: found in the working folder or above it, which may set a loopback target but no transport setting nor a header from the environment' },
+                named: {
+                  type: 'boolean',
+                  description:
+                    'Named by the user; false: found in the working folder or above it, which may set a loopback target but no transport setting nor a header from the environment',
+                },
                 settings: { type: 'array', items: { $ref: '#/$defs/sourcedSetting' }, description: 'Set by the file' },
               },
             },
@@ -109,7 +150,11 @@ export const reportSchema = {
         only: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         skip: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         load: { type: 'string' },
-        names: { const: 'natural', description: 'Generated names were natural animal names without a constant part (certification); absent: each began with namePrefix' },
+        names: {
+          const: 'natural',
+          description:
+            'Generated names were natural animal names without a constant part (certification); absent: each began with namePrefix',
+        },
       },
     },
     namePrefix: { type: 'string', description: 'What every generated name began with; absent when names were natural' },
@@ -118,7 +163,10 @@ export const reportSchema = {
       required: ['verdict', 'reason', 'strict', 'counts', 'requests', 'checks', 'thresholds'],
       additionalProperties: false,
       properties: {
-        verdict: { enum: ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted'], description: 'inconclusive: nothing failed, but a selected MUST rule no waiver names was decided on no case (exit 4)' },
+        verdict: {
+          enum: ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted'],
+          description: 'inconclusive: nothing failed, but a selected MUST rule no waiver names was decided on no case (exit 4)',
+        },
         interrupted: { enum: ['SIGINT', 'SIGTERM'], description: 'The signal that stopped the run (verdict interrupted)' },
         reason: { type: 'string' },
         strict: { type: 'boolean' },
@@ -127,7 +175,8 @@ export const reportSchema = {
         checks: { type: 'integer', minimum: 0 },
         thresholds: { enum: ['pass', 'fail', 'none'] },
         undecided: {
-          description: 'Rules decided on no case, and why (result/undecided.ts): see is the rule to look at, why the cause as data, cause its words',
+          description:
+            'Rules decided on no case, and why (result/undecided.ts): see is the rule to look at, why the cause as data, cause its words',
           type: 'array',
           items: {
             type: 'object',
@@ -139,8 +188,34 @@ export const reportSchema = {
               cause: { type: 'string' },
               why: {
                 oneOf: [
-                  { type: 'object', required: ['code', 'upstream', 'outcome', 'never'], additionalProperties: false, properties: { code: { const: 'upstream' }, upstream: { $ref: '#/$defs/ruleId' }, outcome: { enum: ['fail', 'waived'] }, never: { type: 'boolean' } } },
-                  { type: 'object', required: ['code', 'answers'], additionalProperties: false, properties: { code: { const: 'answers' }, answers: { type: 'array', items: { type: 'object', required: ['label', 'count'], additionalProperties: false, properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } } } } } },
+                  {
+                    type: 'object',
+                    required: ['code', 'upstream', 'outcome', 'never'],
+                    additionalProperties: false,
+                    properties: {
+                      code: { const: 'upstream' },
+                      upstream: { $ref: '#/$defs/ruleId' },
+                      outcome: { enum: ['fail', 'waived'] },
+                      never: { type: 'boolean' },
+                    },
+                  },
+                  {
+                    type: 'object',
+                    required: ['code', 'answers'],
+                    additionalProperties: false,
+                    properties: {
+                      code: { const: 'answers' },
+                      answers: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          required: ['label', 'count'],
+                          additionalProperties: false,
+                          properties: { label: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+                        },
+                      },
+                    },
+                  },
                 ],
               },
             },
@@ -176,12 +251,21 @@ export const reportSchema = {
     },
     skippedPhases: {
       type: 'array',
-      items: { type: 'object', required: ['phase', 'reason'], additionalProperties: false, properties: { phase: { type: 'string' }, why: { $ref: '#/$defs/why' }, reason: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['phase', 'reason'],
+        additionalProperties: false,
+        properties: { phase: { type: 'string' }, why: { $ref: '#/$defs/why' }, reason: { type: 'string' } },
+      },
     },
   },
   $defs: {
     ruleId: { enum: rules.map((r) => r.id) },
-    sourcedSetting: { enum: [...SOURCED_SETTINGS], description: 'A setting by its name in this report: target (the base URL), insecure, customCa (a CA of its own), proxy, clientCertificate' },
+    sourcedSetting: {
+      enum: [...SOURCED_SETTINGS],
+      description:
+        'A setting by its name in this report: target (the base URL), insecure, customCa (a CA of its own), proxy, clientCertificate',
+    },
     ...reasonDefs,
     ...loadDefs,
     ...resultDefs,

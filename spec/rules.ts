@@ -46,8 +46,24 @@ export function isRuleId(id: string): id is RuleId {
  * that every sentence of the document is accounted for.
  */
 export const untestableStatements = [
-  { section: 'What the service does', statement: 'All operations are grouped under the tag `animals`.', reason: 'A documentation grouping; recorded in spec/openapi.json.' },
-  { section: 'Versioning, item 1', statement: 'The interface version is 1.0.0; the version segment `/v1` is part of {base_url}.', reason: 'Describes the address, which the user supplies; the suite appends paths to it as given.' },
-  { section: 'Versioning, item 3', statement: 'Some endpoints may carry a stability marker (`experimental` or `beta`) … none is marked for them.', reason: 'The document does not say how a marker would appear on the wire.' },
-  { section: 'Endpoints', statement: 'A staging environment exists at {staging_base_url}, with the same paths.', reason: 'Deployment fact; point the base URL at either.' },
+  {
+    section: 'What the service does',
+    statement: 'All operations are grouped under the tag `animals`.',
+    reason: 'A documentation grouping; recorded in spec/openapi.json.',
+  },
+  {
+    section: 'Versioning, item 1',
+    statement: 'The interface version is 1.0.0; the version segment `/v1` is part of {base_url}.',
+    reason: 'Describes the address, which the user supplies; the suite appends paths to it as given.',
+  },
+  {
+    section: 'Versioning, item 3',
+    statement: 'Some endpoints may carry a stability marker (`experimental` or `beta`) … none is marked for them.',
+    reason: 'The document does not say how a marker would appear on the wire.',
+  },
+  {
+    section: 'Endpoints',
+    statement: 'A staging environment exists at {staging_base_url}, with the same paths.',
+    reason: 'Deployment fact; point the base URL at either.',
+  },
 ] as const;

@@ -9,7 +9,10 @@
 import { TRANSPORT_ERROR_CODES } from '../core/transcript.js';
 
 const text = { type: 'string' };
-const pairs = { type: 'array', items: { type: 'object', required: ['name', 'value'], additionalProperties: false, properties: { name: text, value: text } } };
+const pairs = {
+  type: 'array',
+  items: { type: 'object', required: ['name', 'value'], additionalProperties: false, properties: { name: text, value: text } },
+};
 // Base64 by its alphabet only: the exact pattern (groups of four) makes the regular expression engine recurse once per group, which overflows its stack on a body of a few megabytes.
 const base64 = { type: 'string', pattern: '^[A-Za-z0-9+/]*={0,2}$', contentEncoding: 'base64' };
 const none = { type: 'array', maxItems: 0 };
@@ -48,7 +51,18 @@ const entry = {
     },
     response: {
       type: 'object',
-      required: ['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize', '_truncated'],
+      required: [
+        'status',
+        'statusText',
+        'httpVersion',
+        'cookies',
+        'headers',
+        'content',
+        'redirectURL',
+        'headersSize',
+        'bodySize',
+        '_truncated',
+      ],
       additionalProperties: false,
       properties: {
         status: { type: 'integer', minimum: 0, description: '0 when there was no response (`_error` says why)' },
@@ -60,7 +74,12 @@ const entry = {
           type: 'object',
           required: ['size', 'mimeType', 'text', 'encoding'],
           additionalProperties: false,
-          properties: { size: { type: 'integer', minimum: 0 }, mimeType: text, text: { ...base64, description: 'base64 of the bytes received, at most the bound' }, encoding: { const: 'base64' } },
+          properties: {
+            size: { type: 'integer', minimum: 0 },
+            mimeType: text,
+            text: { ...base64, description: 'base64 of the bytes received, at most the bound' },
+            encoding: { const: 'base64' },
+          },
         },
         redirectURL: { const: '' },
         headersSize: unknownSize,
@@ -110,7 +129,12 @@ export const transcriptSchema = {
       additionalProperties: false,
       properties: {
         version: { const: '1.2' },
-        creator: { type: 'object', required: ['name', 'version'], additionalProperties: false, properties: { name: { const: 'petstore-conformance' }, version: text } },
+        creator: {
+          type: 'object',
+          required: ['name', 'version'],
+          additionalProperties: false,
+          properties: { name: { const: 'petstore-conformance' }, version: text },
+        },
         entries: { type: 'array', items: entry },
       },
     },

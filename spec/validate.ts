@@ -54,7 +54,9 @@ export function validateSchema(name: SchemaName, value: Json): SchemaViolation[]
   const validate = ajv.getSchema(`${SPEC_ID}#/components/schemas/${name}`);
   if (!validate) throw new Error(`schema ${name} is not registered`);
   // The exact walk below reports int64 problems with the value as written.
-  const errors = validate(toPlain(value)) ? [] : (validate.errors ?? []).filter((error) => !(error.keyword === 'format' && error.params.format === 'int64'));
+  const errors = validate(toPlain(value))
+    ? []
+    : (validate.errors ?? []).filter((error) => !(error.keyword === 'format' && error.params.format === 'int64'));
   const violations = violationsOf(errors);
   walkInt64(schemas[name], value, [], violations);
   return violations;

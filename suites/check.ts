@@ -219,9 +219,12 @@ export interface CheckContext extends Asserter, Observer {
    * Runs a fast-check property whose body records assertions. A run fails when
    * it records a failure; the shrunk counterexample's failures are reported with it.
    */
-  property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T, assert: Asserter & Observer) => Promise<void>, options?: { examples?: T[] }): Promise<void>;
+  property<T>(
+    arbitrary: fc.Arbitrary<T>,
+    body: (value: T, assert: Asserter & Observer) => Promise<void>,
+    options?: { examples?: T[] },
+  ): Promise<void>;
 }
-
 
 export interface ActiveCheck {
   kind: 'example' | 'property';

@@ -89,7 +89,8 @@ function headerDifferences(earlier: AnswerView, later: AnswerView, operation: Op
   };
   const present = (name: string) => (a: AnswerView) => (a.headers[name] === undefined ? undefined : 'present');
   if (!earlier.empty || !later.empty) differ('Content-Type', (a) => mediaType(a.headers['content-type']));
-  if (earlier.status === 401 && later.status === 401) differ('WWW-Authenticate scheme', (a) => challengeScheme(a.headers['www-authenticate']));
+  if (earlier.status === 401 && later.status === 401)
+    differ('WWW-Authenticate scheme', (a) => challengeScheme(a.headers['www-authenticate']));
   differ('Deprecation header', present('deprecation'));
   differ('Sunset header', present('sunset'));
   if (operation === 'getPet') differ('Link header', present('link'));
@@ -108,8 +109,10 @@ function kindOf(answer: AnswerView): BodyKind {
 
 function bodyDifferences(a: Json, b: Json, status: number, context: CompareContext): string[] {
   if (status >= 400) return errorDifferences(a, b);
-  if (context.operation === 'listPets' && Array.isArray(a) && Array.isArray(b)) return listingDifferences(a, b, context.limit ?? DEFAULT_LIMIT);
-  if (context.operation === 'createPet' || context.operation === 'getPet') return petDifferences(a, b, context.operation === 'createPet' ? ['id', 'status'] : ['status']);
+  if (context.operation === 'listPets' && Array.isArray(a) && Array.isArray(b))
+    return listingDifferences(a, b, context.limit ?? DEFAULT_LIMIT);
+  if (context.operation === 'createPet' || context.operation === 'getPet')
+    return petDifferences(a, b, context.operation === 'createPet' ? ['id', 'status'] : ['status']);
   // GET /store/orders: "Its parameters, payloads and responses: not shown"; the kind of body was compared.
   return [];
 }
@@ -117,7 +120,9 @@ function bodyDifferences(a: Json, b: Json, status: number, context: CompareConte
 /** An Error's `code` and `status`; its `message` is free text. */
 function errorDifferences(a: Json, b: Json): string[] {
   if (!isJsonObject(a) || !isJsonObject(b)) return [];
-  return (['code', 'status'] as const).filter((name) => !sameJson(a[name], b[name])).map((name) => `Error ${name} ${showMember(a[name])}, then ${showMember(b[name])}`);
+  return (['code', 'status'] as const)
+    .filter((name) => !sameJson(a[name], b[name]))
+    .map((name) => `Error ${name} ${showMember(a[name])}, then ${showMember(b[name])}`);
 }
 
 /** Two animals, member by member, `masked` members left out (a new id, a status that moved). */
@@ -126,7 +131,9 @@ function petDifferences(a: Json, b: Json, masked: readonly string[], label = 'an
   const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((name) => !masked.includes(name));
   // A status may move, but only to another PetStatus: its presence is still compared.
   if (masked.includes('status') && (a.status === undefined) !== (b.status === undefined)) names.push('status');
-  return names.filter((name) => !sameJson(a[name], b[name])).map((name) => `${label} ${name} ${showMember(a[name])}, then ${showMember(b[name])}`);
+  return names
+    .filter((name) => !sameJson(a[name], b[name]))
+    .map((name) => `${label} ${name} ${showMember(a[name])}, then ${showMember(b[name])}`);
 }
 
 /**
@@ -168,9 +175,12 @@ export function sameJson(a: Json | undefined, b: Json | undefined): boolean {
   if (isLosslessNumber(a) || isLosslessNumber(b)) {
     if (!isLosslessNumber(a) || !isLosslessNumber(b)) return false;
     const [x, y] = [exactInteger(a), exactInteger(b)];
-    return x !== undefined && x !== 'huge' && y !== undefined && y !== 'huge' ? x === y : Number(a.value) === Number(b.value) && (a.value === b.value || Number.isFinite(Number(a.value)));
+    return x !== undefined && x !== 'huge' && y !== undefined && y !== 'huge'
+      ? x === y
+      : Number(a.value) === Number(b.value) && (a.value === b.value || Number.isFinite(Number(a.value)));
   }
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
   if (isJsonObject(a) || isJsonObject(b)) {
     if (!isJsonObject(a) || !isJsonObject(b)) return false;
     const keys = Object.keys(a);

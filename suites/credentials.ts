@@ -8,7 +8,21 @@
  */
 import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
-import { AUTH_FORMS, type AuthKind, checkApiKey, FRAGMENT, KEY_PLACEHOLDER, KEY_REQUIRED, keySecret, labelsOf, LETTERLESS_STAND_IN, redactorOf, type Redactor, registeredForms, type Secret } from '../core/redact.js';
+import {
+  AUTH_FORMS,
+  type AuthKind,
+  checkApiKey,
+  FRAGMENT,
+  KEY_PLACEHOLDER,
+  KEY_REQUIRED,
+  keySecret,
+  labelsOf,
+  LETTERLESS_STAND_IN,
+  redactorOf,
+  type Redactor,
+  registeredForms,
+  type Secret,
+} from '../core/redact.js';
 import { setting, type Wording, wording } from '../core/wording.js';
 import { HOSTILE_NAME_SUFFIXES, PLAUSIBLE_INVALID_STATUSES } from '../generators/index.js';
 import { gaps } from '../spec/gaps.js';
@@ -55,7 +69,10 @@ export const SUITE_VOCABULARY: readonly string[] = [
  * The rule catalog and the gaps (titles, sections, statements, how each is
  * checked), which report.html shows as they are, whatever the key.
  */
-const CATALOG_TEXT: readonly string[] = [...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']), ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted])];
+const CATALOG_TEXT: readonly string[] = [
+  ...rules.flatMap((r) => [r.id, r.title, r.section, r.statement, 'interpretation' in r ? r.interpretation : '']),
+  ...gaps.flatMap((g) => [g.id, g.title, g.section, g.accepted]),
+];
 
 /** Every {@link FRAGMENT}-character piece of `words`, in lower case. */
 function piecesOf(words: readonly string[]): Set<string> {
@@ -139,7 +156,8 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
  * naming each by where it came from, never by its value.
  */
 export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: string): void {
-  for (const { secret, what } of connectionSecrets(connection)) admitSecret(secret, baseUrl, what, 'it could not be kept out of the reports');
+  for (const { secret, what } of connectionSecrets(connection))
+    admitSecret(secret, baseUrl, what, 'it could not be kept out of the reports');
 }
 
 /**
@@ -154,10 +172,18 @@ export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: st
 function admitSecret(secret: Secret, baseUrl: string, what: Wording, advice: string): void {
   const value = secret.forms[0]!.value;
   if (/^[0-9-]+$/.test(value) && value.length < MIN_NUMERIC_KEY_LENGTH) {
-    throw new UsageError(wording`${what} has only digits and "-" and is ${String(value.length)} characters long; such a value occurs in the numbers the suite generates (ids and categoryIds across all of int64), so hiding it would rewrite what is judged: ${secret.placeholder === KEY_PLACEHOLDER ? `use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters` : advice}`);
+    throw new UsageError(
+      wording`${what} has only digits and "-" and is ${String(value.length)} characters long; such a value occurs in the numbers the suite generates (ids and categoryIds across all of int64), so hiding it would rewrite what is judged: ${secret.placeholder === KEY_PLACEHOLDER ? `use one of at least ${MIN_NUMERIC_KEY_LENGTH} characters` : advice}`,
+    );
   }
-  if (holdsSuiteWord(secret)) throw new UsageError(wording`${what} is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field); ${advice}`);
-  if (redactorOf([secret]).leaks(baseUrl)) throw new UsageError(wording`${setting('baseUrl')} holds ${what}; ${secret.placeholder === KEY_PLACEHOLDER ? wording`pass the key with ${setting('apiKey')} only` : advice}`);
+  if (holdsSuiteWord(secret))
+    throw new UsageError(
+      wording`${what} is, or holds, a word the suite sends, reads or writes in every run (a path, a field, a status, a header, a report field); ${advice}`,
+    );
+  if (redactorOf([secret]).leaks(baseUrl))
+    throw new UsageError(
+      wording`${setting('baseUrl')} holds ${what}; ${secret.placeholder === KEY_PLACEHOLDER ? wording`pass the key with ${setting('apiKey')} only` : advice}`,
+    );
 }
 
 export interface AuthVariant {
@@ -183,6 +209,10 @@ export interface AuthVariants {
  */
 export function authVariants(key: string, seed: number): AuthVariants {
   const of = (group: 'invalid' | 'otherScheme' | 'schemeCase'): AuthVariant[] =>
-    AUTH_FORMS.filter((form) => form.group === group && (form.sentFor?.(key) ?? true)).map((form) => ({ kind: form.kind, label: form.label, authorization: form.value(key, seed) }));
+    AUTH_FORMS.filter((form) => form.group === group && (form.sentFor?.(key) ?? true)).map((form) => ({
+      kind: form.kind,
+      label: form.label,
+      authorization: form.value(key, seed),
+    }));
   return { invalid: of('invalid'), otherScheme: of('otherScheme'), schemeCase: of('schemeCase') };
 }

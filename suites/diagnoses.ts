@@ -12,14 +12,18 @@ const INT32_MAX = 2n ** 31n - 1n;
 const INT32_MIN = -(2n ** 31n);
 
 /** One difference: a number answered for another, or a name. */
-type Difference = { kind: 'number'; field: 'id' | 'categoryId'; got: bigint; want: bigint } | { kind: 'name'; got: string; want: string } | { kind: 'other' };
+type Difference =
+  | { kind: 'number'; field: 'id' | 'categoryId'; got: bigint; want: bigint }
+  | { kind: 'name'; got: string; want: string }
+  | { kind: 'other' };
 
 const integer = (text: string | undefined): bigint | undefined => (text !== undefined && /^-?\d+$/.test(text) ? BigInt(text) : undefined);
 
 function differencesOf(finding: Finding): Difference[] | undefined {
   const args = finding.args as { differences?: unknown; id?: unknown; received?: unknown };
   // A 404 for an animal seen before is the same lookup, when its answer names the rounded id.
-  if (finding.code === 'FETCH_FAILED' || finding.code === 'SEEN_THEN_MISSING') return fetchFailed(integer(typeof args.id === 'string' ? args.id : undefined), String(args.received ?? ''));
+  if (finding.code === 'FETCH_FAILED' || finding.code === 'SEEN_THEN_MISSING')
+    return fetchFailed(integer(typeof args.id === 'string' ? args.id : undefined), String(args.received ?? ''));
   if (!Array.isArray(args.differences)) return undefined;
   return args.differences.map((d): Difference => {
     const text = String(d);
@@ -48,7 +52,9 @@ function differencesOf(finding: Finding): Difference[] | undefined {
 function fetchFailed(asked: bigint | undefined, received: string): Difference[] | undefined {
   const rounded = asked === undefined ? undefined : asDouble(asked);
   if (asked === undefined || rounded === undefined || rounded === asked) return undefined;
-  return new RegExp(`(^|[^0-9])${rounded}([^0-9]|$)`).test(received) ? [{ kind: 'number', field: 'id', got: rounded, want: asked }] : undefined;
+  return new RegExp(`(^|[^0-9])${rounded}([^0-9]|$)`).test(received)
+    ? [{ kind: 'number', field: 'id', got: rounded, want: asked }]
+    : undefined;
 }
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
@@ -85,13 +91,28 @@ function numeric(code: Diagnosis['code'], holds: (got: bigint, want: bigint) => 
 }
 
 const PATTERNS: readonly Pattern[] = [
-  numeric('ids-as-doubles', (got, want) => abs(want) > TWO_53 && got !== want && asDouble(want) === got, (fields) => `${fields} above 2^53 lose precision: the server handles them as IEEE doubles`),
-  numeric('int32-clamp', (got, want) => (want > INT32_MAX && got === INT32_MAX) || (want < INT32_MIN && got === INT32_MIN), (fields) => `${fields} beyond 32 bits are clamped to ±2^31-1: the server stores them as 32-bit integers`),
-  numeric('int32-wrap', (got, want) => (want > INT32_MAX || want < INT32_MIN) && got !== want && BigInt.asIntN(32, want) === got, (fields) => `${fields} beyond 32 bits wrap around (mod 2^32): the server stores them as 32-bit integers`),
+  numeric(
+    'ids-as-doubles',
+    (got, want) => abs(want) > TWO_53 && got !== want && asDouble(want) === got,
+    (fields) => `${fields} above 2^53 lose precision: the server handles them as IEEE doubles`,
+  ),
+  numeric(
+    'int32-clamp',
+    (got, want) => (want > INT32_MAX && got === INT32_MAX) || (want < INT32_MIN && got === INT32_MIN),
+    (fields) => `${fields} beyond 32 bits are clamped to ±2^31-1: the server stores them as 32-bit integers`,
+  ),
+  numeric(
+    'int32-wrap',
+    (got, want) => (want > INT32_MAX || want < INT32_MIN) && got !== want && BigInt.asIntN(32, want) === got,
+    (fields) => `${fields} beyond 32 bits wrap around (mod 2^32): the server stores them as 32-bit integers`,
+  ),
   {
     code: 'names-trimmed',
     text: () => 'names lose their leading or trailing white space: the server trims them',
-    shows: (differences) => (differences.length > 0 && differences.every((d) => d.kind === 'name' && d.got !== d.want && d.got === d.want.trim()) ? 'name' : undefined),
+    shows: (differences) =>
+      differences.length > 0 && differences.every((d) => d.kind === 'name' && d.got !== d.want && d.got === d.want.trim())
+        ? 'name'
+        : undefined,
   },
 ];
 
@@ -109,7 +130,16 @@ export function diagnose(rule: Pick<RuleResult, 'outcome' | 'checks'>): Diagnosi
   const diagnoses: Diagnosis[] = [];
   for (const pattern of PATTERNS) {
     const fields = all.map((d) => pattern.shows(d!));
-    if (fields.every((f) => f !== undefined)) diagnoses.push({ code: pattern.code, text: pattern.text([...new Set(fields)].sort((a, b) => a.length - b.length).map((f) => `${f}s`).join(' and ')) });
+    if (fields.every((f) => f !== undefined))
+      diagnoses.push({
+        code: pattern.code,
+        text: pattern.text(
+          [...new Set(fields)]
+            .sort((a, b) => a.length - b.length)
+            .map((f) => `${f}s`)
+            .join(' and '),
+        ),
+      });
   }
   return diagnoses;
 }

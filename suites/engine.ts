@@ -47,7 +47,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const startedAt = new Date();
   run.emit({ type: 'run-start', target: settings.target, seed: settings.seed, checks: run.checks.length });
   // The run's overall bound: past it nothing more is sent; what ran is kept, the rest is reported as not run.
-  const bound = setTimeout(() => session.stop(new TargetLost({ code: 'time-bound', seconds: Math.round(settings.maxTimeMs / 1000) })), settings.maxTimeMs);
+  const bound = setTimeout(
+    () => session.stop(new TargetLost({ code: 'time-bound', seconds: Math.round(settings.maxTimeMs / 1000) })),
+    settings.maxTimeMs,
+  );
   bound.unref();
   let abort: Summary['abort'];
   try {
@@ -63,7 +66,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       },
     );
     const aborted: StopReason | undefined = abort ? { code: 'preflight', error: abort } : undefined;
-    if (aborted) for (const check of [...run.responseChecks, ...(run.differential ? [run.differential] : [])]) run.recorder.checkSkipped(check, { code: 'not-run', stop: aborted });
+    if (aborted)
+      for (const check of [...run.responseChecks, ...(run.differential ? [run.differential] : [])])
+        run.recorder.checkSkipped(check, { code: 'not-run', stop: aborted });
     await runFunctionalPhases(run, aborted);
     // The probe follows the functional phases only; the load phase has its own connections and pace.
     if (!aborted) run.probe?.finish();
@@ -91,7 +96,10 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
   if (!settings.profile) return run.skipPhase('load', { code: 'load-none' });
   const stop = aborted ?? run.session.stopped?.reason;
   if (stop) return skipLoad({ code: 'load-not-started', stop });
-  const failed = recorder.results().rules.filter((r) => (r.id === 'AUTH-VALID-KEY' || r.id === 'AUTH-REQUIRED') && r.outcome === 'fail').map((r) => r.id);
+  const failed = recorder
+    .results()
+    .rules.filter((r) => (r.id === 'AUTH-VALID-KEY' || r.id === 'AUTH-REQUIRED') && r.outcome === 'fail')
+    .map((r) => r.id);
   if (failed.length > 0) return skipLoad({ code: 'load-refused', failed });
   try {
     run.loads.push(
@@ -129,12 +137,18 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   const x = await send(listPets({ limit: 1 }));
   if (x.error) throw x.error;
   if (x.response?.status === 401) {
-    throw new PreflightError('PC_ERR_KEY_REJECTED', 'the target answered 401 to GET /pets with the key: check the API key and the base URL');
+    throw new PreflightError(
+      'PC_ERR_KEY_REJECTED',
+      'the target answered 401 to GET /pets with the key: check the API key and the base URL',
+    );
   }
   // Every path is relative to {base_url}, which "already ends in the version segment /v1": a 404 for GET /pets means the base URL misses the interface.
   if (x.response?.status === 404 || x.response?.status === 405) {
     const base = x.request.url.slice(0, -'/pets?limit=1'.length);
     const hint = /\/v\d+$/.test(base) ? 'check the base URL' : `did you mean ${base}/v1?`;
-    throw new PreflightError('PC_ERR_NOT_AN_API', `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`);
+    throw new PreflightError(
+      'PC_ERR_NOT_AN_API',
+      `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`,
+    );
   }
 }

@@ -111,7 +111,9 @@ export class EvidenceFactory {
   #excerpt(bytes: Uint8Array, truncated: boolean): Redacted {
     const redactedBytes = this.#redactor.redactBytes(bytes, { complete: !truncated });
     const text = this.redact(lossyUtf8.decode(redactedBytes));
-    return text.length > BODY_EXCERPT_CHARS || truncated ? (`${truncate(text, BODY_EXCERPT_CHARS)} [${bytes.length} bytes in all]` as Redacted) : text;
+    return text.length > BODY_EXCERPT_CHARS || truncated
+      ? (`${truncate(text, BODY_EXCERPT_CHARS)} [${bytes.length} bytes in all]` as Redacted)
+      : text;
   }
 }
 
@@ -127,7 +129,7 @@ export class EvidenceFactory {
 function shellHeader(name: string, value: string): string {
   let expanded = '';
   let plain = true;
-  for (let at = 0; at < value.length; ) {
+  for (let at = 0; at < value.length;) {
     const form = SHELL_FORMS.find(([label]) => value.startsWith(label, at));
     if (form) {
       expanded += form[1];
@@ -183,7 +185,33 @@ export function redactResult(result: ConformanceResult, evidence: EvidenceFactor
  * outcomes, the name prefix…), chosen or checked against the key already, and
  * compared by `verify`: left as they are.
  */
-const IDENTIFIERS = new Set(['id', 'rule', 'check', 'gap', 'operation', 'outcome', 'severity', 'group', 'kind', 'phase', 'verdict', 'namePrefix', 'code', 'thresholds', 'status', 'generator', 'metric', 'comparator', 'unit', 'only', 'skip', 'failedRules', 'failed', 'headers', 'secretHeaders']);
+const IDENTIFIERS = new Set([
+  'id',
+  'rule',
+  'check',
+  'gap',
+  'operation',
+  'outcome',
+  'severity',
+  'group',
+  'kind',
+  'phase',
+  'verdict',
+  'namePrefix',
+  'code',
+  'thresholds',
+  'status',
+  'generator',
+  'metric',
+  'comparator',
+  'unit',
+  'only',
+  'skip',
+  'failedRules',
+  'failed',
+  'headers',
+  'secretHeaders',
+]);
 
 /**
  * Values redacted, member names left as they are: a member name is the

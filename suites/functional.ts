@@ -42,7 +42,8 @@ export async function runFunctionalPhases(run: Run, aborted: StopReason | undefi
       };
       return inCheck(slot + 1, async () => {
         if (session.stopped) return skip({ code: 'not-run', stop: session.stopped.reason });
-        const runs = phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some((rule) => run.selected(rule)));
+        const runs =
+          phase === 'setup' || (check.rules.length === 0 ? settings.only.length === 0 : check.rules.some((rule) => run.selected(rule)));
         if (!runs) return skip({ code: 'not-selected' });
         let error: string | undefined;
         const started = performance.now();
@@ -56,7 +57,8 @@ export async function runFunctionalPhases(run: Run, aborted: StopReason | undefi
             // what depended on it is unknown.
             if (e instanceof RateLimited) run.cutShort.push(check.id);
             const asserter = recorder.asserter(check, check.operation);
-            for (const rule of check.rules) if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
+            for (const rule of check.rules)
+              if (run.selected(rule)) asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: e.message } }, [e.exchange]);
           } else {
             recorder.checkError(check, (e as Error).message);
             error = skipText({ code: 'crashed', detail: (e as Error).message });
@@ -84,7 +86,14 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
   return {
     ...asserter,
     ...observer,
-    settings: { seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, prefix: run.names.prefix, names: run.names, timeoutMs: settings.timeoutMs, visibilityWindowMs: settings.visibilityWindowMs },
+    settings: {
+      seed: checkSeed(settings.seed, check.id),
+      numRuns: settings.numRuns,
+      prefix: run.names.prefix,
+      names: run.names,
+      timeoutMs: settings.timeoutMs,
+      visibilityWindowMs: settings.visibilityWindowMs,
+    },
     store,
     authVariants: run.variants,
     send,
@@ -92,7 +101,15 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
     parallel: (items, fn) => mapBounded(items, settings.concurrency, (item) => fn(item)),
     property: (arbitrary, body, options) =>
       runProperty(
-        { arbitrary, body, ...(options?.examples ? { examples: options.examples } : {}), seed: checkSeed(settings.seed, check.id), numRuns: settings.numRuns, timeLimitMs: settings.propertyTimeLimitMs, concurrency: settings.concurrency },
+        {
+          arbitrary,
+          body,
+          ...(options?.examples ? { examples: options.examples } : {}),
+          seed: checkSeed(settings.seed, check.id),
+          numRuns: settings.numRuns,
+          timeLimitMs: settings.propertyTimeLimitMs,
+          concurrency: settings.concurrency,
+        },
         {
           check,
           operation: check.operation,

@@ -26,7 +26,11 @@ const CREATE: Judgement = { kind: 'create' };
 
 /** getPet's judgement again: animal `id`, created as `sent`. */
 function fetchJudgement(id: bigint, sent: NewPetInput): Judgement {
-  return { kind: 'fetch', id: id.toString(), sent: stringifyJson(sent.status === undefined ? { name: sent.name, categoryId: sent.categoryId } : sent) };
+  return {
+    kind: 'fetch',
+    id: id.toString(),
+    sent: stringifyJson(sent.status === undefined ? { name: sent.name, categoryId: sent.categoryId } : sent),
+  };
 }
 
 /** Gaps {@link createAndJudge} observes besides {@link JUDGE_GAPS}. */
@@ -40,18 +44,31 @@ export const CREATE_GAPS = [...JUDGE_GAPS, 'GAP-NAME-REPERTOIRE', 'GAP-CATEGORY-
 export function judgeCreated(a: Judge, exchange: SentExchange, sent: NewPetInput, store: StoreState): PetView | undefined {
   const status = exchange.response?.status;
   if (status !== 201) {
-    a.fail('CREATE-RESPONSE', { code: 'NOT_CREATED', args: { received: describeResponse(exchange) } }, [exchange], `status ${status ?? 'none'}`, CREATE);
+    a.fail(
+      'CREATE-RESPONSE',
+      { code: 'NOT_CREATED', args: { received: describeResponse(exchange) } },
+      [exchange],
+      `status ${status ?? 'none'}`,
+      CREATE,
+    );
     return undefined;
   }
   if (bodyNotRead(a, ['CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE'], exchange, 'object')) return undefined;
   const body = jsonOf(exchange);
   if (body === undefined) {
-    a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_JSON', args: { received: describeResponse(exchange) } }, [exchange], 'body not JSON', CREATE);
+    a.fail(
+      'CREATE-RESPONSE',
+      { code: 'CREATED_NOT_JSON', args: { received: describeResponse(exchange) } },
+      [exchange],
+      'body not JSON',
+      CREATE,
+    );
     return undefined;
   }
   const pet = petView(body);
   const why = notAPet(body);
-  if (why !== undefined) a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_A_PET', args: { problem: why } }, [exchange], 'body not a Pet', CREATE);
+  if (why !== undefined)
+    a.fail('CREATE-RESPONSE', { code: 'CREATED_NOT_A_PET', args: { problem: why } }, [exchange], 'body not a Pet', CREATE);
   else a.pass('CREATE-RESPONSE');
   if (!pet) return undefined;
   judgeEcho(a, exchange, sent, pet);
@@ -83,12 +100,19 @@ export function ordinaryNameFor(names: Names, suffix = '', refused?: string): st
  * before. If that is created, the refusal is observed and the second animal
  * judged; if it is refused too, CREATE-RESPONSE fails on both answers.
  */
-export async function createAndJudge(a: Judge, send: (request: SendOptions) => Promise<SentExchange>, sent: NewPetInput, store: StoreState, names: Names): Promise<{ pet?: PetView; sent: NewPetInput; exchange: SentExchange }> {
+export async function createAndJudge(
+  a: Judge,
+  send: (request: SendOptions) => Promise<SentExchange>,
+  sent: NewPetInput,
+  store: StoreState,
+  names: Names,
+): Promise<{ pet?: PetView; sent: NewPetInput; exchange: SentExchange }> {
   const exchange = await send(createPet(toBody(sent)));
   const nameIssue = outsideRepertoire(sent.name);
   const known = store.categories.find((c) => c !== sent.categoryId);
   const categoryIssue = !store.categories.includes(sent.categoryId) && known !== undefined;
-  if (exchange.response?.status !== 400 || (!nameIssue && !categoryIssue)) return { sent, exchange, ...optional('pet', judgeCreated(a, exchange, sent, store)) };
+  if (exchange.response?.status !== 400 || (!nameIssue && !categoryIssue))
+    return { sent, exchange, ...optional('pet', judgeCreated(a, exchange, sent, store)) };
   // With both open, the category alone is tried first, so that the observation names the right cause.
   let again: NewPetInput = { ...sent, ...(categoryIssue ? { categoryId: known } : { name: ordinaryNameFor(names, '', sent.name) }) };
   let retried = await send(createPet(toBody(again)));
@@ -98,23 +122,57 @@ export async function createAndJudge(a: Judge, send: (request: SendOptions) => P
     retried = await send(createPet(toBody(again)));
     blamed = { name: true, category: false };
   }
-  const what = [nameIssue ? `the name (${nameIssue})` : '', categoryIssue ? `categoryId ${sent.categoryId}` : ''].filter(Boolean).join(' or ');
+  const what = [nameIssue ? `the name (${nameIssue})` : '', categoryIssue ? `categoryId ${sent.categoryId}` : '']
+    .filter(Boolean)
+    .join(' or ');
   if (retried.response?.status !== 201) {
-    const swapped = [again.name !== sent.name ? 'an ordinary name' : '', again.categoryId !== sent.categoryId ? `categoryId ${again.categoryId} (accepted before)` : ''].filter(Boolean).join(' and ');
-    a.fail('CREATE-RESPONSE', { code: 'VALID_BODY_REFUSED', args: { refused: what, swapped, received: describeResponse(retried) } }, [exchange, retried], 'valid body refused', CREATE);
+    const swapped = [
+      again.name !== sent.name ? 'an ordinary name' : '',
+      again.categoryId !== sent.categoryId ? `categoryId ${again.categoryId} (accepted before)` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    a.fail(
+      'CREATE-RESPONSE',
+      { code: 'VALID_BODY_REFUSED', args: { refused: what, swapped, received: describeResponse(retried) } },
+      [exchange, retried],
+      'valid body refused',
+      CREATE,
+    );
     return { sent, exchange };
   }
-  if (blamed.name) a.observe('GAP-NAME-REPERTOIRE', 'createPet', `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`, exchange);
-  if (blamed.category) a.observe('GAP-CATEGORY-RECORDS', 'createPet', `categoryId ${magnitude(sent.categoryId)} refused with 400; the same body with categoryId ${again.categoryId} was created`, exchange);
+  if (blamed.name)
+    a.observe(
+      'GAP-NAME-REPERTOIRE',
+      'createPet',
+      `a name refused with 400 because ${nameIssue}; the same body with an ordinary name was created`,
+      exchange,
+    );
+  if (blamed.category)
+    a.observe(
+      'GAP-CATEGORY-RECORDS',
+      'createPet',
+      `categoryId ${magnitude(sent.categoryId)} refused with 400; the same body with categoryId ${again.categoryId} was created`,
+      exchange,
+    );
   return { sent: again, exchange: retried, ...optional('pet', judgeCreated(a, retried, again, store)) };
 }
 
-const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> =>
+  value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 
 /** A categoryId class for observations, so one observation stands for many values. */
 function magnitude(id: bigint): string {
   const abs = id < 0n ? -id : id;
-  return abs > 2n ** 53n ? 'beyond ±2^53' : abs > 2n ** 31n ? 'beyond ±2^31' : abs > 100n ? 'above 100' : id <= 0n ? 'of 0 or less' : 'from 1 to 100';
+  return abs > 2n ** 53n
+    ? 'beyond ±2^53'
+    : abs > 2n ** 31n
+      ? 'beyond ±2^31'
+      : abs > 100n
+        ? 'above 100'
+        : id <= 0n
+          ? 'of 0 or less'
+          : 'from 1 to 100';
 }
 
 /** CREATE-ECHO: name, categoryId and (when sent) status come back exactly. */
@@ -123,7 +181,14 @@ export function judgeEcho(a: Judge, exchange: SentExchange, sent: NewPetInput, p
   noteAll(a, 'createPet', comparison, exchange);
   const { wrong } = comparison;
   if (wrong.length === 0) a.pass('CREATE-ECHO');
-  else a.fail('CREATE-ECHO', { code: 'ECHO_DIFFERS', args: { differences: wrong } }, [exchange], wrong.map((w) => w.split(' ')[0]).join(','), CREATE);
+  else
+    a.fail(
+      'CREATE-ECHO',
+      { code: 'ECHO_DIFFERS', args: { differences: wrong } },
+      [exchange],
+      wrong.map((w) => w.split(' ')[0]).join(','),
+      CREATE,
+    );
 }
 
 /**
@@ -131,12 +196,21 @@ export function judgeEcho(a: Judge, exchange: SentExchange, sent: NewPetInput, p
  * a Pet in JSON: that animal, its status possibly moved since (transitions are
  * not shown). Notes the status read in `store`, when given.
  */
-export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetInput, id: bigint, created: SentExchange, store?: StoreState): void {
-  const fail = (message: FindingMessage<string>, key: string) => assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
+export function judgeFetched(
+  assert: Judge,
+  fetched: SentExchange,
+  sent: NewPetInput,
+  id: bigint,
+  created: SentExchange,
+  store?: StoreState,
+): void {
+  const fail = (message: FindingMessage<string>, key: string) =>
+    assert.fail('GET-RESPONSE', message, [created, fetched], key, fetchJudgement(id, sent));
   const failed = (key: string) => fail({ code: 'FETCH_FAILED', args: { id: `${id}`, received: describeResponse(fetched) } }, key);
   // No read-after-write guarantee is stated, but once a 200 showed the animal, it exists: a store that loses it again
   // (two stores behind a balancer) answers the same id two ways.
-  if (fetched.response?.status === 404 && store?.seenBefore(id, fetched.seq)) return fail({ code: 'SEEN_THEN_MISSING', args: { id: `${id}`, received: describeResponse(fetched) } }, 'status 404 after 200');
+  if (fetched.response?.status === 404 && store?.seenBefore(id, fetched.seq))
+    return fail({ code: 'SEEN_THEN_MISSING', args: { id: `${id}`, received: describeResponse(fetched) } }, 'status 404 after 200');
   if (fetched.response?.status !== 200) return failed(`status ${fetched.response?.status ?? 'none'}`);
   if (bodyNotRead(assert, ['GET-RESPONSE'], fetched, 'object')) return;
   const body = jsonOf(fetched);
@@ -152,12 +226,25 @@ export function judgeFetched(assert: Judge, fetched: SentExchange, sent: NewPetI
     store?.noteSeen(id, fetched.seq);
   }
   const wrong = [...(pet.id === id ? [] : [`id ${pet.id}`]), ...comparison.wrong];
-  if (wrong.length > 0) fail({ code: 'FETCHED_DIFFERS', args: { id: `${id}`, differences: wrong } }, wrong.map((w) => w.split(' ')[0]).join(','));
+  if (wrong.length > 0)
+    fail({ code: 'FETCHED_DIFFERS', args: { id: `${id}`, differences: wrong } }, wrong.map((w) => w.split(' ')[0]).join(','));
   else if (why === undefined) assert.pass('GET-RESPONSE');
 }
 
 /** Judges a rejection: the listed answer is 400 (its Error body is judged by ERROR-SCHEMA on every response). */
-export function judgeRejected(a: Asserter, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED', exchange: SentExchange, defect: string): void {
+export function judgeRejected(
+  a: Asserter,
+  rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID' | 'CREATE-REJECT-MALFORMED',
+  exchange: SentExchange,
+  defect: string,
+): void {
   if (exchange.response?.status === 400) a.pass(rule);
-  else a.fail(rule, { code: 'WRONG_STATUS', args: { status: '400', request: `a body where ${defect}`, received: describeResponse(exchange) } }, [exchange], `${defect}: ${exchange.response?.status ?? 'none'}`, { kind: 'status', rule, expected: [400], what: `a body where ${defect}` });
+  else
+    a.fail(
+      rule,
+      { code: 'WRONG_STATUS', args: { status: '400', request: `a body where ${defect}`, received: describeResponse(exchange) } },
+      [exchange],
+      `${defect}: ${exchange.response?.status ?? 'none'}`,
+      { kind: 'status', rule, expected: [400], what: `a body where ${defect}` },
+    );
 }

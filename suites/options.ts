@@ -167,24 +167,31 @@ export function resolve(options: ConformanceOptions): Resolved {
   checkRunKey(options.apiKey, options.baseUrl);
   const ruleList = (name: Setting, ids: readonly string[] = []): RuleId[] => {
     const unknown = ids.filter((id) => !isRuleId(id));
-    if (unknown.length > 0) throw new UsageError(wording`${setting(name)}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
+    if (unknown.length > 0)
+      throw new UsageError(wording`${setting(name)}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
     return ids as RuleId[];
   };
   const integer = (name: Setting, value: number | undefined, fallback: number, min: number, max: number): number => {
     if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(wording`${setting(name)} must be an integer from ${min} to ${max}, got ${value}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new UsageError(wording`${setting(name)} must be an integer from ${min} to ${max}, got ${value}`);
     return value;
   };
   const only = ruleList('only', options.only);
   const skip = ruleList('skip', options.skip);
   const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));
-  if (mustLeft.length === 0) throw new UsageError(wording`${setting('only')}/${setting('skip')} leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)`);
+  if (mustLeft.length === 0)
+    throw new UsageError(
+      wording`${setting('only')}/${setting('skip')} leave no MUST rule to run: such a run could not show conformance (select at least one MUST rule; see petstore-conformance rules)`,
+    );
   const load = options.load ?? DEFAULTS.load;
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
   const profile = load === 'none' ? undefined : profiles[load];
-  if (load !== 'none' && !profile) throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+  if (load !== 'none' && !profile)
+    throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
-  if (options.names === 'natural' && options.namePrefix !== undefined) throw new UsageError('namePrefix: natural names have no prefix; give one or the other');
+  if (options.names === 'natural' && options.namePrefix !== undefined)
+    throw new UsageError('namePrefix: natural names have no prefix; give one or the other');
   const connection = connectionOf(options);
   checkSecrets(connection, options.baseUrl);
   return {
@@ -202,8 +209,16 @@ export function resolve(options: ConformanceOptions): Resolved {
     propertyTimeLimitMs: options.propertyTimeLimitMs ?? DEFAULTS.propertyTimeLimitMs,
     insecure: connection.insecure === true,
     connection,
-    maxWaitMs: integer('maxWaitMs', options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000), DEFAULTS.maxWaitMs / 1000, 0, 86_400) * 1000,
-    visibilityWindowMs: options.visibilityWindowMs === undefined ? DEFAULTS.visibilityWindowMs : window('visibilityWindowMs', options.visibilityWindowMs),
+    maxWaitMs:
+      integer(
+        'maxWaitMs',
+        options.maxWaitMs === undefined ? undefined : Math.round(options.maxWaitMs / 1000),
+        DEFAULTS.maxWaitMs / 1000,
+        0,
+        86_400,
+      ) * 1000,
+    visibilityWindowMs:
+      options.visibilityWindowMs === undefined ? DEFAULTS.visibilityWindowMs : window('visibilityWindowMs', options.visibilityWindowMs),
     rateLimit: options.rateLimit === undefined ? undefined : positive('rateLimit', options.rateLimit),
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : span('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
@@ -216,32 +231,42 @@ export function resolve(options: ConformanceOptions): Resolved {
 }
 
 function connectionOf(options: ConformanceOptions): ConnectOptions {
-  const connection: ConnectOptions = { ...options.connection, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.insecure === undefined ? {} : { insecure: options.insecure }) };
+  const connection: ConnectOptions = {
+    ...options.connection,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    ...(options.insecure === undefined ? {} : { insecure: options.insecure }),
+  };
   return checkConnectOptions(connection);
 }
 
 /** The clients asked for, each once, in the order given; an unknown one is a usage error naming the known ones. */
 function fingerprintsOf(ids: readonly string[] | undefined): FingerprintId[] {
   const unknown = (ids ?? []).filter((id) => !isFingerprintId(id));
-  if (unknown.length > 0) throw new UsageError(wording`${setting('fingerprints')}: unknown client ${unknown.join(', ')} (known: ${FINGERPRINT_IDS.join(', ')}, or all)`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      wording`${setting('fingerprints')}: unknown client ${unknown.join(', ')} (known: ${FINGERPRINT_IDS.join(', ')}, or all)`,
+    );
   return [...new Set(ids as readonly FingerprintId[])];
 }
 
 /** A User-Agent the suite can send: visible ASCII and spaces (RFC 9110 §10.1.5: product tokens and comments), 1 to 256 characters. */
 function userAgentOf(value: string): string {
-  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/.test(value)) throw new UsageError(wording`${setting('userAgent')} must be 1 to 256 printable ASCII characters, not starting or ending with a space`);
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/.test(value))
+    throw new UsageError(wording`${setting('userAgent')} must be 1 to 256 printable ASCII characters, not starting or ending with a space`);
   return value;
 }
 
 /** A span of time from 0 to 10 minutes, in ms: longer than any answer takes, so a typo cannot stall a run for hours. */
 function window(name: Setting, value: number): number {
-  if (!Number.isFinite(value) || value < 0 || value > 600_000) throw new UsageError(wording`${setting(name)} must be a number of seconds from 0 to 600, got ${value / 1000}`);
+  if (!Number.isFinite(value) || value < 0 || value > 600_000)
+    throw new UsageError(wording`${setting(name)} must be a number of seconds from 0 to 600, got ${value / 1000}`);
   return value;
 }
 
 /** A bound of time in ms, worded in seconds as the CLI and the config file take it (`--max-time 0` says 0, not 0 ms). */
 function span(name: Setting, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(wording`${setting(name)} must be a positive number of seconds, got ${value / 1000}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UsageError(wording`${setting(name)} must be a positive number of seconds, got ${value / 1000}`);
   return value;
 }
 

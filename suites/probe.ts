@@ -35,7 +35,18 @@ import type { OperationId } from '../result/model.js';
 import { TargetLost } from '../result/reasons.js';
 import { NotJudged, RateLimited } from './session.js';
 import type { Names } from '../generators/names.js';
-import { missingIdFor, PRELUDE, PRELUDE_JITTER_MS, PRELUDE_PARTNER, PRELUDE_PAUSE_MS, type PreludeKind, preludePairing, preludeRequest, shuffled, unit } from './probe/prelude.js';
+import {
+  missingIdFor,
+  PRELUDE,
+  PRELUDE_JITTER_MS,
+  PRELUDE_PARTNER,
+  PRELUDE_PAUSE_MS,
+  type PreludeKind,
+  preludePairing,
+  preludeRequest,
+  shuffled,
+  unit,
+} from './probe/prelude.js';
 
 export { PRELUDE, PRELUDE_JITTER_MS, PRELUDE_PARTNER, PRELUDE_PAUSE_MS, type PreludeKind } from './probe/prelude.js';
 
@@ -119,7 +130,8 @@ export class DifferentialProbe {
   async prelude(): Promise<void> {
     const order = shuffled(this.#options.fingerprints, this.#options.seed);
     for (const [i, kind] of PRELUDE.entries()) {
-      if (i > 0 && this.#options.sleep) await this.#options.sleep(PRELUDE_PAUSE_MS + Math.floor(unit(this.#options.seed, `pause ${i}`) * PRELUDE_JITTER_MS));
+      if (i > 0 && this.#options.sleep)
+        await this.#options.sleep(PRELUDE_PAUSE_MS + Math.floor(unit(this.#options.seed, `pause ${i}`) * PRELUDE_JITTER_MS));
       const request = preludeRequest(kind, { names: this.#options.names, createdId: this.#preludeId, missingId: this.#missingId });
       if (!request) continue;
       const x = await this.#options.send({ ...request, fingerprint: order[i % order.length]!, fresh: true }, { watch: false });
@@ -162,7 +174,11 @@ export class DifferentialProbe {
   /** Records the probe's outcome when nothing was compared: inconclusive, with why. */
   finish(): void {
     if (this.#compared > 0) return;
-    const reason = this.#preludeStopped ?? (this.#seen === 0 ? 'the run sent no request the probe could follow' : `none of the prelude's answers met a later answer of its kind, and none of the run's ${this.#seen} answered requests was sent again`);
+    const reason =
+      this.#preludeStopped ??
+      (this.#seen === 0
+        ? 'the run sent no request the probe could follow'
+        : `none of the prelude's answers met a later answer of its kind, and none of the run's ${this.#seen} answered requests was sent again`);
     this.#options.asserter('listPets').inconclusive('CLIENT-INDEPENDENT', { code: 'NOTHING_COMPARED', args: { reason } });
   }
 
@@ -178,7 +194,6 @@ export class DifferentialProbe {
       this.#compare(request, earlier, { request, x }, pairing);
     }
   }
-
 
   /**
    * Whether the sample draws this request for a re-send: a share
@@ -198,15 +213,25 @@ export class DifferentialProbe {
   }
 
   #compare(request: SendOptions, earlier: Sent, later: Sent, pairing: Pairing): void {
-    const differences = answerDifferences(viewOf(earlier.x), viewOf(later.x), { operation: request.operation, pairing, ...limitOf(request) });
+    const differences = answerDifferences(viewOf(earlier.x), viewOf(later.x), {
+      operation: request.operation,
+      pairing,
+      ...limitOf(request),
+    });
     this.#compared++;
     const assert = this.#options.asserter(request.operation);
     if (differences.length === 0) return assert.pass('CLIENT-INDEPENDENT');
     const [first, second] = [clientOf(earlier), clientOf(later)];
-    assert.fail('CLIENT-INDEPENDENT', { code: 'CLIENT_DIFFERS', args: { request: describe(request), pairing, first, second, differences } }, [earlier.x, later.x], `${request.operation} ${first} ${second}`, {
-      kind: 'none',
-      why: 'it compares the answers two clients got to the same request; the re-run command sends both again',
-    });
+    assert.fail(
+      'CLIENT-INDEPENDENT',
+      { code: 'CLIENT_DIFFERS', args: { request: describe(request), pairing, first, second, differences } },
+      [earlier.x, later.x],
+      `${request.operation} ${first} ${second}`,
+      {
+        kind: 'none',
+        why: 'it compares the answers two clients got to the same request; the re-run command sends both again',
+      },
+    );
   }
 }
 
@@ -260,4 +285,3 @@ function existingAnswer(x: SentExchange): boolean {
   const id = parsed.ok ? petView(parsed.value)?.id : undefined;
   return id !== undefined && x.request.url.endsWith(`/pets/${id}`);
 }
-

@@ -59,7 +59,10 @@ interface Failing {
 export async function runProperty<T>(run: PropertyRun<T>, sink: PropertySink): Promise<void> {
   // As fast-check counts them: the examples first, within numRuns, then generated values.
   const examples = (run.examples ?? []).slice(0, run.numRuns);
-  const values: T[] = [...examples, ...(run.numRuns > examples.length ? fc.sample(run.arbitrary, { seed: run.seed, numRuns: run.numRuns - examples.length }) : [])];
+  const values: T[] = [
+    ...examples,
+    ...(run.numRuns > examples.length ? fc.sample(run.arbitrary, { seed: run.seed, numRuns: run.numRuns - examples.length }) : []),
+  ];
   const deadline = performance.now() + run.timeLimitMs;
   const cases = await mapBounded(values, run.concurrency, async (value, index) => {
     if (performance.now() > deadline) return undefined;
@@ -72,7 +75,8 @@ export async function runProperty<T>(run: PropertyRun<T>, sink: PropertySink): P
       // A create that died on a reused connection may or may not have been carried out: that case alone is
       // undecided, the other cases still decide the check's rules.
       if (error instanceof IdleClosed) {
-        for (const rule of sink.check.rules) sink.asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: error.message } }, [error.exchange]);
+        for (const rule of sink.check.rules)
+          sink.asserter.inconclusive(rule, { code: 'CUT_SHORT', args: { reason: error.message } }, [error.exchange]);
         return undefined;
       }
       throw error;
@@ -110,7 +114,12 @@ export async function runProperty<T>(run: PropertyRun<T>, sink: PropertySink): P
  * Replays the failing case by its path and lets fast-check shrink it, one case
  * at a time. A case that no longer fails when replayed is reported as sampled.
  */
-async function shrink<T>(run: PropertyRun<T>, sampled: Failing, index: number, sink: PropertySink): Promise<{ failing: Failing; counterexample: RawCounterexample }> {
+async function shrink<T>(
+  run: PropertyRun<T>,
+  sampled: Failing,
+  index: number,
+  sink: PropertySink,
+): Promise<{ failing: Failing; counterexample: RawCounterexample }> {
   let failing: Failing | undefined;
   let crash: unknown;
   const property = fc.asyncProperty(run.arbitrary, async (value) => {
@@ -137,7 +146,16 @@ async function shrink<T>(run: PropertyRun<T>, sampled: Failing, index: number, s
   if (crash !== undefined) throw crash;
   const found = details.failed && failing ? failing : sampled;
   const path = details.failed && details.counterexamplePath ? details.counterexamplePath : String(index);
-  return { failing: found, counterexample: { input: show(found.value, 4000), seed: run.seed, path, numRuns: index + 1, numShrinks: details.failed ? details.numShrinks : 0 } };
+  return {
+    failing: found,
+    counterexample: {
+      input: show(found.value, 4000),
+      seed: run.seed,
+      path,
+      numRuns: index + 1,
+      numShrinks: details.failed ? details.numShrinks : 0,
+    },
+  };
 }
 
 /**
@@ -161,7 +179,13 @@ async function report<T>(run: PropertyRun<T>, sink: PropertySink, failing: Faili
     const exchanges = [...finding.exchanges, ...again];
     sink.record(
       inferred
-        ? { ...finding, outcome: 'inconclusive', message: { ...finding.message, repeat: 'not-reproduced' }, exchanges, key: `not reproduced ${finding.key}` }
+        ? {
+            ...finding,
+            outcome: 'inconclusive',
+            message: { ...finding.message, repeat: 'not-reproduced' },
+            exchanges,
+            key: `not reproduced ${finding.key}`,
+          }
         : { ...finding, message: { ...finding.message, repeat: 'intermittent' }, exchanges, key: `intermittent ${finding.key}` },
       counterexample,
     );

@@ -8,7 +8,17 @@ import { type RuleId, rules as catalog } from '../spec/rules.js';
 import type { Asserter, CheckDefinition, Observer, SentExchange } from './check.js';
 import type { EvidenceFactory } from './evidence.js';
 import type { Redacted } from '../core/redact.js';
-import type { CheckResult, Counterexample, Finding, Judgement, Observation, OperationId, Outcome, ReplayCase, RuleResult } from '../result/model.js';
+import type {
+  CheckResult,
+  Counterexample,
+  Finding,
+  Judgement,
+  Observation,
+  OperationId,
+  Outcome,
+  ReplayCase,
+  RuleResult,
+} from '../result/model.js';
 import { sha256 } from '../core/hash.js';
 import { type SkipReason, skipText } from '../result/reasons.js';
 
@@ -52,7 +62,13 @@ export class Recorder {
   readonly #target: string;
 
   /** `nothingJudged`: why a check that ran recorded nothing for a rule, in terms of what its requests (or the run's) were answered. */
-  constructor(options: { checks: readonly CheckDefinition[]; selected: (rule: RuleId) => boolean; evidence: EvidenceFactory; target: string; nothingJudged: (rule: RuleId, check: CheckDefinition) => SkipReason }) {
+  constructor(options: {
+    checks: readonly CheckDefinition[];
+    selected: (rule: RuleId) => boolean;
+    evidence: EvidenceFactory;
+    target: string;
+    nothingJudged: (rule: RuleId, check: CheckDefinition) => SkipReason;
+  }) {
     this.#checks = options.checks;
     this.#target = options.target;
     this.#selected = options.selected;
@@ -115,13 +131,23 @@ export class Recorder {
   #case(check: CheckDefinition, pending: PendingFinding): { case?: ReplayCase } {
     const x = pending.exchanges.at(-1);
     if (!x || !x.request.url.startsWith(this.#target)) return {};
-    const judge: Judgement = check.kind === 'response' ? { kind: 'response', check: check.id } : check.kind === 'load' && check.inspect ? { kind: 'response', check: check.id.replace(/^load\.[^.]+\./, '') } : (pending.judge ?? { kind: 'none', why: 'judging this answer needed what the run knew of the store' });
+    const judge: Judgement =
+      check.kind === 'response'
+        ? { kind: 'response', check: check.id }
+        : check.kind === 'load' && check.inspect
+          ? { kind: 'response', check: check.id.replace(/^load\.[^.]+\./, '') }
+          : (pending.judge ?? { kind: 'none', why: 'judging this answer needed what the run knew of the store' });
     const headers = this.#evidence.headers(x.request.headers);
     const id = `c-${sha256(`${pending.rule}|${check.id}|${pending.key}|${x.seq}`).slice(0, 8)}`;
     return {
       case: {
         id,
-        request: { method: x.request.method, path: this.#evidence.redact(x.request.url.slice(this.#target.length)), headers, ...(x.request.body ? { body: this.#evidence.redactBody(x.request.body) } : {}) },
+        request: {
+          method: x.request.method,
+          path: this.#evidence.redact(x.request.url.slice(this.#target.length)),
+          headers,
+          ...(x.request.body ? { body: this.#evidence.redactBody(x.request.body) } : {}),
+        },
         auth: x.meta.auth,
         judge,
       },
@@ -134,8 +160,17 @@ export class Recorder {
       pass: (rule) => {
         if (this.#guard(check, rule)) this.#tally(rule, check.id).passed++;
       },
-      fail: (rule, message, exchanges, key, judge) => this.record(check, operation, { rule, outcome: 'fail', message, exchanges, key: key ?? findingText(message), ...(judge ? { judge } : {}) }),
-      inconclusive: (rule, message, exchanges = []) => this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: findingText(message) }),
+      fail: (rule, message, exchanges, key, judge) =>
+        this.record(check, operation, {
+          rule,
+          outcome: 'fail',
+          message,
+          exchanges,
+          key: key ?? findingText(message),
+          ...(judge ? { judge } : {}),
+        }),
+      inconclusive: (rule, message, exchanges = []) =>
+        this.record(check, operation, { rule, outcome: 'inconclusive', message, exchanges, key: findingText(message) }),
     };
   }
 
@@ -159,7 +194,13 @@ export class Recorder {
     const count = this.#perGap.get(gap) ?? 0;
     if (count >= MAX_OBSERVATIONS_PER_GAP) return;
     this.#perGap.set(gap, count + 1);
-    this.#observations.set(key, { gap, operation, summary: text, count: 1, ...(exchange ? { evidence: this.#evidence.of(exchange) } : {}) });
+    this.#observations.set(key, {
+      gap,
+      operation,
+      summary: text,
+      count: 1,
+      ...(exchange ? { evidence: this.#evidence.of(exchange) } : {}),
+    });
   }
 
   /** Marks a check as crashed: its rules cannot be decided by it. */
@@ -198,7 +239,8 @@ export class Recorder {
     const none = { passed: 0, failed: 0, inconclusive: 0, findings: [] };
     if (!this.#selected(rule)) return { ...base, outcome: 'skip', ...none, ...this.#why({ code: 'not-selected' }) };
     if (!tally) return { ...base, outcome: 'inconclusive', ...none, ...this.#why(this.#nothingJudged(rule, check)) };
-    if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error) return { ...base, outcome: 'skip', ...none, ...this.#why(tally.skipped) };
+    if (tally.skipped && tally.passed + tally.failed + tally.inconclusive === 0 && !tally.error)
+      return { ...base, outcome: 'skip', ...none, ...this.#why(tally.skipped) };
     const { passed, failed, inconclusive, findings } = tally;
     let outcome: Outcome;
     let why: SkipReason | undefined;

@@ -53,7 +53,10 @@ export function rejudge(judge: Judgement, x: SentExchange, sameTarget: boolean):
     case 'status':
     case 'not-status': {
       const status = x.response?.status;
-      const ok = judge.kind === 'status' ? status !== undefined && judge.expected.includes(status) : status !== undefined && !judge.refused.includes(status);
+      const ok =
+        judge.kind === 'status'
+          ? status !== undefined && judge.expected.includes(status)
+          : status !== undefined && !judge.refused.includes(status);
       const wanted = judge.kind === 'status' ? judge.expected.join(' or ') : `anything but ${judge.refused.join(', ')}`;
       if (ok) a.pass(judge.rule);
       else a.fail(judge.rule, { code: 'WRONG_STATUS', args: { status: wanted, request: judge.what, received: describeResponse(x) } }, [x]);

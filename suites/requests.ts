@@ -15,7 +15,11 @@ export function listPets(query: ListQuery | string = {}, auth: Auth = {}): SendO
 }
 
 /** POST /pets (createPet): an object is sent as exact JSON, a string or bytes as they are. */
-export function createPet(body: Record<string, unknown> | string | Uint8Array | undefined, auth: Auth = {}, contentType: string | null = 'application/json'): SendOptions {
+export function createPet(
+  body: Record<string, unknown> | string | Uint8Array | undefined,
+  auth: Auth = {},
+  contentType: string | null = 'application/json',
+): SendOptions {
   const bytes = body === undefined || typeof body === 'string' || body instanceof Uint8Array ? body : stringifyJson(body);
   return {
     method: 'POST',

@@ -58,10 +58,32 @@ export function buildResult(input: ResultInput): ConformanceResult {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    options: { strict: settings.strict, timeoutMs: settings.timeoutMs, only: settings.only, skip: settings.skip, load: settings.load, insecure: settings.insecure, customCa: settings.connection.ca !== undefined, connection: connectionRecord(settings.connection), ...clientRecord(settings), ...(settings.sources ? { sources: settings.sources } : {}), ...(names.natural ? { names: 'natural' as const } : {}) },
+    options: {
+      strict: settings.strict,
+      timeoutMs: settings.timeoutMs,
+      only: settings.only,
+      skip: settings.skip,
+      load: settings.load,
+      insecure: settings.insecure,
+      customCa: settings.connection.ca !== undefined,
+      connection: connectionRecord(settings.connection),
+      ...clientRecord(settings),
+      ...(settings.sources ? { sources: settings.sources } : {}),
+      ...(names.natural ? { names: 'natural' as const } : {}),
+    },
     // Natural names have no prefix: the field is left out rather than given one no name starts with.
     ...(names.natural ? {} : { namePrefix: names.prefix }),
-    summary: summarise(rules, settings.strict, input.requestsSent, input.checks, stopped, abort, input.loads, input.interrupted, waivers.filter((w) => w.status !== 'expired').map((w) => w.rule)),
+    summary: summarise(
+      rules,
+      settings.strict,
+      input.requestsSent,
+      input.checks,
+      stopped,
+      abort,
+      input.loads,
+      input.interrupted,
+      waivers.filter((w) => w.status !== 'expired').map((w) => w.rule),
+    ),
     rules,
     observations: recorded.observations,
     skippedPhases: [...input.skippedPhases].sort((a, b) => phaseOrder(a.phase) - phaseOrder(b.phase)),
@@ -92,7 +114,36 @@ function countOutcomes(rules: ConformanceResult['rules']): Summary['counts'] {
   return counts;
 }
 
-function summarise(rules: ConformanceResult['rules'], strict: boolean, requestsSent: number, checks: number, stopped: string | undefined, abort: Summary['abort'], loads: readonly LoadResult[], interrupted: 'SIGINT' | 'SIGTERM' | undefined, waived: readonly RuleId[]): Summary {
-  const { verdict, reason, undecided } = decideVerdict({ rules, strict, ...(abort ? { abort } : {}), ...(stopped ? { stopped } : {}), loads, ...(interrupted ? { interrupted } : {}), waived });
-  return { verdict, reason, strict, counts: countOutcomes(rules), requests: requestsSent, checks, ...(abort ? { abort } : {}), thresholds: thresholdsOutcome(loads), ...(interrupted ? { interrupted } : {}), ...(undecided.length ? { undecided } : {}) };
+function summarise(
+  rules: ConformanceResult['rules'],
+  strict: boolean,
+  requestsSent: number,
+  checks: number,
+  stopped: string | undefined,
+  abort: Summary['abort'],
+  loads: readonly LoadResult[],
+  interrupted: 'SIGINT' | 'SIGTERM' | undefined,
+  waived: readonly RuleId[],
+): Summary {
+  const { verdict, reason, undecided } = decideVerdict({
+    rules,
+    strict,
+    ...(abort ? { abort } : {}),
+    ...(stopped ? { stopped } : {}),
+    loads,
+    ...(interrupted ? { interrupted } : {}),
+    waived,
+  });
+  return {
+    verdict,
+    reason,
+    strict,
+    counts: countOutcomes(rules),
+    requests: requestsSent,
+    checks,
+    ...(abort ? { abort } : {}),
+    thresholds: thresholdsOutcome(loads),
+    ...(interrupted ? { interrupted } : {}),
+    ...(undecided.length ? { undecided } : {}),
+  };
 }

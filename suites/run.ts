@@ -10,7 +10,17 @@ import { isRedacted, type RedactedExchange, type RedactedTransport, RedactionBou
 import type { Redactor } from '../core/redact.js';
 import { type Names, prefixedNames } from '../generators/names.js';
 import { type RuleId, rules as catalog } from '../spec/rules.js';
-import { type Asserter, type CheckContext, type CheckDefinition, type DifferentialCheck, type Phase, type ResponseCheck, type SendOptions, type SentExchange, StoreState } from './check.js';
+import {
+  type Asserter,
+  type CheckContext,
+  type CheckDefinition,
+  type DifferentialCheck,
+  type Phase,
+  type ResponseCheck,
+  type SendOptions,
+  type SentExchange,
+  StoreState,
+} from './check.js';
 import { DifferentialProbe, PROBE_NEEDS } from './probe.js';
 import { authVariants, runRedactor, runSecrets } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
@@ -62,22 +72,44 @@ export class Run {
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
-
   /** `settings` are `options` resolved (suites/options.ts), once, by the engine. */
   constructor(options: ConformanceOptions, settings: Resolved) {
     this.options = options;
     this.settings = settings;
     const given = options.checks ?? builtinChecks;
-    this.checks = [...given, ...(settings.profile ? loadChecks(settings.profile.name, given.filter((c): c is ResponseCheck => c.kind === 'response')) : [])];
+    this.checks = [
+      ...given,
+      ...(settings.profile
+        ? loadChecks(
+            settings.profile.name,
+            given.filter((c): c is ResponseCheck => c.kind === 'response'),
+          )
+        : []),
+    ];
     this.responseChecks = this.checks.filter((c): c is ResponseCheck => c.kind === 'response');
     // Secret headers (--secret-header) are redacted like the key, wherever evidence is built.
     this.redactor = runRedactor(runSecrets(options.apiKey, settings.connection));
     this.evidence = new EvidenceFactory(this.redactor, options.apiKey);
-    this.recorder = new Recorder({ checks: this.checks, selected: (rule) => this.selected(rule), evidence: this.evidence, target: settings.target, nothingJudged: (rule, check) => this.#nothingJudged(rule, check) });
+    this.recorder = new Recorder({
+      checks: this.checks,
+      selected: (rule) => this.selected(rule),
+      evidence: this.evidence,
+      target: settings.target,
+      nothingJudged: (rule, check) => this.#nothingJudged(rule, check),
+    });
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
     const boundary = new RedactionBoundary(
-      transport ?? new HttpClient({ baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, connections: settings.concurrency, ...settings.connection, ...(options.signal ? { signal: options.signal } : {}), ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }) }),
+      transport ??
+        new HttpClient({
+          baseUrl: options.baseUrl,
+          timeoutMs: settings.timeoutMs,
+          maxBodyBytes: settings.maxBodyBytes,
+          connections: settings.concurrency,
+          ...settings.connection,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+        }),
       this.redactor,
     );
     this.client = transport && isRedacted(transport) ? transport : boundary;
@@ -85,7 +117,10 @@ export class Run {
     this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
     this.emit = redactingEmitter(options.onEvent, this.evidence);
-    this.names = options.names === 'natural' ? naturalNamesFor(settings.seed, options.apiKey) : prefixedNames(options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey));
+    this.names =
+      options.names === 'natural'
+        ? naturalNamesFor(settings.seed, options.apiKey)
+        : prefixedNames(options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey));
     // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
     this.session = new TargetSession({
       client: this.client,
@@ -102,7 +137,8 @@ export class Run {
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
-        if (options.exchangeEvents) this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
+        if (options.exchangeEvents)
+          this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },
       inspect: (x) => this.#inspect(x),
       observeRateLimit: (operation, summary, x) => this.recorder.observe('GAP-RATE-LIMITS', operation, summary, x),
@@ -165,7 +201,8 @@ export class Run {
     if (!this.selected(rule) || !failsRun({ outcome: 'fail', severity }, this.settings.strict)) return;
     this.#failing.add(rule);
     const limit = this.settings.maxFailures;
-    if (limit !== undefined && this.#failing.size >= limit) this.session.stop(new TargetLost({ code: 'max-failures', failing: this.#failing.size, limit }));
+    if (limit !== undefined && this.#failing.size >= limit)
+      this.session.stop(new TargetLost({ code: 'max-failures', failing: this.#failing.size, limit }));
   }
 
   /** `asserter` with its failures counted towards --max-failures. */
@@ -203,7 +240,13 @@ export class Run {
 
   #answered(check: string, x: SentExchange): void {
     // A deadline that came due while the suite's own loop was stalled says nothing of the target: labelled as the suite's.
-    const label = x.response ? String(x.response.status) : stalledFor(x.error) !== undefined ? STALLED_LABEL : PROXY_FAILED.test(x.error?.message ?? '') ? PROXY_LABEL : `no response (${x.error?.code ?? 'error'})`;
+    const label = x.response
+      ? String(x.response.status)
+      : stalledFor(x.error) !== undefined
+        ? STALLED_LABEL
+        : PROXY_FAILED.test(x.error?.message ?? '')
+          ? PROXY_LABEL
+          : `no response (${x.error?.code ?? 'error'})`;
     for (const key of [check, RUN_ANSWERS]) {
       const counts = this.#answers.get(key) ?? new Map<string, number>();
       counts.set(label, (counts.get(label) ?? 0) + 1);
@@ -223,11 +266,14 @@ export class Run {
     return { code: 'nothing-judged', rule, scope, answers };
   }
 
-
   /** The result (suites/result-builder.ts), everything redacted once more, and the run's end announced. */
   result(startedAt: Date, abort: Summary['abort']): ConformanceResult {
     const { settings, session } = this;
-    const stopped = session.stopped?.message ?? (this.cutShort.length > 0 ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive` : undefined);
+    const stopped =
+      session.stopped?.message ??
+      (this.cutShort.length > 0
+        ? `the target was still rate-limiting after the ${Math.round(settings.maxWaitMs / 1000)} s wait budget: ${this.cutShort.length} check(s) were cut short, their rules inconclusive`
+        : undefined);
     const result = buildResult({
       settings,
       options: this.options,

@@ -62,7 +62,10 @@ export function comparePlace(a: readonly [number, number], b: readonly [number, 
  * Runs each phase once every phase it comes after has ended; phases with
  * nothing between them run concurrently. Resolves when all have ended.
  */
-export async function runPhases<P extends string>(plan: readonly { name: P; after: readonly P[] }[], run: (phase: P) => Promise<void>): Promise<void> {
+export async function runPhases<P extends string>(
+  plan: readonly { name: P; after: readonly P[] }[],
+  run: (phase: P) => Promise<void>,
+): Promise<void> {
   const ended = new Map<P, Promise<void>>();
   const start = (phase: P): Promise<void> => {
     let done = ended.get(phase);

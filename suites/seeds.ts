@@ -31,7 +31,10 @@ export function namePrefixFor(seed: number, apiKey: string): string {
  */
 export function naturalNamesFor(seed: number, apiKey: string): Names {
   const holdsKey = redactorFor(apiKey);
-  return naturalNames({ seedOf: (purpose) => checkSeed(seed, `name ${purpose}`), accept: (name) => !name.toLowerCase().includes(apiKey.toLowerCase()) && !holdsKey.leaks(name) });
+  return naturalNames({
+    seedOf: (purpose) => checkSeed(seed, `name ${purpose}`),
+    accept: (name) => !name.toLowerCase().includes(apiKey.toLowerCase()) && !holdsKey.leaks(name),
+  });
 }
 
 /** A 32-bit seed for one check, from the run seed and the check id: filtering checks does not change what another generates. */

@@ -128,7 +128,11 @@ export class TargetSession {
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    this.#pacing = new PacingGate({ maxWaitMs: options.maxWaitMs, ...(options.rateLimit ? { ratePerSecond: options.rateLimit } : {}), sleep: (ms) => this.#sleep(ms) });
+    this.#pacing = new PacingGate({
+      maxWaitMs: options.maxWaitMs,
+      ...(options.rateLimit ? { ratePerSecond: options.rateLimit } : {}),
+      sleep: (ms) => this.#sleep(ms),
+    });
     this.#silence = new SilenceWatch({
       lostAfter: LOST_AFTER,
       inFlight: () => this.#inFlight,
@@ -185,7 +189,15 @@ export class TargetSession {
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       try {
-        x = { ...(await this.#options.client.send({ ...rest, headers: sentHeaders, ...(fresh ? { fresh } : {}), ...(fingerprint ? { fingerprint } : {}) })), meta: { operation, auth, check } };
+        x = {
+          ...(await this.#options.client.send({
+            ...rest,
+            headers: sentHeaders,
+            ...(fresh ? { fresh } : {}),
+            ...(fingerprint ? { fingerprint } : {}),
+          })),
+          meta: { operation, auth, check },
+        };
       } finally {
         this.#inFlight--;
       }
@@ -228,15 +240,27 @@ export class TargetSession {
       const status = x.response!.status;
       const wait = retryAfterMs(x.response!.headers['retry-after'], attempt);
       if (!this.#pacing.pause(wait)) {
-        this.#options.observeRateLimit(operation, `${status} answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`, x);
-        throw new RateLimited(`still answered ${status} (a temporary answer) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`, x);
+        this.#options.observeRateLimit(
+          operation,
+          `${status} answered, asking for ${Math.round(wait / 1000)} s more than the wait budget left: not sent again`,
+          x,
+        );
+        throw new RateLimited(
+          `still answered ${status} (a temporary answer) after waiting ${Math.round(this.#pacing.waitedMs / 1000)} s of the ${Math.round(this.#options.maxWaitMs / 1000)} s wait budget`,
+          x,
+        );
       }
-      this.#options.observeRateLimit(operation, `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`, x);
+      this.#options.observeRateLimit(
+        operation,
+        `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`,
+        x,
+      );
     }
     if (check === PREFLIGHT || options.watch === false) return x;
     await this.#silence.completed(x.response ? undefined : (x.error?.message ?? 'no response'));
     // The target is alive, and this request never reached it: the proxy's failure is not the target's.
-    if (!x.response && PROXY_FAILED.test(x.error?.message ?? '')) throw new NotJudged(`the proxy did not carry this request to the target (${x.error?.message}); the target is not blamed`, x);
+    if (!x.response && PROXY_FAILED.test(x.error?.message ?? ''))
+      throw new NotJudged(`the proxy did not carry this request to the target (${x.error?.message}); the target is not blamed`, x);
     return x;
   }
 
@@ -277,7 +301,15 @@ export class TargetSession {
         const nth = this.#byCheck.get(PROBE) ?? 0;
         this.#byCheck.set(PROBE, nth + 1);
         const fingerprint = this.#fingerprintOf(PROBE, nth);
-        const x: SentExchange = { ...(await this.#options.client.send({ ...probe, headers: { authorization: bearer(this.#options.apiKey) }, ...(fresh ? { fresh } : {}), ...(fingerprint ? { fingerprint } : {}) })), meta: { operation: 'listPets', auth: 'valid', check: PROBE } };
+        const x: SentExchange = {
+          ...(await this.#options.client.send({
+            ...probe,
+            headers: { authorization: bearer(this.#options.apiKey) },
+            ...(fresh ? { fresh } : {}),
+            ...(fingerprint ? { fingerprint } : {}),
+          })),
+          meta: { operation: 'listPets', auth: 'valid', check: PROBE },
+        };
         this.#options.onExchange(x);
         // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.
         if (closedWhenIdle(x.error) !== undefined && !fresh) {

@@ -91,7 +91,13 @@ export async function readBackAll(ctx: CheckContext, ids: readonly bigint[]): Pr
  * windows closes. Returns the last page sent, or undefined when none may lag
  * (the page already judged stands).
  */
-export async function listAgain(v: Visibility, query: ListQuery, page: SentExchange, awaited: readonly bigint[], listedIn: (x: SentExchange) => ReadonlySet<bigint> | undefined): Promise<SentExchange | undefined> {
+export async function listAgain(
+  v: Visibility,
+  query: ListQuery,
+  page: SentExchange,
+  awaited: readonly bigint[],
+  listedIn: (x: SentExchange) => ReadonlySet<bigint> | undefined,
+): Promise<SentExchange | undefined> {
   const lagging = awaited.filter((id) => mayLag(v, id, page.seq));
   if (lagging.length === 0) return undefined;
   const end = Math.max(...lagging.map((id) => windowEnd(v, id)!));
@@ -102,7 +108,12 @@ export async function listAgain(v: Visibility, query: ListQuery, page: SentExcha
     const listed = listedIn(x);
     if (!listed) return x;
     if (lagging.every((id) => listed.has(id))) {
-      v.observer.observe('GAP-READ-AFTER-WRITE', 'listPets', `${lagging.length} animal${lagging.length === 1 ? '' : 's'} created just before left out of a listing (request ${page.seq}), listed when it was sent again (read ${n + 1})`, x);
+      v.observer.observe(
+        'GAP-READ-AFTER-WRITE',
+        'listPets',
+        `${lagging.length} animal${lagging.length === 1 ? '' : 's'} created just before left out of a listing (request ${page.seq}), listed when it was sent again (read ${n + 1})`,
+        x,
+      );
       return x;
     }
   }
@@ -112,5 +123,10 @@ export async function listAgain(v: Visibility, query: ListQuery, page: SentExcha
 function observeLag(v: Visibility, id: bigint, reads: number, first: SentExchange, last: SentExchange): void {
   const at = v.store.createdAt(id);
   const after = at === undefined ? '' : `, about ${Math.round(performance.now() - at)} ms after its 201`;
-  v.observer.observe('GAP-READ-AFTER-WRITE', 'getPet', `animal ${id} answered 404 (request ${first.seq}), then 200 on read ${reads}${after}`, last);
+  v.observer.observe(
+    'GAP-READ-AFTER-WRITE',
+    'getPet',
+    `animal ${id} answered 404 (request ${first.seq}), then 200 on read ${reads}${after}`,
+    last,
+  );
 }

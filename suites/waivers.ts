@@ -7,7 +7,11 @@ import type { ConformanceResult, Waiver, WaiverResult } from '../result/model.js
  * expiry day, becomes `waived`. Expired waivers leave the failure standing;
  * waivers that match no failure are stale.
  */
-export function applyWaivers(rules: ConformanceResult['rules'], waivers: readonly Waiver[], now: Date): { rules: ConformanceResult['rules']; waivers: WaiverResult[] } {
+export function applyWaivers(
+  rules: ConformanceResult['rules'],
+  waivers: readonly Waiver[],
+  now: Date,
+): { rules: ConformanceResult['rules']; waivers: WaiverResult[] } {
   const today = now.toISOString().slice(0, 10);
   const results: WaiverResult[] = [];
   const waived = new Set<string>();
@@ -17,9 +21,17 @@ export function applyWaivers(rules: ConformanceResult['rules'], waivers: readonl
     const onOperation = waiver.operation === undefined ? failing : failing.filter((f) => f.operation === waiver.operation);
     let status: WaiverResult['status'];
     let note: string;
-    if (onOperation.length === 0) [status, note] = ['stale', `${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''} does not fail: the waiver matches nothing and can go`];
+    if (onOperation.length === 0)
+      [status, note] = [
+        'stale',
+        `${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''} does not fail: the waiver matches nothing and can go`,
+      ];
     else if (waiver.expires < today) [status, note] = ['expired', `expired on ${waiver.expires}: the failure counts again`];
-    else if (onOperation.length < failing.length) [status, note] = ['partial', `${waiver.rule} also fails on ${[...new Set(failing.filter((f) => f.operation !== waiver.operation).map((f) => f.operation))].join(', ')}: not waived`];
+    else if (onOperation.length < failing.length)
+      [status, note] = [
+        'partial',
+        `${waiver.rule} also fails on ${[...new Set(failing.filter((f) => f.operation !== waiver.operation).map((f) => f.operation))].join(', ')}: not waived`,
+      ];
     else {
       [status, note] = ['applied', `failure waived until ${waiver.expires}`];
       waived.add(waiver.rule);

@@ -17,7 +17,9 @@ const NOT_WATCHED = new Set(['node_modules', 'dist', '.git']);
 function untrackedFiles(): Map<string, number> | undefined {
   let tracked: Set<string>;
   try {
-    tracked = new Set(execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0'));
+    tracked = new Set(
+      execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0'),
+    );
   } catch {
     return undefined;
   }
@@ -46,7 +48,9 @@ export default function setup(): () => void {
     if (written.length > 0) {
       // vitest reports an error thrown here but still exits 0: set the exit code too.
       process.exitCode = 1;
-      throw new Error(`the tests wrote into the repository (${written.slice(0, 10).join(', ')}${written.length > 10 ? `, and ${written.length - 10} more` : ''}): a test must write only inside a temporary folder (test/helpers.ts: tempDir, artifactsDir)`);
+      throw new Error(
+        `the tests wrote into the repository (${written.slice(0, 10).join(', ')}${written.length > 10 ? `, and ${written.length - 10} more` : ''}): a test must write only inside a temporary folder (test/helpers.ts: tempDir, artifactsDir)`,
+      );
     }
   };
 }

@@ -17,7 +17,15 @@ export const BIN = new URL('../bin/petstore-conformance.js', import.meta.url).pa
 export const DISTINCTIVE_KEY = 'Zq9-DxStNcTvQe-key-7781xyzW';
 
 /** A load profile of one second at two connections, for tests that need a load phase but not its length. */
-export const TINY_PROFILE = { kind: 'closed' as const, description: 'tiny', connections: 2, durationSec: 1, maxRequests: 5000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: ['errorRate < 1%'] };
+export const TINY_PROFILE = {
+  kind: 'closed' as const,
+  description: 'tiny',
+  connections: 2,
+  durationSec: 1,
+  maxRequests: 5000,
+  mix: { listPets: 2, getPet: 2, createPet: 1 },
+  thresholds: ['errorRate < 1%'],
+};
 
 /** Starts the reference (or a variant of it) on loopback and closes it after `fn`. */
 export async function withServer<T>(options: Partial<ServeOptions>, fn: (url: string) => Promise<T>): Promise<T> {
@@ -79,8 +87,20 @@ export function findProgram(names: readonly string[], options: { envVar?: string
  * README lets only a developer's machine go without a browser.
  */
 export function findChromium(file: string): string | undefined {
-  const path = findProgram(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], { envVar: 'CHROMIUM_PATH', debianPath: '/usr/bin/chromium' });
-  return path ?? skippedUnlessCi(file, 'Chromium', 'CHROMIUM_PATH, PATH, /usr/bin/chromium', 'the browser tests', 'apt-get install chromium, or set CHROMIUM_PATH');
+  const path = findProgram(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], {
+    envVar: 'CHROMIUM_PATH',
+    debianPath: '/usr/bin/chromium',
+  });
+  return (
+    path ??
+    skippedUnlessCi(
+      file,
+      'Chromium',
+      'CHROMIUM_PATH, PATH, /usr/bin/chromium',
+      'the browser tests',
+      'apt-get install chromium, or set CHROMIUM_PATH',
+    )
+  );
 }
 
 /**
@@ -90,12 +110,22 @@ export function findChromium(file: string): string | undefined {
  * Chromium, none is a loud skip, except under CI=true, where it fails.
  */
 export function findArtillery(file: string): string | undefined {
-  return findProgram(['artillery'], { envVar: 'ARTILLERY_PATH' }) ?? skippedUnlessCi(file, 'Artillery', 'ARTILLERY_PATH, PATH', 'the Artillery runs', 'export ARTILLERY_PATH="$(.ci/install-artillery)" (it installs the release pinned in .ci/artillery outside the clone)');
+  return (
+    findProgram(['artillery'], { envVar: 'ARTILLERY_PATH' }) ??
+    skippedUnlessCi(
+      file,
+      'Artillery',
+      'ARTILLERY_PATH, PATH',
+      'the Artillery runs',
+      'export ARTILLERY_PATH="$(.ci/install-artillery)" (it installs the release pinned in .ci/artillery outside the clone)',
+    )
+  );
 }
 
 /** A program missing where the README lets a developer's machine skip: a loud warning, or an error under CI=true. */
 function skippedUnlessCi(file: string, program: string, searched: string, tests: string, install: string): undefined {
-  if (process.env.CI === 'true') throw new Error(`${file}: no ${program} found (${searched}); under CI=true ${tests} may not be skipped. Install it: ${install}`);
+  if (process.env.CI === 'true')
+    throw new Error(`${file}: no ${program} found (${searched}); under CI=true ${tests} may not be skipped. Install it: ${install}`);
   console.warn(`\n!!! ${file}: no ${program} found (${searched}); ${tests} are SKIPPED. Install it: ${install}.\n`);
   return undefined;
 }
@@ -128,7 +158,9 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** `args` with `--load none` added, unless they choose a profile or a command other than the run. */
 function withDefaultLoad(args: string[]): string[] {
   // Subcommands (rules, serve, matrix, replay, certify, verify…) come first and take no --load; the run takes flags only.
-  const command = (args[0] !== undefined && !args[0].startsWith('-')) || ['--help', '--version', '-h', '-v', '--get-yargs-completions'].some((a) => args.includes(a));
+  const command =
+    (args[0] !== undefined && !args[0].startsWith('-')) ||
+    ['--help', '--version', '-h', '-v', '--get-yargs-completions'].some((a) => args.includes(a));
   return command || args.some((a) => a === '--load' || a.startsWith('--load=')) ? args : [...args, '--load', 'none'];
 }
 
@@ -142,7 +174,11 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<Ran> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...withDefaultLoad(args)], { cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...withDefaultLoad(args)], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -243,7 +279,13 @@ export function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T>[]
  * base URL, or rejects when it exits first or prints no such line within
  * `timeoutMs` (then it is killed). `stderr()` is what it wrote there so far.
  */
-export function startListening(label: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+export function startListening(
+  label: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

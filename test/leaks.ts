@@ -14,9 +14,11 @@
 export const b64 = (text: string, encoding: BufferEncoding = 'utf8'): string => Buffer.from(text, encoding).toString('base64');
 export const b64url = (text: string): string => Buffer.from(text).toString('base64url');
 export const hex = (text: string, encoding: BufferEncoding = 'utf8'): string => Buffer.from(text, encoding).toString('hex');
-export const u4 = (ch: string, upper = false): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+export const u4 = (ch: string, upper = false): string =>
+  `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
 export const jsonInner = (text: string): string => JSON.stringify(text).slice(1, -1);
-export const pctAll = (text: string, encoding: BufferEncoding = 'utf8'): string => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+export const pctAll = (text: string, encoding: BufferEncoding = 'utf8'): string =>
+  [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
 export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 export const asciiUpper = (text: string): string => text.replace(/[a-z]+/g, (m) => m.toUpperCase());
 export const swapped = (text: string): string => [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
@@ -132,7 +134,8 @@ function encodedWindows(key: string): Set<string> {
     const encoded = Buffer.concat([Buffer.alloc(align), bytes]).toString('base64');
     // The characters only the key's bytes decide: past the first quantum when padded in front, before the padding and the last one.
     const core = encoded.slice(align === 0 ? 0 : 4, -4);
-    for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) for (let i = 0; i + WINDOW <= alphabet.length; i++) out.add(alphabet.slice(i, i + WINDOW).toLowerCase());
+    for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')])
+      for (let i = 0; i + WINDOW <= alphabet.length; i++) out.add(alphabet.slice(i, i + WINDOW).toLowerCase());
   }
   const hexed = bytes.toString('hex');
   for (let i = 0; i + 2 * WINDOW <= hexed.length; i += 2) out.add(hexed.slice(i, i + 2 * WINDOW));
@@ -140,12 +143,15 @@ function encodedWindows(key: string): Set<string> {
 }
 
 function jsonUnescape(text: string): string {
-  return text.replace(/\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([^ux]))/g, (m, u: string | undefined, x: string | undefined, c: string | undefined) => {
-    if (u) return String.fromCharCode(parseInt(u, 16));
-    if (x) return String.fromCharCode(parseInt(x, 16));
-    const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
-    return c === undefined ? m : (simple[c] ?? c);
-  });
+  return text.replace(
+    /\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([^ux]))/g,
+    (m, u: string | undefined, x: string | undefined, c: string | undefined) => {
+      if (u) return String.fromCharCode(parseInt(u, 16));
+      if (x) return String.fromCharCode(parseInt(x, 16));
+      const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+      return c === undefined ? m : (simple[c] ?? c);
+    },
+  );
 }
 
 function percentDecode(text: string): string {
@@ -158,11 +164,14 @@ function percentDecode(text: string): string {
 
 function htmlUnescape(text: string): string {
   const named: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
-  return text.replace(/&(?:#[xX]([0-9a-fA-F]+)|#([0-9]+)|([a-zA-Z]+));/g, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    const cp = hex ? parseInt(hex, 16) : dec ? parseInt(dec, 10) : undefined;
-    if (cp !== undefined) return cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-    return named[name!.toLowerCase()] ?? m;
-  });
+  return text.replace(
+    /&(?:#[xX]([0-9a-fA-F]+)|#([0-9]+)|([a-zA-Z]+));/g,
+    (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+      const cp = hex ? parseInt(hex, 16) : dec ? parseInt(dec, 10) : undefined;
+      if (cp !== undefined) return cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+      return named[name!.toLowerCase()] ?? m;
+    },
+  );
 }
 
 /** Layers of text encoding undone, one inside another, at most (`%2541`, a `\\u0041` inside a JSON string). */
@@ -199,14 +208,22 @@ function textLayers(text: string): [string, string][] {
  * Latin-1); the base64 decodings searched for base64 runs once more, as base64
  * of a whole `Basic …` header holds the key only there.
  */
-function* binaryDecodings(name: string, layer: string, seen: { base64: Set<string>; hex: Set<string> }, nested: boolean): Generator<[string, string]> {
+function* binaryDecodings(
+  name: string,
+  layer: string,
+  seen: { base64: Set<string>; hex: Set<string> },
+  nested: boolean,
+): Generator<[string, string]> {
   // A run decodes the same wherever it is: each is decoded once (echoed keys repeat a form thousands of times).
   for (const run of layer.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
     if (seen.base64.has(run)) continue;
     seen.base64.add(run);
     for (let offset = 0; offset < 4; offset++) {
       const bytes = Buffer.from(run.slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-      for (const [as, decoded] of [['', bytes.toString('utf8')], [' as Latin-1', bytes.toString('latin1')]] as const) {
+      for (const [as, decoded] of [
+        ['', bytes.toString('utf8')],
+        [' as Latin-1', bytes.toString('latin1')],
+      ] as const) {
         yield [`base64(${name})${as}`, decoded];
         if (nested) yield* binaryDecodings(`base64(${name})${as}`, decoded, seen, false);
       }
@@ -276,7 +293,10 @@ export function expectNoLeak(texts: Record<string, string>, keys: readonly strin
     const windows = windowsOf(key);
     for (const [name, text] of Object.entries(texts)) {
       const leak = findLeak(text, key, windows);
-      if (leak) throw new Error(`${name} leaks the key (${key.length} characters) in ${leak.form} form: ${JSON.stringify(leak.window)} in …${JSON.stringify(leak.context)}…`);
+      if (leak)
+        throw new Error(
+          `${name} leaks the key (${key.length} characters) in ${leak.form} form: ${JSON.stringify(leak.window)} in …${JSON.stringify(leak.context)}…`,
+        );
     }
   }
 }

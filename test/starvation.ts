@@ -32,7 +32,12 @@ export function watchCpu(): { stop(): CpuSeen } {
       histogram.disable();
       const wallMs = performance.now() - started;
       const used = process.cpuUsage(cpu);
-      return { wallMs, maxLagMs: histogram.max / 1e6, p99LagMs: histogram.percentile(99) / 1e6, cores: (used.user + used.system) / 1000 / Math.max(1, wallMs) };
+      return {
+        wallMs,
+        maxLagMs: histogram.max / 1e6,
+        p99LagMs: histogram.percentile(99) / 1e6,
+        cores: (used.user + used.system) / 1000 / Math.max(1, wallMs),
+      };
     },
   };
 }

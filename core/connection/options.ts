@@ -76,10 +76,12 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   const proxy = options?.proxy;
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
-    if (password && password.length >= 4) out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
+    if (password && password.length >= 4)
+      out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
   }
   for (const { into, variable, value } of options?.fromEnvironment ?? []) {
-    if (value) out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
+    if (value)
+      out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
   }
   return out;
 }
@@ -111,9 +113,20 @@ export interface ConnectionRecord {
 /** What report.json records of `options`. */
 export function connectionRecord(options: ConnectOptions | undefined): ConnectionRecord {
   const proxy = options?.proxy ?? { kind: 'none' };
-  const env = proxy.kind === 'env' ? [proxy.httpProxy && `HTTP_PROXY=${shownProxy(proxy.httpProxy)}`, proxy.httpsProxy && `HTTPS_PROXY=${shownProxy(proxy.httpsProxy)}`, proxy.noProxy && `NO_PROXY=${proxy.noProxy}`].filter(Boolean) : [];
+  const env =
+    proxy.kind === 'env'
+      ? [
+          proxy.httpProxy && `HTTP_PROXY=${shownProxy(proxy.httpProxy)}`,
+          proxy.httpsProxy && `HTTPS_PROXY=${shownProxy(proxy.httpsProxy)}`,
+          proxy.noProxy && `NO_PROXY=${proxy.noProxy}`,
+        ].filter(Boolean)
+      : [];
   return {
-    ...(proxy.kind === 'url' ? { proxy: shownProxy(proxy.url) } : proxy.kind === 'env' && env.length > 0 ? { proxy: `from the environment: ${env.join(', ')}` } : {}),
+    ...(proxy.kind === 'url'
+      ? { proxy: shownProxy(proxy.url) }
+      : proxy.kind === 'env' && env.length > 0
+        ? { proxy: `from the environment: ${env.join(', ')}` }
+        : {}),
     clientCertificate: Boolean(options?.cert),
     headers: Object.keys(options?.headers ?? {}).sort(),
     secretHeaders: [...(options?.secretHeaders ?? [])].sort(),
@@ -121,7 +134,19 @@ export function connectionRecord(options: ConnectOptions | undefined): Connectio
 }
 
 /** Headers the suite refuses to take from -H: the key's, the proxy's, and those that frame the exchange itself. */
-export const REFUSED_HEADERS = ['authorization', 'proxy-authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer'] as const;
+export const REFUSED_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+] as const;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -132,8 +157,10 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function headerProblem(name: string, value: string, where: string | SettingRef): Wording | undefined {
   if (!TOKEN.test(name)) return wording`${where} ${JSON.stringify(name)}: not a header name (letters, digits and !#$%&'*+.^_\`|~- only)`;
   const lower = name.toLowerCase();
-  if (lower === 'authorization') return wording`${where} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with ${setting('apiKey')}, never as a header`;
-  if ((REFUSED_HEADERS as readonly string[]).includes(lower)) return wording`${where} ${name}: the suite does not send this header as an extra one (${lower === 'proxy-authorization' ? wording`put the proxy's credentials in the ${setting('proxy')} URL` : 'it frames the HTTP exchange itself'})`;
+  if (lower === 'authorization')
+    return wording`${where} ${name}: the suite sends Authorization itself (Bearer and the key, and the auth checks' variants); pass the key with ${setting('apiKey')}, never as a header`;
+  if ((REFUSED_HEADERS as readonly string[]).includes(lower))
+    return wording`${where} ${name}: the suite does not send this header as an extra one (${lower === 'proxy-authorization' ? wording`put the proxy's credentials in the ${setting('proxy')} URL` : 'it frames the HTTP exchange itself'})`;
   if (/[\r\n\0]/.test(value)) return wording`${where} ${name}: the value holds a line break or NUL`;
   return undefined;
 }
@@ -152,7 +179,11 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
     headers[name.toLowerCase()] = value;
   }
   const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
-  for (const name of secretHeaders) if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
-  if (Boolean(options?.cert) !== Boolean(options?.key)) throw new UsageError(wording`a client certificate needs its key, and a key its certificate (${setting('cert')} and ${setting('certKey')} together)`);
+  for (const name of secretHeaders)
+    if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
+  if (Boolean(options?.cert) !== Boolean(options?.key))
+    throw new UsageError(
+      wording`a client certificate needs its key, and a key its certificate (${setting('cert')} and ${setting('certKey')} together)`,
+    );
   return { ...options, ...(options?.headers ? { headers } : {}), ...(options?.secretHeaders ? { secretHeaders } : {}) };
 }

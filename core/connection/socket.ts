@@ -155,7 +155,8 @@ export function watchConnection(socket: Duplex): void {
   };
   // First, so the error is noted before undici hands it to the request it fails.
   socket.prependListener('error', (error: unknown) => {
-    if (typeof error === 'object' && error !== null && requests > 0) failures.set(error, { earlier: requests - 1, answerBytes: bytes, endedBeforeWrite });
+    if (typeof error === 'object' && error !== null && requests > 0)
+      failures.set(error, { earlier: requests - 1, answerBytes: bytes, endedBeforeWrite });
   });
 }
 
@@ -217,7 +218,12 @@ export function skipContinue(socket: Duplex): void {
     // A view of the bytes read, never a copy: each read has memory of its own, and a copy of every answer's first
     // chunk is what made the load generator's garbage (200 MB in ten seconds of load).
     const bytes = chunk as Uint8Array;
-    let data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let data =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, encoding)
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (held) data = Buffer.concat([held, data]);
     held = undefined;
     // Interim blocks other than 100 go on to undici as they are; 100 blocks are left out.

@@ -16,13 +16,18 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidBaseUrlError(wording`${BASE_URL} "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`);
+    throw new InvalidBaseUrlError(
+      wording`${BASE_URL} "${withoutUserinfo(text)}" is not an absolute URL; write it with its scheme, e.g. http://127.0.0.1:8080/v1`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // The scheme is not shown: without "//", "user:password@host" parses as scheme "user".
-    throw new InvalidBaseUrlError(wording`${BASE_URL} must use http or https; write it as http://host:port/path, e.g. http://127.0.0.1:8080/v1`);
+    throw new InvalidBaseUrlError(
+      wording`${BASE_URL} must use http or https; write it as http://host:port/path, e.g. http://127.0.0.1:8080/v1`,
+    );
   }
-  if (url.username || url.password) throw new InvalidBaseUrlError(wording`${BASE_URL} must not carry credentials; pass the key with ${setting('apiKey')}`);
+  if (url.username || url.password)
+    throw new InvalidBaseUrlError(wording`${BASE_URL} must not carry credentials; pass the key with ${setting('apiKey')}`);
   if (url.search || url.hash) throw new InvalidBaseUrlError(wording`${BASE_URL} must not have a query or fragment`);
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
@@ -30,7 +35,9 @@ export function parseBaseUrl(text: string): URL {
 
 /** A URL as given, for messages: everything before its last "@" after the scheme (user and password) left out, at most 200 characters. */
 function withoutUserinfo(text: string): string {
-  const shown = text.replace(/^([^/?#@]*?\/\/)?.*@/s, (_match, scheme: string | undefined) => `${scheme ?? ''}…@`).replace(/[\u0000-\u001f\u007f]/g, '?');
+  const shown = text
+    .replace(/^([^/?#@]*?\/\/)?.*@/s, (_match, scheme: string | undefined) => `${scheme ?? ''}…@`)
+    .replace(/[\u0000-\u001f\u007f]/g, '?');
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 

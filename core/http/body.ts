@@ -6,7 +6,10 @@ import { decodeUtf8, type Json, JsonTooLargeError, parseJson } from '../json.js'
 import type { ResponseRecord } from './exchange.js';
 
 /** Reads `stream` up to `max` bytes; past that, the rest is not read (the stream is destroyed) and the body is `truncated`. */
-export async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+export async function readBounded(
+  stream: AsyncIterable<Buffer> & { destroy(): void },
+  max: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -54,8 +57,16 @@ export function bodyJson(response: ResponseRecord): BodyJson {
 
 function parseBody(response: ResponseRecord): BodyJson {
   const coded = response.decoding;
-  if (coded?.error) return { ok: false, reason: `a ${coded.coding}-coded body of ${coded.received} bytes that the suite could not decode (${coded.error})` };
-  if (coded?.cut) return { ok: false, reason: `a ${coded.coding}-coded body that decodes to more than ${response.body.length} bytes (decoding stopped there)` };
+  if (coded?.error)
+    return {
+      ok: false,
+      reason: `a ${coded.coding}-coded body of ${coded.received} bytes that the suite could not decode (${coded.error})`,
+    };
+  if (coded?.cut)
+    return {
+      ok: false,
+      reason: `a ${coded.coding}-coded body that decodes to more than ${response.body.length} bytes (decoding stopped there)`,
+    };
   if (response.truncated) return { ok: false, reason: `a body longer than ${response.body.length} bytes (not read to its end)` };
   if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
   const text = decodeUtf8(response.body);

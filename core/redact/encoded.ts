@@ -26,7 +26,9 @@ export function base64Cores(bytes: Buffer): string[] {
 
 /** A base64 or base64url character. */
 export function isBase64Char(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
+  return (
+    (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f
+  );
 }
 
 /** A hex digit, either case. */
@@ -35,11 +37,17 @@ export function isHexChar(c: number): boolean {
 }
 
 /** Hex of a secret's bytes, in either case, inside runs of hex digits. */
-export function hexRuns(v: string, minHex: number, needles: readonly { text: string; label: string }[], hit: (start: number, end: number, label: string) => void): void {
+export function hexRuns(
+  v: string,
+  minHex: number,
+  needles: readonly { text: string; label: string }[],
+  hit: (start: number, end: number, label: string) => void,
+): void {
   forEachRun(v, isHexChar, minHex, (i, j) => {
     const run = v.slice(i, j).toLowerCase();
     for (const needle of needles) {
-      for (let k = run.indexOf(needle.text); k >= 0; k = run.indexOf(needle.text, k + 1)) hit(i + k, i + k + needle.text.length, needle.label);
+      for (let k = run.indexOf(needle.text); k >= 0; k = run.indexOf(needle.text, k + 1))
+        hit(i + k, i + k + needle.text.length, needle.label);
     }
   });
 }
@@ -47,7 +55,7 @@ export function hexRuns(v: string, minHex: number, needles: readonly { text: str
 /** Calls `each` with the start and end of every maximal run of characters `inRun` accepts that is at least `min` long. */
 export function forEachRun(v: string, inRun: (c: number) => boolean, min: number, each: (start: number, end: number) => void): void {
   const n = v.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     if (!inRun(v.charCodeAt(i))) {
       i++;
       continue;

@@ -94,6 +94,12 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     base64Pieces,
     hexPieces,
     // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow), an encoded piece.
-    grams: new SampledGrams([...plain.map((n) => n.text), ...pieces.windows(), ...cores.keys(), ...hex.map((h) => h.text), ...encodedGrams.filter((g) => g.length >= FRAGMENT)]),
+    grams: new SampledGrams([
+      ...plain.map((n) => n.text),
+      ...pieces.windows(),
+      ...cores.keys(),
+      ...hex.map((h) => h.text),
+      ...encodedGrams.filter((g) => g.length >= FRAGMENT),
+    ]),
   };
 }

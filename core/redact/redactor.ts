@@ -26,7 +26,17 @@ import { decodeUtf8 } from '../json.js';
 import { forEachRun, hexRuns, isBase64Char, isHexChar, cutFormStart } from './encoded.js';
 import { type Compiled, compileNeedles, type Needle } from './needles.js';
 import { renderExcerpts } from './text.js';
-import { base64Label, FOLDS, foldLabel, hexLabel, pieceLabel, type Redacted, type Secret, type SecretForm, SHORTEST_FORM } from './types.js';
+import {
+  base64Label,
+  FOLDS,
+  foldLabel,
+  hexLabel,
+  pieceLabel,
+  type Redacted,
+  type Secret,
+  type SecretForm,
+  SHORTEST_FORM,
+} from './types.js';
 import { decodedViews, type Offsets } from './views.js';
 
 /** A match, in the offsets of the text as given, and the label that replaces it. */
@@ -48,7 +58,8 @@ const SEEN_MAX_ENTRIES = 4096;
 function formsOf(secret: Secret): SecretForm[] {
   const [self, ...rest] = secret.forms;
   if (!self) return [];
-  const folds = (form: SecretForm): SecretForm[] => FOLDS.map(({ name, fold }) => ({ ...form, value: fold(form.value), label: foldLabel(form.label, secret.placeholder, name) }));
+  const folds = (form: SecretForm): SecretForm[] =>
+    FOLDS.map(({ name, fold }) => ({ ...form, value: fold(form.value), label: foldLabel(form.label, secret.placeholder, name) }));
   return [...secret.forms.filter((f) => !f.wholeOnly), ...folds(self), ...secret.forms.filter((f) => f.wholeOnly), ...rest.flatMap(folds)];
 }
 
@@ -126,7 +137,14 @@ export class Redactor {
   add(secret: Secret): this {
     for (const form of registeredForms(secret)) {
       if (this.#entries.some((s) => s.value === form.value)) continue;
-      if (form.lookedFor) this.#entries.push({ value: form.value, text: form.value, label: form.label, owner: secret.placeholder, fragments: !form.wholeOnly });
+      if (form.lookedFor)
+        this.#entries.push({
+          value: form.value,
+          text: form.value,
+          label: form.label,
+          owner: secret.placeholder,
+          fragments: !form.wholeOnly,
+        });
       else if (form.sentAfter !== undefined) this.#wholes.set(`${form.sentAfter}${form.value}`, `${form.sentAfter}${form.label}`);
     }
     this.#entries.sort((a, b) => b.value.length - a.value.length);
@@ -224,11 +242,13 @@ export class Redactor {
       const v = view.text;
       if (!compiled.grams.mayHold(v)) continue;
       for (const needle of compiled.plain) {
-        for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
+        for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1))
+          found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
       }
       compiled.pieces.find(v, (s, e, owner) => found.push({ start: from(s), end: to(e), label: pieceLabel(owner) }));
       if (compiled.cores.size > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
-      if (compiled.hex.length > 0) hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
+      if (compiled.hex.length > 0)
+        hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
       // An encoded piece takes its whole run: the characters around it encode the neighbouring characters of the secret.
       // After the whole forms, whose labels say more and win where both cover the same run.
       // Hits come in order: one inside the run the last one took adds nothing (and a long run is walked once).
@@ -290,7 +310,8 @@ export class Redactor {
     const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     const decoded = decodeUtf8(bytes, { keepBom: true }) ?? bytes.toString('latin1');
     const inner = this.#replace(decoded, true, 1);
-    if (!inner.changed || inner.text.length > 64 || /[\u0000-\u001f\u007f-\u009f"\\\uFDD0-\uFDD2]/.test(inner.text)) return base64Label(owner);
+    if (!inner.changed || inner.text.length > 64 || /[\u0000-\u001f\u007f-\u009f"\\\uFDD0-\uFDD2]/.test(inner.text))
+      return base64Label(owner);
     return `<base64 of ${inner.text}>`;
   }
 

@@ -83,8 +83,12 @@ export function hexLabel(label: string): string {
 export function labelsOf(secret: Secret): string[] {
   const labels = new Set<string>();
   for (const form of secret.forms) {
-    for (const label of [form.label, ...FOLDS.map(({ name }) => foldLabel(form.label, secret.placeholder, name))]) labels.add(label).add(hexLabel(label));
+    for (const label of [form.label, ...FOLDS.map(({ name }) => foldLabel(form.label, secret.placeholder, name))])
+      labels.add(label).add(hexLabel(label));
   }
-  labels.add(pieceLabel(secret.placeholder)).add(hexLabel(pieceLabel(secret.placeholder))).add(base64Label(secret.placeholder));
+  labels
+    .add(pieceLabel(secret.placeholder))
+    .add(hexLabel(pieceLabel(secret.placeholder)))
+    .add(base64Label(secret.placeholder));
   return [...labels];
 }

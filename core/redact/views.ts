@@ -68,7 +68,17 @@ function mayBePercent(text: string): boolean {
 }
 
 /** The unit each one-letter escape after a backslash stands for. */
-const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, "'": 0x27, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
+  '"': 0x22,
+  '\\': 0x5c,
+  '/': 0x2f,
+  "'": 0x27,
+  b: 0x08,
+  f: 0x0c,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+};
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
@@ -153,7 +163,9 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
         while (k < bytes.length) {
           const len = utf8Length(bytes, k);
           if (len > 1) {
-            const cp = Buffer.from(bytes.slice(k, k + len)).toString('utf8').codePointAt(0)!;
+            const cp = Buffer.from(bytes.slice(k, k + len))
+              .toString('utf8')
+              .codePointAt(0)!;
             emitCodePoint(cp, i + 3 * k, i + 3 * (k + len));
             k += len;
           } else {
@@ -191,7 +203,8 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
     } else if (c === 0x26) {
       const m = /^&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
       if (m) {
-        const cp = m[1] !== undefined ? parseInt(m[1], 16) : m[2] !== undefined ? parseInt(m[2], 10) : ENTITIES[m[3]!.toLowerCase()]?.codePointAt(0);
+        const cp =
+          m[1] !== undefined ? parseInt(m[1], 16) : m[2] !== undefined ? parseInt(m[2], 10) : ENTITIES[m[3]!.toLowerCase()]?.codePointAt(0);
         if (cp !== undefined && cp <= 0x10ffff) {
           emitCodePoint(cp, i, i + m[0].length);
           i += m[0].length;

@@ -61,8 +61,13 @@ export class FolderLocked extends PcError {
     readonly holder: LockHolder | undefined,
     label: string,
   ) {
-    const who = holder ? `pid ${holder.pid} on ${holder.host === hostname() ? 'this host' : `host ${holder.host}`}, since ${holder.since}` : `its lock file cannot be read; it counts as abandoned once ${UNREADABLE_LOCK_MS / 1000} s old`;
-    super('PC_ERR_WRITE', `${label}: another run is writing its reports there (${who}); wait for it or choose another folder (remove ${lockPath} if no run is)`);
+    const who = holder
+      ? `pid ${holder.pid} on ${holder.host === hostname() ? 'this host' : `host ${holder.host}`}, since ${holder.since}`
+      : `its lock file cannot be read; it counts as abandoned once ${UNREADABLE_LOCK_MS / 1000} s old`;
+    super(
+      'PC_ERR_WRITE',
+      `${label}: another run is writing its reports there (${who}); wait for it or choose another folder (remove ${lockPath} if no run is)`,
+    );
     this.name = 'FolderLocked';
   }
 }
@@ -71,7 +76,13 @@ export class FolderLocked extends PcError {
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.since === 'string' && typeof value.nonce === 'string') return value as LockHolder;
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.host === 'string' &&
+      typeof value.since === 'string' &&
+      typeof value.nonce === 'string'
+    )
+      return value as LockHolder;
   } catch {
     // Not a lock of ours, or one being written: read as unreadable.
   }
@@ -143,10 +154,12 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
   const cannotLock = (error: unknown) => failed(path, error, `${label}: cannot lock it (${path})`);
   const waitUntil = Date.now() + FILLING_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw cannotLock(error);
-      return undefined;
-    });
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw cannotLock(error);
+        return undefined;
+      },
+    );
     if (handle) {
       try {
         await handle.writeFile(text);
@@ -169,7 +182,13 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
     }
     if (!stale(found) || attempt >= 3) throw new FolderLocked(path, found.holder, label);
     const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
-    if (!(await rename(path, aside).then(() => true, () => false))) continue;
+    if (
+      !(await rename(path, aside).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     const moved = await holderAt(aside);
     if (moved?.nonce === found.holder?.nonce) {
       await unlink(aside).catch(() => {});

@@ -182,7 +182,10 @@ export async function checkReplaceable(path: string, marker: Marker, { label }: 
  * notes of those refusals, then `move it or <instead>`. Undefined when every
  * file can be written.
  */
-export async function refusalOf(files: readonly { path: string; ours: Marker; label: string }[], instead: string): Promise<string | undefined> {
+export async function refusalOf(
+  files: readonly { path: string; ours: Marker; label: string }[],
+  instead: string,
+): Promise<string | undefined> {
   const refused: WriteError[] = [];
   for (const { path, ours, label } of files) {
     await checkReplaceable(path, ours, { label }).catch((error: unknown) => {

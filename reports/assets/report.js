@@ -25,7 +25,10 @@
   const reveal = () => {
     const target = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
     if (!target || !target.matches('details.rule')) return;
-    if (target.hidden) { form.reset(); apply(); }
+    if (target.hidden) {
+      form.reset();
+      apply();
+    }
     target.open = true;
   };
   form.hidden = false;

@@ -23,13 +23,25 @@ function asAuth(variant: AuthVariant): Auth {
   return { auth: variant.kind, ...(variant.authorization === undefined ? {} : { authorization: variant.authorization }) };
 }
 
-async function expect401(ctx: CheckContext, rule: 'AUTH-REQUIRED' | 'AUTH-INVALID-KEY' | 'AUTH-SCHEME', label: string, auth: Auth): Promise<void> {
+async function expect401(
+  ctx: CheckContext,
+  rule: 'AUTH-REQUIRED' | 'AUTH-INVALID-KEY' | 'AUTH-SCHEME',
+  label: string,
+  auth: Auth,
+): Promise<void> {
   const requests = everyOperation(ctx, auth);
   const exchanges = await ctx.sendAll(requests);
   exchanges.forEach((x, i) => {
     const operation: OperationId = requests[i]!.operation;
     if (x.response?.status === 401) ctx.pass(rule);
-    else ctx.fail(rule, { code: 'WRONG_STATUS', args: { status: '401', request: `${operation} with ${label}`, received: describeResponse(x) } }, [x], `${operation} ${label}`, { kind: 'status', rule, expected: [401], what: `${operation} with ${label}` });
+    else
+      ctx.fail(
+        rule,
+        { code: 'WRONG_STATUS', args: { status: '401', request: `${operation} with ${label}`, received: describeResponse(x) } },
+        [x],
+        `${operation} ${label}`,
+        { kind: 'status', rule, expected: [401], what: `${operation} with ${label}` },
+      );
   });
   if (ctx.store.created.length === 0) ctx.inconclusive(rule, { code: 'NO_ANIMAL_TO_GET', args: {} });
 }
@@ -83,7 +95,14 @@ export const schemeCase = defineCheck({
     for (const variant of ctx.authVariants.schemeCase) {
       const x = await ctx.send(listPets({}, asAuth(variant)));
       if (x.response !== undefined && x.response.status !== 401) ctx.pass('AUTH-SCHEME-CASE');
-      else ctx.fail('AUTH-SCHEME-CASE', { code: 'NOT_ACCEPTED', args: { request: `the key under ${variant.label}`, received: describeResponse(x) } }, [x], variant.label, { kind: 'not-status', rule: 'AUTH-SCHEME-CASE', refused: [401], what: `the key under ${variant.label}` });
+      else
+        ctx.fail(
+          'AUTH-SCHEME-CASE',
+          { code: 'NOT_ACCEPTED', args: { request: `the key under ${variant.label}`, received: describeResponse(x) } },
+          [x],
+          variant.label,
+          { kind: 'not-status', rule: 'AUTH-SCHEME-CASE', refused: [401], what: `the key under ${variant.label}` },
+        );
     }
   },
 });
@@ -126,12 +145,21 @@ export const beforeValidation = defineCheck({
       ...ctx.authVariants.invalid.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
       ...ctx.authVariants.otherScheme.slice(0, 1).map((v): [string, Auth] => [`with ${v.label}`, asAuth(v)]),
     ];
-    const probes = credentials.flatMap(([how, auth]) => invalid.map(([what, build]): [string, SendOptions] => [`${what} ${how}`, build(auth, nameFor(auth, what))]));
+    const probes = credentials.flatMap(([how, auth]) =>
+      invalid.map(([what, build]): [string, SendOptions] => [`${what} ${how}`, build(auth, nameFor(auth, what))]),
+    );
     const exchanges = await ctx.sendAll(probes.map(([, request]) => request));
     exchanges.forEach((x, i) => {
       const what = probes[i]![0];
       if (x.response?.status === 401) ctx.pass('AUTH-BEFORE-VALIDATION');
-      else ctx.fail('AUTH-BEFORE-VALIDATION', { code: 'KEY_CHECKED_LATE', args: { request: what, received: describeResponse(x) } }, [x], what, { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what });
+      else
+        ctx.fail(
+          'AUTH-BEFORE-VALIDATION',
+          { code: 'KEY_CHECKED_LATE', args: { request: what, received: describeResponse(x) } },
+          [x],
+          what,
+          { kind: 'status', rule: 'AUTH-BEFORE-VALIDATION', expected: [401], what },
+        );
     });
   },
 });

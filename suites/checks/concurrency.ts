@@ -42,17 +42,24 @@ export const listWhileCreating = defineCheck({
   gaps: CREATE_GAPS,
   async run(ctx) {
     const categoryId = ctx.store.categories[0] ?? 1n;
-    const creates: Task[] = CREATES.map((status, i) => ({ create: { name: ctx.settings.names.name(`concurrent ${i}`), categoryId, ...(status === undefined ? {} : { status }) } }));
+    const creates: Task[] = CREATES.map((status, i) => ({
+      create: { name: ctx.settings.names.name(`concurrent ${i}`), categoryId, ...(status === undefined ? {} : { status }) },
+    }));
     // Pages the store provably fills (counted before the creates): each holds as many animals whether it shows the new ones or not, so the run's tallies do not depend on timing.
-    const full = [undefined, ...PET_STATUSES].map((status): ListQuery => ({ limit: Math.min(100, provenMatches(ctx.store, status)), ...(status === undefined ? {} : { status }) })).filter((q) => q.limit! > 0);
+    const full = [undefined, ...PET_STATUSES]
+      .map((status): ListQuery => ({ limit: Math.min(100, provenMatches(ctx.store, status)), ...(status === undefined ? {} : { status }) }))
+      .filter((q) => q.limit! > 0);
     const lists: Task[] = [...full, ...full].map((query) => ({ list: query }));
     const done = await ctx.parallel([...creates, ...lists], async (task): Promise<Done> =>
-      'create' in task ? { created: await createAndJudge(ctx, ctx.send, task.create, ctx.store, ctx.settings.names) } : { listed: await ctx.send(listPets(task.list)), query: task.list },
+      'create' in task
+        ? { created: await createAndJudge(ctx, ctx.send, task.create, ctx.store, ctx.settings.names) }
+        : { listed: await ctx.send(listPets(task.list)), query: task.list },
     );
     const apart = new StoreState();
     for (const result of done) {
       if ('listed' in result) judgeList(ctx, result.listed, result.query, apart, 0, 'later');
-      else if (result.created.pet) ctx.store.addCreated({ sent: result.created.sent, pet: result.created.pet, exchange: result.created.exchange });
+      else if (result.created.pet)
+        ctx.store.addCreated({ sent: result.created.sent, pet: result.created.pet, exchange: result.created.exchange });
     }
   },
 });

@@ -1,14 +1,30 @@
 /** createPet: `POST /pets` (Endpoints › createPet; Resources › NewPet, Pet; Errors). */
 import fc from 'fast-check';
 import { isJsonObject, parseJson, stringifyJson } from '../../core/json.js';
-import { invalidNewPet, newPetMissingField, PLAUSIBLE_INVALID_STATUSES, toBody, type DefectiveBody } from '../../generators/invalidNewPet.js';
+import {
+  invalidNewPet,
+  newPetMissingField,
+  PLAUSIBLE_INVALID_STATUSES,
+  toBody,
+  type DefectiveBody,
+} from '../../generators/invalidNewPet.js';
 import { INT64_EDGES } from '../../generators/int64.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
 import type { Names } from '../../generators/names.js';
 import type { NamePrefix } from '../../generators/petName.js';
 import { validateSchema } from '../../spec/validate.js';
 import { defineCheck, type CheckContext, type SentExchange } from '../check.js';
-import { CREATE_GAPS, createAndJudge, JUDGE_GAPS, jsonOf, judgeCreated, judgeFetched, judgeRejected, petView, withoutNullStatus } from '../judge.js';
+import {
+  CREATE_GAPS,
+  createAndJudge,
+  JUDGE_GAPS,
+  jsonOf,
+  judgeCreated,
+  judgeFetched,
+  judgeRejected,
+  petView,
+  withoutNullStatus,
+} from '../judge.js';
 import { createPet, getPet } from '../requests.js';
 import { readAgain, visibilityOf } from '../visibility.js';
 
@@ -28,18 +44,29 @@ export const validProperty = defineCheck({
     // The hostile names and the int64 edges first, then ordinary names of many scripts, whatever the seed; each run also tries an ordinary name.
     const hostile = ctx.settings.names.hostile('create');
     const examples = [
-      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({ name: hostile[i % hostile.length]!, categoryId, ...(i % 2 ? { status: 'sold' as const } : {}) })),
+      ...INT64_EDGES.map((categoryId, i): NewPetInput => ({
+        name: hostile[i % hostile.length]!,
+        categoryId,
+        ...(i % 2 ? { status: 'sold' as const } : {}),
+      })),
       ...ctx.settings.names.ordinary('create').map((name, i): NewPetInput => ({ name, categoryId: BigInt(i + 1) })),
     ];
-    const arbitrary = fc.oneof(newPet({ prefix: ctx.settings.names.stems }), newPet({ prefix: ctx.settings.names.stems, names: 'ordinary' }));
-    await ctx.property(arbitrary, async (body, assert) => {
-      const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.names);
-      if (!pet) return;
-      ctx.store.addCreated({ sent, pet, exchange });
-      let fetched = await ctx.send(getPet(pet.id));
-      if (fetched.response?.status === 404) fetched = await readAgain(visibilityOf(ctx, assert), pet.id, fetched);
-      judgeFetched(assert, fetched, sent, pet.id, exchange, ctx.store);
-    }, { examples });
+    const arbitrary = fc.oneof(
+      newPet({ prefix: ctx.settings.names.stems }),
+      newPet({ prefix: ctx.settings.names.stems, names: 'ordinary' }),
+    );
+    await ctx.property(
+      arbitrary,
+      async (body, assert) => {
+        const { pet, sent, exchange } = await createAndJudge(assert, ctx.send, body, ctx.store, ctx.settings.names);
+        if (!pet) return;
+        ctx.store.addCreated({ sent, pet, exchange });
+        let fetched = await ctx.send(getPet(pet.id));
+        if (fetched.response?.status === 404) fetched = await readAgain(visibilityOf(ctx, assert), pet.id, fetched);
+        judgeFetched(assert, fetched, sent, pet.id, exchange, ctx.store);
+      },
+      { examples },
+    );
     judgeWideCategories(ctx);
   },
 });
@@ -67,7 +94,11 @@ export function invalidCases(names: Names): InvalidCase[] {
   let count = 0;
   const next = () => names.name('rejected', String(count++));
   const j = (value: unknown) => stringifyJson(value);
-  const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({ rule: 'CREATE-REJECT-MISSING', defect, body: j(body) });
+  const missing = (defect: string, body: Record<string, unknown>): InvalidCase => ({
+    rule: 'CREATE-REJECT-MISSING',
+    defect,
+    body: j(body),
+  });
   const invalid = (field: string, kind: string, value: unknown): InvalidCase => ({
     rule: 'CREATE-REJECT-INVALID',
     defect: `${field} is ${kind}`,
@@ -118,7 +149,10 @@ export function invalidCases(names: Names): InvalidCase[] {
     malformed('the JSON has unquoted keys', `{name:${JSON.stringify(next())},categoryId:7}`),
     malformed('the JSON uses single quotes', `{'name':'${next()}','categoryId':7}`),
     malformed('the JSON has a trailing comma', `{"name":${JSON.stringify(next())},"categoryId":7,}`),
-    malformed('the body is not JSON at all', names.natural ? `name=${encodeURIComponent(next())}&categoryId=7` : 'name=rejected&categoryId=7'),
+    malformed(
+      'the body is not JSON at all',
+      names.natural ? `name=${encodeURIComponent(next())}&categoryId=7` : 'name=rejected&categoryId=7',
+    ),
     malformed('the body is a JSON array', '[]'),
     malformed('the body is an array holding a valid NewPet', `[{"name":${JSON.stringify(next())},"categoryId":7}]`),
     malformed('the body is a JSON string', JSON.stringify(next())),
@@ -162,7 +196,12 @@ export function newPetDefect(bytes: string): string | undefined {
   return violations.length > 0 ? violations[0]!.message : undefined;
 }
 
-function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID', title: string, arbitrary: (prefix: NamePrefix) => fc.Arbitrary<DefectiveBody>) {
+function rejectionProperty(
+  id: string,
+  rule: 'CREATE-REJECT-MISSING' | 'CREATE-REJECT-INVALID',
+  title: string,
+  arbitrary: (prefix: NamePrefix) => fc.Arbitrary<DefectiveBody>,
+) {
   return defineCheck({
     kind: 'property',
     id,
@@ -181,18 +220,39 @@ function rejectionProperty(id: string, rule: 'CREATE-REJECT-MISSING' | 'CREATE-R
   });
 }
 
-export const missingFieldProperty = rejectionProperty('createPet.missing-field-property', 'CREATE-REJECT-MISSING', 'Generated bodies missing name or categoryId are answered 400', (prefix) => newPetMissingField({ prefix }));
-export const invalidValueProperty = rejectionProperty('createPet.invalid-value-property', 'CREATE-REJECT-INVALID', 'Generated bodies with one invalid value are answered 400', (prefix) => invalidNewPet({ prefix }));
+export const missingFieldProperty = rejectionProperty(
+  'createPet.missing-field-property',
+  'CREATE-REJECT-MISSING',
+  'Generated bodies missing name or categoryId are answered 400',
+  (prefix) => newPetMissingField({ prefix }),
+);
+export const invalidValueProperty = rejectionProperty(
+  'createPet.invalid-value-property',
+  'CREATE-REJECT-INVALID',
+  'Generated bodies with one invalid value are answered 400',
+  (prefix) => invalidNewPet({ prefix }),
+);
 
 /** Where a create body goes beyond the document, judge what is judgeable and record the rest. */
-function probeCreate(ctx: CheckContext, gap: 'GAP-EXTRA-FIELDS' | 'GAP-NAME-LENGTH' | 'GAP-REQUEST-ENCODING' | 'GAP-NULL-STATUS' | 'GAP-REQUEST-BOM', label: string, sent: NewPetInput | undefined, x: SentExchange): void {
+function probeCreate(
+  ctx: CheckContext,
+  gap: 'GAP-EXTRA-FIELDS' | 'GAP-NAME-LENGTH' | 'GAP-REQUEST-ENCODING' | 'GAP-NULL-STATUS' | 'GAP-REQUEST-BOM',
+  label: string,
+  sent: NewPetInput | undefined,
+  x: SentExchange,
+): void {
   const status = x.response?.status;
   if (status === 201 && sent) {
     const pet = judgeCreated(ctx, x, sent, ctx.store);
     if (pet) ctx.store.addCreated({ sent, pet, exchange: x });
   }
   const pet = status === 201 ? petView(jsonOf(x) ?? null) : undefined;
-  const outcome = status === 201 ? `accepted (201${pet ? `, id ${pet.id}` : ''})` : status === undefined ? `no response (${x.error?.message})` : `refused (${status})`;
+  const outcome =
+    status === 201
+      ? `accepted (201${pet ? `, id ${pet.id}` : ''})`
+      : status === undefined
+        ? `no response (${x.error?.message})`
+        : `refused (${status})`;
   ctx.observe(gap, 'createPet', `${label}: ${outcome}`, x);
 }
 
@@ -217,7 +277,10 @@ export const extraFields = defineCheck({
       ['an "id" chosen by the client', { id: 4242424242n }],
       ['an unknown nested object', { owner: { name: 'x' } }],
     ];
-    const [nulled, ...exchanges] = await ctx.sendAll([createPet({ ...base, status: null }), ...extras.map(([, extra]) => createPet({ ...base, ...extra }))]);
+    const [nulled, ...exchanges] = await ctx.sendAll([
+      createPet({ ...base, status: null }),
+      ...extras.map(([, extra]) => createPet({ ...base, ...extra })),
+    ]);
     for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-EXTRA-FIELDS', `a body with ${extras[i]![0]}`, base, x);
     // status is not required; whether null in a request reads as omitted is not shown. The answer, if 201, must still be a Pet.
     probeCreate(ctx, 'GAP-NULL-STATUS', 'a body with "status": null', { name: base.name, categoryId: base.categoryId }, nulled!);
@@ -235,9 +298,14 @@ export const longNames = defineCheck({
   gaps: ['GAP-NAME-LENGTH', ...JUDGE_GAPS],
   async run(ctx) {
     const lengths = [256, 4096, 65536];
-    const pets = lengths.map((n): NewPetInput => ({ name: ctx.settings.names.stem('long') + ctx.settings.names.longPair('long').repeat(n / 2), categoryId: knownCategory(ctx), status: 'sold' }));
+    const pets = lengths.map((n): NewPetInput => ({
+      name: ctx.settings.names.stem('long') + ctx.settings.names.longPair('long').repeat(n / 2),
+      categoryId: knownCategory(ctx),
+      status: 'sold',
+    }));
     const exchanges = await ctx.sendAll(pets.map((p) => createPet(toBody(p))));
-    for (const [i, x] of exchanges.entries()) probeCreate(ctx, 'GAP-NAME-LENGTH', `a name of ${lengths[i]} code points after the prefix`, pets[i]!, x);
+    for (const [i, x] of exchanges.entries())
+      probeCreate(ctx, 'GAP-NAME-LENGTH', `a name of ${lengths[i]} code points after the prefix`, pets[i]!, x);
   },
 });
 
@@ -253,7 +321,11 @@ export const requestEncoding = defineCheck({
   async run(ctx) {
     const pet: NewPetInput = { name: ctx.settings.names.name('encoding'), categoryId: knownCategory(ctx), status: 'available' };
     const text = stringifyJson(toBody(pet));
-    const broken = Buffer.concat([Buffer.from(`{"name":"${ctx.settings.names.stem('broken encoding')}`), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":13}')]);
+    const broken = Buffer.concat([
+      Buffer.from(`{"name":"${ctx.settings.names.stem('broken encoding')}`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","categoryId":13}'),
+    ]);
     const probes: [string, NewPetInput | undefined, ReturnType<typeof createPet>][] = [
       ['Content-Type: text/plain', pet, createPet(text, {}, 'text/plain')],
       ['no Content-Type', pet, createPet(text, {}, null)],
@@ -267,4 +339,12 @@ export const requestEncoding = defineCheck({
   },
 });
 
-export const createPetChecks = [validProperty, invalidBodies, missingFieldProperty, invalidValueProperty, extraFields, longNames, requestEncoding] as const;
+export const createPetChecks = [
+  validProperty,
+  invalidBodies,
+  missingFieldProperty,
+  invalidValueProperty,
+  extraFields,
+  longNames,
+  requestEncoding,
+] as const;

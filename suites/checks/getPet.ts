@@ -20,7 +20,10 @@ export const roundTrip = defineCheck({
   gaps: [...JUDGE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     const created = ctx.store.created.slice(0, ROUND_TRIP_MAX);
-    const exchanges = await readBackAll(ctx, created.map((c) => c.pet.id));
+    const exchanges = await readBackAll(
+      ctx,
+      created.map((c) => c.pet.id),
+    );
     exchanges.forEach((x, i) => judgeFetched(ctx, x, created[i]!.sent, created[i]!.pet.id, created[i]!.exchange, ctx.store));
   },
 });
@@ -38,7 +41,10 @@ export const unknownIds = defineCheck({
   rules: ['GET-NOT-FOUND'],
   async run(ctx) {
     // Uniform over int64 (no bias towards small values, which a store may well hold), magnitudes above 2^32.
-    const random = fc.sample(fc.noBias(fc.bigInt({ min: INT64_MIN, max: INT64_MAX })).filter((id) => id > 2n ** 32n || id < -(2n ** 32n)), { seed: ctx.settings.seed, numRuns: UNKNOWN_ID_SAMPLES });
+    const random = fc.sample(
+      fc.noBias(fc.bigInt({ min: INT64_MIN, max: INT64_MAX })).filter((id) => id > 2n ** 32n || id < -(2n ** 32n)),
+      { seed: ctx.settings.seed, numRuns: UNKNOWN_ID_SAMPLES },
+    );
     const ids = [...new Set([INT64_MAX, INT64_MIN, ...random])].filter((id) => !ctx.store.ids.has(id));
     const exchanges = await ctx.sendAll(ids.map((id) => getPet(id)));
     let existing = 0;
@@ -55,7 +61,12 @@ export const unknownIds = defineCheck({
         return;
       }
       const received = pet ? `200 with animal ${pet.id}` : describeResponse(x);
-      ctx.fail('GET-NOT-FOUND', { code: 'UNKNOWN_ID_ANSWERED', args: { id: `${id}`, received } }, [x], `status ${status ?? 'none'}`, { kind: 'status', rule: 'GET-NOT-FOUND', expected: [404], what: `id ${id}` });
+      ctx.fail('GET-NOT-FOUND', { code: 'UNKNOWN_ID_ANSWERED', args: { id: `${id}`, received } }, [x], `status ${status ?? 'none'}`, {
+        kind: 'status',
+        rule: 'GET-NOT-FOUND',
+        expected: [404],
+        what: `id ${id}`,
+      });
     });
     if (ids.length > 0 && existing === ids.length) {
       ctx.fail('GET-NOT-FOUND', { code: 'EVERY_ID_EXISTS', args: { count: ids.length } }, exchanges.slice(0, 3), 'every id exists');
@@ -75,7 +86,14 @@ export const malformedIds = defineCheck({
   async run(ctx) {
     const values = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '18446744073709551616', '0x1A', '%20', 'null'];
     const exchanges = await ctx.sendAll(values.map((v) => getPet(v)));
-    exchanges.forEach((x, i) => ctx.observe('GAP-PET-ID-FORMAT', 'getPet', `petId ${values[i]}: ${x.response ? x.response.status : `no response (${x.error?.message})`}`, x));
+    exchanges.forEach((x, i) =>
+      ctx.observe(
+        'GAP-PET-ID-FORMAT',
+        'getPet',
+        `petId ${values[i]}: ${x.response ? x.response.status : `no response (${x.error?.message})`}`,
+        x,
+      ),
+    );
   },
 });
 

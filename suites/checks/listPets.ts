@@ -3,7 +3,18 @@ import { isJsonObject } from '../../core/json.js';
 import { type ListQuery, listQuery } from '../../generators/listQuery.js';
 import { PET_STATUSES } from '../../spec/openapi.js';
 import { defineCheck, type CheckContext, type CreatedPet, type SentExchange } from '../check.js';
-import { bodyNotRead, describeResponse, JUDGE_GAPS, jsonOf, judgeFetched, judgeList, judgePageFull, petView, provenMatches, rawId } from '../judge.js';
+import {
+  bodyNotRead,
+  describeResponse,
+  JUDGE_GAPS,
+  jsonOf,
+  judgeFetched,
+  judgeList,
+  judgePageFull,
+  petView,
+  provenMatches,
+  rawId,
+} from '../judge.js';
 import { listPets } from '../requests.js';
 import { listAgain, readBackAll, visibilityOf } from '../visibility.js';
 
@@ -24,7 +35,12 @@ export const defaultLimit = defineCheck({
     const x = await ctx.send(listPets());
     judgeList(ctx, x, {}, ctx.store, proven);
     const paging = PAGING_HEADERS.filter((h) => x.response?.headers[h] !== undefined);
-    ctx.observe('GAP-PAGINATION', 'listPets', paging.length ? `paging headers: ${paging.join(', ')}` : 'no paging headers; the body is the array alone', x);
+    ctx.observe(
+      'GAP-PAGINATION',
+      'listPets',
+      paging.length ? `paging headers: ${paging.join(', ')}` : 'no paging headers; the body is the array alone',
+      x,
+    );
   },
 });
 
@@ -46,7 +62,14 @@ export const everyLimit = defineCheck({
       judgeList(ctx, x, { limit }, ctx.store, proven);
       if (limit === 1 || limit === 100) {
         if (x.response?.status === 200) ctx.pass('LIST-LIMIT-BOUNDS');
-        else ctx.fail('LIST-LIMIT-BOUNDS', { code: 'WRONG_STATUS', args: { status: '200', request: `limit=${limit}, within the bounds`, received: describeResponse(x) } }, [x], `limit=${limit}`, { kind: 'status', rule: 'LIST-LIMIT-BOUNDS', expected: [200], what: `limit=${limit}` });
+        else
+          ctx.fail(
+            'LIST-LIMIT-BOUNDS',
+            { code: 'WRONG_STATUS', args: { status: '200', request: `limit=${limit}, within the bounds`, received: describeResponse(x) } },
+            [x],
+            `limit=${limit}`,
+            { kind: 'status', rule: 'LIST-LIMIT-BOUNDS', expected: [200], what: `limit=${limit}` },
+          );
       }
     });
   },
@@ -64,7 +87,15 @@ export const statusFilter = defineCheck({
   title: 'GET /pets?status=s returns every animal last read with s and no other',
   phase: 'listPets',
   operation: 'listPets',
-  rules: ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-HONOURED', 'LIST-STATUS-FILTER', 'LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE', 'GET-RESPONSE'],
+  rules: [
+    'LIST-RESPONSE',
+    'LIST-LIMIT-DEFAULT',
+    'LIST-LIMIT-HONOURED',
+    'LIST-STATUS-FILTER',
+    'LIST-PAGE-FULL',
+    'LIST-STATUS-COMPLETE',
+    'GET-RESPONSE',
+  ],
   gaps: [...JUDGE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
     for (const status of PET_STATUSES) {
@@ -90,7 +121,13 @@ export const statusFilter = defineCheck({
  * again first, and those that moved no longer count (they may have moved
  * after the page was answered: the benefit of the doubt goes to the target).
  */
-async function settlePageFull(ctx: CheckContext, status: string, x: SentExchange, query: ListQuery, known: readonly CreatedPet[]): Promise<void> {
+async function settlePageFull(
+  ctx: CheckContext,
+  status: string,
+  x: SentExchange,
+  query: ListQuery,
+  known: readonly CreatedPet[],
+): Promise<void> {
   if (known.length > 0 && x.response?.status === 200 && bodyNotRead(ctx, ['LIST-PAGE-FULL'], x, 'array')) return;
   const items = jsonOf(x);
   if (!Array.isArray(items)) return;
@@ -98,7 +135,10 @@ async function settlePageFull(ctx: CheckContext, status: string, x: SentExchange
   let proven = known.length;
   if (shown.size < Math.min(query.limit ?? 20, proven)) {
     const unseen = known.filter((c) => !shown.has(c.pet.id));
-    const again = await readBackAll(ctx, unseen.map((c) => c.pet.id));
+    const again = await readBackAll(
+      ctx,
+      unseen.map((c) => c.pet.id),
+    );
     unseen.forEach((c, i) => judgeFetched(ctx, again[i]!, c.sent, c.pet.id, c.exchange, ctx.store));
     const moved = unseen.filter((c) => ctx.store.statusOf(c.pet.id) !== status);
     proven -= moved.length;
@@ -126,12 +166,25 @@ function listedIds(x: SentExchange): ReadonlySet<bigint> | undefined {
  * guarantee is stated) is waited for within the visibility window, and the
  * page asked for again.
  */
-async function judgeComplete(ctx: CheckContext, status: string, query: ListQuery, first: SentExchange, count: number, known: readonly CreatedPet[]): Promise<void> {
+async function judgeComplete(
+  ctx: CheckContext,
+  status: string,
+  query: ListQuery,
+  first: SentExchange,
+  count: number,
+  known: readonly CreatedPet[],
+): Promise<void> {
   let page = first;
   const listed = new Set((jsonOf(page) as unknown[]).map((item) => rawId(item as never)));
   let missing = known.filter((c) => !listed.has(c.pet.id));
   if (missing.length > 0 && count < 100) {
-    const later = await listAgain(visibilityOf(ctx), query, page, missing.map((c) => c.pet.id), listedIds);
+    const later = await listAgain(
+      visibilityOf(ctx),
+      query,
+      page,
+      missing.map((c) => c.pet.id),
+      listedIds,
+    );
     const shown = later && listedIds(later);
     if (later && shown) {
       judgeList(ctx, later, query, ctx.store, 0, 'later');
@@ -146,7 +199,10 @@ async function judgeComplete(ctx: CheckContext, status: string, query: ListQuery
     ctx.inconclusive('LIST-STATUS-COMPLETE', { code: 'MISSING_FROM_FULL_PAGE', args: { count: missing.length, status } }, [page]);
     return;
   }
-  const refetched = await readBackAll(ctx, missing.map((c) => c.pet.id));
+  const refetched = await readBackAll(
+    ctx,
+    missing.map((c) => c.pet.id),
+  );
   missing.forEach((created, i) => {
     const again = refetched[i]!;
     judgeFetched(ctx, again, created.sent, created.pet.id, created.exchange, ctx.store);
@@ -156,7 +212,12 @@ async function judgeComplete(ctx: CheckContext, status: string, query: ListQuery
       ctx.inconclusive('LIST-STATUS-COMPLETE', { code: 'MISSING_UNREADABLE', args: { id: `${created.pet.id}`, status } }, [page, again]);
       return;
     }
-    ctx.fail('LIST-STATUS-COMPLETE', { code: 'LISTED_MISSING', args: { id: `${created.pet.id}`, status, count } }, [created.exchange, page, again], 'created animal missing');
+    ctx.fail(
+      'LIST-STATUS-COMPLETE',
+      { code: 'LISTED_MISSING', args: { id: `${created.pet.id}`, status, count } },
+      [created.exchange, page, again],
+      'created animal missing',
+    );
   });
 }
 
@@ -201,7 +262,14 @@ export const outOfRangeLimit = defineCheck({
       const gap = OUT_OF_RANGE.includes(value) ? 'GAP-LIMIT-OUT-OF-RANGE' : 'GAP-LIMIT-MALFORMED';
       const count = judgeAnyList(ctx, x, `limit=${value}`, 'LIST-LIMIT-BOUNDS');
       if (count !== undefined) {
-        if (count > 100) ctx.fail('LIST-LIMIT-BOUNDS', { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query: `limit=${value}`, count } }, [x], `limit=${value} over 100`, { kind: 'response', check: 'responses.list-maximum' });
+        if (count > 100)
+          ctx.fail(
+            'LIST-LIMIT-BOUNDS',
+            { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query: `limit=${value}`, count } },
+            [x],
+            `limit=${value} over 100`,
+            { kind: 'response', check: 'responses.list-maximum' },
+          );
         else ctx.pass('LIST-LIMIT-BOUNDS');
       }
       ctx.observe(gap, 'listPets', `limit=${value}: ${summarise(x, count)}`, x);
@@ -225,12 +293,27 @@ export const unknownStatus = defineCheck({
       const value = values[i]!;
       const count = judgeAnyList(ctx, x, `status=${value}`, 'LIST-LIMIT-DEFAULT');
       if (count !== undefined) {
-        if (count > 20) ctx.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, query: `status=${value}`, count } }, [x], `status=${value} over 20`);
+        if (count > 20)
+          ctx.fail(
+            'LIST-LIMIT-DEFAULT',
+            { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, query: `status=${value}`, count } },
+            [x],
+            `status=${value} over 20`,
+          );
         else ctx.pass('LIST-LIMIT-DEFAULT');
       }
       const items = count === undefined ? [] : (jsonOf(x) as unknown[]);
-      const statuses = [...new Set(items.map((item) => (isJsonObject(item as never) ? JSON.stringify((item as { status?: unknown }).status ?? null) : '?')))];
-      ctx.observe('GAP-STATUS-FILTER-VALUE', 'listPets', `status=${value}: ${summarise(x, count)}${statuses.length ? ` (statuses ${statuses.join(', ')})` : ''}`, x);
+      const statuses = [
+        ...new Set(
+          items.map((item) => (isJsonObject(item as never) ? JSON.stringify((item as { status?: unknown }).status ?? null) : '?')),
+        ),
+      ];
+      ctx.observe(
+        'GAP-STATUS-FILTER-VALUE',
+        'listPets',
+        `status=${value}: ${summarise(x, count)}${statuses.length ? ` (statuses ${statuses.join(', ')})` : ''}`,
+        x,
+      );
     });
   },
 });
@@ -239,11 +322,21 @@ export const unknownStatus = defineCheck({
  * For a request whose answer may be an Error: when it is 200, it must be Pets.
  * Returns the item count then, which the caller judges against `bound`.
  */
-function judgeAnyList(ctx: CheckContext, x: SentExchange, what: string, bound: 'LIST-LIMIT-BOUNDS' | 'LIST-LIMIT-DEFAULT'): number | undefined {
+function judgeAnyList(
+  ctx: CheckContext,
+  x: SentExchange,
+  what: string,
+  bound: 'LIST-LIMIT-BOUNDS' | 'LIST-LIMIT-DEFAULT',
+): number | undefined {
   if (x.response?.status !== 200 || bodyNotRead(ctx, ['LIST-RESPONSE', bound], x, 'array')) return undefined;
   const body = jsonOf(x);
   if (!Array.isArray(body)) {
-    ctx.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { request: what, received: describeResponse(x) } }, [x], `${what} not an array`);
+    ctx.fail(
+      'LIST-RESPONSE',
+      { code: 'LIST_NOT_ARRAY', args: { request: what, received: describeResponse(x) } },
+      [x],
+      `${what} not an array`,
+    );
     return undefined;
   }
   ctx.pass('LIST-RESPONSE');

@@ -32,7 +32,8 @@ export const noServerErrors = defineResponseCheck({
       return;
     }
     if (isTemporary(x.response)) return;
-    if (status >= 500) a.fail('RESPONSE-NO-5XX', { code: 'SERVER_ERROR', args: { received: describeResponse(x) } }, [x], `${x.meta.operation} ${status}`);
+    if (status >= 500)
+      a.fail('RESPONSE-NO-5XX', { code: 'SERVER_ERROR', args: { received: describeResponse(x) } }, [x], `${x.meta.operation} ${status}`);
     else a.pass('RESPONSE-NO-5XX');
   },
 });
@@ -55,13 +56,26 @@ export const errorBodies = defineResponseCheck({
       return;
     }
     const violations = validateSchema('Error', body);
-    if (violations.length > 0) a.fail('ERROR-SCHEMA', { code: 'ERROR_BODY_INVALID', args: { status, body: show(body, 160), violations: describeViolations(violations) } }, [x], `${status} ${violations.map((v) => v.path + v.message).join('|')}`);
+    if (violations.length > 0)
+      a.fail(
+        'ERROR-SCHEMA',
+        { code: 'ERROR_BODY_INVALID', args: { status, body: show(body, 160), violations: describeViolations(violations) } },
+        [x],
+        `${status} ${violations.map((v) => v.path + v.message).join('|')}`,
+      );
     else a.pass('ERROR-SCHEMA');
-    if (isJsonObject(body) && typeof body.code === 'string') a.observe('GAP-ERROR-CODES', x.meta.operation, `${status}: code ${JSON.stringify(body.code)}`);
+    if (isJsonObject(body) && typeof body.code === 'string')
+      a.observe('GAP-ERROR-CODES', x.meta.operation, `${status}: code ${JSON.stringify(body.code)}`);
     if (isJsonObject(body) && isLosslessNumber(body.status)) {
       const repeated = exactInteger(body.status);
       if (repeated === BigInt(status)) a.pass('ERROR-STATUS-MATCHES');
-      else a.fail('ERROR-STATUS-MATCHES', { code: 'ERROR_STATUS_DIFFERS', args: { status, received: body.status.value } }, [x], `${status} vs ${body.status.value}`);
+      else
+        a.fail(
+          'ERROR-STATUS-MATCHES',
+          { code: 'ERROR_STATUS_DIFFERS', args: { status, received: body.status.value } },
+          [x],
+          `${status} vs ${body.status.value}`,
+        );
     } else if (isJsonObject(body) && body.status !== undefined) {
       a.inconclusive('ERROR-STATUS-MATCHES', { code: 'ERROR_STATUS_NOT_A_NUMBER', args: { status, received: show(body.status, 80) } }, [x]);
     }
@@ -81,7 +95,13 @@ export const jsonContentType = defineResponseCheck({
     if (x.response.truncated && media === 'application/json') return a.pass('RESPONSE-CONTENT-TYPE-JSON');
     if (bodyNotRead(a, ['RESPONSE-CONTENT-TYPE-JSON'], x, 'json') || jsonOf(x) === undefined) return;
     if (media === 'application/json') a.pass('RESPONSE-CONTENT-TYPE-JSON');
-    else a.fail('RESPONSE-CONTENT-TYPE-JSON', { code: 'NOT_LABELLED_JSON', args: type === undefined ? {} : { contentType: type } }, [x], `${x.meta.operation} ${media ?? 'none'}`);
+    else
+      a.fail(
+        'RESPONSE-CONTENT-TYPE-JSON',
+        { code: 'NOT_LABELLED_JSON', args: type === undefined ? {} : { contentType: type } },
+        [x],
+        `${x.meta.operation} ${media ?? 'none'}`,
+      );
   },
 });
 
@@ -93,7 +113,10 @@ export const petBodies = defineResponseCheck({
   inspect(x, a) {
     const { operation } = x.meta;
     const status = x.response?.status;
-    const carriesPets = (operation === 'listPets' && status === 200) || (operation === 'createPet' && status === 201) || (operation === 'getPet' && status === 200);
+    const carriesPets =
+      (operation === 'listPets' && status === 200) ||
+      (operation === 'createPet' && status === 201) ||
+      (operation === 'getPet' && status === 200);
     if (!carriesPets || bodyNotRead(a, ['PET-SCHEMA'], x, operation === 'listPets' ? 'array' : 'object')) return;
     const body = jsonOf(x);
     if (body === undefined) return; // the operation's own rule reports a missing body
@@ -106,7 +129,13 @@ export const petBodies = defineResponseCheck({
         continue;
       }
       const violations = validateSchema('Pet', item);
-      if (violations.length > 0) a.fail('PET-SCHEMA', { code: 'NOT_A_PET', args: { ...where, body: show(item, 160), violations: describeViolations(violations) } }, [x], `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`);
+      if (violations.length > 0)
+        a.fail(
+          'PET-SCHEMA',
+          { code: 'NOT_A_PET', args: { ...where, body: show(item, 160), violations: describeViolations(violations) } },
+          [x],
+          `${operation} ${violations.map((v) => v.path.replace(/^\/\d+/, '/*') + v.message.replace(/got .*/, '')).join('|')}`,
+        );
       else a.pass('PET-SCHEMA');
     }
   },
@@ -122,7 +151,13 @@ export const listMaximum = defineResponseCheck({
     const body = jsonOf(x);
     if (!Array.isArray(body)) return; // LIST-RESPONSE's business
     const query = new URL(x.request.url).search || '(no query)';
-    if (body.length > 100) a.fail('LIST-LIMIT-BOUNDS', { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query, count: body.length } }, [x], `over 100 for ${query}`);
+    if (body.length > 100)
+      a.fail(
+        'LIST-LIMIT-BOUNDS',
+        { code: 'TOO_MANY_ANIMALS', args: { bound: 'maximum', max: 100, query, count: body.length } },
+        [x],
+        `over 100 for ${query}`,
+      );
     else a.pass('LIST-LIMIT-BOUNDS');
   },
 });
@@ -134,7 +169,13 @@ export const validKeyAccepted = defineResponseCheck({
   rules: ['AUTH-VALID-KEY'],
   inspect(x, a) {
     if (x.meta.auth !== 'valid' || !x.response) return;
-    if (x.response.status === 401) a.fail('AUTH-VALID-KEY', { code: 'NOT_ACCEPTED', args: { request: 'the key sent as "Authorization: Bearer <key>"', received: describeResponse(x) } }, [x], `${x.meta.operation} 401`);
+    if (x.response.status === 401)
+      a.fail(
+        'AUTH-VALID-KEY',
+        { code: 'NOT_ACCEPTED', args: { request: 'the key sent as "Authorization: Bearer <key>"', received: describeResponse(x) } },
+        [x],
+        `${x.meta.operation} 401`,
+      );
     else a.pass('AUTH-VALID-KEY');
   },
 });
@@ -187,18 +228,35 @@ export const deprecationHeaders = defineResponseCheck({
     if (date && Number(date[1]) <= GET_PET_SUNSET.unixSeconds) a.pass('GET-DEPRECATION-HEADER');
     else {
       const problem =
-        deprecation === undefined ? 'missing'
-        : deprecation.toLowerCase() === 'true' ? 'draft'
-        : date ? 'after-sunset'
-        : 'malformed';
-      a.fail('GET-DEPRECATION-HEADER', { code: 'NO_DEPRECATION', args: { sunset: GET_PET_SUNSET.unixSeconds, problem, ...(deprecation === undefined ? {} : { header: deprecation }) } }, [x], deprecation === undefined ? 'no Deprecation header' : 'Deprecation');
+        deprecation === undefined ? 'missing' : deprecation.toLowerCase() === 'true' ? 'draft' : date ? 'after-sunset' : 'malformed';
+      a.fail(
+        'GET-DEPRECATION-HEADER',
+        {
+          code: 'NO_DEPRECATION',
+          args: { sunset: GET_PET_SUNSET.unixSeconds, problem, ...(deprecation === undefined ? {} : { header: deprecation }) },
+        },
+        [x],
+        deprecation === undefined ? 'no Deprecation header' : 'Deprecation',
+      );
     }
     const sunset = headers['sunset'];
     if (sunset !== undefined && httpDate(sunset) === GET_PET_SUNSET.unixSeconds * 1000) a.pass('GET-SUNSET-HEADER');
-    else a.fail('GET-SUNSET-HEADER', { code: 'NO_SUNSET', args: { date: GET_PET_SUNSET.httpDate, ...(sunset === undefined ? {} : { header: sunset }) } }, [x], sunset === undefined ? 'missing' : 'other date');
+    else
+      a.fail(
+        'GET-SUNSET-HEADER',
+        { code: 'NO_SUNSET', args: { date: GET_PET_SUNSET.httpDate, ...(sunset === undefined ? {} : { header: sunset }) } },
+        [x],
+        sunset === undefined ? 'missing' : 'other date',
+      );
     const link = headers['link'];
     if (link !== undefined && linksToReplacement(link, x.request.url)) a.pass('GET-SUCCESSOR-LINK');
-    else a.fail('GET-SUCCESSOR-LINK', { code: 'NO_SUCCESSOR_LINK', args: link === undefined ? {} : { header: link } }, [x], link === undefined ? 'missing' : 'no successor');
+    else
+      a.fail(
+        'GET-SUCCESSOR-LINK',
+        { code: 'NO_SUCCESSOR_LINK', args: link === undefined ? {} : { header: link } },
+        [x],
+        link === undefined ? 'missing' : 'no successor',
+      );
   },
 });
 
@@ -237,8 +295,27 @@ export const noDeprecationElsewhere = defineResponseCheck({
     if (x.meta.operation === 'getPet' || !x.response) return;
     const found = ['deprecation', 'sunset'].filter((h) => x.response?.headers[h] !== undefined);
     if (found.length === 0) a.pass('DEPRECATION-ONLY-DEPRECATED');
-    else a.fail('DEPRECATION-ONLY-DEPRECATED', { code: 'DEPRECATION_ELSEWHERE', args: { operation: x.meta.operation, headers: found.map((h) => `${h}: ${x.response?.headers[h]}`) } }, [x], `${x.meta.operation} ${found.join(',')}`);
+    else
+      a.fail(
+        'DEPRECATION-ONLY-DEPRECATED',
+        {
+          code: 'DEPRECATION_ELSEWHERE',
+          args: { operation: x.meta.operation, headers: found.map((h) => `${h}: ${x.response?.headers[h]}`) },
+        },
+        [x],
+        `${x.meta.operation} ${found.join(',')}`,
+      );
   },
 });
 
-export const responseChecks = [noServerErrors, errorBodies, jsonContentType, petBodies, listMaximum, validKeyAccepted, bearerChallenge, deprecationHeaders, noDeprecationElsewhere] as const;
+export const responseChecks = [
+  noServerErrors,
+  errorBodies,
+  jsonContentType,
+  petBodies,
+  listMaximum,
+  validKeyAccepted,
+  bearerChallenge,
+  deprecationHeaders,
+  noDeprecationElsewhere,
+] as const;

@@ -42,7 +42,9 @@ export const seedStore = defineCheck({
     if (!(await learnCategory(ctx, [...new Set([...theirs.slice(0, 3), ...CATEGORY_CANDIDATES])]))) return;
     const count = Math.max(SEED_MINIMUM, STORE_TARGET - store.ids.size);
     const statuses = [...PET_STATUSES, undefined];
-    const hostile = settings.names.hostile('store').map((name, i) => ({ name, categoryId: INT64_EDGES[i % INT64_EDGES.length]!, status: 'available' as const }));
+    const hostile = settings.names
+      .hostile('store')
+      .map((name, i) => ({ name, categoryId: INT64_EDGES[i % INT64_EDGES.length]!, status: 'available' as const }));
     const generated = fc.sample(newPet({ prefix: settings.names.stems, optionalStatus: false }), { seed: settings.seed, numRuns: count });
     const pets = [...hostile, ...generated].slice(0, Math.max(count, hostile.length)).map((pet, i): NewPetInput => {
       const status = statuses[i % statuses.length];
@@ -52,7 +54,13 @@ export const seedStore = defineCheck({
     for (const { pet, sent, exchange } of results) {
       if (!pet) continue;
       store.addCreated({ sent, pet, exchange });
-      if (sent.status === undefined) ctx.observe('GAP-DEFAULT-STATUS', 'createPet', pet.status === undefined ? 'created without status: no status in the response' : `created without status: status "${pet.status}"`, exchange);
+      if (sent.status === undefined)
+        ctx.observe(
+          'GAP-DEFAULT-STATUS',
+          'createPet',
+          pet.status === undefined ? 'created without status: no status in the response' : `created without status: status "${pet.status}"`,
+          exchange,
+        );
     }
     // The listings judge pages against what was created. No read-after-write guarantee is stated: the phases after
     // this one wait (within the visibility window) until the animal created last is readable. Nothing is judged here;
@@ -79,10 +87,17 @@ async function learnCategory(ctx: CheckContext, candidates: readonly bigint[]): 
     }
     const pet = judgeCreated(ctx, x, sent, ctx.store);
     if (pet) ctx.store.addCreated({ sent, pet, exchange: x });
-    for (const r of refused) ctx.observe('GAP-CATEGORY-RECORDS', 'createPet', `a categoryId refused with 400 while categoryId ${categoryId} was accepted`, r);
+    for (const r of refused)
+      ctx.observe('GAP-CATEGORY-RECORDS', 'createPet', `a categoryId refused with 400 while categoryId ${categoryId} was accepted`, r);
     return pet !== undefined;
   }
   const last = refused.at(-1)!;
-  ctx.fail('CREATE-RESPONSE', { code: 'NO_CATEGORY_ACCEPTED', args: { categoryIds: candidates.map(String), received: describeResponse(last) } }, refused.slice(-3), 'every categoryId refused', { kind: 'create' });
+  ctx.fail(
+    'CREATE-RESPONSE',
+    { code: 'NO_CATEGORY_ACCEPTED', args: { categoryIds: candidates.map(String), received: describeResponse(last) } },
+    refused.slice(-3),
+    'every categoryId refused',
+    { kind: 'create' },
+  );
   return false;
 }

@@ -17,11 +17,26 @@ export const ordersExist = defineCheck({
   async run(ctx) {
     const x = await ctx.send(listStoreOrders());
     const status = x.response?.status;
-    if (status === undefined || ABSENT.includes(status)) ctx.fail('ORDERS-EXISTS', { code: 'OPERATION_MISSING', args: { operation: 'GET /store/orders', received: describeResponse(x) } }, [x], `status ${status ?? 'none'}`, { kind: 'not-status', rule: 'ORDERS-EXISTS', refused: ABSENT, what: 'GET /store/orders' });
+    if (status === undefined || ABSENT.includes(status))
+      ctx.fail(
+        'ORDERS-EXISTS',
+        { code: 'OPERATION_MISSING', args: { operation: 'GET /store/orders', received: describeResponse(x) } },
+        [x],
+        `status ${status ?? 'none'}`,
+        { kind: 'not-status', rule: 'ORDERS-EXISTS', refused: ABSENT, what: 'GET /store/orders' },
+      );
     else ctx.pass('ORDERS-EXISTS');
     if (status !== undefined) {
       const body = jsonOf(x);
-      const shape = x.response?.truncated ? 'a body longer than the suite reads' : body === undefined ? 'no JSON body' : Array.isArray(body) ? `a JSON array of ${body.length}` : typeof body === 'object' && body !== null ? 'a JSON object' : 'a JSON scalar';
+      const shape = x.response?.truncated
+        ? 'a body longer than the suite reads'
+        : body === undefined
+          ? 'no JSON body'
+          : Array.isArray(body)
+            ? `a JSON array of ${body.length}`
+            : typeof body === 'object' && body !== null
+              ? 'a JSON object'
+              : 'a JSON scalar';
       ctx.observe('GAP-ORDERS-RESPONSES', 'listStoreOrders', `${status} with ${shape}`, x);
     }
   },

@@ -26,14 +26,20 @@ export function describeResponse(exchange: SentExchange): string {
   if (!response) return `no response (${error?.message ?? 'unknown reason'})`;
   const type = response.headers['content-type'];
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
-  if (location !== undefined) return `${response.status} redirect to ${excerpt(location, 200, { mode: 'quote' })} (not followed: the suite talks only to the base URL)`;
+  if (location !== undefined)
+    return `${response.status} redirect to ${excerpt(location, 200, { mode: 'quote' })} (not followed: the suite talks only to the base URL)`;
   const decoded = lossyUtf8.decode(response.body.subarray(0, EXCERPT_SOURCE_CHARS * 3));
   const whole = decoded.length <= EXCERPT_SOURCE_CHARS && response.body.length <= EXCERPT_SOURCE_CHARS * 3;
-  const quoted = excerpt(whole ? decoded : decoded.slice(0, EXCERPT_SOURCE_CHARS), 120, { mode: 'quote', complete: whole && !response.truncated });
+  const quoted = excerpt(whole ? decoded : decoded.slice(0, EXCERPT_SOURCE_CHARS), 120, {
+    mode: 'quote',
+    complete: whole && !response.truncated,
+  });
   const body =
-    response.body.length === 0 ? 'empty body'
-    : response.truncated ? `a body longer than ${response.body.length} bytes (not read to its end): ${quoted}`
-    : `${response.body.length} bytes: ${quoted}`;
+    response.body.length === 0
+      ? 'empty body'
+      : response.truncated
+        ? `a body longer than ${response.body.length} bytes (not read to its end): ${quoted}`
+        : `${response.body.length} bytes: ${quoted}`;
   return `${response.status}${type ? ` (${type})` : ''}, ${body}`;
 }
 
@@ -66,7 +72,10 @@ export function bodyNotRead(a: Asserter, rules: readonly RuleId[], exchange: Sen
   const unparsed = parsed && !parsed.ok ? parsed.notParsed : undefined;
   if (!response.truncated && unparsed === undefined) return false;
   if (!mayBeginJson(unparsed === undefined ? response.body : response.body.subarray(0, unparsed), shape)) return false;
-  const message = unparsed === undefined ? ({ code: 'BODY_NOT_READ', args: { status: response.status } } as const) : ({ code: 'BODY_NOT_PARSED', args: { status: response.status, tokens: MAX_JSON_TOKENS } } as const);
+  const message =
+    unparsed === undefined
+      ? ({ code: 'BODY_NOT_READ', args: { status: response.status } } as const)
+      : ({ code: 'BODY_NOT_PARSED', args: { status: response.status, tokens: MAX_JSON_TOKENS } } as const);
   for (const rule of rules) a.inconclusive(rule, message, [exchange]);
   return true;
 }

@@ -32,31 +32,71 @@ export function provenMatches(store: StoreState, status: string | undefined): nu
  * is read, and that id is then no evidence against CREATE-ID-UNIQUE. A 200
  * whose body was not read to its end leaves those rules inconclusive.
  */
-export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, store: StoreState, proven: number, pageFull: 'now' | 'later' = 'now', concurrent = false): Json[] | undefined {
+export function judgeList(
+  a: Judge,
+  exchange: SentExchange,
+  query: ListQuery,
+  store: StoreState,
+  proven: number,
+  pageFull: 'now' | 'later' = 'now',
+  concurrent = false,
+): Json[] | undefined {
   const again: Judgement = { kind: 'list', query, proven };
-  if (exchange.response?.status === 200 && bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange, 'array')) return undefined;
+  if (
+    exchange.response?.status === 200 &&
+    bodyNotRead(a, listRules(query, pageFull === 'now' && Math.min(query.limit ?? 20, proven) > 0), exchange, 'array')
+  )
+    return undefined;
   const body = exchange.response?.status === 200 ? jsonOf(exchange) : undefined;
   if (!Array.isArray(body)) {
-    a.fail('LIST-RESPONSE', { code: 'LIST_NOT_ARRAY', args: { received: describeResponse(exchange) } }, [exchange], `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`, again);
+    a.fail(
+      'LIST-RESPONSE',
+      { code: 'LIST_NOT_ARRAY', args: { received: describeResponse(exchange) } },
+      [exchange],
+      `status ${exchange.response?.status ?? 'none'}, ${body === undefined ? 'no JSON' : 'not an array'}`,
+      again,
+    );
     return undefined;
   }
   const bad = body.findIndex((item) => notAPet(item) !== undefined);
-  if (bad >= 0) a.fail('LIST-RESPONSE', { code: 'LIST_ITEM_NOT_A_PET', args: { index: bad, problem: notAPet(body[bad]!)! } }, [exchange], 'item not a Pet', again);
+  if (bad >= 0)
+    a.fail(
+      'LIST-RESPONSE',
+      { code: 'LIST_ITEM_NOT_A_PET', args: { index: bad, problem: notAPet(body[bad]!)! } },
+      [exchange],
+      'item not a Pet',
+      again,
+    );
   else a.pass('LIST-RESPONSE');
   const count = body.length;
   if (query.limit === undefined) {
-    if (count > 20) a.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, count } }, [exchange], 'over 20', again);
+    if (count > 20)
+      a.fail('LIST-LIMIT-DEFAULT', { code: 'TOO_MANY_ANIMALS', args: { bound: 'default', max: 20, count } }, [exchange], 'over 20', again);
     else a.pass('LIST-LIMIT-DEFAULT');
   } else if (count > query.limit) {
-    a.fail('LIST-LIMIT-HONOURED', { code: 'TOO_MANY_ANIMALS', args: { bound: 'limit', max: query.limit, count } }, [exchange], `limit+${count - query.limit}`, again);
+    a.fail(
+      'LIST-LIMIT-HONOURED',
+      { code: 'TOO_MANY_ANIMALS', args: { bound: 'limit', max: query.limit, count } },
+      [exchange],
+      `limit+${count - query.limit}`,
+      again,
+    );
   } else {
     a.pass('LIST-LIMIT-HONOURED');
   }
   if (query.status !== undefined) {
     const others = body.filter((item) => !isJsonObject(item) || item.status !== query.status);
     if (others.length > 0) {
-      const shown = others.slice(0, 3).map((item) => (isJsonObject(item) ? `id ${show(item.id ?? null, 30)} with status ${show(item.status, 30)}` : show(item, 40)));
-      a.fail('LIST-STATUS-FILTER', { code: 'OTHER_STATUS_LISTED', args: { status: query.status, count: others.length, shown } }, [exchange], 'other status', again);
+      const shown = others
+        .slice(0, 3)
+        .map((item) => (isJsonObject(item) ? `id ${show(item.id ?? null, 30)} with status ${show(item.status, 30)}` : show(item, 40)));
+      a.fail(
+        'LIST-STATUS-FILTER',
+        { code: 'OTHER_STATUS_LISTED', args: { status: query.status, count: others.length, shown } },
+        [exchange],
+        'other status',
+        again,
+      );
     } else {
       a.pass('LIST-STATUS-FILTER');
     }
@@ -71,7 +111,12 @@ export function judgeList(a: Judge, exchange: SentExchange, query: ListQuery, st
 
 /** The rules {@link judgeList} judges for `query`. */
 function listRules(query: ListQuery, pageFull: boolean): RuleId[] {
-  return ['LIST-RESPONSE', query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-HONOURED', ...(query.status === undefined ? [] : ['LIST-STATUS-FILTER' as const]), ...(pageFull ? ['LIST-PAGE-FULL' as const] : [])];
+  return [
+    'LIST-RESPONSE',
+    query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-HONOURED',
+    ...(query.status === undefined ? [] : ['LIST-STATUS-FILTER' as const]),
+    ...(pageFull ? ['LIST-PAGE-FULL' as const] : []),
+  ];
 }
 
 /**
@@ -96,7 +141,13 @@ export function judgePageFull(a: Asserter, exchange: SentExchange, query: ListQu
     a.inconclusive('LIST-PAGE-FULL', { code: 'PAGE_SHORT_STATUS_MOVED', args: { ...page, status: query.status } }, [exchange]);
     return;
   }
-  a.fail('LIST-PAGE-FULL', { code: 'PAGE_SHORT', args: { ...page, expected: floor, ...(query.status === undefined ? {} : { status: query.status }) } }, [exchange], `short by ${floor - animals}`, { kind: 'list', query, proven });
+  a.fail(
+    'LIST-PAGE-FULL',
+    { code: 'PAGE_SHORT', args: { ...page, expected: floor, ...(query.status === undefined ? {} : { status: query.status }) } },
+    [exchange],
+    `short by ${floor - animals}`,
+    { kind: 'list', query, proven },
+  );
 }
 
 /**
@@ -114,12 +165,20 @@ function judgeListedAsCreated(a: Judge, exchange: SentExchange, items: Json[], s
     // A listing that shows the animal as it was sent, or as the create answer said, is consistent: a difference
     // between those two is CREATE-ECHO's business. Only a listing that matches neither fails here.
     const asSent = comparePet(pet, created.sent, true);
-    const comparison = asSent.wrong.length === 0 ? asSent : comparePet(pet, { ...created.sent, name: created.pet.name, categoryId: created.pet.categoryId }, true);
+    const comparison =
+      asSent.wrong.length === 0
+        ? asSent
+        : comparePet(pet, { ...created.sent, name: created.pet.name, categoryId: created.pet.categoryId }, true);
     noteAll(a, 'listPets', comparison, exchange);
     store.noteStatus(pet.id, pet.status);
     if (comparison.wrong.length > 0 && !failed) {
       failed = true;
-      a.fail('LIST-RESPONSE', { code: 'LISTED_DIFFERS', args: { id: `${pet.id}`, differences: comparison.wrong } }, [created.exchange, exchange], `listed ${comparison.wrong.map((w) => w.split(' ')[0]).join(',')}`);
+      a.fail(
+        'LIST-RESPONSE',
+        { code: 'LISTED_DIFFERS', args: { id: `${pet.id}`, differences: comparison.wrong } },
+        [created.exchange, exchange],
+        `listed ${comparison.wrong.map((w) => w.split(' ')[0]).join(',')}`,
+      );
     }
   }
 }

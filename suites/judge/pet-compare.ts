@@ -50,12 +50,17 @@ export interface Comparison {
 export function comparePet(pet: PetView, want: NewPetInput, statusMayMove: boolean): Comparison {
   const result: Comparison = { wrong: [], notes: [] };
   if (pet.name !== want.name) {
-    if (pet.name.normalize('NFC') === want.name.normalize('NFC')) result.notes.push({ gap: 'GAP-NAME-NORMALISATION', text: `a name returned in another normalisation form of the same text (${nameDifference(pet.name, want.name)})` });
+    if (pet.name.normalize('NFC') === want.name.normalize('NFC'))
+      result.notes.push({
+        gap: 'GAP-NAME-NORMALISATION',
+        text: `a name returned in another normalisation form of the same text (${nameDifference(pet.name, want.name)})`,
+      });
     else result.wrong.push(`name ${showString(pet.name)} for ${showString(want.name)} (${nameDifference(pet.name, want.name)})`);
   }
   if (pet.categoryId !== want.categoryId) result.wrong.push(`categoryId ${pet.categoryId} for ${want.categoryId}`);
   if (want.status !== undefined && pet.status !== want.status) {
-    if (statusMayMove && pet.status !== undefined && (PET_STATUSES as readonly string[]).includes(pet.status)) result.notes.push({ gap: 'GAP-STATUS-TRANSITIONS', text: `an animal created as "${want.status}" read later as "${pet.status}"` });
+    if (statusMayMove && pet.status !== undefined && (PET_STATUSES as readonly string[]).includes(pet.status))
+      result.notes.push({ gap: 'GAP-STATUS-TRANSITIONS', text: `an animal created as "${want.status}" read later as "${pet.status}"` });
     else result.wrong.push(`status ${pet.status === undefined ? 'absent' : JSON.stringify(pet.status)} for ${JSON.stringify(want.status)}`);
   }
   return result;

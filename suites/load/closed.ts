@@ -131,7 +131,18 @@ export function runClosed(run: LoadRun): Promise<{ durationMs: number; sent: num
         const { sent, stoppedEarly, crash } = loop;
         const proxyFailed = lanes.proxyFailed;
         // Closed on the next turn: the last answer may still be inside undici's parser.
-        setImmediate(() => void lanes.close().then(() => (crash ? reject(crash as Error) : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}), ...(proxyFailed ? { proxyFailed } : {}) })), reject));
+        setImmediate(
+          () =>
+            void lanes
+              .close()
+              .then(
+                () =>
+                  crash
+                    ? reject(crash as Error)
+                    : resolve({ durationMs, sent, ...(stoppedEarly ? { stoppedEarly } : {}), ...(proxyFailed ? { proxyFailed } : {}) }),
+                reject,
+              ),
+        );
       },
     };
     const ending = setTimeout(() => (loop.stopping = true), run.durationSec * 1000);

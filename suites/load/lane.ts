@@ -144,7 +144,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.#ended) return;
     this.#ended = true;
     const chunks = this.#chunks;
-    const sampled = chunks ? { headers: this.#raw ? headersOf(this.#raw) : {}, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size), truncated: this.#truncated, ...(this.#wanted ? {} : { errorOnly: true as const }) } : undefined;
+    const sampled = chunks
+      ? {
+          headers: this.#raw ? headersOf(this.#raw) : {},
+          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size),
+          truncated: this.#truncated,
+          ...(this.#wanted ? {} : { errorOnly: true as const }),
+        }
+      : undefined;
     this.#lane.answered(this, this.#status, sampled);
   }
 
@@ -203,7 +210,12 @@ export class Lane {
     this.#fingerprint = options.fingerprint;
     const shape = options.fingerprint === undefined ? {} : { fingerprint: FINGERPRINTS[options.fingerprint] };
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
-    this.#client = openDispatcher(options.origin, options.connection ?? {}, { timeoutMs: options.timeoutMs, connections: 1, ...(options.signal ? { signal: options.signal } : {}), ...shape });
+    this.#client = openDispatcher(options.origin, options.connection ?? {}, {
+      timeoutMs: options.timeoutMs,
+      connections: 1,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...shape,
+    });
   }
 
   /**

@@ -84,20 +84,36 @@ export function mixPlan(options: { mix: LoadMix; withPets: boolean; seed: number
     for (let n = 0; n < count; n++) sequence.push({ operation, n, authProbe: false });
   }
   // Interleave deterministically, then turn every n-th request into an auth probe.
-  const shuffled = fc.sample(fc.shuffledSubarray(sequence, { minLength: sequence.length, maxLength: sequence.length }), { seed: options.seed, numRuns: 1 })[0] ?? sequence;
+  const shuffled =
+    fc.sample(fc.shuffledSubarray(sequence, { minLength: sequence.length, maxLength: sequence.length }), {
+      seed: options.seed,
+      numRuns: 1,
+    })[0] ?? sequence;
   const every = options.authProbeShare > 0 ? Math.max(2, Math.round(1 / options.authProbeShare)) : 0;
-  return shuffled.map((slot, i) => (every && i % every === every - 1 && slot.operation !== 'createPet' ? { ...slot, authProbe: true } : slot));
+  return shuffled.map((slot, i) =>
+    every && i % every === every - 1 && slot.operation !== 'createPet' ? { ...slot, authProbe: true } : slot,
+  );
 }
 
 /**
  * A deterministic sequence of requests following `mix` weights. `petIds` are
  * the animals getPet asks for; with none, getPet's share goes to listPets.
  */
-export function buildMix(options: { mix: LoadMix; petIds: readonly bigint[]; prefix: NamePrefix; seed: number; authProbeShare: number; categoryIds?: readonly bigint[] }): MixRequest[] {
+export function buildMix(options: {
+  mix: LoadMix;
+  petIds: readonly bigint[];
+  prefix: NamePrefix;
+  seed: number;
+  authProbeShare: number;
+  categoryIds?: readonly bigint[];
+}): MixRequest[] {
   const { petIds, prefix, seed } = options;
   const plan = mixPlan({ mix: options.mix, withPets: petIds.length > 0, seed, authProbeShare: options.authProbeShare });
   // Load measures the target, not its edge cases: ordinary names and categoryIds it accepted (both are left open by the document).
-  const bodies = fc.sample(newPet({ prefix, names: 'ordinary', categoryIds: options.categoryIds?.length ? options.categoryIds : [1n] }), { seed, numRuns: MIX_LENGTH });
+  const bodies = fc.sample(newPet({ prefix, names: 'ordinary', categoryIds: options.categoryIds?.length ? options.categoryIds : [1n] }), {
+    seed,
+    numRuns: MIX_LENGTH,
+  });
   return plan.map(({ operation, n, authProbe }): MixRequest => {
     if (operation === 'listPets') {
       const query = listQueryOf(n);

@@ -22,7 +22,12 @@ export interface PacedRun extends LoadRun {
 /** A send more than this late counts as late. */
 export const LATE_MS = 10;
 
-export async function runPaced(run: PacedRun): Promise<{ durationMs: number; schedule: { due: number; sent: number; dropped: number; late: number }; stoppedEarly?: string; proxyFailed?: string }> {
+export async function runPaced(run: PacedRun): Promise<{
+  durationMs: number;
+  schedule: { due: number; sent: number; dropped: number; late: number };
+  stoppedEarly?: string;
+  proxyFailed?: string;
+}> {
   const prepared = prepare(run);
   const lanes = new Lanes(run, run.connections);
   const total = Math.min(run.maxRequests, Math.floor(run.rate * run.durationSec));
@@ -96,5 +101,10 @@ export async function runPaced(run: PacedRun): Promise<{ durationMs: number; sch
   if (crash) throw crash as Error;
   const proxyFailed = lanes.proxyFailed;
   const stoppedEarly = run.signal?.aborted ? 'interrupted' : proxyFailed;
-  return { durationMs: performance.now() - started, schedule, ...(stoppedEarly ? { stoppedEarly } : {}), ...(proxyFailed ? { proxyFailed } : {}) };
+  return {
+    durationMs: performance.now() - started,
+    schedule,
+    ...(stoppedEarly ? { stoppedEarly } : {}),
+    ...(proxyFailed ? { proxyFailed } : {}),
+  };
 }

@@ -38,13 +38,36 @@ const SHED: ReadonlySet<number> = new Set([429, 503, 504]);
 const ERROR_BODY_CHECK = 'responses.error-body';
 
 /** Rules the conformance-under-load check asserts itself; response checks add theirs. */
-const LOAD_RULES: readonly RuleId[] = ['LIST-RESPONSE', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-HONOURED', 'LIST-STATUS-FILTER', 'CREATE-RESPONSE', 'CREATE-ECHO', 'CREATE-ID-UNIQUE', 'GET-RESPONSE', 'AUTH-REQUIRED'];
+const LOAD_RULES: readonly RuleId[] = [
+  'LIST-RESPONSE',
+  'LIST-LIMIT-DEFAULT',
+  'LIST-LIMIT-HONOURED',
+  'LIST-STATUS-FILTER',
+  'CREATE-RESPONSE',
+  'CREATE-ECHO',
+  'CREATE-ID-UNIQUE',
+  'GET-RESPONSE',
+  'AUTH-REQUIRED',
+];
 
 /** The checks of a profile's conformance-under-load: its own, and a copy of each response check. */
 export function loadChecks(profile: string, responseChecks: readonly ResponseCheck[]): LoadCheck[] {
   return [
-    { kind: 'load', id: `load.${profile}.conformance`, title: `Responses sampled during load profile "${profile}"`, rules: LOAD_RULES, gaps: CREATE_GAPS },
-    ...responseChecks.map((c): LoadCheck => ({ kind: 'load', id: `load.${profile}.${c.id}`, title: `${c.title} (during load profile "${profile}")`, rules: c.rules, gaps: c.gaps, inspect: c.inspect })),
+    {
+      kind: 'load',
+      id: `load.${profile}.conformance`,
+      title: `Responses sampled during load profile "${profile}"`,
+      rules: LOAD_RULES,
+      gaps: CREATE_GAPS,
+    },
+    ...responseChecks.map((c): LoadCheck => ({
+      kind: 'load',
+      id: `load.${profile}.${c.id}`,
+      title: `${c.title} (during load profile "${profile}")`,
+      rules: c.rules,
+      gaps: c.gaps,
+      inspect: c.inspect,
+    })),
   ];
 }
 
@@ -98,7 +121,11 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   // Set-up: animals for getPet to fetch, created like every other (and judged as such), with an ordinary name and
   // categoryIds the target accepted in the functional phases, so that a load profile never depends on an edge case.
   const categories = deps.store.categories.length > 0 ? deps.store.categories.slice(0, 8) : [1n];
-  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({ name: deps.names.name(`load ${i}`), categoryId: categories[i % categories.length]!, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
+  const setupBodies = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => ({
+    name: deps.names.name(`load ${i}`),
+    categoryId: categories[i % categories.length]!,
+    status: (['available', 'pending', 'sold'] as const)[i % 3],
+  }));
   const created = await Promise.all(
     setupBodies.map((body) =>
       createAndJudge(assert, (request) => deps.send(main.id, request), body, deps.store, deps.names).catch((error: unknown) => {
@@ -112,7 +139,14 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
   );
   const petIds = created.flatMap((c) => (c?.pet ? [c.pet.id] : []));
   for (const c of created) if (c?.pet) deps.store.addCreated({ sent: c.sent, pet: c.pet, exchange: c.exchange });
-  const requests = buildMix({ mix: profile.mix, petIds, prefix: deps.names.stems, seed: deps.seed, authProbeShare: authProbeShareOf(profile), categoryIds: categories });
+  const requests = buildMix({
+    mix: profile.mix,
+    petIds,
+    prefix: deps.names.stems,
+    seed: deps.seed,
+    authProbeShare: authProbeShareOf(profile),
+    categoryIds: categories,
+  });
 
   const counts: Record<string, number> = {};
   let sampled = 0;
@@ -183,12 +217,27 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
   const { request } = observed;
   if (request.authProbe) {
     if (observed.status === 401) assert.pass('AUTH-REQUIRED');
-    else assert.fail('AUTH-REQUIRED', { code: 'WRONG_STATUS', args: { status: '401', request: `${request.operation} without a key`, received: `${observed.status}` } }, [x], `${request.operation} ${observed.status}`, { kind: 'status', rule: 'AUTH-REQUIRED', expected: [401], what: `${request.operation} without a key` });
+    else
+      assert.fail(
+        'AUTH-REQUIRED',
+        { code: 'WRONG_STATUS', args: { status: '401', request: `${request.operation} without a key`, received: `${observed.status}` } },
+        [x],
+        `${request.operation} ${observed.status}`,
+        { kind: 'status', rule: 'AUTH-REQUIRED', expected: [401], what: `${request.operation} without a key` },
+      );
     return;
   }
   if (request.operation === 'listPets') {
     // Creates are in flight beside every listing: what it shows is not taken as known before them.
-    judgeList(assert, x, { ...(request.limit ? { limit: request.limit } : {}), ...(request.status ? { status: request.status as never } : {}) }, store, 0, 'now', true);
+    judgeList(
+      assert,
+      x,
+      { ...(request.limit ? { limit: request.limit } : {}), ...(request.status ? { status: request.status as never } : {}) },
+      store,
+      0,
+      'now',
+      true,
+    );
   } else if (request.operation === 'createPet' && request.sent) {
     judgeCreated(assert, x, request.sent, store);
   } else if (request.operation === 'getPet' && request.petId !== undefined) {
@@ -198,7 +247,14 @@ function judgeObserved(assert: Judge, observed: Observed, x: SentExchange, store
 }
 
 /** The exchange a sampled response was, rebuilt from what the load generator saw and sent (`authorization`, as the lanes sent it), before it crosses the boundary. */
-function exchangeOf(observed: Observed, baseUrl: string, authorization: string, seq: number, check: string, extra: Readonly<Record<string, string>> = {}): { exchange: Exchange; meta: SentExchange['meta'] } {
+function exchangeOf(
+  observed: Observed,
+  baseUrl: string,
+  authorization: string,
+  seq: number,
+  check: string,
+  extra: Readonly<Record<string, string>> = {},
+): { exchange: Exchange; meta: SentExchange['meta'] } {
   const { request } = observed;
   const headers: Record<string, string> = {
     ...extra,
@@ -208,8 +264,19 @@ function exchangeOf(observed: Observed, baseUrl: string, authorization: string, 
   return {
     exchange: {
       seq,
-      request: { method: request.method, url: `${baseUrl}${request.path}`, headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) },
-      response: { status: observed.status, headers: observed.headers, body: observed.body, truncated: observed.truncated, ...(observed.decoding ? { decoding: observed.decoding } : {}) },
+      request: {
+        method: request.method,
+        url: `${baseUrl}${request.path}`,
+        headers,
+        ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
+      },
+      response: {
+        status: observed.status,
+        headers: observed.headers,
+        body: observed.body,
+        truncated: observed.truncated,
+        ...(observed.decoding ? { decoding: observed.decoding } : {}),
+      },
       durationMs: observed.latencyUs / 1000,
     },
     meta: { operation: request.operation, auth: request.authProbe ? 'none' : 'valid', check },

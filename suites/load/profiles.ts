@@ -138,7 +138,14 @@ export interface Threshold {
  * least {@link MIN_ANSWERED} of the requests due were answered (any status).
  * run.ts judges it; the exported scripts hold it in their tool's terms.
  */
-export const ANSWERED_THRESHOLD: Readonly<Threshold> = { expression: `answered >= ${MIN_ANSWERED * 100}%`, operation: 'all', metric: 'answered', comparator: '>=', limit: MIN_ANSWERED * 100, unit: '%' };
+export const ANSWERED_THRESHOLD: Readonly<Threshold> = {
+  expression: `answered >= ${MIN_ANSWERED * 100}%`,
+  operation: 'all',
+  metric: 'answered',
+  comparator: '>=',
+  limit: MIN_ANSWERED * 100,
+  unit: '%',
+};
 
 const LATENCY = ['p50', 'p90', 'p95', 'p97_5', 'p99', 'p99_9', 'max', 'mean'] as const;
 const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const;
@@ -147,12 +154,22 @@ const THRESHOLD = /^\s*(?:(listPets|createPet|getPet|all)\.)?([a-zA-Z0-9_]+)\s*(
 /** Parses a threshold expression; throws `UsageError` saying what is wrong. */
 export function parseThreshold(expression: string, where: string): Threshold {
   const match = THRESHOLD.exec(expression);
-  if (!match) throw new UsageError(`${where}: threshold "${expression}" is not "[operation.]metric < number unit" (e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s")`);
+  if (!match)
+    throw new UsageError(
+      `${where}: threshold "${expression}" is not "[operation.]metric < number unit" (e.g. "p99 < 500ms", "getPet.errorRate < 1%", "throughput > 50/s")`,
+    );
   const [, op = 'all', metric = '', comparator = '<', number = '0', unit = ''] = match;
   const value = Number(number);
   if ((LATENCY as readonly string[]).includes(metric)) {
     if (unit !== 'ms' && unit !== 's') throw new UsageError(`${where}: threshold "${expression}": latency needs a unit, ms or s`);
-    return { expression, operation: op as Threshold['operation'], metric: metric as Metric, comparator: comparator as Comparator, limit: unit === 's' ? value * 1000 : value, unit: 'ms' };
+    return {
+      expression,
+      operation: op as Threshold['operation'],
+      metric: metric as Metric,
+      comparator: comparator as Comparator,
+      limit: unit === 's' ? value * 1000 : value,
+      unit: 'ms',
+    };
   }
   if (metric === 'errorRate') {
     if (unit !== '%') throw new UsageError(`${where}: threshold "${expression}": errorRate is a percentage (e.g. 1%)`);
@@ -160,24 +177,36 @@ export function parseThreshold(expression: string, where: string): Threshold {
   }
   if (metric === 'throughput') {
     if (unit !== '/s') throw new UsageError(`${where}: threshold "${expression}": throughput is in requests per second (e.g. 100/s)`);
-    return { expression, operation: op as Threshold['operation'], metric, comparator: comparator as Comparator, limit: value, unit: 'req/s' };
+    return {
+      expression,
+      operation: op as Threshold['operation'],
+      metric,
+      comparator: comparator as Comparator,
+      limit: value,
+      unit: 'req/s',
+    };
   }
   if (metric === 'drift') {
-    if (unit !== 'x' || op !== 'all') throw new UsageError(`${where}: threshold "${expression}": drift is a ratio of the whole run (e.g. drift < 2x)`);
+    if (unit !== 'x' || op !== 'all')
+      throw new UsageError(`${where}: threshold "${expression}": drift is a ratio of the whole run (e.g. drift < 2x)`);
     return { expression, operation: 'all', metric, comparator: comparator as Comparator, limit: value, unit: 'x' };
   }
-  throw new UsageError(`${where}: threshold "${expression}": unknown metric ${metric} (known: ${[...LATENCY, 'errorRate', 'throughput', 'drift'].join(', ')})`);
+  throw new UsageError(
+    `${where}: threshold "${expression}": unknown metric ${metric} (known: ${[...LATENCY, 'errorRate', 'throughput', 'drift'].join(', ')})`,
+  );
 }
 
 /** Checks a profile's numbers and thresholds; throws `UsageError` naming the profile and the key. */
 export function validateProfile(profile: LoadProfile): Threshold[] {
   const where = `load profile "${profile.name}"`;
   const positive = (key: string, value: number | undefined, max: number) => {
-    if (value === undefined || !Number.isFinite(value) || value <= 0 || value > max) throw new UsageError(`${where}: ${key} must be a number above 0 and at most ${max}`);
+    if (value === undefined || !Number.isFinite(value) || value <= 0 || value > max)
+      throw new UsageError(`${where}: ${key} must be a number above 0 and at most ${max}`);
   };
   positive('maxRequests', profile.maxRequests, 1e9);
   if (profile.kind === 'ramp') {
-    if (!Array.isArray(profile.stages) || profile.stages.length === 0) throw new UsageError(`${where}: stages must list the connections of each stage`);
+    if (!Array.isArray(profile.stages) || profile.stages.length === 0)
+      throw new UsageError(`${where}: stages must list the connections of each stage`);
     for (const c of profile.stages) positive('stages[]', c, 10_000);
     positive('stageSec', profile.stageSec, 86_400);
   } else {
@@ -186,7 +215,8 @@ export function validateProfile(profile: LoadProfile): Threshold[] {
   }
   if (profile.kind === 'rate') positive('rate', profile.rate, 1_000_000);
   const weights = OPERATIONS.map((op) => profile.mix[op] ?? 0);
-  if (weights.some((w) => !Number.isFinite(w) || w < 0) || weights.every((w) => w === 0)) throw new UsageError(`${where}: mix weights must be numbers of at least 0, not all 0`);
+  if (weights.some((w) => !Number.isFinite(w) || w < 0) || weights.every((w) => w === 0))
+    throw new UsageError(`${where}: mix weights must be numbers of at least 0, not all 0`);
   const share = profile.authProbeShare ?? 0;
   if (share < 0 || share > 0.5) throw new UsageError(`${where}: authProbeShare must be from 0 to 0.5`);
   return profile.thresholds.map((t) => parseThreshold(t, where));

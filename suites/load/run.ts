@@ -11,7 +11,16 @@ import { NOT_MEASURED } from '../../result/policy.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
 import { runPaced } from './paced.js';
-import { ANSWERED_THRESHOLD, durationSecOf, type LoadProfile, meets, MIN_ANSWERED, peakConnectionsOf, type Threshold, thresholdId } from './profiles.js';
+import {
+  ANSWERED_THRESHOLD,
+  durationSecOf,
+  type LoadProfile,
+  meets,
+  MIN_ANSWERED,
+  peakConnectionsOf,
+  type Threshold,
+  thresholdId,
+} from './profiles.js';
 import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
@@ -40,7 +49,11 @@ export interface LoadRunDeps {
 }
 
 /** Runs `profile`; `thresholds` are its parsed threshold expressions. */
-export async function runProfile(profile: LoadProfile, thresholds: readonly Threshold[], deps: LoadRunDeps): Promise<Omit<LoadResult, 'conformance'>> {
+export async function runProfile(
+  profile: LoadProfile,
+  thresholds: readonly Threshold[],
+  deps: LoadRunDeps,
+): Promise<Omit<LoadResult, 'conformance'>> {
   const startedAt = new Date();
   const cpu = process.cpuUsage();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -51,7 +64,15 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const tick = (elapsedSec: number) => {
     const seconds = Math.max(1, (performance.now() - started) / 1000);
     const last = stats.timeline.at(-1);
-    deps.emit({ type: 'load-tick', profile: profile.name, elapsedSec, durationSec, requests: stats.overall.requests, throughput: Math.round(stats.overall.requests / seconds), p99Ms: last?.p99 ?? 0 });
+    deps.emit({
+      type: 'load-tick',
+      profile: profile.name,
+      elapsedSec,
+      durationSec,
+      requests: stats.overall.requests,
+      throughput: Math.round(stats.overall.requests / seconds),
+      p99Ms: last?.p99 ?? 0,
+    });
   };
   const record = (into: LoadStats[]) => ({
     onResponse: (request: MixRequest, status: number, latencyUs: number, sampled: Sampled | undefined) => {
@@ -118,11 +139,22 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
       }
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
       remaining -= run.sent;
-      const evaluated = [...evaluate(profile.name, perStage, figures, undefined), answeredThreshold(profile.name, figures.overall.requests, run.sent)];
+      const evaluated = [
+        ...evaluate(profile.name, perStage, figures, undefined),
+        answeredThreshold(profile.name, figures.overall.requests, run.sent),
+      ];
       const broken = evaluated.filter((t) => t.outcome === 'fail');
-      if (broken.length === 0) held = evaluated.map((t) => ({ ...t, reason: `${t.reason ? `${t.reason}; ` : ''}measured at ${connections} connections, the last stage that held` }));
+      if (broken.length === 0)
+        held = evaluated.map((t) => ({
+          ...t,
+          reason: `${t.reason ? `${t.reason}; ` : ''}measured at ${connections} connections, the last stage that held`,
+        }));
       if (broken.length > 0) {
-        brokeAt = { stage: index + 1, connections, thresholds: broken.map((t) => `${t.expression} (measured ${t.measured}${t.unit}${t.reason ? `: ${t.reason}` : ''})`) };
+        brokeAt = {
+          stage: index + 1,
+          connections,
+          thresholds: broken.map((t) => `${t.expression} (measured ${t.measured}${t.unit}${t.reason ? `: ${t.reason}` : ''})`),
+        };
         if (index < profile.stages.length - 1) stoppedEarly = `a threshold broke at ${connections} connections`;
         break;
       }
@@ -144,10 +176,21 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
   const answered = { answered: figures.overall.requests, due };
   const measured =
     profile.kind === 'ramp' && brokeAt && held
-      ? [...held.filter((t) => t.metric !== 'answered'), ...evaluate(profile.name, thresholds.filter((t) => t.metric === 'drift'), figures, drift), ...held.filter((t) => t.metric === 'answered')]
+      ? [
+          ...held.filter((t) => t.metric !== 'answered'),
+          ...evaluate(
+            profile.name,
+            thresholds.filter((t) => t.metric === 'drift'),
+            figures,
+            drift,
+          ),
+          ...held.filter((t) => t.metric === 'answered'),
+        ]
       : judgeThresholds(profile.name, thresholds, figures, drift, answered);
   // Through a proxy that failed its tunnels, the figures are the proxy's: no threshold of the target's was measured.
-  const judged = proxyFailed ? measured.map((t): ThresholdResult => ({ ...t, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: ${proxyFailed}` })) : measured;
+  const judged = proxyFailed
+    ? measured.map((t): ThresholdResult => ({ ...t, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: ${proxyFailed}` }))
+    : measured;
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,
@@ -170,7 +213,11 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
     ...(schedule ? { schedule } : {}),
     answered,
     thresholds: judged,
-    generatorLoad: { cpuShare: Math.round(cpuShare * 100) / 100, eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100, bound: cpuShare >= GENERATOR_BOUND_CPU },
+    generatorLoad: {
+      cpuShare: Math.round(cpuShare * 100) / 100,
+      eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
+      bound: cpuShare >= GENERATOR_BOUND_CPU,
+    },
     ...(brokeAt ? { brokeAt } : {}),
     ...(drift ? { drift } : {}),
     ...(stoppedEarly ? { stoppedEarly } : {}),
@@ -183,7 +230,13 @@ export async function runProfile(profile: LoadProfile, thresholds: readonly Thre
  * recorded figures with it too, so a recorded pass the figures do not support
  * is found.
  */
-export function judgeThresholds(profile: string, thresholds: readonly Threshold[], figures: Pick<LoadResult, 'overall' | 'operations'>, drift: LoadResult['drift'], answered: { answered: number; due: number }): ThresholdResult[] {
+export function judgeThresholds(
+  profile: string,
+  thresholds: readonly Threshold[],
+  figures: Pick<LoadResult, 'overall' | 'operations'>,
+  drift: LoadResult['drift'],
+  answered: { answered: number; due: number },
+): ThresholdResult[] {
   return [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
 }
 
@@ -193,22 +246,52 @@ export function judgeThresholds(profile: string, thresholds: readonly Threshold[
  * `all` threshold with nothing answered, a drift over too short a run), except
  * a threshold on an operation that got no request at all, which is inconclusive.
  */
-export function evaluate(profile: string, thresholds: readonly Threshold[], figures: { overall: LoadFigures; operations: Record<LoadOperation, LoadFigures> }, drift: LoadResult['drift']): ThresholdResult[] {
+export function evaluate(
+  profile: string,
+  thresholds: readonly Threshold[],
+  figures: { overall: LoadFigures; operations: Record<LoadOperation, LoadFigures> },
+  drift: LoadResult['drift'],
+): ThresholdResult[] {
   return thresholds.map((t): ThresholdResult => {
-    const base = { id: thresholdId(profile, t), expression: t.expression, operation: t.operation, metric: t.metric, comparator: t.comparator, limit: t.limit, unit: t.unit };
+    const base = {
+      id: thresholdId(profile, t),
+      expression: t.expression,
+      operation: t.operation,
+      metric: t.metric,
+      comparator: t.comparator,
+      limit: t.limit,
+      unit: t.unit,
+    };
     const f = t.operation === 'all' ? figures.overall : figures.operations[t.operation];
     if (t.metric === 'drift') {
-      if (!drift) return { ...base, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: the run was too short to compare its first and last tenth (20 seconds of timeline at least)` };
+      if (!drift)
+        return {
+          ...base,
+          measured: 0,
+          outcome: 'fail',
+          reason: `${NOT_MEASURED}: the run was too short to compare its first and last tenth (20 seconds of timeline at least)`,
+        };
       return { ...base, measured: drift.p99Ratio, outcome: meets(t, drift.p99Ratio) ? 'pass' : 'fail' };
     }
     const sent = f.requests + f.errors.timeouts + f.errors.socketErrors;
     const which = t.operation === 'all' ? '' : `${t.operation} `;
-    if (t.operation !== 'all' && sent === 0) return { ...base, measured: 0, outcome: 'inconclusive', reason: `no ${which}request was sent` };
+    if (t.operation !== 'all' && sent === 0)
+      return { ...base, measured: 0, outcome: 'inconclusive', reason: `no ${which}request was sent` };
     const latency = t.metric !== 'errorRate' && t.metric !== 'throughput';
     if (f.requests === 0 && (latency || t.operation === 'all')) {
-      return { ...base, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: no ${which}request was answered (${sent} sent: ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)` };
+      return {
+        ...base,
+        measured: 0,
+        outcome: 'fail',
+        reason: `${NOT_MEASURED}: no ${which}request was answered (${sent} sent: ${f.errors.timeouts} timeouts, ${f.errors.socketErrors} socket errors)`,
+      };
     }
-    const measured = t.metric === 'errorRate' ? Math.round(f.errorRate * 10000) / 100 : t.metric === 'throughput' ? f.throughput : f.latencyMs[t.metric as keyof LoadFigures['latencyMs']];
+    const measured =
+      t.metric === 'errorRate'
+        ? Math.round(f.errorRate * 10000) / 100
+        : t.metric === 'throughput'
+          ? f.throughput
+          : f.latencyMs[t.metric as keyof LoadFigures['latencyMs']];
     return { ...base, measured, outcome: meets(t, measured) ? 'pass' : 'fail' };
   });
 }
@@ -224,7 +307,11 @@ export function answeredThreshold(profile: string, answered: number, due: number
     // Rounded down, so a share just under the limit never reads as the limit.
     measured: Math.floor(share * 10000) / 100,
     outcome: held ? 'pass' : 'fail',
-    reason: held ? `${answered} of ${due} requests answered` : due === 0 ? `${NOT_MEASURED}: no request was due` : `only ${answered} of ${due} requests answered`,
+    reason: held
+      ? `${answered} of ${due} requests answered`
+      : due === 0
+        ? `${NOT_MEASURED}: no request was due`
+        : `only ${answered} of ${due} requests answered`,
   };
 }
 
@@ -235,6 +322,14 @@ export function measureDrift(timeline: LoadResult['timeline']): LoadResult['drif
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const first = timeline.slice(1, 1 + slice);
   const last = timeline.slice(-slice - 1, -1);
-  const rate = (rows: typeof timeline) => rows.reduce((n, r) => n + r.errors, 0) / Math.max(1, rows.reduce((n, r) => n + r.requests, 0));
-  return { p99Ratio: Math.round((median(last.map((r) => r.p99)) / Math.max(0.001, median(first.map((r) => r.p99)))) * 100) / 100, errorRateDelta: Math.round((rate(last) - rate(first)) * 10000) / 10000 };
+  const rate = (rows: typeof timeline) =>
+    rows.reduce((n, r) => n + r.errors, 0) /
+    Math.max(
+      1,
+      rows.reduce((n, r) => n + r.requests, 0),
+    );
+  return {
+    p99Ratio: Math.round((median(last.map((r) => r.p99)) / Math.max(0.001, median(first.map((r) => r.p99)))) * 100) / 100,
+    errorRateDelta: Math.round((rate(last) - rate(first)) * 10000) / 10000,
+  };
 }

@@ -79,7 +79,11 @@ export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorizati
     };
     const options = { origin: base.origin, method: request.method, path: requestPath(base, request.path), headers, body };
     const as: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>> = {};
-    for (const id of run.fingerprints ?? []) as[id] = { ...options, headers: { ...fingerprintHeaders(FINGERPRINTS[id], base.origin, body !== null && body.length > 0), ...headers } };
+    for (const id of run.fingerprints ?? [])
+      as[id] = {
+        ...options,
+        headers: { ...fingerprintHeaders(FINGERPRINTS[id], base.origin, body !== null && body.length > 0), ...headers },
+      };
     return { request, options, ...(run.fingerprints?.length ? { as } : {}) };
   });
 }
@@ -112,7 +116,8 @@ export class Lanes {
       ended: (failure) => this.#ended(failure),
     };
     const clients = run.fingerprints ?? [];
-    for (let i = 0; i < count; i++) this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
+    for (let i = 0; i < count; i++)
+      this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
       const now = performance.now();

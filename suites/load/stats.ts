@@ -12,7 +12,13 @@ const DISTRIBUTION = [0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.9, 99.99, 10
 
 function histogram(): hdr.Histogram {
   // 1 µs to 1 hour, 3 significant digits; grows if needed.
-  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+    autoResize: true,
+    useWebAssembly: false,
+  });
 }
 
 const ms = (us: number) => Math.round(us) / 1000;
@@ -33,7 +39,16 @@ class Series {
   figures(seconds: number): LoadFigures {
     const h = this.latency;
     const at = (p: number) => (h.totalCount === 0 ? 0 : ms(h.getValueAtPercentile(p)));
-    const latencyMs: LatencyFigures = { p50: at(50), p90: at(90), p95: at(95), p97_5: at(97.5), p99: at(99), p99_9: at(99.9), max: ms(h.maxValue), mean: h.totalCount === 0 ? 0 : ms(h.mean) };
+    const latencyMs: LatencyFigures = {
+      p50: at(50),
+      p90: at(90),
+      p95: at(95),
+      p97_5: at(97.5),
+      p99: at(99),
+      p99_9: at(99.9),
+      max: ms(h.maxValue),
+      mean: h.totalCount === 0 ? 0 : ms(h.mean),
+    };
     const failures = this.non2xx + this.timeouts + this.socketErrors;
     const attempts = this.requests + this.timeouts + this.socketErrors;
     return {
@@ -86,7 +101,13 @@ export class LoadStats {
     while (index > this.#secondIndex) {
       const s = this.#second;
       const f = s.figures(1);
-      this.timeline.push({ second: this.#secondIndex, requests: s.requests, errors: s.non2xx + s.timeouts + s.socketErrors, p50: f.latencyMs.p50, p99: f.latencyMs.p99 });
+      this.timeline.push({
+        second: this.#secondIndex,
+        requests: s.requests,
+        errors: s.non2xx + s.timeouts + s.socketErrors,
+        p50: f.latencyMs.p50,
+        p99: f.latencyMs.p99,
+      });
       s.destroy();
       this.#second = new Series();
       this.#secondIndex++;
@@ -97,7 +118,10 @@ export class LoadStats {
   finish(seconds: number, at = performance.now()): { overall: LoadFigures; operations: Record<LoadOperation, LoadFigures> } {
     const partial = (at - this.#started) / 1000 - this.#secondIndex;
     if (partial >= 0.5) this.#roll(at + 1000);
-    const operations = Object.fromEntries(OPERATIONS.map((op) => [op, this.operations[op].figures(seconds)])) as Record<LoadOperation, LoadFigures>;
+    const operations = Object.fromEntries(OPERATIONS.map((op) => [op, this.operations[op].figures(seconds)])) as Record<
+      LoadOperation,
+      LoadFigures
+    >;
     const result = { overall: this.overall.figures(seconds), operations };
     for (const series of [this.overall, this.#second, ...Object.values(this.operations)]) series.destroy();
     return result;

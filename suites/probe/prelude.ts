@@ -21,7 +21,15 @@ export const PRELUDE_JITTER_MS = 140;
 export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
 
 /** The prelude's kinds: every operation, success and error, with and without the key. */
-export const PRELUDE: readonly PreludeKind[] = ['list-key', 'list-no-key', 'create-valid', 'get-existing', 'get-missing', 'create-invalid', 'orders-no-key'];
+export const PRELUDE: readonly PreludeKind[] = [
+  'list-key',
+  'list-no-key',
+  'create-valid',
+  'get-existing',
+  'get-missing',
+  'create-invalid',
+  'orders-no-key',
+];
 
 /**
  * The check whose first request of a prelude kind the prelude's answer is
@@ -73,7 +81,11 @@ export function preludeRequest(kind: PreludeKind, state: PreludeState): SendOpti
 /** Whether `request` is of the prelude's `kind`: the same request, or one of the same kind; undefined when neither. `store` tells the suite's animals from unknown ids. */
 export function preludePairing(kind: PreludeKind, request: SendOptions, prelude: SendOptions, store: StoreState): Pairing | undefined {
   const auth = request.auth ?? 'valid';
-  const same = request.method === prelude.method && request.path === prelude.path && auth === (prelude.auth ?? 'valid') && sameBody(request.body, prelude.body);
+  const same =
+    request.method === prelude.method &&
+    request.path === prelude.path &&
+    auth === (prelude.auth ?? 'valid') &&
+    sameBody(request.body, prelude.body);
   const of = (match: boolean): Pairing | undefined => (!match ? undefined : same ? 'same-request' : 'same-class');
   switch (kind) {
     case 'list-key':
@@ -87,7 +99,12 @@ export function preludePairing(kind: PreludeKind, request: SendOptions, prelude:
     case 'create-valid': {
       if (request.operation !== 'createPet' || auth !== 'valid' || request.refused) return undefined;
       const body = bodyObject(request.body);
-      return of(body !== undefined && isLosslessNumber(body.categoryId) && exactInteger(body.categoryId) === PRELUDE_CATEGORY && body.status === 'available');
+      return of(
+        body !== undefined &&
+          isLosslessNumber(body.categoryId) &&
+          exactInteger(body.categoryId) === PRELUDE_CATEGORY &&
+          body.status === 'available',
+      );
     }
     case 'get-existing':
     case 'get-missing': {

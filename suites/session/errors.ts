@@ -33,7 +33,10 @@ export class StalledRequest extends NotJudged {
     exchange: SentExchange,
   ) {
     const { method, url } = exchange.request;
-    super(`the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
+    super(
+      `the suite's own event loop stalled (for ${ms} ms) when the deadline of ${method} ${new URL(url).pathname} came due, so whether the target answered is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`,
+      exchange,
+    );
   }
 }
 
@@ -52,7 +55,10 @@ export class StalledRequest extends NotJudged {
 export class IdleClosed extends NotJudged {
   constructor(exchange: SentExchange) {
     const { method, url } = exchange.request;
-    super(`the connection ${method} ${new URL(url).pathname} went out on had carried earlier requests and was closed before any byte of the answer (the server may have closed it as idle), so whether the target received it is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`, exchange);
+    super(
+      `the connection ${method} ${new URL(url).pathname} went out on had carried earlier requests and was closed before any byte of the answer (the server may have closed it as idle), so whether the target received it is unknown; a ${method} is not sent again (it may have been carried out), and the target is not blamed`,
+      exchange,
+    );
   }
 }
 

@@ -12,7 +12,16 @@ import { type ExportedScript, type ExportInput, header, planOf, scriptNameOf, SE
 
 // p99.9: Artillery reports it as p999, but its ensure plugin swaps metric names for values by substring, so
 // `….p999` is read as `….p99` followed by a 9, and the condition never holds.
-const ARTILLERY_STAT: Record<string, string | undefined> = { p50: 'p50', p90: 'p90', p95: 'p95', p97_5: undefined, p99: 'p99', p99_9: undefined, max: 'max', mean: 'mean' };
+const ARTILLERY_STAT: Record<string, string | undefined> = {
+  p50: 'p50',
+  p90: 'p90',
+  p95: 'p95',
+  p97_5: undefined,
+  p99: 'p99',
+  p99_9: undefined,
+  max: 'max',
+  mean: 'mean',
+};
 
 /**
  * A counter that may never have occurred, as 0 then: ensure reads a missing
@@ -26,7 +35,8 @@ const orZero = (metric: string): string => `(${metric} ? ${metric} : 0)`;
  * hold it. `probes`: whether the flow sends requests without a key.
  */
 export function artilleryCondition(t: Threshold, probes: boolean): { expression: string } | { unsupported: string } {
-  if (t.metric === 'drift') return { unsupported: `${t.expression}: Artillery has no drift metric (the suite compares the last tenth of the run with the first)` };
+  if (t.metric === 'drift')
+    return { unsupported: `${t.expression}: Artillery has no drift metric (the suite compares the last tenth of the run with the first)` };
   if (t.metric === 'throughput') {
     if (t.operation !== 'all') return { unsupported: `${t.expression}: Artillery reports no request rate per endpoint` };
     return { expression: `http.request_rate ${t.comparator} ${t.limit}` };
@@ -35,11 +45,16 @@ export function artilleryCondition(t: Threshold, probes: boolean): { expression:
     if (t.operation !== 'all') return { unsupported: `${t.expression}: Artillery counts no requests per endpoint to divide by` };
     // As in the suite, not an error: a 2xx to a request with the key, a 401 to one without. So a 401 to a request with
     // the key, a 200 to a probe, a timeout or a network error (sent, never answered) is one.
-    const ok = probes ? ` + ${orZero('plugins.metrics-by-endpoint.authProbe.codes.200')} - ${orZero('plugins.metrics-by-endpoint.authProbe.codes.401')}` : '';
-    return { expression: `(http.requests - ${orZero('http.response_time.2xx.count')}${ok}) / http.requests * 100 ${t.comparator} ${t.limit}` };
+    const ok = probes
+      ? ` + ${orZero('plugins.metrics-by-endpoint.authProbe.codes.200')} - ${orZero('plugins.metrics-by-endpoint.authProbe.codes.401')}`
+      : '';
+    return {
+      expression: `(http.requests - ${orZero('http.response_time.2xx.count')}${ok}) / http.requests * 100 ${t.comparator} ${t.limit}`,
+    };
   }
   const stat = ARTILLERY_STAT[t.metric];
-  if (t.metric === 'p99_9') return { unsupported: `${t.expression}: Artillery's ensure plugin cannot name its p999 metric (it reads it as p99 followed by 9)` };
+  if (t.metric === 'p99_9')
+    return { unsupported: `${t.expression}: Artillery's ensure plugin cannot name its p999 metric (it reads it as p99 followed by 9)` };
   if (!stat) return { unsupported: `${t.expression}: Artillery reports no ${t.metric.replace('_', '.')} percentile` };
   const metric = t.operation === 'all' ? `http.response_time.${stat}` : `plugins.metrics-by-endpoint.response_time.${t.operation}.${stat}`;
   return { expression: `${metric} ${t.comparator} ${t.limit}` };
@@ -89,40 +104,78 @@ export function renderArtillery(input: ExportInput): ExportedScript {
   const conditions: string[] = [];
   const unsupported: string[] = [];
   for (const t of thresholdsOf(input)) {
-    const mapped = t.metric === 'answered' ? { expression: artilleryAnswered(profile, t) } : artilleryCondition(t, cycle.some((slot) => slot.authProbe));
+    const mapped =
+      t.metric === 'answered'
+        ? { expression: artilleryAnswered(profile, t) }
+        : artilleryCondition(
+            t,
+            cycle.some((slot) => slot.authProbe),
+          );
     if ('unsupported' in mapped) unsupported.push(mapped.unsupported);
     else conditions.push(mapped.expression);
   }
   const lines = [
-    ...header('#', input, 'artillery', input.baseUrl ? '`artillery run --target https://…/v1` overrides the base URL.' : 'PETSTORE_BASE_URL gives the base URL (…/v1), or `artillery run --target https://…/v1`.'),
+    ...header(
+      '#',
+      input,
+      'artillery',
+      input.baseUrl
+        ? '`artillery run --target https://…/v1` overrides the base URL.'
+        : 'PETSTORE_BASE_URL gives the base URL (…/v1), or `artillery run --target https://…/v1`.',
+    ),
   ];
   const notes: string[] = [];
   const extra: Record<string, string> = {};
   const phases: string[] = [];
   let scenarios: string[];
   if (profile.kind === 'rate') {
-    notes.push('Fixed rate: virtual users arrive at the rate, each sending one request (weighted scenarios), at most `maxVusers` in flight.');
+    notes.push(
+      'Fixed rate: virtual users arrive at the rate, each sending one request (weighted scenarios), at most `maxVusers` in flight.',
+    );
     notes.push('Artillery measures latency from when a request is sent; the suite measures it from when it was due.');
-    phases.push(`    - name: ${profile.name}`, `      duration: ${profile.durationSec}`, `      arrivalRate: ${profile.rate}`, `      maxVusers: ${profile.connections}`);
+    phases.push(
+      `    - name: ${profile.name}`,
+      `      duration: ${profile.durationSec}`,
+      `      arrivalRate: ${profile.rate}`,
+      `      maxVusers: ${profile.connections}`,
+    );
     // One scenario per request of the mix cycle, of equal weight: the mix, the queries and the probes in their proportions.
-    scenarios = cycle.flatMap((slot, i) => [`  - name: ${slot.authProbe ? 'authProbe' : slot.operation} ${i + 1}`, '    weight: 1', '    flow:', ...artilleryRequest(slot, i, '      ')]);
+    scenarios = cycle.flatMap((slot, i) => [
+      `  - name: ${slot.authProbe ? 'authProbe' : slot.operation} ${i + 1}`,
+      '    weight: 1',
+      '    flow:',
+      ...artilleryRequest(slot, i, '      '),
+    ]);
   } else {
     const duration = durationSecOf(profile);
     const connections = peakConnectionsOf(profile);
     const cycles = Math.max(1, Math.ceil(profile.maxRequests / connections / cycle.length));
     if (profile.kind === 'closed') {
-      notes.push(`Closed loop: ${profile.connections} virtual users arrive at once and each sends its next request when the previous one is answered, until ${duration} s have passed (the processor's withinProfile) or the request bound is reached.`);
-      notes.push('A virtual user whose request gets no answer (a timeout, a network error) stops: Artillery ends a scenario at its first error, where the suite goes on.');
+      notes.push(
+        `Closed loop: ${profile.connections} virtual users arrive at once and each sends its next request when the previous one is answered, until ${duration} s have passed (the processor's withinProfile) or the request bound is reached.`,
+      );
+      notes.push(
+        'A virtual user whose request gets no answer (a timeout, a network error) stops: Artillery ends a scenario at its first error, where the suite goes on.',
+      );
       phases.push(`    - name: ${profile.name}`, '      duration: 1', `      arrivalCount: ${profile.connections}`);
     } else {
-      notes.push('Ramp: at each stage the virtual users that make up its connections arrive, and all loop until the last stage ends; Artillery cannot stop at the first breaking stage, so the thresholds are judged on the whole ramp.');
+      notes.push(
+        'Ramp: at each stage the virtual users that make up its connections arrive, and all loop until the last stage ends; Artillery cannot stop at the first breaking stage, so the thresholds are judged on the whole ramp.',
+      );
       profile.stages.forEach((vus, i) => {
         const arriving = vus - (i === 0 ? 0 : profile.stages[i - 1]!);
-        if (arriving > 0) phases.push(`    - name: stage ${i + 1} (${vus} connections)`, '      duration: 1', `      arrivalCount: ${arriving}`);
+        if (arriving > 0)
+          phases.push(`    - name: stage ${i + 1} (${vus} connections)`, '      duration: 1', `      arrivalCount: ${arriving}`);
         if (profile.stageSec > 1 || arriving <= 0) phases.push(`    - pause: ${arriving > 0 ? profile.stageSec - 1 : profile.stageSec}`);
       });
     }
-    scenarios = ['  - name: mix', '    flow:', '      - loop:', ...cycle.flatMap((slot, i) => artilleryRequest(slot, i, '          ')), '        whileTrue: withinProfile'];
+    scenarios = [
+      '  - name: mix',
+      '    flow:',
+      '      - loop:',
+      ...cycle.flatMap((slot, i) => artilleryRequest(slot, i, '          ')),
+      '        whileTrue: withinProfile',
+    ];
     extra[processorName] = [
       `// Generated by petstore-conformance ${TOOL_VERSION} for the load profile "${profile.name}": Artillery has no loop bounded by time,`,
       '// so each virtual user asks here after every cycle of the mix (Artillery asks whileTrue after each pass) whether to send another.',
@@ -146,7 +199,7 @@ export function renderArtillery(input: ExportInput): ExportedScript {
   }
   notes.push(
     `Distributed (run-fargate, run-lambda --count N): each worker runs the whole script, so the load, the ${SETUP_ANIMALS} set-up animals and the request bound are multiplied by N;`,
-    'Artillery merges the workers\' figures before it judges the ensure conditions.',
+    "Artillery merges the workers' figures before it judges the ensure conditions.",
     ...unsupported.map((u) => `Not reproduced: ${u}.`),
   );
   lines.push(...notes.map((n) => `# ${n}`));

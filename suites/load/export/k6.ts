@@ -7,12 +7,24 @@ import { ANSWERED_THRESHOLD, type Threshold } from '../profiles.js';
 import { LIST_LIMITS, LIST_STATUSES } from '../mix.js';
 import { type ExportedScript, type ExportInput, header, planOf, SETUP_ANIMALS, thresholdsOf } from './script.js';
 
-const K6_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p95: 'p(95)', p97_5: 'p(97.5)', p99: 'p(99)', p99_9: 'p(99.9)', max: 'max', mean: 'avg' };
+const K6_STAT: Record<string, string> = {
+  p50: 'p(50)',
+  p90: 'p(90)',
+  p95: 'p(95)',
+  p97_5: 'p(97.5)',
+  p99: 'p(99)',
+  p99_9: 'p(99.9)',
+  max: 'max',
+  mean: 'avg',
+};
 
 /** A threshold in k6's terms: the (sub)metric and its expression, or why k6 cannot hold it. */
 export function k6Threshold(t: Threshold): { metric: string; expression: string } | { unsupported: string } {
   const filter = t.operation === 'all' ? '{load:yes}' : `{operation:${t.operation}}`;
-  if (t.metric === 'drift') return { unsupported: `${t.expression}: k6 has no drift metric (the suite compares p99 and the error rate of the last tenth of the run with the first)` };
+  if (t.metric === 'drift')
+    return {
+      unsupported: `${t.expression}: k6 has no drift metric (the suite compares p99 and the error rate of the last tenth of the run with the first)`,
+    };
   // Requests that got an answer, of any status: a Rate the script adds to, held as a share.
   if (t.metric === 'answered') return { metric: 'answered', expression: `rate${t.comparator}${t.limit / 100}` };
   if (t.metric === 'errorRate') return { metric: `http_req_failed${filter}`, expression: `rate${t.comparator}${t.limit / 100}` };
@@ -27,7 +39,8 @@ export function renderK6(input: ExportInput): ExportedScript {
   const unsupported: string[] = [];
   const held = (metric: string, expression: string) => {
     // A ramp stops at the first stage that breaks a threshold: k6 aborts the test when one fails.
-    const entry = profile.kind === 'ramp' ? { threshold: expression, abortOnFail: true, delayAbortEval: `${profile.stageSec}s` } : expression;
+    const entry =
+      profile.kind === 'ramp' ? { threshold: expression, abortOnFail: true, delayAbortEval: `${profile.stageSec}s` } : expression;
     (thresholds[metric] ??= []).push(entry);
   };
   for (const t of thresholdsOf(input)) {
@@ -40,18 +53,47 @@ export function renderK6(input: ExportInput): ExportedScript {
   let scenarios: Record<string, Record<string, unknown>>;
   const notes: string[] = [];
   if (profile.kind === 'closed') {
-    scenarios = { [profile.name]: { executor: 'shared-iterations', vus: profile.connections, iterations: Math.max(profile.connections, profile.maxRequests), maxDuration: `${profile.durationSec}s` } };
-    notes.push("Closed loop: each virtual user sends its next request when the previous one is answered, as the suite's own load sender does, until the request bound (iterations) or the duration (maxDuration).");
+    scenarios = {
+      [profile.name]: {
+        executor: 'shared-iterations',
+        vus: profile.connections,
+        iterations: Math.max(profile.connections, profile.maxRequests),
+        maxDuration: `${profile.durationSec}s`,
+      },
+    };
+    notes.push(
+      "Closed loop: each virtual user sends its next request when the previous one is answered, as the suite's own load sender does, until the request bound (iterations) or the duration (maxDuration).",
+    );
   } else if (profile.kind === 'rate') {
     // At a fixed rate the count is rate × duration: the bound, where it is lower, shortens the duration, as in the suite.
     const durationSec = Math.min(profile.durationSec, Math.max(1, Math.floor(profile.maxRequests / profile.rate)));
-    scenarios = { [profile.name]: { executor: 'constant-arrival-rate', rate: profile.rate, timeUnit: '1s', duration: `${durationSec}s`, preAllocatedVUs: profile.connections, maxVUs: profile.connections } };
+    scenarios = {
+      [profile.name]: {
+        executor: 'constant-arrival-rate',
+        rate: profile.rate,
+        timeUnit: '1s',
+        duration: `${durationSec}s`,
+        preAllocatedVUs: profile.connections,
+        maxVUs: profile.connections,
+      },
+    };
     notes.push(
       `Fixed rate: ${profile.rate} × ${durationSec} s requests due${durationSec < profile.durationSec ? ` (the request bound, ${profile.maxRequests}, ends it before ${profile.durationSec} s)` : ''}; a due request that finds every virtual user busy is dropped and counted (dropped_iterations), as the suite counts it.`,
       'k6 measures latency from when a request is sent; the suite measures it from when it was due, so a stalled server weighs more in its percentiles.',
     );
   } else {
-    scenarios = Object.fromEntries(profile.stages.map((vus, i) => [`stage_${i + 1}`, { executor: 'shared-iterations', vus, iterations: Math.max(vus, profile.maxRequests), maxDuration: `${profile.stageSec}s`, startTime: `${i * profile.stageSec}s` }]));
+    scenarios = Object.fromEntries(
+      profile.stages.map((vus, i) => [
+        `stage_${i + 1}`,
+        {
+          executor: 'shared-iterations',
+          vus,
+          iterations: Math.max(vus, profile.maxRequests),
+          maxDuration: `${profile.stageSec}s`,
+          startTime: `${i * profile.stageSec}s`,
+        },
+      ]),
+    );
     notes.push(
       'Ramp: one closed-loop scenario per stage; the test aborts when a threshold fails (abortOnFail), as the suite stops at the first breaking stage, but k6 judges the whole run so far, not the stage alone.',
       `The request bound (${profile.maxRequests}) holds for each stage: k6 cannot share one bound between scenarios, as the suite shares it between stages.`,
@@ -77,7 +119,7 @@ export function renderK6(input: ExportInput): ExportedScript {
     'const API_KEY = __ENV.PETSTORE_API_KEY;',
     "/** @type {[string, number, number][]} The load phase's cycle of requests, in order: the operation, its n-th request (its query, its animal), 1 when sent without a key. */",
     `const CYCLE = ${JSON.stringify(plan.map((slot) => [slot.operation, slot.n, slot.authProbe ? 1 : 0]))};`,
-    '/** @type {(number | null)[]} The suite\'s listPets limits under load (null: none). */',
+    "/** @type {(number | null)[]} The suite's listPets limits under load (null: none). */",
     `const LIMITS = ${JSON.stringify(LIST_LIMITS.map((l) => l ?? null))};`,
     '/** @type {(string | null)[]} Status filters, and statuses of created animals (null: none). */',
     `const STATUSES = ${JSON.stringify(LIST_STATUSES.map((s) => s ?? null))};`,
@@ -91,14 +133,14 @@ export function renderK6(input: ExportInput): ExportedScript {
     `export const options = ${JSON.stringify(options, null, 2)};`,
     '',
     '/**',
-    ' * A valid NewPet: an ordinary name with the run\'s prefix, category 1, a PetStatus or none.',
+    " * A valid NewPet: an ordinary name with the run's prefix, category 1, a PetStatus or none.",
     ' * @param {string} prefix',
     ' * @param {number} i',
     ' * @returns {string}',
     ' */',
     'function newPet(prefix, i) {',
     '  const status = STATUSES[i % STATUSES.length];',
-    "  return JSON.stringify(status === null ? { name: `${prefix}${i}`, categoryId: 1 } : { name: `${prefix}${i}`, categoryId: 1, status });",
+    '  return JSON.stringify(status === null ? { name: `${prefix}${i}`, categoryId: 1 } : { name: `${prefix}${i}`, categoryId: 1, status });',
     '}',
     '',
     '/**',
@@ -132,7 +174,7 @@ export function renderK6(input: ExportInput): ExportedScript {
     "  // Without animals (the set-up created none), getPet's requests go to listPets, as in the suite.",
     "  const op = planned === 'getPet' && data.ids.length === 0 ? 'listPets' : planned;",
     '  /** @type {Record<string, string>} */',
-    "  const headers = probe ? {} : { authorization: `Bearer ${API_KEY}` };",
+    '  const headers = probe ? {} : { authorization: `Bearer ${API_KEY}` };',
     "  const tags = { load: 'yes', operation: op, probe: probe ? 'yes' : 'no' };",
     '  const responseCallback = probe ? UNAUTHORIZED : OK;',
     '  let response;',

@@ -80,12 +80,15 @@ export function thresholdsOf(input: ExportInput): Threshold[] {
 
 /** The operations' weights in the profile, those above 0. */
 export function weights(profile: LoadProfile): [LoadOperation, number][] {
-  return (['listPets', 'getPet', 'createPet'] as const).map((op) => [op, profile.mix[op]] as [LoadOperation, number]).filter(([, w]) => w > 0);
+  return (['listPets', 'getPet', 'createPet'] as const)
+    .map((op) => [op, profile.mix[op]] as [LoadOperation, number])
+    .filter(([, w]) => w > 0);
 }
 
 function describe(profile: LoadProfile): string {
   if (profile.kind === 'closed') return `closed loop: ${profile.connections} connections for ${profile.durationSec} s`;
-  if (profile.kind === 'rate') return `fixed rate: ${profile.rate} requests/s for ${profile.durationSec} s, at most ${profile.connections} in flight`;
+  if (profile.kind === 'rate')
+    return `fixed rate: ${profile.rate} requests/s for ${profile.durationSec} s, at most ${profile.connections} in flight`;
   return `ramp: ${profile.stages.join(', ')} connections, ${profile.stageSec} s each`;
 }
 

@@ -37,7 +37,10 @@ beforeAll(async () => {
   const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
   target = reference.url;
   try {
-    certified = await runInProcess(['certify', '--base-url', `${reference.url}/`, '--product', path('product.json'), '--out', BUNDLE, '--sign-key', path('vendor.pem')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    certified = await runInProcess(
+      ['certify', '--base-url', `${reference.url}/`, '--product', path('product.json'), '--out', BUNDLE, '--sign-key', path('vendor.pem')],
+      { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+    );
   } finally {
     await reference.close();
   }
@@ -90,7 +93,9 @@ describe('the certificate binds what was tested', () => {
     const clients = header.find((l) => l.startsWith('clients:  '));
     expect(clients).toBeDefined();
     for (const id of FINGERPRINT_IDS) expect(clients).toContain(`${id} (`);
-    expect(header).toContainEqual(expect.stringMatching(new RegExp(`^tool: {5}petstore-conformance ${TOOL_VERSION.replace(/\./g, '\\.')} on Node `)));
+    expect(header).toContainEqual(
+      expect.stringMatching(new RegExp(`^tool: {5}petstore-conformance ${TOOL_VERSION.replace(/\./g, '\\.')} on Node `)),
+    );
   });
 
   it('--product of the same product (its description aside) and --base-url of the same origin written otherwise (scheme and host case, trailing slash) verify', async () => {
@@ -106,7 +111,11 @@ describe('the certificate binds what was tested', () => {
   it.each([
     ['version', { ...PRODUCT, version: '2.5.0' }, 'the version differs (bundle "2.4.1", given "2.5.0")'],
     ['name', { ...PRODUCT, name: 'Other Store' }, 'the name differs (bundle "Acme Petstore", given "Other Store")'],
-    ['contact', { ...PRODUCT, contact: 'https://other.example/support' }, 'the contact differs (bundle "certification@acme.example", given "https://other.example/support")'],
+    [
+      'contact',
+      { ...PRODUCT, contact: 'https://other.example/support' },
+      'the contact differs (bundle "certification@acme.example", given "https://other.example/support")',
+    ],
   ])('--product naming another product (its %s) fails: exit 1, one line naming the field', async (_field, product, words) => {
     const ran = await verify(BUNDLE, '--product', productFile(product));
     expect(ran.code, ran.stdout).toBe(1);
@@ -116,7 +125,11 @@ describe('the certificate binds what was tested', () => {
   });
 
   it.each([
-    ['the port', (u: URL) => `http://${u.hostname}:${Number(u.port) + 1}${u.pathname}`, (u: URL) => `the port differs (bundle "${u.port}", given "${Number(u.port) + 1}")`],
+    [
+      'the port',
+      (u: URL) => `http://${u.hostname}:${Number(u.port) + 1}${u.pathname}`,
+      (u: URL) => `the port differs (bundle "${u.port}", given "${Number(u.port) + 1}")`,
+    ],
     ['the scheme', (u: URL) => `https://${u.host}${u.pathname}`, () => 'the scheme differs (bundle "http", given "https")'],
     ['the host', (u: URL) => `http://localhost:${u.port}${u.pathname}`, () => 'the host differs (bundle "127.0.0.1", given "localhost")'],
     ['the path (its letter case counts)', (u: URL) => `http://${u.host}/V1`, () => 'the path differs (bundle "/v1", given "/V1")'],
@@ -125,11 +138,16 @@ describe('the certificate binds what was tested', () => {
     const given = other(url);
     const ran = await verify(BUNDLE, '--base-url', given);
     expect(ran.code, ran.stdout).toBe(1);
-    expect(problems(ran)).toEqual([`✗ base URL: the bundle was certified at ${target}, not at the base URL given (${given}): ${words(url)}`]);
+    expect(problems(ran)).toEqual([
+      `✗ base URL: the bundle was certified at ${target}, not at the base URL given (${given}): ${words(url)}`,
+    ]);
   });
 
   it('a base URL that is none, or that carries credentials, is a usage error: exit 2, one line, the password not in it', async () => {
-    for (const [given, words] of [['127.0.0.1/v1', /--base-url "127\.0\.0\.1\/v1" is not an absolute URL/], ['http://user:s3cr3t-pass@127.0.0.1/v1', /--base-url must not carry credentials/]] as const) {
+    for (const [given, words] of [
+      ['127.0.0.1/v1', /--base-url "127\.0\.0\.1\/v1" is not an absolute URL/],
+      ['http://user:s3cr3t-pass@127.0.0.1/v1', /--base-url must not carry credentials/],
+    ] as const) {
       const ran = await verify(BUNDLE, '--base-url', given);
       expect(ran.code).toBe(2);
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
@@ -152,13 +170,23 @@ describe('the certificate binds what was tested', () => {
     expect(problems(ran)).toEqual(['✗ product.json and manifest.json name different products: version "9.9.9" against "2.4.1"']);
     // The manifest's product is the one compared: asked for the product of the swapped file, verify names the difference too.
     const asked = await verify(edited, '--product', productFile({ ...PRODUCT, version: '9.9.9' }));
-    expect(problems(asked)).toContain('✗ product: the bundle was certified for Acme Petstore 2.4.1, not for the product given: the version differs (bundle "2.4.1", given "9.9.9")');
+    expect(problems(asked)).toContain(
+      '✗ product: the bundle was certified for Acme Petstore 2.4.1, not for the product given: the version differs (bundle "2.4.1", given "9.9.9")',
+    );
   });
 });
 
 describe('a bundle certified before the manifest named the product and fingerprints (format 2, made by the code of e42da02)', () => {
   it('is read: signature and files check, its facts are printed, the product and base URL it binds (through product.json and target) are compared', async () => {
-    const ran = await verify(FIXTURE, '--public-key', FIXTURE_KEY, '--product', productFile({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }), '--base-url', `${FIXTURE_TARGET}/`);
+    const ran = await verify(
+      FIXTURE,
+      '--public-key',
+      FIXTURE_KEY,
+      '--product',
+      productFile({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }),
+      '--base-url',
+      `${FIXTURE_TARGET}/`,
+    );
     const header = ran.stdout.split('\n\n')[0]!.split('\n');
     expect(header).toContain('product:  Acme Petstore 2.4.1 (contact: certification@acme.example)');
     expect(header).toContain(`base URL: ${FIXTURE_TARGET}`);
@@ -170,9 +198,13 @@ describe('a bundle certified before the manifest named the product and fingerpri
     expect(ran.stdout).toContain(`✓ base URL: certified at the base URL given, ${FIXTURE_TARGET}`);
     // Made by other code, the suite hash differs (any change of the suite does that), and the recomputation may diverge
     // where the suite changed since; nothing about the manifest, its files, signature, product or base URL is a problem.
-    expect(problems(ran).filter((l) => /^✗ (manifest\.json|signature|product|base URL|[a-z]+\.(json|xml|html|har|sig):)/.test(l))).toEqual([]);
+    expect(problems(ran).filter((l) => /^✗ (manifest\.json|signature|product|base URL|[a-z]+\.(json|xml|html|har|sig):)/.test(l))).toEqual(
+      [],
+    );
     const other = await verify(FIXTURE, '--base-url', 'http://127.0.0.1:46872/v1');
-    expect(problems(other)).toContain(`✗ base URL: the bundle was certified at ${FIXTURE_TARGET}, not at the base URL given (http://127.0.0.1:46872/v1): the port differs (bundle "46871", given "46872")`);
+    expect(problems(other)).toContain(
+      `✗ base URL: the bundle was certified at ${FIXTURE_TARGET}, not at the base URL given (http://127.0.0.1:46872/v1): the port differs (bundle "46871", given "46872")`,
+    );
     expect(other.code).toBe(1);
   });
 });
@@ -189,7 +221,14 @@ describe('binding, unit', () => {
 
   it.each([
     ['http://example.com/v1', 'http://example.com:8080/v1', [{ field: 'port', bundle: '80', given: '8080' }]],
-    ['http://example.com/v1', 'https://example.com/v1', [{ field: 'scheme', bundle: 'http', given: 'https' }, { field: 'port', bundle: '80', given: '443' }]],
+    [
+      'http://example.com/v1',
+      'https://example.com/v1',
+      [
+        { field: 'scheme', bundle: 'http', given: 'https' },
+        { field: 'port', bundle: '80', given: '443' },
+      ],
+    ],
     ['http://example.com/v1', 'http://example.com/v2', [{ field: 'path', bundle: '/v1', given: '/v2' }]],
     ['http://example.com/v1', 'http://www.example.com/v1', [{ field: 'host', bundle: 'example.com', given: 'www.example.com' }]],
   ])('%s against %s: each part that differs', (bundle, given, differences) => {
@@ -199,6 +238,9 @@ describe('binding, unit', () => {
   it('products differ by name, version or contact, never by their description', () => {
     const product = { name: 'A', version: '1', contact: 'a@example.com' };
     expect(productDifferences(product, { ...product, description: 'x' } as typeof product)).toEqual([]);
-    expect(productDifferences(product, { ...product, version: '2', contact: 'b@example.com' })).toEqual([{ field: 'version', bundle: '1', given: '2' }, { field: 'contact', bundle: 'a@example.com', given: 'b@example.com' }]);
+    expect(productDifferences(product, { ...product, version: '2', contact: 'b@example.com' })).toEqual([
+      { field: 'version', bundle: '1', given: '2' },
+      { field: 'contact', bundle: 'a@example.com', given: 'b@example.com' },
+    ]);
   });
 });

@@ -14,7 +14,14 @@ import { BUNDLE_MARKER } from '../../../certification/bundle.js';
 import type { Handler } from '../../../reference/handler.js';
 import { WITHHELD_DIGEST } from '../../../core/boundary.js';
 import { KEY_PLACEHOLDER, redactorFor } from '../../../core/redact.js';
-import { headerOf, renderTranscript, toTranscriptEntry, TranscriptReplayer, type Transcript, type TranscriptEntry } from '../../../core/transcript.js';
+import {
+  headerOf,
+  renderTranscript,
+  toTranscriptEntry,
+  TranscriptReplayer,
+  type Transcript,
+  type TranscriptEntry,
+} from '../../../core/transcript.js';
 import { startReference } from '../../../reference/server.js';
 import { defineCheck } from '../../../suites/check.js';
 import { naturalNamesFor, runConformance } from '../../../suites/engine.js';
@@ -26,7 +33,16 @@ import type { ConformanceResult } from '../../../result/model.js';
 import { type Certification, certify } from '../../../certification/certify.js';
 import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { swapCase } from '../../../core/redact.js';
-import { DISTINCTIVE_KEY, pool, type Ran, reportErrors, repackBundleFiles, runInProcess, tempDir, unpackBundleFiles } from '../../helpers.js';
+import {
+  DISTINCTIVE_KEY,
+  pool,
+  type Ran,
+  reportErrors,
+  repackBundleFiles,
+  runInProcess,
+  tempDir,
+  unpackBundleFiles,
+} from '../../helpers.js';
 import { starvedStep } from '../../starvation.js';
 
 // A test certifies or verifies once or twice (the set-up's certifications have their own bound): up to 12 s on a quiet
@@ -67,7 +83,9 @@ let referenceUrl: string;
  */
 const SETUP_SEED = 2;
 /** What the load profile's set-up names its animals in a certification of {@link SETUP_SEED}. */
-const LOAD_SETUP_NAMES = new Set(Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => naturalNamesFor(SETUP_SEED, DISTINCTIVE_KEY).name(`load ${i}`)));
+const LOAD_SETUP_NAMES = new Set(
+  Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => naturalNamesFor(SETUP_SEED, DISTINCTIVE_KEY).name(`load ${i}`)),
+);
 /** The name a create request carries, if any. */
 const nameOf = (body: Uint8Array): unknown => {
   try {
@@ -84,11 +102,14 @@ async function certifyWithSetupSeed(baseUrl: string, out: string, options: { tim
 }
 
 /** A target that answers 500 to the animals the load profile creates before it starts, and only to those. */
-const failOnLoadSetup = (inner: Handler): Handler => async (request) => {
-  const name = request.method === 'POST' ? nameOf(request.body) : undefined;
-  if (typeof name === 'string' && LOAD_SETUP_NAMES.has(name)) return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'no', status: 500 } };
-  return inner(request);
-};
+const failOnLoadSetup =
+  (inner: Handler): Handler =>
+  async (request) => {
+    const name = request.method === 'POST' ? nameOf(request.body) : undefined;
+    if (typeof name === 'string' && LOAD_SETUP_NAMES.has(name))
+      return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'no', status: 500 } };
+    return inner(request);
+  };
 
 /** A target that stops answering once the load profile's set-up has created its animals: the profile gets no answer at all. */
 const silentUnderLoad = (inner: Handler): Handler => {
@@ -122,51 +143,84 @@ const wrongOnce = (inner: Handler): Handler => {
 };
 
 /** A target that echoes every request's headers and body back (in a header, and in error bodies): the key comes back in its answers. */
-const echo = (inner: Handler): Handler => async (request) => {
-  const answer = await inner(request);
-  const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
-  const header = Buffer.from(echoed).toString('latin1').replace(/[^\x20-\x7e]/g, '?');
-  return { ...answer, headers: { ...answer.headers, 'x-echo': header }, body: answer.status >= 400 ? { echoed } : answer.body };
-};
+const echo =
+  (inner: Handler): Handler =>
+  async (request) => {
+    const answer = await inner(request);
+    const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
+    const header = Buffer.from(echoed)
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '?');
+    return { ...answer, headers: { ...answer.headers, 'x-echo': header }, body: answer.status >= 400 ? { echoed } : answer.body };
+  };
 
-beforeAll(async () => {
-  writeFileSync(path('product.json'), JSON.stringify(PRODUCT));
-  for (const name of ['vendor', 'other']) {
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    writeFileSync(path(`${name}.pem`), privateKey.export({ type: 'pkcs8', format: 'pem' }));
-    writeFileSync(path(`${name}.pub.pem`), publicKey.export({ type: 'spki', format: 'pem' }));
-  }
-  const mutant = mutants.find((m) => m.name === 'default-limit-21')!;
-  const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
-  const broken = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
-  const echoing = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: echo });
-  const failsUnderLoad = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: failOnLoadSetup });
-  const intermittent = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: wrongOnce });
-  referenceUrl = reference.url;
-  const cli = { timeoutMs: CERTIFICATION_MS };
-  try {
-    // Two at a time: five at once on two cores starved each other past their bounds (a run cut short by its own
-    // deadlines judges less than it should). A failure while this process was starved says "starved: …" first.
-    await starvedStep(TIMER_BUDGET_MS, () =>
-      Promise.all(
-        pool(
-          [
-            () => runInProcess(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', GOOD, '--sign-key', path('vendor.pem')], { ...cli, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }).then((ran) => void (good = ran)),
-            () => runInProcess(['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD], cli).then((ran) => void (bad = ran)),
-            () => runInProcess(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], { ...cli, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }).then((ran) => void (echoed = ran)),
-            () => certifyWithSetupSeed(failsUnderLoad.url, LOAD_ONLY).then((certification) => void (loadOnly = certification)),
-            // A deadline no answer misses beside another certification: the one wrong answer must be judged, not lost to a timeout
-            // (seen once on a loaded runner: that create ended inconclusive and the run was certified with 4 inconclusive cases).
-            () => runInProcess(['certify', '--base-url', intermittent.url, '--product', path('product.json'), '--out', LAUNDERED, '--timeout', '30000'], { ...cli, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }).then((ran) => void (laundered = ran)),
-          ],
-          CERTIFICATIONS_AT_ONCE,
+beforeAll(
+  async () => {
+    writeFileSync(path('product.json'), JSON.stringify(PRODUCT));
+    for (const name of ['vendor', 'other']) {
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      writeFileSync(path(`${name}.pem`), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(path(`${name}.pub.pem`), publicKey.export({ type: 'spki', format: 'pem' }));
+    }
+    const mutant = mutants.find((m) => m.name === 'default-limit-21')!;
+    const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
+    const broken = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
+    const echoing = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: echo });
+    const failsUnderLoad = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: failOnLoadSetup });
+    const intermittent = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: wrongOnce });
+    referenceUrl = reference.url;
+    const cli = { timeoutMs: CERTIFICATION_MS };
+    try {
+      // Two at a time: five at once on two cores starved each other past their bounds (a run cut short by its own
+      // deadlines judges less than it should). A failure while this process was starved says "starved: …" first.
+      await starvedStep(TIMER_BUDGET_MS, () =>
+        Promise.all(
+          pool(
+            [
+              () =>
+                runInProcess(
+                  [
+                    'certify',
+                    '--base-url',
+                    reference.url,
+                    '--product',
+                    path('product.json'),
+                    '--out',
+                    GOOD,
+                    '--sign-key',
+                    path('vendor.pem'),
+                  ],
+                  { ...cli, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+                ).then((ran) => void (good = ran)),
+              () =>
+                runInProcess(
+                  ['certify', '--base-url', broken.url, '--api-key', CONTRACT_API_KEY, '--product', path('product.json'), '--out', BAD],
+                  cli,
+                ).then((ran) => void (bad = ran)),
+              () =>
+                runInProcess(['certify', '--base-url', echoing.url, '--product', path('product.json'), '--out', ECHO], {
+                  ...cli,
+                  env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+                }).then((ran) => void (echoed = ran)),
+              () => certifyWithSetupSeed(failsUnderLoad.url, LOAD_ONLY).then((certification) => void (loadOnly = certification)),
+              // A deadline no answer misses beside another certification: the one wrong answer must be judged, not lost to a timeout
+              // (seen once on a loaded runner: that create ended inconclusive and the run was certified with 4 inconclusive cases).
+              () =>
+                runInProcess(
+                  ['certify', '--base-url', intermittent.url, '--product', path('product.json'), '--out', LAUNDERED, '--timeout', '30000'],
+                  { ...cli, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+                ).then((ran) => void (laundered = ran)),
+            ],
+            CERTIFICATIONS_AT_ONCE,
+          ),
         ),
-      ),
-    );
-  } finally {
-    await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close(), intermittent.close()]);
-  }
-}, Math.ceil(5 / CERTIFICATIONS_AT_ONCE) * CERTIFICATION_MS);
+      );
+    } finally {
+      await Promise.all([reference.close(), broken.close(), echoing.close(), failsUnderLoad.close(), intermittent.close()]);
+    }
+  },
+  Math.ceil(5 / CERTIFICATIONS_AT_ONCE) * CERTIFICATION_MS,
+);
 
 const unpack = unpackBundleFiles;
 const repack = (files: Map<string, Buffer>) => repackBundleFiles(files, 'tampered.tar.gz');
@@ -190,9 +244,27 @@ describe('certify', () => {
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toMatch(/CERTIFIED: Acme Petstore 2\.4\.1 conforms/);
     const files = await unpack(GOOD);
-    expect([...files.keys()].sort()).toEqual(['junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'transcript.har']);
-    const manifest = json<Record<string, unknown> & { files: Record<string, string>; environment: Record<string, string> }>(files, 'manifest.json');
-    expect(manifest).toMatchObject({ certified: true, reasons: [], numRuns: 40, load: 'smoke', target: referenceUrl, tool: { name: 'petstore-conformance' } });
+    expect([...files.keys()].sort()).toEqual([
+      'junit.xml',
+      'manifest.json',
+      'manifest.sig',
+      'product.json',
+      'report.html',
+      'report.json',
+      'transcript.har',
+    ]);
+    const manifest = json<Record<string, unknown> & { files: Record<string, string>; environment: Record<string, string> }>(
+      files,
+      'manifest.json',
+    );
+    expect(manifest).toMatchObject({
+      certified: true,
+      reasons: [],
+      numRuns: 40,
+      load: 'smoke',
+      target: referenceUrl,
+      tool: { name: 'petstore-conformance' },
+    });
     expect(Number.isInteger(manifest.seed)).toBe(true);
     // Natural names have no prefix: none is claimed.
     expect(manifest).not.toHaveProperty('namePrefix');
@@ -204,7 +276,11 @@ describe('certify', () => {
 
     const report = json<ConformanceResult>(files, 'report.json');
     expect(reportErrors(report)).toEqual([]);
-    expect(report).toMatchObject({ seed: manifest.seed, numRuns: 40, options: { only: [], skip: [], load: 'smoke', strict: false, names: 'natural' } });
+    expect(report).toMatchObject({
+      seed: manifest.seed,
+      numRuns: 40,
+      options: { only: [], skip: [], load: 'smoke', strict: false, names: 'natural' },
+    });
     expect(report).not.toHaveProperty('namePrefix');
     expect(report.summary.thresholds).toBe('pass');
     // Certification speaks as every client fingerprint: the differential probe decides CLIENT-INDEPENDENT.
@@ -253,15 +329,24 @@ describe('certify', () => {
   it('the certificate decision accepts any recorded seed (a fixed one of earlier bundles included) but still refuses other runs, load, strictness or waivers', async () => {
     const report = json<ConformanceResult>(await unpack(GOOD), 'report.json');
     expect(certificationDecision(report)).toEqual({ certified: true, reasons: [] });
-    for (const seed of [report.seed ^ 0x5a5a5a5a, 20_301_205, -1, 0]) expect(certificationDecision({ ...report, seed }), `seed ${seed}`).toEqual({ certified: true, reasons: [] });
+    for (const seed of [report.seed ^ 0x5a5a5a5a, 20_301_205, -1, 0])
+      expect(certificationDecision({ ...report, seed }), `seed ${seed}`).toEqual({ certified: true, reasons: [] });
     const refused = [
       { ...report, numRuns: 39 },
       { ...report, options: { ...report.options, load: 'none' } },
       { ...report, options: { ...report.options, strict: true } },
       { ...report, options: { ...report.options, only: ['AUTH-REQUIRED' as const] } },
-      { ...report, waivers: [{ rule: 'CREATE-RESPONSE', reason: 'r', issue: 'https://example.org/1', expires: '2999-12-31', status: 'unused' }] as unknown as ConformanceResult['waivers'] },
+      {
+        ...report,
+        waivers: [
+          { rule: 'CREATE-RESPONSE', reason: 'r', issue: 'https://example.org/1', expires: '2999-12-31', status: 'unused' },
+        ] as unknown as ConformanceResult['waivers'],
+      },
     ];
-    for (const changed of refused) expect(certificationDecision(changed).reasons).toContain('not run with the certification settings (40 runs, load smoke, every rule, not strict, no waivers)');
+    for (const changed of refused)
+      expect(certificationDecision(changed).reasons).toContain(
+        'not run with the certification settings (40 runs, load smoke, every rule, not strict, no waivers)',
+      );
   });
 
   it('a failing run against a mutant is not certified (exit 1, the bundle says why) and the bundle still verifies', async () => {
@@ -279,7 +364,7 @@ describe('certify', () => {
     expect(problems(withKey)).toEqual(['✗ signature: manifest.sig is missing, but a public key was given: the bundle is unsigned']);
   });
 
-  it('a failure seen only in the load profile\'s set-up, which verify cannot replay, is accepted as recorded', async () => {
+  it("a failure seen only in the load profile's set-up, which verify cannot replay, is accepted as recorded", async () => {
     expect(loadOnly.manifest.certified).toBe(false);
     const report = json<ConformanceResult>(await unpack(LOAD_ONLY), 'report.json');
     const noServerErrors = report.rules.find((r) => r.id === 'RESPONSE-NO-5XX')!.checks.find((c) => c.id === 'responses.no-5xx')!;
@@ -290,9 +375,21 @@ describe('certify', () => {
   });
 
   it('the key is in no file of any bundle, nor in any output, also from a target that echoes it back; that bundle verifies too', async () => {
-    for (const [bundle, key, ran] of [[GOOD, DISTINCTIVE_KEY, good], [BAD, CONTRACT_API_KEY, bad], [ECHO, DISTINCTIVE_KEY, echoed]] as const) {
-      const forms = [key, key.slice(0, -1), swapCase(key), Buffer.from(key).toString('base64'), Buffer.from(`conformance:${key}`).toString('base64'), encodeURIComponent(key)];
-      for (const [name, content] of await unpack(bundle)) for (const form of forms) expect(content.toString('latin1').includes(form), `${name} holds ${form}`).toBe(false);
+    for (const [bundle, key, ran] of [
+      [GOOD, DISTINCTIVE_KEY, good],
+      [BAD, CONTRACT_API_KEY, bad],
+      [ECHO, DISTINCTIVE_KEY, echoed],
+    ] as const) {
+      const forms = [
+        key,
+        key.slice(0, -1),
+        swapCase(key),
+        Buffer.from(key).toString('base64'),
+        Buffer.from(`conformance:${key}`).toString('base64'),
+        encodeURIComponent(key),
+      ];
+      for (const [name, content] of await unpack(bundle))
+        for (const form of forms) expect(content.toString('latin1').includes(form), `${name} holds ${form}`).toBe(false);
       for (const form of forms) expect(ran.stdout + ran.stderr).not.toContain(form);
     }
     // The echo did carry the key back: the transcript holds its placeholder in answers, headers and bodies.
@@ -309,7 +406,9 @@ describe('certify', () => {
     const reference = await startReference({ apiKey: key });
     const bundle = path('short-key.tar.gz');
     try {
-      const ran = await runInProcess(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', bundle], { env: { PETSTORE_API_KEY: key } });
+      const ran = await runInProcess(['certify', '--base-url', reference.url, '--product', path('product.json'), '--out', bundle], {
+        env: { PETSTORE_API_KEY: key },
+      });
       expect(ran.code, ran.stderr).toBe(0);
     } finally {
       await reference.close();
@@ -335,45 +434,95 @@ describe('certify', () => {
   it('a generated request that would carry the key is not sent: the check says so (naming the request by its digest only), and recomputing from the transcript stops at the same place', async () => {
     const key = 'Kq4-Vb7Pm2wQ-Zx81w-Tn3';
     // A check whose generated name happens to hold the key: the redaction boundary withholds the request.
-    const unlucky = defineCheck({ kind: 'example', id: 'test.unlucky-name', title: 'sends a name holding the key', phase: 'createPet', operation: 'createPet', rules: ['CREATE-RESPONSE'], async run(ctx) {
-      const x = await ctx.send(createPet({ name: `pctest ${key.slice(2, 12)}`, categoryId: 1 }));
-      if (x.response?.status === 201) ctx.pass('CREATE-RESPONSE');
-    } });
+    const unlucky = defineCheck({
+      kind: 'example',
+      id: 'test.unlucky-name',
+      title: 'sends a name holding the key',
+      phase: 'createPet',
+      operation: 'createPet',
+      rules: ['CREATE-RESPONSE'],
+      async run(ctx) {
+        const x = await ctx.send(createPet({ name: `pctest ${key.slice(2, 12)}`, categoryId: 1 }));
+        if (x.response?.status === 201) ctx.pass('CREATE-RESPONSE');
+      },
+    });
     const reference = await startReference({ apiKey: key });
     const transcript: TranscriptEntry[] = [];
     const checks = [...builtinChecks, unlucky];
     let recorded: ConformanceResult;
     try {
-      recorded = await runConformance({ baseUrl: reference.url, apiKey: key, seed: 3, numRuns: 3, checks, onExchange: (x) => transcript.push(toTranscriptEntry(x, redactorFor(key))) });
+      recorded = await runConformance({
+        baseUrl: reference.url,
+        apiKey: key,
+        seed: 3,
+        numRuns: 3,
+        checks,
+        onExchange: (x) => transcript.push(toTranscriptEntry(x, redactorFor(key))),
+      });
     } finally {
       await reference.close();
     }
     const crashed = recorded.rules.flatMap((r) => r.checks).find((c) => c.id === 'test.unlucky-name')!;
     expect(crashed.outcome).toBe('error');
-    expect(crashed.reason).toMatch(/a request the suite generated was not sent: it would have carried the API key \(request sha256:[0-9a-f]{64}\)/);
+    expect(crashed.reason).toMatch(
+      /a request the suite generated was not sent: it would have carried the API key \(request sha256:[0-9a-f]{64}\)/,
+    );
     expect(JSON.stringify(recorded)).not.toContain(key.slice(2, 12));
     expect(renderTranscript(transcript)).not.toContain(key.slice(2, 12));
     // What verify does: the recorded exchanges answer, the withheld request throws again.
     const withheld = new Set([...JSON.stringify(recorded.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
     expect(withheld.size).toBe(1);
     const replayer = new TranscriptReplayer(transcript, { baseUrl: recorded.target, redactor: redactorFor(KEY_PLACEHOLDER), withheld });
-    const again = await runConformance({ baseUrl: recorded.target, apiKey: KEY_PLACEHOLDER, seed: 3, numRuns: 3, namePrefix: recorded.namePrefix, checks, transport: replayer });
+    const again = await runConformance({
+      baseUrl: recorded.target,
+      apiKey: KEY_PLACEHOLDER,
+      seed: 3,
+      numRuns: 3,
+      namePrefix: recorded.namePrefix,
+      checks,
+      transport: replayer,
+    });
     expect(replayer.unmatched).toEqual([]);
-    expect(again.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)])).toEqual(recorded.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)]));
+    expect(again.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)])).toEqual(
+      recorded.rules.map((r) => [r.id, r.outcome, r.checks.map((c) => c.outcome)]),
+    );
   });
 
-  it.each(['sold', 'categoryId', 'xx-application/json-yy'])('a key that is, or holds, a word the suite sends (%j) is refused before anything is sent (exit 2, one line, the key not in it)', async (key) => {
-    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', key, '--product', path('product.json'), '--out', path('never.tar.gz')]);
-    expect(ran.code).toBe(2);
-    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-    expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends, reads or writes in every run/);
-    expect(ran.stderr).not.toContain(key);
-  });
+  it.each(['sold', 'categoryId', 'xx-application/json-yy'])(
+    'a key that is, or holds, a word the suite sends (%j) is refused before anything is sent (exit 2, one line, the key not in it)',
+    async (key) => {
+      const ran = await runInProcess([
+        'certify',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--api-key',
+        key,
+        '--product',
+        path('product.json'),
+        '--out',
+        path('never.tar.gz'),
+      ]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ran.stderr).toMatch(/the API key is, or holds, a word the suite sends, reads or writes in every run/);
+      expect(ran.stderr).not.toContain(key);
+    },
+  );
 
   it('--out naming a file certify did not write is refused before anything is sent (exit 2, one line, the file as it was); a bundle it wrote is known as its own, so certify again replaces it', async () => {
     const mine = path('backup.tar.gz');
     writeFileSync(mine, gzipSync('my backup'));
-    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', mine]);
+    const ran = await runInProcess([
+      'certify',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'dummy-key',
+      '--product',
+      path('product.json'),
+      '--out',
+      mine,
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toEqual([
       `petstore-conformance: error: --out ${mine} (not written by petstore-conformance, left as it is); the suite replaces or removes only files it wrote: move it or give another --out (see certify --help)`,
@@ -383,14 +532,27 @@ describe('certify', () => {
   });
 
   it.each([
-    [{ name: 'x', version: '1' }, /--product .*product-[0-9a-f]{8}\.json: \/contact is missing: it must be an email address or an http\(s\) URL/],
+    [
+      { name: 'x', version: '1' },
+      /--product .*product-[0-9a-f]{8}\.json: \/contact is missing: it must be an email address or an http\(s\) URL/,
+    ],
     [{ ...PRODUCT, contact: 'call us' }, /\/contact .*: it must be an email address or an http\(s\) URL/],
     [{ ...PRODUCT, version: 'one two' }, /\/version .*: it must be a non-empty string without spaces/],
     [{ ...PRODUCT, colour: 'red' }, /\/colour is not a known key \(known keys: name, version, contact, description\)/],
   ])('an invalid product.json (%j) is refused before anything runs: exit 2, one line naming the key', async (product, message) => {
     const file = path(`product-${sha256(JSON.stringify(product)).slice(0, 8)}.json`);
     writeFileSync(file, JSON.stringify(product));
-    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', file, '--out', path('never.tar.gz')]);
+    const ran = await runInProcess([
+      'certify',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'dummy-key',
+      '--product',
+      file,
+      '--out',
+      path('never.tar.gz'),
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
@@ -400,13 +562,21 @@ describe('certify', () => {
   it.each([
     ['the API key', DISTINCTIVE_KEY, []],
     ["a secret header's value", 'Tk9-vendor-tenant-0451x', ['--secret-header', 'X-Tenant-Token: Tk9-vendor-tenant-0451x']],
-  ])('a product.json holding %s is refused before anything runs: exit 2, one line that neither quotes it nor says which secret it is', async (_what, secret, flags) => {
-    const file = path(`product-${sha256(secret).slice(0, 8)}.json`);
-    writeFileSync(file, JSON.stringify({ ...PRODUCT, description: `support line ${secret}` }));
-    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--product', file, '--out', path('never.tar.gz'), ...flags], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
-    expect(ran.code).toBe(2);
-    expect(ran.stderr).toBe(`petstore-conformance: error: --product ${file}: it holds one of the secrets the run sends (the API key, a secret header's value, a value taken from the environment); a product description must hold none (see certify --help)\n`);
-  });
+  ])(
+    'a product.json holding %s is refused before anything runs: exit 2, one line that neither quotes it nor says which secret it is',
+    async (_what, secret, flags) => {
+      const file = path(`product-${sha256(secret).slice(0, 8)}.json`);
+      writeFileSync(file, JSON.stringify({ ...PRODUCT, description: `support line ${secret}` }));
+      const ran = await runInProcess(
+        ['certify', '--base-url', 'http://127.0.0.1:9/v1', '--product', file, '--out', path('never.tar.gz'), ...flags],
+        { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+      );
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `petstore-conformance: error: --product ${file}: it holds one of the secrets the run sends (the API key, a secret header's value, a value taken from the environment); a product description must hold none (see certify --help)\n`,
+      );
+    },
+  );
 
   it.each([
     [['--only', 'LIST-LIMIT-DEFAULT'], '--only'],
@@ -417,27 +587,49 @@ describe('certify', () => {
     [['--strict'], '--strict'],
     [['--waivers', 'waivers.json'], '--waivers'],
   ])('%j is refused: certification settings are fixed (exit 2, one line)', async (flags, flag) => {
-    const ran = await runInProcess(['certify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--product', path('product.json'), '--out', path('never.tar.gz'), ...flags]);
+    const ran = await runInProcess([
+      'certify',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'dummy-key',
+      '--product',
+      path('product.json'),
+      '--out',
+      path('never.tar.gz'),
+      ...flags,
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-    expect(ran.stderr).toContain(`certify runs with fixed settings (every rule, a seed drawn at random for each certification, 40 runs per property, load profile smoke`);
+    expect(ran.stderr).toContain(
+      `certify runs with fixed settings (every rule, a seed drawn at random for each certification, 40 runs per property, load profile smoke`,
+    );
     expect(ran.stderr).toContain(`${flag} is not accepted`);
   });
 });
 
 describe.concurrent('verify catches tampering', () => {
-  it.each(['manifest.json', 'manifest.sig', 'product.json', 'report.json', 'junit.xml', 'report.html', 'transcript.har'])('one byte changed in %s', async (name) => {
-    const files = await unpack(GOOD);
-    const bytes = Buffer.from(files.get(name)!);
-    const at = Math.floor(bytes.length / 2);
-    bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
-    files.set(name, bytes);
-    const ran = await verify(await repack(files), path('vendor.pub.pem'));
-    expect(ran.code).toBe(1);
-    const expected = name === 'manifest.sig' || name === 'manifest.json' ? /^✗ signature: manifest\.sig is not a valid signature of manifest\.json by the given key/ : new RegExp(`^✗ ${name.replace('.', '\\.')}: changed since the manifest was made`);
-    expect(problems(ran).some((l) => expected.test(l)), ran.stdout).toBe(true);
-    expect(ran.stdout).toMatch(/^NOT VERIFIED: \d+ problem\(s\) above$/m);
-  });
+  it.each(['manifest.json', 'manifest.sig', 'product.json', 'report.json', 'junit.xml', 'report.html', 'transcript.har'])(
+    'one byte changed in %s',
+    async (name) => {
+      const files = await unpack(GOOD);
+      const bytes = Buffer.from(files.get(name)!);
+      const at = Math.floor(bytes.length / 2);
+      bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
+      files.set(name, bytes);
+      const ran = await verify(await repack(files), path('vendor.pub.pem'));
+      expect(ran.code).toBe(1);
+      const expected =
+        name === 'manifest.sig' || name === 'manifest.json'
+          ? /^✗ signature: manifest\.sig is not a valid signature of manifest\.json by the given key/
+          : new RegExp(`^✗ ${name.replace('.', '\\.')}: changed since the manifest was made`);
+      expect(
+        problems(ran).some((l) => expected.test(l)),
+        ran.stdout,
+      ).toBe(true);
+      expect(ran.stdout).toMatch(/^NOT VERIFIED: \d+ problem\(s\) above$/m);
+    },
+  );
 
   it('a failure that did not repeat (one wrong echo in 140 creates) is not laundered into a certificate, and verify recomputes it', async () => {
     expect(laundered.code, laundered.stdout).toBe(1);
@@ -457,7 +649,7 @@ describe.concurrent('verify catches tampering', () => {
     expect(problems(ran)).toContain('✗ CREATE-ECHO (MUST): report.json says pass; recomputed from the transcript: fail');
   });
 
-  it('a forged certificate of a target that answered no load request (thresholds edited to pass, unsigned): they are judged again from the report\'s own figures', async () => {
+  it("a forged certificate of a target that answered no load request (thresholds edited to pass, unsigned): they are judged again from the report's own figures", async () => {
     // Certified on its own, after the others: one more run beside them would slow them all.
     const target = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: silentUnderLoad });
     let silent: Certification;
@@ -482,11 +674,22 @@ describe.concurrent('verify catches tampering', () => {
     const ran = await verify(await repack(forged));
     expect(ran.code, ran.stdout).toBe(1);
     const lines = problems(ran);
-    expect(lines).toContain(`✗ load: LOAD-SMOKE-ALL-ANSWERED (profile smoke) is pass in report.json, but fail when judged again from its own figures (measured 0% (only 0 of ${due} requests answered))`);
-    expect(lines).toContain(`✗ load: LOAD-SMOKE-ALL-ERRORRATE (profile smoke) is pass in report.json, but fail when judged again from its own figures (not measured: no request was answered (${due} sent: ${load!.overall.errors.timeouts} timeouts, ${load!.overall.errors.socketErrors} socket errors))`);
+    expect(lines).toContain(
+      `✗ load: LOAD-SMOKE-ALL-ANSWERED (profile smoke) is pass in report.json, but fail when judged again from its own figures (measured 0% (only 0 of ${due} requests answered))`,
+    );
+    expect(lines).toContain(
+      `✗ load: LOAD-SMOKE-ALL-ERRORRATE (profile smoke) is pass in report.json, but fail when judged again from its own figures (not measured: no request was answered (${due} sent: ${load!.overall.errors.timeouts} timeouts, ${load!.overall.errors.socketErrors} socket errors))`,
+    );
     expect(lines).toContain('✗ load: report.json says thresholds pass, but its load results say fail');
     // Other reasons may come first (a rule left undecided on a starved machine); the load's must be among them.
-    expect(lines.some((l) => l.startsWith('✗ certificate: manifest.json says certified, but report.json does not support one (') && l.includes('load threshold(s) breached or not measured: ') && l.includes(`only 0 of ${due} requests answered`))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.startsWith('✗ certificate: manifest.json says certified, but report.json does not support one (') &&
+          l.includes('load threshold(s) breached or not measured: ') &&
+          l.includes(`only 0 of ${due} requests answered`),
+      ),
+    ).toBe(true);
     expect(ran.stdout).toMatch(/^NOT VERIFIED: /m);
     // The bundle as certify wrote it verifies: its decision follows from its figures.
     const untouched = await verify(SILENT);
@@ -516,9 +719,13 @@ describe.concurrent('verify catches tampering', () => {
     const ran = await verify(await repack(replaceWithHash(files, 'report.json', JSON.stringify(report, null, 2))), path('vendor.pub.pem'));
     expect(ran.code).toBe(1);
     const lines = problems(ran);
-    expect(lines).toContain('✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)');
+    expect(lines).toContain(
+      '✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)',
+    );
     expect(lines).toContain('✗ GET-RESPONSE (MUST): report.json says fail; recomputed from the transcript: pass');
-    expect(lines.some((l) => /^✗ GET-RESPONSE: check \S+ is fail in report\.json, but pass when recomputed from the transcript/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^✗ GET-RESPONSE: check \S+ is fail in report\.json, but pass when recomputed from the transcript/.test(l)),
+    ).toBe(true);
   });
 
   it('a response edited in the transcript (a status changed), its hash updated: the recomputation disagrees', async () => {
@@ -529,7 +736,12 @@ describe.concurrent('verify catches tampering', () => {
     entry.response.status = 503;
     const ran = await verify(await repack(replaceWithHash(files, 'transcript.har', renderTranscript(entries))));
     expect(ran.code).toBe(1);
-    expect(problems(ran).some((l) => / is pass in report\.json, but fail when recomputed from the transcript: Expected .*\/ Received 503/.test(l)), ran.stdout).toBe(true);
+    expect(
+      problems(ran).some((l) =>
+        / is pass in report\.json, but fail when recomputed from the transcript: Expected .*\/ Received 503/.test(l),
+      ),
+      ran.stdout,
+    ).toBe(true);
     expect(ran.stdout).not.toMatch(/changed since the manifest/);
   });
 
@@ -539,7 +751,10 @@ describe.concurrent('verify catches tampering', () => {
     files.set('notes.txt', Buffer.from('trust me\n'));
     const ran = await verify(await repack(files), path('vendor.pub.pem'));
     expect(ran.code).toBe(1);
-    expect(problems(ran)).toEqual(['✗ junit.xml: missing from the bundle (the manifest lists it)', '✗ notes.txt: extra file, not in the manifest']);
+    expect(problems(ran)).toEqual([
+      '✗ junit.xml: missing from the bundle (the manifest lists it)',
+      '✗ notes.txt: extra file, not in the manifest',
+    ]);
   });
 
   it('a signature by another key fails; the same bundle verifies against that key', async () => {
@@ -549,7 +764,9 @@ describe.concurrent('verify catches tampering', () => {
     const bundle = await repack(files);
     const ran = await verify(bundle, path('vendor.pub.pem'));
     expect(ran.code).toBe(1);
-    expect(problems(ran)).toEqual(['✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)']);
+    expect(problems(ran)).toEqual([
+      '✗ signature: manifest.sig is not a valid signature of manifest.json by the given key (signed by another key, or the manifest changed after signing)',
+    ]);
     expect((await verify(bundle, path('other.pub.pem'))).code).toBe(0);
   });
 

@@ -124,7 +124,11 @@ function readOutputs(file: string): Record<string, string> {
 
 function bash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -154,7 +158,8 @@ async function runAction(given: Record<string, string>): Promise<ActionRun> {
   const summaryFile = join(runnerTemp, 'step_summary.md');
   writeFileSync(summaryFile, '');
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, given[name] ?? input.default ?? '']));
-  for (const [name, input] of Object.entries(action.inputs)) if (input.required && !inputs[name]) throw new Error(`input ${name} is required`);
+  for (const [name, input] of Object.entries(action.inputs))
+    if (input.required && !inputs[name]) throw new Error(`input ${name} is required`);
   const ctx: Context = { inputs, steps: {}, github: { action_path: ROOT, workspace } };
   const base: NodeJS.ProcessEnv = {
     ...process.env,
@@ -177,14 +182,22 @@ async function runAction(given: Record<string, string>): Promise<ActionRun> {
   for (const [index, step] of action.runs.steps.entries()) {
     const runs = step.if === undefined ? failedStep === undefined : Boolean(evaluate(step.if, ctx, failedStep !== undefined));
     if (step.uses) {
-      uses.push({ step, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])), ran: runs });
+      uses.push({
+        step,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
+        ran: runs,
+      });
       continue;
     }
     if (!runs) continue;
     expect(step.shell, step.name).toBe('bash');
     const outputFile = join(runnerTemp, `output-${index}`);
     writeFileSync(outputFile, '');
-    const env = { ...base, GITHUB_OUTPUT: outputFile, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])) };
+    const env = {
+      ...base,
+      GITHUB_OUTPUT: outputFile,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
+    };
     // A composite action's run step sees ${{ }} expressions replaced before bash reads the script.
     const ran = await bash(interpolate(step.run!, ctx), env, workspace);
     log += `--- ${step.name} (exit ${ran.code})\n${ran.stdout}${ran.stderr}`;
@@ -196,7 +209,14 @@ async function runAction(given: Record<string, string>): Promise<ActionRun> {
 }
 
 /** Default limit 21 instead of 20: LIST-LIMIT-DEFAULT fails. */
-const broken = (inner: Handler): Handler => (request) => inner(request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) } : request);
+const broken =
+  (inner: Handler): Handler =>
+  (request) =>
+    inner(
+      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
+        ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) }
+        : request,
+    );
 
 describe('action.yml', () => {
   it('is a composite action with the documented inputs and outputs; the key is an input never echoed', () => {
@@ -217,7 +237,8 @@ describe('action.yml', () => {
       expect(run.summary).toMatch(/\| LIST-LIMIT-DEFAULT \| MUST \| ✅ pass \|/);
       expect(run.summary).toMatch(/### Load\n\n\| Profile \|/);
       expect(run.summary).toMatch(/^\| smoke \(closed, 4 connections, /m);
-      for (const file of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(run.workspace, 'reports', 'conformance', file)), file).toBe(true);
+      for (const file of ['report.json', 'junit.xml', 'report.html'])
+        expect(existsSync(join(run.workspace, 'reports', 'conformance', file)), file).toBe(true);
       const upload = run.uses.find((u) => u.step.uses!.startsWith('actions/upload-artifact@'))!;
       expect(upload.ran).toBe(true);
       expect(upload.with).toMatchObject({ name: 'petstore-conformance-report', path: 'reports/conformance' });
@@ -236,7 +257,9 @@ describe('action.yml', () => {
       expect(run.uses.find((u) => u.step.uses!.startsWith('actions/upload-artifact@'))?.ran).toBe(true);
       expect(run.failedStep).toBe('Fail when not conformant');
       expect(run.log).toMatch(/::error title=petstore-conformance::exit code 1/);
-      const report = JSON.parse(readFileSync(join(run.workspace, 'petstore-conformance-report', 'report.json'), 'utf8')) as { summary: { strict: boolean } };
+      const report = JSON.parse(readFileSync(join(run.workspace, 'petstore-conformance-report', 'report.json'), 'utf8')) as {
+        summary: { strict: boolean };
+      };
       expect(report.summary.strict).toBe(true);
       expect(run.log + run.summary).not.toContain(DISTINCTIVE_KEY);
     });

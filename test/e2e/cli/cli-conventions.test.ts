@@ -18,7 +18,10 @@ import { DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, withServe
 
 /** A reference broken three MUST ways: default limit 21, Error.status as a string, and no 401 without a key. */
 const broken: (inner: Handler) => Handler = (inner) => async (request) => {
-  const query = request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? new URLSearchParams([...request.query, ['limit', '21']]) : request.query;
+  const query =
+    request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
+      ? new URLSearchParams([...request.query, ['limit', '21']])
+      : request.query;
   const answer = await inner({ ...request, query });
   if (answer.status >= 400) return { ...answer, body: { ...(answer.body as object), status: String(answer.status) } };
   return answer;
@@ -39,7 +42,10 @@ describe('conventions', () => {
   // Nothing shared: side by side.
   it.concurrent.each([
     [['--base-ur', 'http://x/v1'], /^petstore-conformance: error: unknown argument: --base-ur \(did you mean --base-url\?\)/],
-    [['--embedded', '--seeed', '3', '--strikt'], /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/],
+    [
+      ['--embedded', '--seeed', '3', '--strikt'],
+      /unknown arguments: --seeed \(did you mean --seed\?\), --strikt \(did you mean --strict\?\)/,
+    ],
     [['rulez'], /unknown argument: rulez \(did you mean the command "rules"\?\)/],
     [['--embedded', '--max-failure', '2'], /did you mean --max-failures\?/],
     // Each command's own flags, the connection's included.
@@ -59,7 +65,9 @@ describe('conventions', () => {
     expect(suggest('base-ur', ['base-url', 'seed'])).toBe('base-url');
     expect(suggest('tiemout', ['timeout', 'seed'])).toBe('timeout');
     expect(suggest('frobnicate', ['timeout', 'seed'])).toBeUndefined();
-    expect(explainUnknown('Unknown arguments: base-ur, baseUr', ['--base-ur'], ['base-url'], [])).toBe('unknown argument: --base-ur (did you mean --base-url?)');
+    expect(explainUnknown('Unknown arguments: base-ur, baseUr', ['--base-ur'], ['base-url'], [])).toBe(
+      'unknown argument: --base-ur (did you mean --base-url?)',
+    );
     expect(explainUnknown('Not enough arguments', [], [], [])).toBe('Not enough arguments');
   });
 
@@ -72,7 +80,9 @@ describe('conventions', () => {
     const flags = await runCli(['--get-yargs-completions', 'petstore-conformance', '--max-']);
     expect(flags.stdout.trim().split('\n').sort()).toEqual(['--max-failures', '--max-time', '--max-wait']);
     const connection = await runCli(['--get-yargs-completions', 'petstore-conformance', '--']);
-    expect(connection.stdout.trim().split('\n')).toEqual(expect.arrayContaining(['--cert', '--cert-key', '--proxy', '--header', '--secret-header']));
+    expect(connection.stdout.trim().split('\n')).toEqual(
+      expect.arrayContaining(['--cert', '--cert-key', '--proxy', '--header', '--secret-header']),
+    );
     const commands = await runCli(['--get-yargs-completions', 'petstore-conformance', '']);
     expect(commands.stdout).toMatch(/^rules$/m);
     expect(commands.stdout).toMatch(/^export-load$/m);
@@ -108,7 +118,9 @@ describe('conventions', () => {
 
   it('-q prints the verdict line only; the reports are still written', async () => {
     const dir = tempDir();
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '-q', '--num-runs', '3', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url, '-q', '--num-runs', '3', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+    );
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^CONFORMANT: 24 of 24 MUST rules passed\n$/);
     expect(ran.stderr).toBe('');
@@ -117,12 +129,16 @@ describe('conventions', () => {
 
   it('--verbose prints each exchange on one line, the key redacted', async () => {
     await withServer({}, async (url) => {
-      const ran = await runInProcess(['--base-url', url, '--verbose', '--num-runs', '3', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--verbose', '--num-runs', '3', '--reporter', 'console'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(0);
       const lines = ran.stderr.split('\n').filter((l) => /^ {2}#\d+ /.test(l));
       const requests = Number(/(\d+) requests in/.exec(ran.stdout)?.[1]);
       expect(lines.length).toBeGreaterThanOrEqual(requests);
-      expect(ran.stderr).toMatch(/^ {2}#1 preflight GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1 → 200 application\/json \d+ B in [\d.]+ ms$/m);
+      expect(ran.stderr).toMatch(
+        /^ {2}#1 preflight GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1 → 200 application\/json \d+ B in [\d.]+ ms$/m,
+      );
       expect(ran.stderr).toMatch(/^ {2}#\d+ createPet\.[\w.-]+ POST .*\/v1\/pets \(\d+ B\) → 201 /m);
       expect(ran.stderr).toMatch(/\[auth [\w-]+\] → 401 /);
       expect(ran.stderr + ran.stdout).not.toContain(DISTINCTIVE_KEY);
@@ -138,13 +154,17 @@ describe('conventions', () => {
   it('--max-failures stops sending once that many rules fail: the rest is not run, the verdict non-conformant', async () => {
     await withServer({ wrap: broken }, async (url) => {
       const full = tempDir();
-      const all = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', full, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const all = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', full, '--reporter', 'json'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(all.code).toBe(1);
       const everything = JSON.parse(readFileSync(join(full, 'report.json'), 'utf8')) as ConformanceResult;
       expect(everything.rules.filter((r) => r.outcome === 'fail').length).toBeGreaterThan(1);
 
       const dir = tempDir();
-      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', dir, '--max-failures', '1'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--report-dir', dir, '--max-failures', '1'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(1);
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
       expect(reportErrors(report)).toEqual([]);
@@ -165,7 +185,22 @@ describe('conventions', () => {
   it('--dry-run prints the plan and sends nothing to the target: exit 0', async () => {
     let received = 0;
     await withServer({ wrap: (inner) => (request) => ((received += 1), inner(request)) }, async (url) => {
-      const ran = await runInProcess(['--base-url', url, '--dry-run', '--seed', '9', '--num-runs', '5', '--load', 'smoke', '--only', 'LIST-LIMIT-DEFAULT,CREATE-RESPONSE'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(
+        [
+          '--base-url',
+          url,
+          '--dry-run',
+          '--seed',
+          '9',
+          '--num-runs',
+          '5',
+          '--load',
+          'smoke',
+          '--only',
+          'LIST-LIMIT-DEFAULT,CREATE-RESPONSE',
+        ],
+        { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+      );
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/^Dry run: nothing is sent to http:\/\/127\.0\.0\.1:\d+\/v1\./);
       expect(ran.stdout).toMatch(/rules {4}2 of 33 \(2 MUST, 0 SHOULD\)/);
@@ -182,17 +217,27 @@ describe('conventions', () => {
   });
 
   it('--rate-limit takes requests per second as 5 or 5/s, from the flag or PETSTORE_RATE_LIMIT; anything else is refused in one line', async () => {
-    const plan = (args: string[], env: Record<string, string> = {}) => runInProcess(['--embedded', '--dry-run', '--load', 'none', ...args], { env });
-    for (const [args, env, rate] of [[['--rate-limit', '5/s'], {}, '5'], [['--rate-limit', '5'], {}, '5'], [[], { PETSTORE_RATE_LIMIT: '2.5/s' }, '2.5']] as const) {
+    const plan = (args: string[], env: Record<string, string> = {}) =>
+      runInProcess(['--embedded', '--dry-run', '--load', 'none', ...args], { env });
+    for (const [args, env, rate] of [
+      [['--rate-limit', '5/s'], {}, '5'],
+      [['--rate-limit', '5'], {}, '5'],
+      [[], { PETSTORE_RATE_LIMIT: '2.5/s' }, '2.5'],
+    ] as const) {
       const ran = await plan([...args], env);
       expect(ran.stderr).toBe('');
       expect(ran.code).toBe(0);
       expect(ran.stdout).toContain(`at most ${rate} requests/s`);
     }
-    for (const [args, env] of [[['--rate-limit', '5/min'], {}], [[], { PETSTORE_RATE_LIMIT: 'fast' }]] as const) {
+    for (const [args, env] of [
+      [['--rate-limit', '5/min'], {}],
+      [[], { PETSTORE_RATE_LIMIT: 'fast' }],
+    ] as const) {
       const ran = await plan([...args], env);
       expect(ran.code).toBe(2);
-      expect(ran.stderr).toMatch(/^petstore-conformance: error: --rate-limit must be requests per second, as 5 or 5\/s, got "(5\/min|fast)"/);
+      expect(ran.stderr).toMatch(
+        /^petstore-conformance: error: --rate-limit must be requests per second, as 5 or 5\/s, got "(5\/min|fast)"/,
+      );
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
@@ -212,7 +257,9 @@ describe('conventions', () => {
     [['--concurrency', '0'], /--concurrency must be an integer from 1 to 256, got 0/],
   ])('%j: exit 2, one line, in a run and in a dry run', async (args, message) => {
     for (const dry of [[], ['--dry-run']]) {
-      const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--num-runs', '2', ...args, ...dry], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--num-runs', '2', ...args, ...dry], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code, `${dry.join('')} ${ran.stderr}`).toBe(2);
       expect(ran.stderr.trim().split('\n'), dry.join('')).toEqual([expect.stringMatching(message)]);
     }
@@ -220,7 +267,16 @@ describe('conventions', () => {
 
   it('--dry-run does not create the report directory a run would create', async () => {
     const reportDir = join(tempDir(), 'not', 'yet');
-    const ran = await runInProcess(['--embedded', '--dry-run', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT', '--report-dir', reportDir]);
+    const ran = await runInProcess([
+      '--embedded',
+      '--dry-run',
+      '--num-runs',
+      '2',
+      '--only',
+      'LIST-LIMIT-DEFAULT',
+      '--report-dir',
+      reportDir,
+    ]);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain(`→ ${reportDir}`);
     expect(existsSync(join(reportDir, '..'))).toBe(false);
@@ -242,7 +298,7 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   }
 
   // Through bin/: yargs prints help on the process's stdout.
-  it('every option of every command names its variable in that command\'s --help', async () => {
+  it("every option of every command names its variable in that command's --help", async () => {
     const top = await runCli(['--help']);
     const commands = [...top.stdout.matchAll(/^ {2}petstore-conformance ([a-z][a-z-]*)/gm)].map((m) => m[1]!);
     expect(commands).toEqual(['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'export-load', 'completion']);
@@ -257,11 +313,35 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
         variables.add(envVarOf(flag));
       }
     }
-    expect([...variables]).toEqual(expect.arrayContaining([
-      ...['PETSTORE_BASE_URL', 'PETSTORE_API_KEY', 'PETSTORE_SEED', 'PETSTORE_LOAD', 'PETSTORE_REPORT_DIR', 'PETSTORE_STRICT', 'PETSTORE_MAX_FAILURES', 'PETSTORE_DRY_RUN', 'PETSTORE_QUIET'],
-      ...['PETSTORE_CERT', 'PETSTORE_CERT_KEY', 'PETSTORE_PROXY', 'PETSTORE_HEADER', 'PETSTORE_SECRET_HEADER'],
-      ...['PETSTORE_PROFILE', 'PETSTORE_FORMAT', 'PETSTORE_OUT', 'PETSTORE_PORT', 'PETSTORE_HOST', 'PETSTORE_OUT_DIR', 'PETSTORE_LABEL', 'PETSTORE_TIMEOUT', 'PETSTORE_PRODUCT', 'PETSTORE_SIGN_KEY', 'PETSTORE_PUBLIC_KEY'],
-    ]));
+    expect([...variables]).toEqual(
+      expect.arrayContaining([
+        ...[
+          'PETSTORE_BASE_URL',
+          'PETSTORE_API_KEY',
+          'PETSTORE_SEED',
+          'PETSTORE_LOAD',
+          'PETSTORE_REPORT_DIR',
+          'PETSTORE_STRICT',
+          'PETSTORE_MAX_FAILURES',
+          'PETSTORE_DRY_RUN',
+          'PETSTORE_QUIET',
+        ],
+        ...['PETSTORE_CERT', 'PETSTORE_CERT_KEY', 'PETSTORE_PROXY', 'PETSTORE_HEADER', 'PETSTORE_SECRET_HEADER'],
+        ...[
+          'PETSTORE_PROFILE',
+          'PETSTORE_FORMAT',
+          'PETSTORE_OUT',
+          'PETSTORE_PORT',
+          'PETSTORE_HOST',
+          'PETSTORE_OUT_DIR',
+          'PETSTORE_LABEL',
+          'PETSTORE_TIMEOUT',
+          'PETSTORE_PRODUCT',
+          'PETSTORE_SIGN_KEY',
+          'PETSTORE_PUBLIC_KEY',
+        ],
+      ]),
+    );
     // The run's repeatable options say how to write several values in one variable.
     expect(optionsOfHelp(top.stdout).get('header')).toContain('(env PETSTORE_HEADER, one value per line)');
   });
@@ -269,13 +349,29 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   it('a subcommand reads its own variables: export-load finds the profile of PETSTORE_CONFIG; its flags win', async () => {
     const cwd = tempDir();
     const config = join(cwd, 'cfg.json');
-    writeFileSync(config, JSON.stringify({ profiles: { 'release-gate': { kind: 'closed', connections: 16, durationSec: 30, maxRequests: 100000, mix: { listPets: 5, getPet: 4, createPet: 1 }, thresholds: ['p99 < 250ms'] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        profiles: {
+          'release-gate': {
+            kind: 'closed',
+            connections: 16,
+            durationSec: 30,
+            maxRequests: 100000,
+            mix: { listPets: 5, getPet: 4, createPet: 1 },
+            thresholds: ['p99 < 250ms'],
+          },
+        },
+      }),
+    );
     const k6 = await runInProcess(['export-load', '--profile', 'release-gate', '--format', 'k6'], { env: { PETSTORE_CONFIG: config } });
     expect(k6.stderr).toBe('');
     expect(k6.code).toBe(0);
     expect(k6.stdout).toContain('Load profile "release-gate"');
     expect(k6.stdout).toContain('Thresholds: p99 < 250ms; answered >= 90%.');
-    const byVariables = await runInProcess(['export-load', '--format', 'artillery', '--out', join(cwd, 'gate.yml')], { env: { PETSTORE_CONFIG: config, PETSTORE_PROFILE: 'release-gate', PETSTORE_FORMAT: 'k6' } });
+    const byVariables = await runInProcess(['export-load', '--format', 'artillery', '--out', join(cwd, 'gate.yml')], {
+      env: { PETSTORE_CONFIG: config, PETSTORE_PROFILE: 'release-gate', PETSTORE_FORMAT: 'k6' },
+    });
     expect(byVariables.code, byVariables.stderr).toBe(0);
     expect(readFileSync(join(cwd, 'gate.yml'), 'utf8')).toMatch(/^config:/m);
     const wrong = await runInProcess(['export-load', '--profile', 'smoke'], { env: { PETSTORE_FORMAT: 'jmeter' } });
@@ -283,7 +379,7 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
     expect(wrong.stderr).toMatch(/^petstore-conformance: error: PETSTORE_FORMAT must be one of k6, artillery/);
   });
 
-  it('options hidden from --help have no variable: certify is not refused for the run\'s PETSTORE_SEED', async () => {
+  it("options hidden from --help have no variable: certify is not refused for the run's PETSTORE_SEED", async () => {
     const ran = await runInProcess(['certify'], { env: { PETSTORE_SEED: '3', PETSTORE_CONFIG: '/nonexistent.json' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/--base-url is required/);
@@ -291,8 +387,21 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
 
   it('seed, runs, strict, load, only, report dir and reporters come from the environment, over the file and under the flags', async () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, 'petstore-conformance.config.json'), JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }));
-    const env = { PETSTORE_API_KEY: DISTINCTIVE_KEY, PETSTORE_SEED: '42', PETSTORE_NUM_RUNS: '3', PETSTORE_STRICT: 'true', PETSTORE_LOAD: 'none', PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER', PETSTORE_REPORT_DIR: join(cwd, 'from-env'), PETSTORE_REPORTER: 'json', PETSTORE_QUIET: '1' };
+    writeFileSync(
+      join(cwd, 'petstore-conformance.config.json'),
+      JSON.stringify({ seed: 1, numRuns: 7, reportDir: 'from-file', load: 'smoke' }),
+    );
+    const env = {
+      PETSTORE_API_KEY: DISTINCTIVE_KEY,
+      PETSTORE_SEED: '42',
+      PETSTORE_NUM_RUNS: '3',
+      PETSTORE_STRICT: 'true',
+      PETSTORE_LOAD: 'none',
+      PETSTORE_ONLY: 'LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER',
+      PETSTORE_REPORT_DIR: join(cwd, 'from-env'),
+      PETSTORE_REPORTER: 'json',
+      PETSTORE_QUIET: '1',
+    };
     const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--num-runs', '2'], { env, cwd }));
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
@@ -307,13 +416,17 @@ describe('PETSTORE_* variables: flags > environment > config file > defaults', (
   it('an unparsable variable is a one-line usage error naming it', async () => {
     const ran = await runInProcess(['--embedded'], { env: { PETSTORE_STRICT: 'maybe' } });
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toMatch(/^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/);
+    expect(ran.stderr).toMatch(
+      /^petstore-conformance: error: PETSTORE_STRICT must be one of 1, true, yes, on or 0, false, no, off, got "maybe"/,
+    );
     const seed = await runInProcess(['--embedded'], { env: { PETSTORE_SEED: 'soon' } });
     expect(seed.stderr).toMatch(/PETSTORE_SEED must be a number, got "soon"/);
   });
 
   it('PETSTORE_DRY_RUN and PETSTORE_MAX_FAILURES are options like the others', async () => {
-    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], { env: { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' } });
+    const ran = await runInProcess(['--embedded', '--num-runs', '2', '--only', 'LIST-LIMIT-DEFAULT'], {
+      env: { PETSTORE_DRY_RUN: '1', PETSTORE_MAX_FAILURES: '3' },
+    });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^Dry run:/);
     expect(ran.stdout).toContain('stops after 3 failing rules');
@@ -326,7 +439,13 @@ describe('an option that takes one value, given twice, is refused by name, whate
   beforeAll(async () => {
     let received = 0;
     const server = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: (inner) => (request) => (received++, inner(request)) });
-    target = { url: server.url, get received() { return received; }, close: () => server.close() };
+    target = {
+      url: server.url,
+      get received() {
+        return received;
+      },
+      close: () => server.close(),
+    };
   });
   afterAll(() => target.close());
 
@@ -346,7 +465,10 @@ describe('an option that takes one value, given twice, is refused by name, whate
     [['serve', '--port', '0', '--port', '0'], 'port', 'it takes one value'],
     [['rules', '--json', '--json'], 'json', 'give it once'],
   ])('%j: one line naming --%s, exit 2', async (args, flag, advice) => {
-    const ran = await runInProcess(args.map((a) => (a === 'TARGET' ? target.url : a)), { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+    const ran = await runInProcess(
+      args.map((a) => (a === 'TARGET' ? target.url : a)),
+      { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+    );
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
     expect(ran.stderr).toBe(`petstore-conformance: error: --${flag} is given more than once; ${advice} (see --help)\n`);
@@ -357,7 +479,27 @@ describe('an option that takes one value, given twice, is refused by name, whate
   });
 
   it('repeatable options take repeats, and a flag with its variable is not a repeat: the flag wins', async () => {
-    const ran = await runInProcess(['--embedded', '--dry-run', '--only', 'LIST-LIMIT-DEFAULT', '--only', 'GET-SUNSET-HEADER', '-H', 'X-A: 1', '-H', 'X-B: 2', '--reporter', 'json', '--reporter', 'console', '--load', 'none'], { env: { PETSTORE_LOAD: 'smoke', PETSTORE_SEED: '5' } });
+    const ran = await runInProcess(
+      [
+        '--embedded',
+        '--dry-run',
+        '--only',
+        'LIST-LIMIT-DEFAULT',
+        '--only',
+        'GET-SUNSET-HEADER',
+        '-H',
+        'X-A: 1',
+        '-H',
+        'X-B: 2',
+        '--reporter',
+        'json',
+        '--reporter',
+        'console',
+        '--load',
+        'none',
+      ],
+      { env: { PETSTORE_LOAD: 'smoke', PETSTORE_SEED: '5' } },
+    );
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('only LIST-LIMIT-DEFAULT,GET-SUNSET-HEADER');
@@ -381,9 +523,17 @@ describe('the config file', () => {
   }
 
   it('is found upward from the working directory to the repository root, and its paths are relative to it', async () => {
-    const { root, nested } = repository({ seed: 31, numRuns: 2, reportDir: 'reports/conformance', reporter: ['json'], only: ['LIST-LIMIT-DEFAULT'] });
+    const { root, nested } = repository({
+      seed: 31,
+      numRuns: 2,
+      reportDir: 'reports/conformance',
+      reporter: ['json'],
+      only: ['LIST-LIMIT-DEFAULT'],
+    });
     expect(findConfigFile(nested)).toBe(join(root, 'petstore-conformance.config.json'));
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+    );
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(root, 'reports', 'conformance', 'report.json'), 'utf8')) as ConformanceResult;
     expect(report.seed).toBe(31);
@@ -404,19 +554,29 @@ describe('the config file', () => {
   it('interpolates ${NAME} in string values; $${ is a literal ${', async () => {
     const out = tempDir();
     const { nested } = repository({ numRuns: 2, reportDir: '${PC_REPORTS}/run', reporter: ['json'], only: ['${PC_RULE}'] });
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url], { cwd: nested, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, PC_REPORTS: out, PC_RULE: 'LIST-LIMIT-DEFAULT' } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url], {
+        cwd: nested,
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, PC_REPORTS: out, PC_RULE: 'LIST-LIMIT-DEFAULT' },
+      }),
+    );
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'run', 'report.json'), 'utf8')) as ConformanceResult;
     expect(report.options.only).toEqual(['LIST-LIMIT-DEFAULT']);
-    expect(interpolate({ load: 'a $${NOT_A_VARIABLE} b', nested: ['${PC_X}'] }, { PC_X: 'x' }, 'file')).toEqual({ data: { load: 'a ${NOT_A_VARIABLE} b', nested: ['x'] }, expanded: [{ at: ['nested', '0'], variable: 'PC_X', value: 'x' }] });
+    expect(interpolate({ load: 'a $${NOT_A_VARIABLE} b', nested: ['${PC_X}'] }, { PC_X: 'x' }, 'file')).toEqual({
+      data: { load: 'a ${NOT_A_VARIABLE} b', nested: ['x'] },
+      expanded: [{ at: ['nested', '0'], variable: 'PC_X', value: 'x' }],
+    });
   });
 
   it('an unset variable is a one-line usage error naming it (the fix is in the file or the environment, not in --help)', async () => {
     const { nested, root } = repository({ baseUrl: 'https://${PC_UNSET_HOST}/v1' });
     const ran = await runInProcess(['--api-key', 'k'], { cwd: nested, env: { PC_UNSET_HOST: '' } });
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toBe(`petstore-conformance: error: ${join(root, 'petstore-conformance.config.json')}: "baseUrl" uses \${PC_UNSET_HOST}, but the environment variable PC_UNSET_HOST is not set\n`);
+    expect(ran.stderr).toBe(
+      `petstore-conformance: error: ${join(root, 'petstore-conformance.config.json')}: "baseUrl" uses \${PC_UNSET_HOST}, but the environment variable PC_UNSET_HOST is not set\n`,
+    );
   });
 
   it('never takes the key, not even through a variable', async () => {
@@ -428,14 +588,25 @@ describe('the config file', () => {
   });
 
   it('has a published JSON Schema (spec/config.schema.json) that editors can point "$schema" at', () => {
-    const schema = JSON.parse(readFileSync(new URL('../../../spec/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { description?: string }> };
+    const schema = JSON.parse(readFileSync(new URL('../../../spec/config.schema.json', import.meta.url), 'utf8')) as {
+      properties: Record<string, { description?: string }>;
+    };
     const validate = newAjv({ allErrors: true }).compile(schema);
     const example = {
       $schema: './node_modules/petstore-conformance/spec/config.schema.json',
       baseUrl: '${STAGING_URL}',
       load: 'release-gate',
       maxFailures: 5,
-      profiles: { 'release-gate': { kind: 'closed', connections: 16, durationSec: 30, maxRequests: 1000000, mix: { listPets: 5, getPet: 4, createPet: 1 }, thresholds: ['p99 < 250ms'] } },
+      profiles: {
+        'release-gate': {
+          kind: 'closed',
+          connections: 16,
+          durationSec: 30,
+          maxRequests: 1000000,
+          mix: { listPets: 5, getPet: 4, createPet: 1 },
+          thresholds: ['p99 < 250ms'],
+        },
+      },
     };
     expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ apiKey: 'x' })).toBe(false);

@@ -8,7 +8,10 @@ import { BIN, DISTINCTIVE_KEY, reportErrors, runCli, runInProcess, tempDir, with
 
 /** One line on stderr, no stack trace. */
 function expectOneLineError(stderr: string, pattern: RegExp): void {
-  const lines = stderr.trim().split('\n').filter((l) => l.startsWith('petstore-conformance: error:'));
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('petstore-conformance: error:'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
   expect(stderr).not.toMatch(/\n\s+at /);
@@ -29,24 +32,33 @@ describe('petstore-conformance CLI', () => {
   });
 
   it('exits 1 on a non-conformant target, naming the rule with its evidence, curl and re-run command', async () => {
-    const off = (inner: Handler): Handler => async (request) => {
-      const answer = await inner(request);
-      // Default limit 21 instead of 20.
-      if (request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')) return inner({ ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) });
-      return answer;
-    };
+    const off =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        // Default limit 21 instead of 20.
+        if (request.method === 'GET' && request.path === '/pets' && !request.query.has('limit'))
+          return inner({ ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) });
+        return answer;
+      };
     await withServer({ wrap: off }, async (url) => {
       const dir = tempDir();
       // Through bin/: the exit code and the output as a shell sees them, the key in neither.
-      const ran = await runCli(['--base-url', url, '--seed', '8', '--num-runs', '10', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runCli(['--base-url', url, '--seed', '8', '--num-runs', '10', '--report-dir', dir], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(1);
       expect(ran.stdout).toMatch(/NON-CONFORMANT: .*LIST-LIMIT-DEFAULT/);
       expect(ran.stdout).toMatch(/✗ LIST-LIMIT-DEFAULT \(MUST\)/);
       expect(ran.stdout).toMatch(/Expected at most 20 animals when limit is absent \/ Received 21/);
       // The key from the environment, in a header curl reads from a file: no command printed puts it in a program's arguments.
-      expect(ran.stdout).toMatch(/reproduce: curl -sS -i -X GET '.*\/v1\/pets' -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)/);
+      expect(ran.stdout).toMatch(
+        /reproduce: curl -sS -i -X GET '.*\/v1\/pets' -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)/,
+      );
       expect(ran.stdout).toMatch(/re-run: npx petstore-conformance --base-url .* --seed 8 .*--only LIST-LIMIT-DEFAULT/);
-      expect(ran.stdout).toMatch(/replay: npx petstore-conformance replay \S+report\.json c-\w+ --base-url http:\/\/127\.0\.0\.1:\d+\/v1\n/);
+      expect(ran.stdout).toMatch(
+        /replay: npx petstore-conformance replay \S+report\.json c-\w+ --base-url http:\/\/127\.0\.0\.1:\d+\/v1\n/,
+      );
       expect(ran.stdout).not.toContain('--api-key');
       const written = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
       for (const text of [ran.stdout, ran.stderr, ...written]) expect(text).not.toContain(DISTINCTIVE_KEY);
@@ -55,7 +67,9 @@ describe('petstore-conformance CLI', () => {
 
   it('--json prints the report to stdout and the summary to stderr', async () => {
     await withServer({}, async (url) => {
-      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--json', '--reporter', 'console'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--seed', '4', '--num-runs', '5', '--json', '--reporter', 'console'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(0);
       const report = JSON.parse(ran.stdout) as { seed: number };
       expect(report.seed).toBe(4);
@@ -130,7 +144,11 @@ describe('petstore-conformance CLI', () => {
 
   it('the report directory is created where asked', async () => {
     const dir = join(tempDir(), 'nested', 'reports');
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', dir, '--reporter', 'json'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', dir, '--reporter', 'json'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      }),
+    );
     expect(ran.code).toBe(0);
     expect(existsSync(join(dir, 'report.json'))).toBe(true);
   });

@@ -27,24 +27,34 @@ const KEY_TEXTS = [KEY, KEY.slice(0, -1), swapCase(KEY), basicCredentials(KEY), 
 
 /** The curl command of a GET whose Authorization header is `authorization`, as evidence words it. */
 function curlOf(authorization: string): string {
-  const exchange: Exchange = { seq: 1, request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=1', headers: { authorization, 'x-extra': 'plain $value "quoted"' } }, durationMs: 1 };
+  const exchange: Exchange = {
+    seq: 1,
+    request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=1', headers: { authorization, 'x-extra': 'plain $value "quoted"' } },
+    durationMs: 1,
+  };
   const redactor = redactorFor(KEY);
   return new EvidenceFactory(redactor).curl(redactExchange(exchange, redactor));
 }
 
 /** The `-H` arguments of a curl line (the line's own quoting keeps " -H " out of every other word). */
-const headerArguments = (line: string): string[] => line.split(' -H ').slice(1).map((part) => part.replace(/ --data-binary .*$/, ''));
+const headerArguments = (line: string): string[] =>
+  line
+    .split(' -H ')
+    .slice(1)
+    .map((part) => part.replace(/ --data-binary .*$/, ''));
 
 describe('curl commands in evidence: the key from PETSTORE_API_KEY, in a header file, never in an argument', () => {
   const forms = authorizationForms(KEY).filter(([redacted]) => redacted.includes('<'));
 
-  it('every Authorization form the suite sends is written as a header file printf makes; no word of curl\'s own arguments expands the variable', () => {
+  it("every Authorization form the suite sends is written as a header file printf makes; no word of curl's own arguments expands the variable", () => {
     expect(forms.length).toBeGreaterThanOrEqual(8);
     for (const [, value] of forms) {
       const line = curlOf(value);
       for (const text of KEY_TEXTS) expect(line, value).not.toContain(text);
       expect(line).not.toContain('--api-key');
-      const [authorization, ...others] = headerArguments(line).filter((h) => h.includes('PETSTORE_API_KEY') || h.toLowerCase().includes('authorization'));
+      const [authorization, ...others] = headerArguments(line).filter(
+        (h) => h.includes('PETSTORE_API_KEY') || h.toLowerCase().includes('authorization'),
+      );
       expect(others, line).toEqual([]);
       // `@<(printf '%s\n' "authorization: …")`: bash expands the variable into the builtin's arguments, never a program's.
       expect(authorization, line).toMatch(/^@<\(printf '%s\\n' "authorization: .*\$\{PETSTORE_API_KEY[%~?]*\}.*"\)$/);
@@ -57,57 +67,81 @@ describe('curl commands in evidence: the key from PETSTORE_API_KEY, in a header 
   // process's command line. Skipped only where there is no curl, no bash or no /proc.
   const curl = findProgram(['curl']);
   const bash = findProgram(['bash']);
-  it.runIf(curl !== undefined && bash !== undefined && existsSync('/proc/self/cmdline'))('run in bash against a local server: each sends exactly the form it stands for, and no process\'s command line holds the key or a form of it meanwhile', async () => {
-    const seen: { authorization: string | undefined; extra: string | undefined; leaks: string[] }[] = [];
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      // curl, bash and the process substitution are all alive while the request is held: read every command line now.
-      const leaks: string[] = [];
-      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-        let cmdline: string;
-        try {
-          cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-        } catch {
-          continue;
+  it.runIf(curl !== undefined && bash !== undefined && existsSync('/proc/self/cmdline'))(
+    "run in bash against a local server: each sends exactly the form it stands for, and no process's command line holds the key or a form of it meanwhile",
+    async () => {
+      const seen: { authorization: string | undefined; extra: string | undefined; leaks: string[] }[] = [];
+      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        // curl, bash and the process substitution are all alive while the request is held: read every command line now.
+        const leaks: string[] = [];
+        for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+          let cmdline: string;
+          try {
+            cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+          } catch {
+            continue;
+          }
+          for (const text of KEY_TEXTS) if (cmdline.includes(text)) leaks.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 200)}`);
         }
-        for (const text of KEY_TEXTS) if (cmdline.includes(text)) leaks.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 200)}`);
+        seen.push({ authorization: req.headers.authorization, extra: req.headers['x-extra'] as string | undefined, leaks });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        for (const [, value] of forms) {
+          const line = curlOf(value).replace('http://127.0.0.1:9/', `http://127.0.0.1:${port}/`);
+          const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+            // --norc: node's child pipes are sockets, which bash takes for rshd's and reads ~/.bashrc for.
+            const child = execFile(
+              bash!,
+              ['--norc', '--noprofile', '-c', line],
+              { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PETSTORE_API_KEY: KEY }, timeout: 30_000 },
+              (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+            );
+            child.stdin?.end();
+          });
+          expect(ran, line).toEqual({ code: 0, stderr: '' });
+          const request = seen.at(-1)!;
+          expect(request.authorization, line).toBe(value);
+          expect(request.extra).toBe('plain $value "quoted"');
+          expect(request.leaks, line).toEqual([]);
+        }
+        expect(seen).toHaveLength(forms.length);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
-      seen.push({ authorization: req.headers.authorization, extra: req.headers['x-extra'] as string | undefined, leaks });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    try {
-      for (const [, value] of forms) {
-        const line = curlOf(value).replace('http://127.0.0.1:9/', `http://127.0.0.1:${port}/`);
-        const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          // --norc: node's child pipes are sockets, which bash takes for rshd's and reads ~/.bashrc for.
-          const child = execFile(bash!, ['--norc', '--noprofile', '-c', line], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PETSTORE_API_KEY: KEY }, timeout: 30_000 }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }));
-          child.stdin?.end();
-        });
-        expect(ran, line).toEqual({ code: 0, stderr: '' });
-        const request = seen.at(-1)!;
-        expect(request.authorization, line).toBe(value);
-        expect(request.extra).toBe('plain $value "quoted"');
-        expect(request.leaks, line).toEqual([]);
-      }
-      expect(seen).toHaveLength(forms.length);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
+    },
+  );
 });
 
 describe('printed re-run and replay commands, and the README, never put the key on a command line', () => {
-  it('re-run and replay commands carry no --api-key: the CLI reads PETSTORE_API_KEY itself; replay names the run\'s target', () => {
-    const run = { target: 'https://staging.example/v1', seed: 7, numRuns: 40, options: { strict: false, timeoutMs: 1, only: [], skip: [], load: 'none', insecure: false, customCa: false } };
+  it("re-run and replay commands carry no --api-key: the CLI reads PETSTORE_API_KEY itself; replay names the run's target", () => {
+    const run = {
+      target: 'https://staging.example/v1',
+      seed: 7,
+      numRuns: 40,
+      options: { strict: false, timeoutMs: 1, only: [], skip: [], load: 'none', insecure: false, customCa: false },
+    };
     const rerun = rerunCommand(run, { only: ['CREATE-ECHO'] });
-    expect(rerun).toBe('npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --only CREATE-ECHO');
-    expect(replayCommand('out/report.json', 'c-12ab', run.target)).toBe('npx petstore-conformance replay out/report.json c-12ab --base-url https://staging.example/v1');
+    expect(rerun).toBe(
+      'npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --only CREATE-ECHO',
+    );
+    expect(replayCommand('out/report.json', 'c-12ab', run.target)).toBe(
+      'npx petstore-conformance replay out/report.json c-12ab --base-url https://staging.example/v1',
+    );
   });
 
   it('every --api-key says in --help that a command line is readable by other users, and points to PETSTORE_API_KEY', () => {
-    for (const [command, options] of Object.entries({ run: runOptions, replay: replayOptions, serve: serveOptions, certify: certifyOptions })) {
-      expect(options['api-key']!.describe, command).toMatch(/Prefer setting PETSTORE_API_KEY .*: a command line is readable by every user of the machine/);
+    for (const [command, options] of Object.entries({
+      run: runOptions,
+      replay: replayOptions,
+      serve: serveOptions,
+      certify: certifyOptions,
+    })) {
+      expect(options['api-key']!.describe, command).toMatch(
+        /Prefer setting PETSTORE_API_KEY .*: a command line is readable by every user of the machine/,
+      );
     }
   });
 

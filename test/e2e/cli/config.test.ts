@@ -16,9 +16,15 @@ function withConfig(content: unknown): string {
 describe('petstore-conformance.config.json', () => {
   it('is read from the working directory; flags win over it', async () => {
     const cwd = withConfig({ numRuns: 3, seed: 77, reportDir: 'from-file', only: ['LIST-LIMIT-DEFAULT'] });
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--seed', '78'], { cwd, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url, '--seed', '78'], { cwd, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }),
+    );
     expect(ran.code).toBe(0);
-    const report = JSON.parse(readFileSync(join(cwd, 'from-file', 'report.json'), 'utf8')) as { seed: number; numRuns: number; options: { only: string[] } };
+    const report = JSON.parse(readFileSync(join(cwd, 'from-file', 'report.json'), 'utf8')) as {
+      seed: number;
+      numRuns: number;
+      options: { only: string[] };
+    };
     expect(report.seed).toBe(78);
     expect(report.numRuns).toBe(3);
     expect(report.options.only).toEqual(['LIST-LIMIT-DEFAULT']);
@@ -26,7 +32,12 @@ describe('petstore-conformance.config.json', () => {
 
   it('is read from --config when given, and must then exist', async () => {
     const dir = withConfig({ numRuns: 2, reportDir: 'x', reporter: ['json'] });
-    const ran = await withServer({}, (url) => runInProcess(['--base-url', url, '--config', join(dir, 'petstore-conformance.config.json')], { cwd: tempDir(), env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } }));
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url, '--config', join(dir, 'petstore-conformance.config.json')], {
+        cwd: tempDir(),
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      }),
+    );
     expect(ran.code).toBe(0);
     const missing = await runInProcess(['--embedded', '--config', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
@@ -59,7 +70,11 @@ describe('petstore-conformance.config.json', () => {
   ])('a file that is not JSON (%j) is refused by where it stops being JSON, never quoting its text', async (content, where) => {
     const ran = await runInProcess(['--embedded'], { cwd: withConfig(content) });
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toMatch(new RegExp(`^petstore-conformance: error: .*petstore-conformance\\.config\\.json is not valid JSON: ${where} \\(the file's text is not shown\\)\n$`));
+    expect(ran.stderr).toMatch(
+      new RegExp(
+        `^petstore-conformance: error: .*petstore-conformance\\.config\\.json is not valid JSON: ${where} \\(the file's text is not shown\\)\n$`,
+      ),
+    );
     expect(ran.stderr).not.toMatch(/Tk9|pasted|unquoted/);
   });
 });
@@ -88,10 +103,11 @@ async function countingProxy(): Promise<{ url: string; tunnels: () => number; cl
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     tunnels: () => tunnels,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -125,18 +141,27 @@ describe('a config file found, not named, may not weaken or redirect the connect
     [{ baseUrl: 'http://127.0.0.1:9/v1', insecure: true, proxy: '${PC_PLANTED_PROXY}' }, '"insecure", "proxy"', true],
     // Where the key goes: a base URL off loopback the run would use, and headers that would carry the environment's values.
     [{ baseUrl: 'http://192.0.2.7/v1' }, '"baseUrl" (not on loopback)', false],
-    [{ baseUrl: 'http://petstore.invalid/v1', headers: { 'X-Leak': '${PC_PLANTED_TOKEN}' } }, '"baseUrl" (not on loopback), "headers" taking ${PC_PLANTED_TOKEN} from the environment', false],
+    [
+      { baseUrl: 'http://petstore.invalid/v1', headers: { 'X-Leak': '${PC_PLANTED_TOKEN}' } },
+      '"baseUrl" (not on loopback), "headers" taking ${PC_PLANTED_TOKEN} from the environment',
+      false,
+    ],
     [{ headers: { 'X-Leak': 'id-${PC_PLANTED_TOKEN}' } }, '"headers" taking ${PC_PLANTED_TOKEN} from the environment', true],
-  ])('found upward with %j: refused in one line naming the file and what it sets (not sending the reader to --help), exit 2, nothing sent', async (config, keys, baseUrlFlag) => {
-    const { file, cwd } = checkout(config);
-    const ran = await runInProcess([...(baseUrlFlag ? ['--base-url', target.url] : []), '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()], { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9', PC_PLANTED_TOKEN: 'Tk9-planted-0451' } });
-    expect(ran.code).toBe(2);
-    expect(ran.stdout).toBe('');
-    expect(ran.stderr.trim().split('\n')).toEqual([
-      `petstore-conformance: error: ${file}: ${keys}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (insecure, proxy, ca, cert, certKey, a baseUrl off loopback, headers from the environment): name it with --config ${file} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`,
-    ]);
-  });
-
+  ])(
+    'found upward with %j: refused in one line naming the file and what it sets (not sending the reader to --help), exit 2, nothing sent',
+    async (config, keys, baseUrlFlag) => {
+      const { file, cwd } = checkout(config);
+      const ran = await runInProcess(
+        [...(baseUrlFlag ? ['--base-url', target.url] : []), '--only', 'LIST-LIMIT-DEFAULT', '--num-runs', '2', '--report-dir', tempDir()],
+        { cwd, env: { ...env, PC_PLANTED_PROXY: 'http://127.0.0.1:9', PC_PLANTED_TOKEN: 'Tk9-planted-0451' } },
+      );
+      expect(ran.code).toBe(2);
+      expect(ran.stdout).toBe('');
+      expect(ran.stderr.trim().split('\n')).toEqual([
+        `petstore-conformance: error: ${file}: ${keys}: this file was found in the working folder or above it, not named, and such a file may not decide where the key goes or how (insecure, proxy, ca, cert, certKey, a baseUrl off loopback, headers from the environment): name it with --config ${file} (or PETSTORE_CONFIG) to use it, or pass --base-url; nothing was sent`,
+      ]);
+    },
+  );
 
   it('nothing reached the target from any refused run', () => {
     expect(received).toBe(0);
@@ -151,10 +176,19 @@ describe('a config file found, not named, may not weaken or redirect the connect
   it('named with --config or PETSTORE_CONFIG: taken, printed in the header (and under -q), recorded in report.json; found with only a base URL: taken, the header says so', async () => {
     const proxy = await countingProxy();
     try {
-      const { file, cwd } = checkout({ insecure: true, proxy: proxy.url, numRuns: 2, only: ['LIST-LIMIT-DEFAULT'], reporter: ['json', 'console'] });
+      const { file, cwd } = checkout({
+        insecure: true,
+        proxy: proxy.url,
+        numRuns: 2,
+        only: ['LIST-LIMIT-DEFAULT'],
+        reporter: ['json', 'console'],
+      });
       const shown = relative(cwd, file);
       const connection = `  connection: TLS NOT VERIFIED, any certificate accepted (the config file) · proxy ${proxy.url} (the config file) · no client certificate`;
-      for (const [args, variables] of [[['--config', file], {}], [[], { PETSTORE_CONFIG: file }]] as const) {
+      for (const [args, variables] of [
+        [['--config', file], {}],
+        [[], { PETSTORE_CONFIG: file }],
+      ] as const) {
         const dir = tempDir();
         const before = proxy.tunnels();
         const ran = await runInProcess(['--base-url', target.url, ...args, '--report-dir', dir], { cwd, env: { ...env, ...variables } });
@@ -167,8 +201,16 @@ describe('a config file found, not named, may not weaken or redirect the connect
         ]);
         const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
         expect(reportErrors(report)).toEqual([]);
-        expect(report.options).toMatchObject({ insecure: true, customCa: false, connection: { proxy: proxy.url, clientCertificate: false } });
-        expect(report.options.sources).toEqual({ flags: ['target'], environment: [], configFile: { path: shown, named: true, settings: ['insecure', 'proxy'] } });
+        expect(report.options).toMatchObject({
+          insecure: true,
+          customCa: false,
+          connection: { proxy: proxy.url, clientCertificate: false },
+        });
+        expect(report.options.sources).toEqual({
+          flags: ['target'],
+          environment: [],
+          configFile: { path: shown, named: true, settings: ['insecure', 'proxy'] },
+        });
       }
       // --dry-run says the same, and sends nothing.
       const before = proxy.tunnels();
@@ -195,6 +237,10 @@ describe('a config file found, not named, may not weaken or redirect the connect
       `  config file: ${join('..', '..', 'petstore-conformance.config.json')} (found in the working folder or above it, not named, so it may not decide where the key goes or how); the base URL comes from it`,
     ]);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
-    expect(report.options.sources).toEqual({ flags: [], environment: [], configFile: { path: join('..', '..', 'petstore-conformance.config.json'), named: false, settings: ['target'] } });
+    expect(report.options.sources).toEqual({
+      flags: [],
+      environment: [],
+      configFile: { path: join('..', '..', 'petstore-conformance.config.json'), named: false, settings: ['target'] },
+    });
   });
 });

@@ -38,7 +38,10 @@ const PROFILE = 'fixture-load';
 const MAX_TIME_SEC = 240;
 
 const NGINX = findProgram(['nginx'], { envVar: 'NGINX_PATH', debianPath: '/usr/sbin/nginx' });
-if (!NGINX && process.env.CI !== 'true') console.warn('\n!!! test/deployments.test.ts: no nginx (NGINX_PATH, PATH, /usr/sbin/nginx); the nginx rows are SKIPPED (apt-get install nginx)\n');
+if (!NGINX && process.env.CI !== 'true')
+  console.warn(
+    '\n!!! test/deployments.test.ts: no nginx (NGINX_PATH, PATH, /usr/sbin/nginx); the nginx rows are SKIPPED (apt-get install nginx)\n',
+  );
 
 const LAUNCHERS: Record<Deployment['framework'], string> = { nginx: 'nginx/start.mjs', shedder: 'shedder/proxy.mjs' };
 
@@ -48,7 +51,13 @@ function start(v: Deployment, log: string): Promise<{ url: string; child: ChildP
   const logs = v.framework === 'nginx' ? { ACCESS_LOG: log, ...(NGINX ? { NGINX_PATH: NGINX } : {}) } : { SHED_LOG: log };
   const env = { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant, ...logs };
   // Two processes start (the reference, then nginx or the proxy): 30 s is ten times what a busy machine needs.
-  return startListening(`${v.framework}/${v.variant}`, process.execPath, [new URL(LAUNCHERS[v.framework], FIXTURES_ROOT).pathname], env, 30_000);
+  return startListening(
+    `${v.framework}/${v.variant}`,
+    process.execPath,
+    [new URL(LAUNCHERS[v.framework], FIXTURES_ROOT).pathname],
+    env,
+    30_000,
+  );
 }
 
 /** SIGTERM, and the exit code it gave (SIGKILL after 10 s: it stops nginx and the reference first). */
@@ -63,7 +72,9 @@ async function stop(child: ChildProcess): Promise<number | null> {
 }
 
 /** Runs the CLI against `v` with its short load profile, from a temporary folder holding the profile's config file. */
-async function judge(v: Deployment): Promise<{ code: number | null; report: Report; stderr: string; stopped: number | null; deploymentStderr: string; log: string[] }> {
+async function judge(
+  v: Deployment,
+): Promise<{ code: number | null; report: Report; stderr: string; stopped: number | null; deploymentStderr: string; log: string[] }> {
   const cwd = tempDir();
   const log = join(cwd, 'deployment.log');
   writeFileSync(log, '');
@@ -71,7 +82,26 @@ async function judge(v: Deployment): Promise<{ code: number | null; report: Repo
   try {
     const config = join(cwd, 'petstore-conformance.config.json');
     writeFileSync(config, JSON.stringify({ profiles: { [PROFILE]: v.deployment.load } }));
-    const args = ['--base-url', url, '--config', config, '--load', PROFILE, '--seed', '20261122', '--num-runs', '20', '--max-time', String(MAX_TIME_SEC), '--json', '--reporter', 'json', '--report-dir', join(cwd, 'report'), ...v.deployment.cliArgs];
+    const args = [
+      '--base-url',
+      url,
+      '--config',
+      config,
+      '--load',
+      PROFILE,
+      '--seed',
+      '20261122',
+      '--num-runs',
+      '20',
+      '--max-time',
+      String(MAX_TIME_SEC),
+      '--json',
+      '--reporter',
+      'json',
+      '--report-dir',
+      join(cwd, 'report'),
+      ...v.deployment.cliArgs,
+    ];
     if (v.correct && v.followsEveryShould) args.push('--strict');
     const ran = await runCli(args, { cwd, env: { PETSTORE_API_KEY: API_KEY }, timeoutMs: (MAX_TIME_SEC + 30) * 1000 });
     let report: Report;
@@ -81,20 +111,40 @@ async function judge(v: Deployment): Promise<{ code: number | null; report: Repo
       throw new Error(`${v.framework}/${v.variant}: exit ${ran.code}, no report.json on stdout; stderr: ${ran.stderr.slice(-2000)}`);
     }
     const stopped = await stop(child);
-    return { code: ran.code, report, stderr: ran.stderr, stopped, deploymentStderr: stderr(), log: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+    return {
+      code: ran.code,
+      report,
+      stderr: ran.stderr,
+      stopped,
+      deploymentStderr: stderr(),
+      log: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    };
   } finally {
     await stop(child);
   }
 }
 
-const failing = (r: Report, severity?: 'MUST' | 'SHOULD') => r.rules.filter((rule) => rule.outcome === 'fail' && (severity === undefined || rule.severity === severity)).map((rule) => rule.id).sort();
+const failing = (r: Report, severity?: 'MUST' | 'SHOULD') =>
+  r.rules
+    .filter((rule) => rule.outcome === 'fail' && (severity === undefined || rule.severity === severity))
+    .map((rule) => rule.id)
+    .sort();
 const evidence = (r: Report, stderr: string) =>
   [
     `${r.summary.verdict}: ${r.summary.reason}`,
     ...r.rules
       .filter((rule) => rule.outcome === 'fail' || rule.outcome === 'error')
-      .map((rule) => `${rule.id}: ${rule.checks.flatMap((c) => c.findings)[0]?.message ?? rule.checks.find((c) => c.reason)?.reason ?? ''}`.slice(0, 300)),
-    stderr.split('\n').filter((l) => /error|LOAD-|verdict|CONFORMANT/i.test(l)).slice(0, 12).join('\n'),
+      .map((rule) =>
+        `${rule.id}: ${rule.checks.flatMap((c) => c.findings)[0]?.message ?? rule.checks.find((c) => c.reason)?.reason ?? ''}`.slice(
+          0,
+          300,
+        ),
+      ),
+    stderr
+      .split('\n')
+      .filter((l) => /error|LOAD-|verdict|CONFORMANT/i.test(l))
+      .slice(0, 12)
+      .join('\n'),
   ].join('\n');
 
 describe('deployments in front of the reference, judged with load through the CLI', () => {
@@ -108,7 +158,10 @@ describe('deployments in front of the reference, judged with load through the CL
       const why = `${v.choices}\n${v.framework === 'nginx' ? `nginx answered ${log.length} requests, ${refused} of them 503 or 429` : `${refused} requests shed`}\n${evidence(report, stderr)}`;
       // The deployment did what the row is about in this run, so a pass is not vacuous.
       if (v.framework === 'shedder' || v.variant.startsWith('rate-limit')) expect(refused, why).toBeGreaterThan(0);
-      expect(report.rules.filter((r) => r.outcome === 'error').map((r) => r.id), why).toEqual([]);
+      expect(
+        report.rules.filter((r) => r.outcome === 'error').map((r) => r.id),
+        why,
+      ).toEqual([]);
       if (v.correct) {
         expect(failing(report, v.followsEveryShould ? undefined : 'MUST'), why).toEqual([]);
         expect(report.summary.verdict, why).toBe('conformant');

@@ -89,7 +89,10 @@ describe('the CLI refuses unusable files and directories before anything is sent
     [['--cert', fifo, '--cert-key', regular], /--cert .*fifo: a FIFO/],
     [['--waivers', '/dev/zero'], /the waivers file \/dev\/zero: a character device/],
   ])('%j', async (args, message) => {
-    const ran = await runInProcess(['--base-url', url, '--json', ...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', tempDir()])], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const ran = await runInProcess(
+      ['--base-url', url, '--json', ...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', tempDir()])],
+      { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 },
+    );
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
     expect(ran.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
@@ -99,10 +102,16 @@ describe('the CLI refuses unusable files and directories before anything is sent
   it('certify and verify: keys and products that are FIFOs or devices are refused at once', async () => {
     const product = join(dir, 'product.json');
     writeFileSync(product, JSON.stringify({ name: 'A', version: '1', contact: 'a@b.example' }));
-    const certify = await runInProcess(['certify', '--base-url', url, '--product', '/dev/zero', '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const certify = await runInProcess(['certify', '--base-url', url, '--product', '/dev/zero', '--out', join(dir, 'b.tar.gz')], {
+      env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      timeoutMs: 20_000,
+    });
     expect(certify.code).toBe(2);
     expect(certify.stderr.trim()).toMatch(/--product \/dev\/zero: a character device, not a regular file/);
-    const signKey = await runInProcess(['certify', '--base-url', url, '--product', product, '--sign-key', fifo, '--out', join(dir, 'b.tar.gz')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 });
+    const signKey = await runInProcess(
+      ['certify', '--base-url', url, '--product', product, '--sign-key', fifo, '--out', join(dir, 'b.tar.gz')],
+      { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 20_000 },
+    );
     expect(signKey.code).toBe(2);
     expect(signKey.stderr.trim()).toMatch(/--sign-key .*fifo: a FIFO/);
     const verify = await runInProcess(['verify', fifo], { timeoutMs: 20_000 });
@@ -135,7 +144,9 @@ describe('verify: a bundle whose entries are too large is read within bounds, an
     const ran = await runInProcess(['verify', bundle], { timeoutMs: 60_000 });
     expect(ran.code).toBe(1);
     expect(ran.stderr).toBe('');
-    expect(ran.stdout).toMatch(new RegExp(`✗ product\\.json: ${size} bytes, more than a bundle's product\\.json may hold \\(65536\\); not read`));
+    expect(ran.stdout).toMatch(
+      new RegExp(`✗ product\\.json: ${size} bytes, more than a bundle's product\\.json may hold \\(65536\\); not read`),
+    );
     expect(ran.stdout).toMatch(/✗ manifest\.json: not a certification manifest|✗ manifest\.json: "suiteHash" is missing/);
     expect(ran.stdout).not.toMatch(/internal error/);
   });
@@ -150,7 +161,13 @@ describe('verify: a bundle whose entries are too large is read within bounds, an
     const ran = await runInProcess(['verify', bundle], { timeoutMs: 30_000 });
     expect(ran.code).toBe(1);
     const problems = ran.stdout.split('\n').filter((l) => l.startsWith('✗'));
-    expect(problems).toEqual(expect.arrayContaining(['✗ "sub/": a Directory entry, not a file (a bundle holds only files)', '✗ "sub/x.txt": a path, not a file name (a bundle holds flat files only)', '✗ manifest.json: appears twice in the archive']));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        '✗ "sub/": a Directory entry, not a file (a bundle holds only files)',
+        '✗ "sub/x.txt": a path, not a file name (a bundle holds flat files only)',
+        '✗ manifest.json: appears twice in the archive',
+      ]),
+    );
     expect(readFileSync(bundle).length).toBeGreaterThan(0);
   });
 });

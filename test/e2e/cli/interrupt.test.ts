@@ -19,10 +19,12 @@ import { exitCode } from '../../../result/policy.js';
 import { BIN, DISTINCTIVE_KEY, reportErrors, tempDir, withServer } from '../../helpers.js';
 
 /** Every answer 40 ms late: a run long enough to interrupt. */
-const slow = (inner: Handler): Handler => async (request) => {
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return inner(request);
-};
+const slow =
+  (inner: Handler): Handler =>
+  async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return inner(request);
+  };
 
 interface Spawned {
   pid: number;
@@ -33,7 +35,10 @@ interface Spawned {
 }
 
 function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -69,7 +74,7 @@ const portClosed = (port: number) =>
   });
 
 describe('interruption', () => {
-  it('the first signal aborts the run\'s signal; the second runs the hard-exit hooks and raises the signal again', () => {
+  it("the first signal aborts the run's signal; the second runs the hard-exit hooks and raises the signal again", () => {
     let handler: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
     const raised: string[] = [];
     const killed: string[] = [];
@@ -101,7 +106,15 @@ describe('interruption', () => {
     await withServer({ wrap: slow }, async (url) => {
       const controller = new AbortController();
       setTimeout(() => controller.abort('SIGTERM'), 1500);
-      const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, timeoutMs: 5000, load: 'smoke', signal: controller.signal });
+      const result = await runConformance({
+        baseUrl: url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 3,
+        numRuns: 5,
+        timeoutMs: 5000,
+        load: 'smoke',
+        signal: controller.signal,
+      });
       expect(result.summary.verdict).toBe('interrupted');
       expect(result.summary.interrupted).toBe('SIGTERM');
       expect(result.summary.reason).toMatch(/^interrupted by SIGTERM: \d+ of 33 rules decided before it, the rest not run/);
@@ -110,7 +123,9 @@ describe('interruption', () => {
       const skipped = result.rules.filter((r) => r.outcome === 'skip');
       expect(decided.length).toBeGreaterThan(0);
       expect(skipped.length).toBeGreaterThan(0);
-      expect(skipped.flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(expect.stringMatching(/^(not run|cut short): interrupted by SIGTERM$/));
+      expect(skipped.flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(
+        expect.stringMatching(/^(not run|cut short): interrupted by SIGTERM$/),
+      );
       expect(result.load).toEqual([]);
       expect(result.skippedPhases.map((p) => p.phase)).toContain('load');
       expect(result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).filter((f) => f.outcome === 'fail')).toEqual([]);
@@ -126,7 +141,18 @@ describe('interruption', () => {
         seed: 3,
         numRuns: 5,
         load: 'long',
-        loadProfiles: { long: { name: 'long', description: 'long', kind: 'closed', connections: 4, durationSec: 60, maxRequests: 10_000_000, mix: { listPets: 1, getPet: 1, createPet: 1 }, thresholds: ['errorRate < 1%'] } },
+        loadProfiles: {
+          long: {
+            name: 'long',
+            description: 'long',
+            kind: 'closed',
+            connections: 4,
+            durationSec: 60,
+            maxRequests: 10_000_000,
+            mix: { listPets: 1, getPet: 1, createPet: 1 },
+            thresholds: ['errorRate < 1%'],
+          },
+        },
         onEvent: (event) => {
           if (event.type === 'load-start') setTimeout(() => controller.abort('SIGINT'), 1000);
         },
@@ -157,7 +183,9 @@ describe('interruption', () => {
       expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: 'SIGINT' });
       expect(report.rules.some((r) => r.outcome === 'pass')).toBe(true);
       // Checks that had started are cut short, the others not run.
-      expect(report.rules.filter((r) => r.outcome === 'skip').flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(expect.stringMatching(/^(not run|cut short): interrupted by SIGINT$/));
+      expect(report.rules.filter((r) => r.outcome === 'skip').flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(
+        expect.stringMatching(/^(not run|cut short): interrupted by SIGINT$/),
+      );
       expect(run.stdout()).toMatch(/INTERRUPTED: interrupted by SIGINT/);
       expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Interrupted/);
@@ -182,15 +210,27 @@ describe('interruption', () => {
   it('certify, SIGTERM mid-run: exit 143, one line saying what was kept, the bundle written of what ran, NOT CERTIFIED (interrupted)', async () => {
     await withServer({ wrap: slow }, async (url) => {
       const dir = tempDir();
-      writeFileSync(join(dir, 'product.json'), JSON.stringify({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }));
+      writeFileSync(
+        join(dir, 'product.json'),
+        JSON.stringify({ name: 'Acme Petstore', version: '2.4.1', contact: 'certification@acme.example' }),
+      );
       const bundle = join(dir, 'acme.tar.gz');
-      const run = spawnCli(['certify', '--base-url', url, '--product', join(dir, 'product.json'), '--out', bundle], { PETSTORE_API_KEY: DISTINCTIVE_KEY });
+      const run = spawnCli(['certify', '--base-url', url, '--product', join(dir, 'product.json'), '--out', bundle], {
+        PETSTORE_API_KEY: DISTINCTIVE_KEY,
+      });
       await until(run, /testing http/);
       process.kill(run.pid, 'SIGTERM');
       const { code } = await run.ended;
       expect(code).toBe(143);
       expect(run.stderr()).toMatch(/SIGTERM: stopping; the bundle is written for what ran, NOT CERTIFIED \(interrupted\)/);
-      expect(run.stderr().split('\n').filter((line) => line.startsWith('petstore-conformance: SIGTERM: the run was interrupted'))).toEqual([`petstore-conformance: SIGTERM: the run was interrupted; the bundle ${bundle} keeps what ran, NOT CERTIFIED (interrupted)`]);
+      expect(
+        run
+          .stderr()
+          .split('\n')
+          .filter((line) => line.startsWith('petstore-conformance: SIGTERM: the run was interrupted')),
+      ).toEqual([
+        `petstore-conformance: SIGTERM: the run was interrupted; the bundle ${bundle} keeps what ran, NOT CERTIFIED (interrupted)`,
+      ]);
       expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
       const { files } = await unpackBundle(readFileSync(bundle));
       const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as { certified: boolean; reasons: string[] };
@@ -205,7 +245,9 @@ describe('interruption', () => {
       const verified = await verifyBundle(readFileSync(bundle));
       expect(verified.problems).toEqual([]);
       expect(verified.steps).toContainEqual({ code: 'INTERRUPTED_NOT_RECOMPUTED', signal: 'SIGTERM' });
-      expect(renderVerification(verified, 'acme.tar.gz')).toMatch(/VERIFIED: every file matches the manifest; the run was interrupted, so no verdict was recomputed; the bundle's decision: NOT CERTIFIED\n$/);
+      expect(renderVerification(verified, 'acme.tar.gz')).toMatch(
+        /VERIFIED: every file matches the manifest; the run was interrupted, so no verdict was recomputed; the bundle's decision: NOT CERTIFIED\n$/,
+      );
       expect(verified.steps).toContainEqual({ code: 'DECISION_FOLLOWS', certified: false });
     });
   });

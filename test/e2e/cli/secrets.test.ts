@@ -51,11 +51,43 @@ const TOKEN_KEY = 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3';
 
 /** The forms the end-to-end tests echo (test/leaks.ts `ECHO_FORMS`), each run as a target of its own. */
 const FORM_NAMES = [
-  'plain', 'json', 'json-php', 'json-unicode-lower', 'json-unicode-upper', 'json-mixed', 'percent', 'percent-lower', 'percent-all', 'percent-latin1',
-  'percent-twice', 'percent-latin1-twice', 'json-unicode-in-json', 'base64', 'base64-latin1', 'base64-bearer', 'base64-basic', 'base64-user',
-  'base64-basic-header', 'base64-bearer-php', 'base64url', 'base64url-bearer', 'base64 of a piece', 'base64 of a piece, lower case',
-  'basic, lower case, unpadded', 'basic cut short', 'hex of a piece', 'hex', 'hex-upper', 'hex-latin1', 'lower', 'upper', 'ascii-upper',
-  'near miss, lower case', 'near miss, upper case', 'swapped piece', 'piece, lower case',
+  'plain',
+  'json',
+  'json-php',
+  'json-unicode-lower',
+  'json-unicode-upper',
+  'json-mixed',
+  'percent',
+  'percent-lower',
+  'percent-all',
+  'percent-latin1',
+  'percent-twice',
+  'percent-latin1-twice',
+  'json-unicode-in-json',
+  'base64',
+  'base64-latin1',
+  'base64-bearer',
+  'base64-basic',
+  'base64-user',
+  'base64-basic-header',
+  'base64-bearer-php',
+  'base64url',
+  'base64url-bearer',
+  'base64 of a piece',
+  'base64 of a piece, lower case',
+  'basic, lower case, unpadded',
+  'basic cut short',
+  'hex of a piece',
+  'hex',
+  'hex-upper',
+  'hex-latin1',
+  'lower',
+  'upper',
+  'ascii-upper',
+  'near miss, lower case',
+  'near miss, upper case',
+  'swapped piece',
+  'piece, lower case',
 ] as const;
 const FORMS: Record<string, (key: string) => string> = Object.fromEntries(FORM_NAMES.map((name) => [name, ECHO_FORMS[name]!]));
 
@@ -72,7 +104,11 @@ const headerName = (form: string): string | undefined => (/^[A-Za-z0-9!#$%&'*+.^
  * shown value of 160, a body of 4096) falls inside one.
  * `form` may change per answer (`pick`).
  */
-function echoing(key: string, pick: (n: number) => string, options: { headers?: boolean; request?: boolean } = {}): (inner: Handler) => Handler {
+function echoing(
+  key: string,
+  pick: (n: number) => string,
+  options: { headers?: boolean; request?: boolean } = {},
+): (inner: Handler) => Handler {
   let n = 0;
   return (inner) => async (request) => {
     const answer = await inner(request);
@@ -88,7 +124,11 @@ function echoing(key: string, pick: (n: number) => string, options: { headers?: 
     if (answer.status < 400) return { ...answer, headers };
     const status = answer.status === 401 && request.headers.authorization !== undefined ? 400 : answer.status;
     const message = `${'.'.repeat(i % 13)}${`${form}|`.repeat(Math.ceil(4400 / (form.length + 1)))}`;
-    return { status, headers: { ...headers, 'content-type': 'application/json' }, body: `{"code":"echo","message":"${message}","status":"${status}","auth":${JSON.stringify(request.headers.authorization ?? null)}}` };
+    return {
+      status,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: `{"code":"echo","message":"${message}","status":"${status}","auth":${JSON.stringify(request.headers.authorization ?? null)}}`,
+    };
   };
 }
 
@@ -115,25 +155,57 @@ async function unpack(bundle: string): Promise<Record<string, string>> {
 describe('the API key', () => {
   describe.each([
     ['a key holding " \\ / + = and Latin-1', HOSTILE_KEY, Object.keys(FORMS)],
-    ['a key a header name can carry as it is', TOKEN_KEY, ['plain', 'json-php', 'percent-all', 'percent-twice', 'base64-bearer', 'base64-basic-header', 'hex-upper', 'lower', 'upper', 'near miss, lower case', 'near miss, upper case', 'swapped piece', 'piece, lower case', 'basic, lower case, unpadded', 'basic cut short', 'base64 of a piece', 'hex of a piece']],
+    [
+      'a key a header name can carry as it is',
+      TOKEN_KEY,
+      [
+        'plain',
+        'json-php',
+        'percent-all',
+        'percent-twice',
+        'base64-bearer',
+        'base64-basic-header',
+        'hex-upper',
+        'lower',
+        'upper',
+        'near miss, lower case',
+        'near miss, upper case',
+        'swapped piece',
+        'piece, lower case',
+        'basic, lower case, unpadded',
+        'basic cut short',
+        'base64 of a piece',
+        'hex of a piece',
+      ],
+    ],
   ])('%s', (_name, key, forms) => {
-    it.concurrent.each(forms)('echoed %s in header names, header values and bodies across every cut: in no report, event or console line', async (form) => {
-      const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
-      try {
-        const events: RunEvent[] = [];
-        // The rules whose checks meet error answers: refused keys, missing keys, unknown ids (and the setup phase, which always runs).
-        const result = await runConformance({ baseUrl: server.url, apiKey: key, seed: 11, numRuns: 2, only: ['ERROR-SCHEMA', 'AUTH-REQUIRED', 'AUTH-INVALID-KEY', 'AUTH-SCHEME', 'GET-NOT-FOUND'], onEvent: (e) => events.push(e) });
-        const texts = written(result, events);
-        // The echo reached the reports: findings quote cut excerpts of it, and evidence shows its headers.
-        expect(result.summary.verdict).toBe('non-conformant');
-        const messages = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.map((f) => f.message)));
-        expect(messages.some((m) => m.includes('…'))).toBe(true);
-        expect(texts['report.json']).toMatch(/<API_KEY>|<base64 (?:of|holding)|<hex of/);
-        expectNoLeak(texts, [key]);
-      } finally {
-        await server.close();
-      }
-    });
+    it.concurrent.each(forms)(
+      'echoed %s in header names, header values and bodies across every cut: in no report, event or console line',
+      async (form) => {
+        const server = await startReference({ apiKey: key, wrap: echoing(key, () => form) });
+        try {
+          const events: RunEvent[] = [];
+          // The rules whose checks meet error answers: refused keys, missing keys, unknown ids (and the setup phase, which always runs).
+          const result = await runConformance({
+            baseUrl: server.url,
+            apiKey: key,
+            seed: 11,
+            numRuns: 2,
+            only: ['ERROR-SCHEMA', 'AUTH-REQUIRED', 'AUTH-INVALID-KEY', 'AUTH-SCHEME', 'GET-NOT-FOUND'],
+            onEvent: (e) => events.push(e),
+          });
+          const texts = written(result, events);
+          // The echo reached the reports: findings quote cut excerpts of it, and evidence shows its headers.
+          expect(result.summary.verdict).toBe('non-conformant');
+          const messages = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.map((f) => f.message)));
+          expect(messages.some((m) => m.includes('…'))).toBe(true);
+          expect(texts['report.json']).toMatch(/<API_KEY>|<base64 (?:of|holding)|<hex of/);
+          expectNoLeak(texts, [key]);
+        } finally {
+          await server.close();
+        }
+      },
+    );
   });
 
   it('a header name carrying the key is redacted like a value', async () => {
@@ -141,7 +213,9 @@ describe('the API key', () => {
     const server = await startReference({ apiKey: TOKEN_KEY, wrap: echoing(TOKEN_KEY, (n) => forms[n % forms.length]!) });
     try {
       const result = await runConformance({ baseUrl: server.url, apiKey: TOKEN_KEY, seed: 3, numRuns: 2 });
-      const names = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => f.evidence.flatMap((e) => Object.keys(e.response?.headers ?? {})))));
+      const names = result.rules.flatMap((r) =>
+        r.checks.flatMap((c) => c.findings.flatMap((f) => f.evidence.flatMap((e) => Object.keys(e.response?.headers ?? {})))),
+      );
       expect(names.length).toBeGreaterThan(0);
       expect(names.some((n) => n.includes('<API_KEY> in lower case>'))).toBe(true);
       expect(names.some((n) => n.includes('<hex of <API_KEY>>'))).toBe(true);
@@ -164,7 +238,9 @@ describe('the API key', () => {
       expect(html).not.toContain('<part of');
       // Every piece of the key but the catalog's own words ("required", "distinct"), in any letter case, is in no report.
       const reports = `${renderJson(result)}\n${renderJunit(result)}\n${html}`.toLowerCase();
-      const pieces = Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8).toLowerCase()).filter((piece) => piece !== 'required' && piece !== 'distinct');
+      const pieces = Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8).toLowerCase()).filter(
+        (piece) => piece !== 'required' && piece !== 'distinct',
+      );
       expect(pieces.length).toBeGreaterThan(10);
       for (const piece of pieces) expect(reports, piece).not.toContain(piece);
     } finally {
@@ -185,8 +261,18 @@ describe('the API key', () => {
     const claims = Object.assign(inner, { redacted: true as const });
     try {
       const seen: string[] = [];
-      const onExchange = (x: { response?: { headers: Record<string, string>; body: Uint8Array } }) => void seen.push(JSON.stringify(x.response?.headers ?? {}), Buffer.from(x.response?.body ?? []).toString('latin1'));
-      const result = await runConformance({ baseUrl: server.url, apiKey: key, seed: 4, numRuns: 2, load: 'none', only: ['AUTH-INVALID-KEY', 'ERROR-SCHEMA'], transport: claims, onExchange });
+      const onExchange = (x: { response?: { headers: Record<string, string>; body: Uint8Array } }) =>
+        void seen.push(JSON.stringify(x.response?.headers ?? {}), Buffer.from(x.response?.body ?? []).toString('latin1'));
+      const result = await runConformance({
+        baseUrl: server.url,
+        apiKey: key,
+        seed: 4,
+        numRuns: 2,
+        load: 'none',
+        only: ['AUTH-INVALID-KEY', 'ERROR-SCHEMA'],
+        transport: claims,
+        onExchange,
+      });
       // What the checks judged and the engine handed on (certify records it) crossed the door: redacted.
       expect(seen.join('\n')).toContain('<API_KEY>');
       expectNoLeak({ exchanges: seen.join('\n'), 'report.json': renderJson(result) }, [key]);
@@ -198,8 +284,14 @@ describe('the API key', () => {
 
   it(`the CLI, certify, verify and replay, against a target echoing every form in turn: no file, no line of output`, async () => {
     const forms = Object.keys(FORMS);
-    const server = await startReference({ apiKey: HOSTILE_KEY, wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }) });
-    const certifyTarget = await startReference({ apiKey: HOSTILE_KEY, wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }) });
+    const server = await startReference({
+      apiKey: HOSTILE_KEY,
+      wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }),
+    });
+    const certifyTarget = await startReference({
+      apiKey: HOSTILE_KEY,
+      wrap: echoing(HOSTILE_KEY, (n) => forms[n % forms.length]!, { request: true }),
+    });
     try {
       const dir = tempDir();
       const summary = join(dir, 'step-summary.md');
@@ -207,7 +299,10 @@ describe('the API key', () => {
       // A load phase of one second (smoke lasts three): its samples of the echo reach the reports all the same.
       writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: TINY_PROFILE } }));
       // Through bin/, the key from the environment.
-      const ran = await runCli(['--base-url', server.url, '--num-runs', '5', '--load', 'tiny', '--json', '--report-dir', join(dir, 'reports')], { env, cwd: dir });
+      const ran = await runCli(
+        ['--base-url', server.url, '--num-runs', '5', '--load', 'tiny', '--json', '--report-dir', join(dir, 'reports')],
+        { env, cwd: dir },
+      );
       expect(ran.code).toBe(1);
       const reports = readdirSync(join(dir, 'reports')).sort();
       expect(reports).toEqual(['junit.xml', 'report.html', 'report.json']);
@@ -222,24 +317,48 @@ describe('the API key', () => {
       const cases = report.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))));
       expect(cases.length).toBeGreaterThan(0);
       for (const id of cases.slice(0, 3)) {
-        const replayed = await runInProcess(['replay', join(dir, 'reports', 'report.json'), id, '--base-url', server.url], { env: { PETSTORE_API_KEY: HOSTILE_KEY } });
+        const replayed = await runInProcess(['replay', join(dir, 'reports', 'report.json'), id, '--base-url', server.url], {
+          env: { PETSTORE_API_KEY: HOSTILE_KEY },
+        });
         expect(replayed.stdout).toMatch(/^sending case /);
         expectNoLeak({ [`replay ${id}`]: replayed.stdout + replayed.stderr }, [HOSTILE_KEY]);
       }
       // Certification: every file of the bundle, and verify's output.
       const bundle = join(dir, 'echo.tar.gz');
       const product = join(dir, 'product.json');
-      await import('node:fs/promises').then((fs) => fs.writeFile(product, JSON.stringify({ name: 'Echo', version: '1.0.0', contact: 'echo@example.invalid' })));
-      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: CERTIFICATION_MS });
+      await import('node:fs/promises').then((fs) =>
+        fs.writeFile(product, JSON.stringify({ name: 'Echo', version: '1.0.0', contact: 'echo@example.invalid' })),
+      );
+      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--product', product, '--out', bundle], {
+        env: { PETSTORE_API_KEY: HOSTILE_KEY },
+        timeoutMs: CERTIFICATION_MS,
+      });
       expect(certified.code, certified.stderr).toBe(1);
       const files = await unpack(bundle);
-      expect(Object.keys(files).sort()).toEqual(['junit.xml', 'manifest.json', 'product.json', 'report.html', 'report.json', 'transcript.har']);
+      expect(Object.keys(files).sort()).toEqual([
+        'junit.xml',
+        'manifest.json',
+        'product.json',
+        'report.html',
+        'report.json',
+        'transcript.har',
+      ]);
       // Response bodies in the transcript are base64: decoded, they hold the placeholder where the key was.
-      const bodies = (JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
+      const bodies = (
+        JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }
+      ).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
       expect(bodies.some((b) => b.includes('<API_KEY>'))).toBe(true);
       const verified = await runInProcess(['verify', bundle]);
       expect(verified.code, verified.stdout).toBe(0);
-      expectNoLeak({ ...files, 'transcript bodies': bodies.join('\n'), 'certify output': certified.stdout + certified.stderr, 'verify output': verified.stdout + verified.stderr }, [HOSTILE_KEY]);
+      expectNoLeak(
+        {
+          ...files,
+          'transcript bodies': bodies.join('\n'),
+          'certify output': certified.stdout + certified.stderr,
+          'verify output': verified.stdout + verified.stderr,
+        },
+        [HOSTILE_KEY],
+      );
     } finally {
       await Promise.all([server.close(), certifyTarget.close()]);
     }
@@ -251,26 +370,35 @@ describe('the API key', () => {
     const secret = 'Tr4ce-Qv7Wm2Xp-Hz9k-77';
     const token = 'Dp1oy-Tk9Zq-Hw3Rm8Vb-55';
     /** Every answer reflects each Authorization it was sent, and the secret headers, as header names; the secrets in another case and cut short as values; errors quote them in the body. */
-    const reflecting = (inner: Handler): Handler => async (request) => {
-      const answer = await inner(request);
-      const headers: Record<string, string> = { ...answer.headers };
-      const authorization = request.headers.authorization;
-      const name = authorization === undefined ? undefined : `x-auth-${authorization.replace(/ /g, '-')}`;
-      if (name && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) headers[name] = '1';
-      const echoed: string[] = [];
-      for (const [header, value] of [['x-trace', request.headers['x-trace']], ['x-deploy', request.headers['x-deploy']]] as const) {
-        if (value === undefined) continue;
-        headers[`x-n-${value}`] = '1';
-        headers[`${header}-upper`] = value.toUpperCase();
-        headers[`${header}-lower`] = value.toLowerCase();
-        headers[`${header}-prefix`] = value.slice(0, 12);
-        echoed.push(value.toUpperCase(), value.toLowerCase(), value.slice(0, 12), value.slice(3));
-      }
-      if (answer.status < 400) return { ...answer, headers };
-      const status = answer.status === 401 && authorization !== undefined ? 400 : answer.status;
-      const message = [authorization ?? '', (authorization ?? '').toLowerCase(), ...echoed].join('|');
-      return { status, headers: { ...headers, 'content-type': 'application/json' }, body: `{"code":"echo","message":${JSON.stringify(message)},"status":"${status}"}` };
-    };
+    const reflecting =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        const headers: Record<string, string> = { ...answer.headers };
+        const authorization = request.headers.authorization;
+        const name = authorization === undefined ? undefined : `x-auth-${authorization.replace(/ /g, '-')}`;
+        if (name && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) headers[name] = '1';
+        const echoed: string[] = [];
+        for (const [header, value] of [
+          ['x-trace', request.headers['x-trace']],
+          ['x-deploy', request.headers['x-deploy']],
+        ] as const) {
+          if (value === undefined) continue;
+          headers[`x-n-${value}`] = '1';
+          headers[`${header}-upper`] = value.toUpperCase();
+          headers[`${header}-lower`] = value.toLowerCase();
+          headers[`${header}-prefix`] = value.slice(0, 12);
+          echoed.push(value.toUpperCase(), value.toLowerCase(), value.slice(0, 12), value.slice(3));
+        }
+        if (answer.status < 400) return { ...answer, headers };
+        const status = answer.status === 401 && authorization !== undefined ? 400 : answer.status;
+        const message = [authorization ?? '', (authorization ?? '').toLowerCase(), ...echoed].join('|');
+        return {
+          status,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: `{"code":"echo","message":${JSON.stringify(message)},"status":"${status}"}`,
+        };
+      };
     const server = await startReference({ apiKey: key, wrap: reflecting });
     const certifyTarget = await startReference({ apiKey: key, wrap: reflecting });
     try {
@@ -279,14 +407,38 @@ describe('the API key', () => {
       writeFileSync(config, JSON.stringify({ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' }, profiles: { tiny: TINY_PROFILE } }));
       const env = { PETSTORE_API_KEY: key, CI_DEPLOY_TOKEN: token };
       const reports = join(dir, 'reports');
-      const ran = await runInProcess(['--base-url', server.url, '--config', config, '--secret-header', `X-Trace: ${secret}`, '--num-runs', '3', '--load', 'tiny', '--report-dir', reports], { env, cwd: dir });
+      const ran = await runInProcess(
+        [
+          '--base-url',
+          server.url,
+          '--config',
+          config,
+          '--secret-header',
+          `X-Trace: ${secret}`,
+          '--num-runs',
+          '3',
+          '--load',
+          'tiny',
+          '--report-dir',
+          reports,
+        ],
+        { env, cwd: dir },
+      );
       expect(ran.code, ran.stderr).toBe(1);
       const texts: Record<string, string> = { stdout: ran.stdout, stderr: ran.stderr };
       for (const file of readdirSync(reports)) texts[file] = readFileSync(join(reports, file), 'utf8');
       expect(Object.keys(texts).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'stderr', 'stdout']);
       // Each secret is labelled as itself, in the case it came back in, its pieces as its own.
       const report = texts['report.json']!;
-      for (const label of ['x-auth-bearer-<<API_KEY> in lower case>', '<<secret x-trace> in upper case>', '<<secret x-trace> in lower case>', '<part of <secret x-trace>>', '<secret x-deploy>', '<part of <secret x-deploy>>']) expect(report).toContain(label);
+      for (const label of [
+        'x-auth-bearer-<<API_KEY> in lower case>',
+        '<<secret x-trace> in upper case>',
+        '<<secret x-trace> in lower case>',
+        '<part of <secret x-trace>>',
+        '<secret x-deploy>',
+        '<part of <secret x-deploy>>',
+      ])
+        expect(report).toContain(label);
       const result = JSON.parse(report) as ConformanceResult;
       expect(result.options.connection?.secretHeaders).toEqual(['x-deploy', 'x-trace']);
       expectNoLeak(texts, [key, secret, token]);
@@ -295,7 +447,20 @@ describe('the API key', () => {
       const cases = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))));
       expect(cases.length).toBeGreaterThan(0);
       for (const id of cases.slice(0, 2)) {
-        const replayed = await runInProcess(['replay', join(reports, 'report.json'), id, '--base-url', server.url, '--secret-header', `X-Trace: ${secret}`, '--secret-header', `X-Deploy: ${token}`], { env: { PETSTORE_API_KEY: key } });
+        const replayed = await runInProcess(
+          [
+            'replay',
+            join(reports, 'report.json'),
+            id,
+            '--base-url',
+            server.url,
+            '--secret-header',
+            `X-Trace: ${secret}`,
+            '--secret-header',
+            `X-Deploy: ${token}`,
+          ],
+          { env: { PETSTORE_API_KEY: key } },
+        );
         expect(replayed.stdout, replayed.stderr).toMatch(/^sending case /);
         expectNoLeak({ [`replay ${id}`]: replayed.stdout + replayed.stderr }, [key, secret, token]);
       }
@@ -304,15 +469,28 @@ describe('the API key', () => {
       const bundle = join(dir, 'reflect.tar.gz');
       const product = join(dir, 'product.json');
       writeFileSync(product, JSON.stringify({ name: 'Reflect', version: '1.0.0', contact: 'reflect@example.invalid' }));
-      const certified = await runInProcess(['certify', '--base-url', certifyTarget.url, '--secret-header', `X-Trace: ${secret}`, '--product', product, '--out', bundle], { env: { PETSTORE_API_KEY: key }, timeoutMs: CERTIFICATION_MS });
+      const certified = await runInProcess(
+        ['certify', '--base-url', certifyTarget.url, '--secret-header', `X-Trace: ${secret}`, '--product', product, '--out', bundle],
+        { env: { PETSTORE_API_KEY: key }, timeoutMs: CERTIFICATION_MS },
+      );
       expect(certified.code, certified.stderr).toBe(1);
       const files = await unpack(bundle);
       // The auth check's near miss, reflected as a header name: the attack, every exchange of it recorded.
       expect(files['transcript.har']).toContain('x-auth-bearer-<<API_KEY> without its last character, in lower case>');
-      const bodies = (JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
+      const bodies = (
+        JSON.parse(files['transcript.har']!) as { log: { entries: { response: { content: { text: string } } }[] } }
+      ).log.entries.map((e) => Buffer.from(e.response.content.text, 'base64').toString('utf8'));
       const verified = await runInProcess(['verify', bundle]);
       expect(verified.code, verified.stdout).toBe(0);
-      expectNoLeak({ ...files, 'transcript bodies': bodies.join('\n'), 'certify output': certified.stdout + certified.stderr, 'verify output': verified.stdout + verified.stderr }, [key, secret]);
+      expectNoLeak(
+        {
+          ...files,
+          'transcript bodies': bodies.join('\n'),
+          'certify output': certified.stdout + certified.stderr,
+          'verify output': verified.stdout + verified.stderr,
+        },
+        [key, secret],
+      );
     } finally {
       await Promise.all([server.close(), certifyTarget.close()]);
     }
@@ -327,7 +505,13 @@ describe('the API key', () => {
     const server = await startReference({ apiKey: long, wrap: echoing(long, (n) => forms[n % forms.length]!, { headers: false }) });
     try {
       // A pattern built from a key this long would take minutes per body (the test's timeout catches it); the scan takes none.
-      const result = await runConformance({ baseUrl: server.url, apiKey: long, seed: 5, numRuns: 2, only: ['ERROR-SCHEMA', 'AUTH-INVALID-KEY'] });
+      const result = await runConformance({
+        baseUrl: server.url,
+        apiKey: long,
+        seed: 5,
+        numRuns: 2,
+        only: ['ERROR-SCHEMA', 'AUTH-INVALID-KEY'],
+      });
       expect(result.summary.abort).toBeUndefined();
       const report = renderJson(result);
       expect(report).toContain('<API_KEY>');
@@ -356,7 +540,10 @@ describe('arguments', () => {
   ] as const)('%j (through %s): a key that begins with "-" is the value of --api-key', async (flag, through) => {
     const server = await startReference({ apiKey: DASH_KEY });
     try {
-      const ran = await RUN[through](['--base-url', server.url, ...flag, '--only', 'AUTH-VALID-KEY', '--num-runs', '1', '--reporter', 'console'], { env: { PETSTORE_API_KEY: '' } });
+      const ran = await RUN[through](
+        ['--base-url', server.url, ...flag, '--only', 'AUTH-VALID-KEY', '--num-runs', '1', '--reporter', 'console'],
+        { env: { PETSTORE_API_KEY: '' } },
+      );
       expect(ran.code, ran.stderr).toBe(0);
       expect(findLeak(ran.stdout + ran.stderr, DASH_KEY)).toBeUndefined();
     } finally {
@@ -366,50 +553,132 @@ describe('arguments', () => {
 
   it.each([
     // yargs refuses this one: through bin/, in case it wrote anything on the process's streams.
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', DASH_KEY], /unknown arguments: --api-kye \(did you mean --api-key\?\), \d+ other argument\(s\), not shown/, 'bin/'],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', DASH_KEY],
+      /unknown arguments: --api-kye \(did you mean --api-key\?\), \d+ other argument\(s\), not shown/,
+      'bin/',
+    ],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-kye', 'Zz9SecretWord-77'], /unknown arguments?: --api-kye/, 'main()'],
     [['--base-url', 'http://127.0.0.1:9/v1', 'Zz9SecretWord-77'], /unknown arguments?: 1 other argument\(s\), not shown/, 'main()'],
-    [['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/, 'main()'],
-    [['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'], /is not an absolute URL/, 'main()'],
+    [
+      ['--base-url', 'http://user:Zz9SecretWord-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'],
+      /--base-url "http:\/\/…@127\.0\.0\.1:999999\/v1" is not an absolute URL/,
+      'main()',
+    ],
+    [
+      ['--base-url', 'http://user:Zz9Secret/Word-77@127.0.0.1:999999/v1', '--api-key', 'a-real-key-1234'],
+      /is not an absolute URL/,
+      'main()',
+    ],
     [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/, 'main()'],
     // Without "//", userinfo parses as the scheme: the message names the flag and the expected form, not the scheme.
-    [['--base-url', 'Zz9SecretWord-77:x@127.0.0.1/v1', '--api-key', 'a-real-key-1234'], /--base-url must use http or https; write it as http:\/\/host:port\/path/, 'main()'],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--proxy', 'Zz9SecretWord-77:x@127.0.0.1:3128'], /--proxy: the suite talks to HTTP\(S\) proxies only/, 'main()'],
+    [
+      ['--base-url', 'Zz9SecretWord-77:x@127.0.0.1/v1', '--api-key', 'a-real-key-1234'],
+      /--base-url must use http or https; write it as http:\/\/host:port\/path/,
+      'main()',
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--proxy', 'Zz9SecretWord-77:x@127.0.0.1:3128'],
+      /--proxy: the suite talks to HTTP\(S\) proxies only/,
+      'main()',
+    ],
     // A header given without its name is a bare value, perhaps a secret: not echoed.
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '-H', 'Zz9SecretWord-77'], /--header takes "Name: value"/, 'main()'],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', ':Zz9SecretWord-77'], /--secret-header takes "Name: value"/, 'main()'],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '-H', 'Zz9SecretWord-77'],
+      /--header takes "Name: value"/,
+      'main()',
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', ':Zz9SecretWord-77'],
+      /--secret-header takes "Name: value"/,
+      'main()',
+    ],
     // A short key of digits: the generated integers would carry it (a run would withhold requests and crash checks).
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '0000'], /the API key has only digits and "-" and is 4 characters long; .* at least 12 characters/, 'main()'],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '20240117-77'], /the API key has only digits and "-" and is 11 characters long/, 'main()'],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '0000'],
+      /the API key has only digits and "-" and is 4 characters long; .* at least 12 characters/,
+      'main()',
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', '20240117-77'],
+      /the API key has only digits and "-" and is 11 characters long/,
+      'main()',
+    ],
     // A secret holding a member name of report.json: refused, as the report's structure is never redacted.
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'xx-durationMs-77'], /the API key is, or holds, a word .* a report field/, 'main()'],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: VerySecretHeaderValue99'], /^petstore-conformance: error: the value of secret header x-sec is, or holds, a word .* a report field\); it could not be kept out of the reports/, 'main()'],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'xx-durationMs-77'],
+      /the API key is, or holds, a word .* a report field/,
+      'main()',
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: VerySecretHeaderValue99'],
+      /^petstore-conformance: error: the value of secret header x-sec is, or holds, a word .* a report field\); it could not be kept out of the reports/,
+      'main()',
+    ],
     // Every secret meets the key's rules: a secret header in the base URL would be redacted out of every request URL.
-    [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Sec: Zz9SecretWord-77'], /--base-url holds the value of secret header x-sec; it could not be kept out of the reports/, 'main()'],
+    [
+      [
+        '--base-url',
+        'http://127.0.0.1:9/Zz9SecretWord-77/v1',
+        '--api-key',
+        'a-real-key-1234',
+        '--secret-header',
+        'X-Sec: Zz9SecretWord-77',
+      ],
+      /--base-url holds the value of secret header x-sec; it could not be kept out of the reports/,
+      'main()',
+    ],
     // Every secret, not the key only: one of digits shorter than 12 is in the generated ids and categoryIds, and hiding it would rewrite them before they are judged.
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Tenant: 2024061512'], /the value of secret header x-tenant has only digits and "-" and is 10 characters long; .* it could not be kept out of the reports/, 'main()'],
+    [
+      ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'a-real-key-1234', '--secret-header', 'X-Tenant: 2024061512'],
+      /the value of secret header x-tenant has only digits and "-" and is 10 characters long; .* it could not be kept out of the reports/,
+      'main()',
+    ],
   ] as const)('%j: one line, exit 2, no secret in it (through %s)', async (args, message, through) => {
     const ran = await RUN[through]([...args], { env: { PETSTORE_API_KEY: '' } });
     expect(ran.code).toBe(2);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).toMatch(message);
-    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77', 'xx-durationMs-77', 'VerySecretHeaderValue99', '2024061512']) expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
+    for (const secret of [DASH_KEY, 'Zz9SecretWord-77', 'Zz9Secret/Word-77', 'xx-durationMs-77', 'VerySecretHeaderValue99', '2024061512'])
+      expect(findLeak(ran.stdout + ran.stderr, secret), ran.stderr).toBeUndefined();
   });
 
   // A value the config file takes from the environment into headers is a secret: admitted as one, never shown.
   it.each([
-    [{ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } }, 'Dp1oy-7', /"headers\.X-Deploy" uses \$\{CI_DEPLOY_TOKEN\}, whose value is shorter than 8 characters; a value taken from the environment into headers is a secret/],
-    [{ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } }, '2024061512', /the value of secret header x-deploy has only digits and "-" and is 10 characters long/],
-    [{ headers: { 'X-Deploy': 'id-${CI_DEPLOY_TOKEN}' } }, 'xx-durationMs-77', /the value of secret header x-deploy is, or holds, a word .* a report field/],
-    [{ headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } }, 'Zz9SecretWord-77', /--base-url holds the value of secret header x-deploy; it could not be kept out of the reports/],
-  ] as const)('config %j with its variable set: one line, exit 2, naming the key and the variable, never the value', async (file, value, message) => {
-    const dir = tempDir();
-    const config = join(dir, 'conformance.json');
-    writeFileSync(config, JSON.stringify(file));
-    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'a-real-key-1234', '--config', config], { env: { CI_DEPLOY_TOKEN: value }, cwd: dir });
-    expect(ran.code).toBe(2);
-    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-    expect(ran.stderr).toMatch(message);
-    expect(ran.stdout + ran.stderr).not.toContain(value);
-  });
+    [
+      { headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } },
+      'Dp1oy-7',
+      /"headers\.X-Deploy" uses \$\{CI_DEPLOY_TOKEN\}, whose value is shorter than 8 characters; a value taken from the environment into headers is a secret/,
+    ],
+    [
+      { headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } },
+      '2024061512',
+      /the value of secret header x-deploy has only digits and "-" and is 10 characters long/,
+    ],
+    [
+      { headers: { 'X-Deploy': 'id-${CI_DEPLOY_TOKEN}' } },
+      'xx-durationMs-77',
+      /the value of secret header x-deploy is, or holds, a word .* a report field/,
+    ],
+    [
+      { headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } },
+      'Zz9SecretWord-77',
+      /--base-url holds the value of secret header x-deploy; it could not be kept out of the reports/,
+    ],
+  ] as const)(
+    'config %j with its variable set: one line, exit 2, naming the key and the variable, never the value',
+    async (file, value, message) => {
+      const dir = tempDir();
+      const config = join(dir, 'conformance.json');
+      writeFileSync(config, JSON.stringify(file));
+      const ran = await runInProcess(
+        ['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'a-real-key-1234', '--config', config],
+        { env: { CI_DEPLOY_TOKEN: value }, cwd: dir },
+      );
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stdout + ran.stderr).not.toContain(value);
+    },
+  );
 });

@@ -49,7 +49,15 @@ interface Verdict {
 async function judge(mutant: Mutant): Promise<Verdict> {
   const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
   try {
-    const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: SEED, numRuns: NUM_RUNS, ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}), ...(mutant.fingerprints ? { fingerprints: mutant.fingerprints } : {}), ...(mutant.waivers ? { waivers: [...mutant.waivers] } : {}) });
+    const result = await runConformance({
+      baseUrl: server.url,
+      apiKey: CONTRACT_API_KEY,
+      seed: SEED,
+      numRuns: NUM_RUNS,
+      ...(mutant.maxBodyBytes ? { maxBodyBytes: mutant.maxBodyBytes } : {}),
+      ...(mutant.fingerprints ? { fingerprints: mutant.fingerprints } : {}),
+      ...(mutant.waivers ? { waivers: [...mutant.waivers] } : {}),
+    });
     return outcomes(result);
   } catch (error) {
     return { failed: [], errored: [], evidence: [], observed: [], crash: String((error as Error)?.stack ?? error) };
@@ -59,7 +67,11 @@ async function judge(mutant: Mutant): Promise<Verdict> {
 }
 
 function outcomes(result: ConformanceResult): Verdict {
-  const withOutcome = (outcome: string) => result.rules.filter((r) => r.outcome === outcome).map((r) => r.id).sort();
+  const withOutcome = (outcome: string) =>
+    result.rules
+      .filter((r) => r.outcome === outcome)
+      .map((r) => r.id)
+      .sort();
   const evidence = result.rules
     .filter((r) => r.outcome === 'fail' || r.outcome === 'error')
     .map((r) => {
@@ -74,7 +86,13 @@ function outcomes(result: ConformanceResult): Verdict {
     undecided: (result.summary.undecided ?? []).map((u) => ({ rule: u.rule, see: u.see })),
     diagnoses: Object.fromEntries(result.rules.filter((r) => r.diagnoses).map((r) => [r.id, r.diagnoses!.map((d) => d.code)])),
   };
-  return { failed: withOutcome('fail'), errored: [...withOutcome('error'), ...stopped], evidence, observed: [...new Set(result.observations.map((o) => o.gap))], decided };
+  return {
+    failed: withOutcome('fail'),
+    errored: [...withOutcome('error'), ...stopped],
+    evidence,
+    observed: [...new Set(result.observations.map((o) => o.gap))],
+    decided,
+  };
 }
 
 /**
@@ -110,9 +128,13 @@ export function contractTable(group: string, zoo: readonly Mutant[]): void {
     const want = mutant.verdict;
     if (want) {
       const { decided } = verdict;
-      expect({ verdict: decided?.verdict, exitCode: decided?.exitCode }, mutant.name).toEqual({ verdict: want.verdict, exitCode: want.exitCode });
+      expect({ verdict: decided?.verdict, exitCode: decided?.exitCode }, mutant.name).toEqual({
+        verdict: want.verdict,
+        exitCode: want.exitCode,
+      });
       if (want.undecided) expect(decided?.undecided, mutant.name).toEqual(want.undecided.map((rule) => ({ rule, see: want.see ?? rule })));
-      for (const [rule, codes] of Object.entries(want.diagnoses ?? {})) expect(decided?.diagnoses[rule], `${mutant.name}: diagnoses of ${rule}`).toEqual(codes);
+      for (const [rule, codes] of Object.entries(want.diagnoses ?? {}))
+        expect(decided?.diagnoses[rule], `${mutant.name}: diagnoses of ${rule}`).toEqual(codes);
     }
   };
 
@@ -125,12 +147,16 @@ export function contractTable(group: string, zoo: readonly Mutant[]): void {
   const reference = zoo.find((m) => m.name === 'reference');
   if (reference) {
     describe('the plain reference', () => {
-      it('fails no rule, MUST or SHOULD, and crashes no check', async () => {
-        const verdict = await verdictOf(reference);
-        expect(verdict.crash).toBeUndefined();
-        expect(verdict.failed).toEqual([]);
-        expect(verdict.errored).toEqual([]);
-      }, ROW_TIMEOUT_MS);
+      it(
+        'fails no rule, MUST or SHOULD, and crashes no check',
+        async () => {
+          const verdict = await verdictOf(reference);
+          expect(verdict.crash).toBeUndefined();
+          expect(verdict.failed).toEqual([]);
+          expect(verdict.errored).toEqual([]);
+        },
+        ROW_TIMEOUT_MS,
+      );
     });
   }
 
@@ -148,21 +174,30 @@ export function contractTable(group: string, zoo: readonly Mutant[]): void {
 
   // Every row above has been awaited by now: these wait for nothing the rows did not.
   describe(`catch rate (${group})`, () => {
-    it('every mutant of the group is caught, known gaps aside', async () => {
-      const caughtOnes = broken.filter((m) => !m.knownGap);
-      const results = await Promise.all(caughtOnes.map(verdictOf));
-      const caught = caughtOnes.filter((m, i) => m.breaks.every((rule) => results[i]!.failed.includes(rule)));
-      const gaps = zoo.filter((m) => m.knownGap);
-      console.log(`${group}: mutants caught: ${caught.length}/${caughtOnes.length}`);
-      console.log(`${group}: known gaps (not counted): ${gaps.length}`);
-      const observed = await Promise.all(gaps.map(verdictOf));
-      for (const [i, m] of gaps.entries()) console.log(`known gap ${m.name}: should fail [${m.breaks.join(', ')}], fails [${observed[i]!.failed.join(', ')}]`);
-      expect(caught.map((m) => m.name)).toEqual(caughtOnes.map((m) => m.name));
-    }, ROW_TIMEOUT_MS);
+    it(
+      'every mutant of the group is caught, known gaps aside',
+      async () => {
+        const caughtOnes = broken.filter((m) => !m.knownGap);
+        const results = await Promise.all(caughtOnes.map(verdictOf));
+        const caught = caughtOnes.filter((m, i) => m.breaks.every((rule) => results[i]!.failed.includes(rule)));
+        const gaps = zoo.filter((m) => m.knownGap);
+        console.log(`${group}: mutants caught: ${caught.length}/${caughtOnes.length}`);
+        console.log(`${group}: known gaps (not counted): ${gaps.length}`);
+        const observed = await Promise.all(gaps.map(verdictOf));
+        for (const [i, m] of gaps.entries())
+          console.log(`known gap ${m.name}: should fail [${m.breaks.join(', ')}], fails [${observed[i]!.failed.join(', ')}]`);
+        expect(caught.map((m) => m.name)).toEqual(caughtOnes.map((m) => m.name));
+      },
+      ROW_TIMEOUT_MS,
+    );
 
-    it('no run threw, known gaps included', async () => {
-      const crashed = (await Promise.all(zoo.map(verdictOf))).flatMap((v, i) => (v.crash ? [`${zoo[i]!.name}: ${v.crash}`] : []));
-      expect(crashed).toEqual([]);
-    }, ROW_TIMEOUT_MS);
+    it(
+      'no run threw, known gaps included',
+      async () => {
+        const crashed = (await Promise.all(zoo.map(verdictOf))).flatMap((v, i) => (v.crash ? [`${zoo[i]!.name}: ${v.crash}`] : []));
+        expect(crashed).toEqual([]);
+      },
+      ROW_TIMEOUT_MS,
+    );
   });
 }

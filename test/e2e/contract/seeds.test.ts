@@ -9,7 +9,15 @@ import { pool } from '../../helpers.js';
 vi.setConfig({ testTimeout: 100_000, hookTimeout: 100_000 });
 
 /** The mutants whose catch once depended on generated data: caught whatever the seed. */
-const SUBTLE = ['name-trimmed', 'name-nfc', 'name-controls-dropped', 'filtered-limit-plus-one', 'status-filter-after-slice', 'list-categoryId-through-double', 'categoryId-through-double'];
+const SUBTLE = [
+  'name-trimmed',
+  'name-nfc',
+  'name-controls-dropped',
+  'filtered-limit-plus-one',
+  'status-filter-after-slice',
+  'list-categoryId-through-double',
+  'categoryId-through-double',
+];
 const SEEDS = [1, 7919, 104729, -31337, 2_000_000_011];
 /** Runs at once, as in the contract table: client and server share one event loop, so more only adds contention. */
 const PARALLEL = 4;
@@ -19,7 +27,10 @@ async function failedRules(mutant: Mutant, seed: number): Promise<RuleId[]> {
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   try {
     const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed, numRuns: 20 });
-    return result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort();
+    return result.rules
+      .filter((r) => r.outcome === 'fail')
+      .map((r) => r.id)
+      .sort();
   } finally {
     await server.close();
   }
@@ -30,7 +41,10 @@ const runs = new Map<string, Promise<RuleId[]>[]>();
 function runsOf(mutant: Mutant): Promise<RuleId[]>[] {
   if (runs.size === 0) {
     const subtle = SUBTLE.map((name) => mutants.find((m) => m.name === name)!).filter(Boolean);
-    const started = pool(subtle.flatMap((m) => SEEDS.map((seed) => () => failedRules(m, seed))), PARALLEL);
+    const started = pool(
+      subtle.flatMap((m) => SEEDS.map((seed) => () => failedRules(m, seed))),
+      PARALLEL,
+    );
     for (const promise of started) promise.catch(() => {}); // reported by the row that awaits it
     subtle.forEach((m, i) => runs.set(m.name, started.slice(i * SEEDS.length, (i + 1) * SEEDS.length)));
   }

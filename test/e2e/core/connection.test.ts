@@ -26,7 +26,10 @@ afterAll(() => {
  * A raw HTTP/1.1 server: `answer(socket, n)` writes the answer to the n-th request (from 0) of the whole server,
  * one request at a time per connection. Counts connections.
  */
-async function raw(answer: (socket: Socket, n: number) => void | Promise<void>, tls?: { key: string; cert: string }): Promise<{ url: string; connections: () => number }> {
+async function raw(
+  answer: (socket: Socket, n: number) => void | Promise<void>,
+  tls?: { key: string; cert: string },
+): Promise<{ url: string; connections: () => number }> {
   let n = 0;
   let connections = 0;
   const sockets = new Set<Socket>();
@@ -67,29 +70,44 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Ways a server sends interim answers before the final one. */
 const interims: [string, (socket: Socket, finalAnswer: string) => Promise<void>][] = [
   ['100 Continue, then the answer', async (s, f) => void s.write(`HTTP/1.1 100 Continue\r\n\r\n${f}`)],
-  ['100 Continue alone, the answer 20 ms later', async (s, f) => {
-    s.write('HTTP/1.1 100 Continue\r\n\r\n');
-    await sleep(20);
-    s.write(f);
-  }],
-  ['100 Continue one byte at a time', async (s, f) => {
-    for (const byte of 'HTTP/1.1 100 Continue\r\n\r\n') {
-      s.write(byte);
-      await sleep(1);
-    }
-    s.write(f);
-  }],
+  [
+    '100 Continue alone, the answer 20 ms later',
+    async (s, f) => {
+      s.write('HTTP/1.1 100 Continue\r\n\r\n');
+      await sleep(20);
+      s.write(f);
+    },
+  ],
+  [
+    '100 Continue one byte at a time',
+    async (s, f) => {
+      for (const byte of 'HTTP/1.1 100 Continue\r\n\r\n') {
+        s.write(byte);
+        await sleep(1);
+      }
+      s.write(f);
+    },
+  ],
   ['100 with headers and no reason phrase', async (s, f) => void s.write(`HTTP/1.1 100\r\nx-interim: yes\r\nserver: odd\r\n\r\n${f}`)],
   ['HTTP/1.0 100 Continue', async (s, f) => void s.write(`HTTP/1.0 100 Continue\r\n\r\n${f}`)],
-  ['two 100s, a 102 and a 103 between them', async (s, f) => void s.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a>; rel=preload\r\n\r\n${f}`)],
-  ['a 100 split where its blank line is', async (s, f) => {
-    s.write('HTTP/1.1 100 Continue\r\n\r');
-    await sleep(10);
-    s.write(`\n${f}`);
-  }],
+  [
+    'two 100s, a 102 and a 103 between them',
+    async (s, f) =>
+      void s.write(
+        `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a>; rel=preload\r\n\r\n${f}`,
+      ),
+  ],
+  [
+    'a 100 split where its blank line is',
+    async (s, f) => {
+      s.write('HTTP/1.1 100 Continue\r\n\r');
+      await sleep(10);
+      s.write(`\n${f}`);
+    },
+  ],
 ];
 
-describe('interim answers (RFC 9110 §15.2): skipped, never another request\'s answer', () => {
+describe("interim answers (RFC 9110 §15.2): skipped, never another request's answer", () => {
   it.each(interims)('%s: five requests on one keep-alive connection, each gets its own answer', async (_name, send) => {
     const target = await raw((socket, n) => send(socket, final(n)));
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 1 });
@@ -107,7 +125,7 @@ describe('interim answers (RFC 9110 §15.2): skipped, never another request\'s a
     }
   });
 
-  it('a 100 block inside a body is the body\'s: left as it is', async () => {
+  it("a 100 block inside a body is the body's: left as it is", async () => {
     const target = await raw((socket, n) => void socket.write(final(n, ',"text":"HTTP/1.1 100 Continue\\r\\n\\r\\n"')));
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 1 });
     try {
@@ -137,12 +155,33 @@ describe('interim answers (RFC 9110 §15.2): skipped, never another request\'s a
 
   it('over TLS too: the filter sees the decrypted bytes', async () => {
     const dir = tempDir();
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
     const target = await raw((socket, n) => void socket.write(`HTTP/1.1 100 Continue\r\n\r\n${final(n)}`), tls);
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 1, ca: tls.cert });
     try {
-      for (let i = 0; i < 3; i++) expect(Buffer.from((await client.send({ method: 'GET', path: '/pets' })).response!.body).toString()).toBe(`{"i":${i}}`);
+      for (let i = 0; i < 3; i++)
+        expect(Buffer.from((await client.send({ method: 'GET', path: '/pets' })).response!.body).toString()).toBe(`{"i":${i}}`);
     } finally {
       await client.close();
     }
@@ -153,7 +192,12 @@ describe('the filter passes on the bytes read', () => {
   // A copy of every answer's first chunk was the load generator's largest garbage (200 MB in ten seconds of load).
   it('hands undici the very chunk a read produced, or a view of it past a 100 block: never a copy', async () => {
     // A socket's two sides: what is written goes nowhere, what is pushed is what was read.
-    const socket = new Duplex({ read() {}, write(_chunk, _encoding, done) { done(); } });
+    const socket = new Duplex({
+      read() {},
+      write(_chunk, _encoding, done) {
+        done();
+      },
+    });
     skipContinue(socket);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
@@ -171,7 +215,18 @@ describe('the filter passes on the bytes read', () => {
 
 /** A server answering every request with `body`, sent with `content-encoding: coding`. */
 async function coded(coding: string, body: Buffer): Promise<string> {
-  const target = await raw((socket) => void socket.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: ${coding}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body])));
+  const target = await raw(
+    (socket) =>
+      void socket.write(
+        Buffer.concat([
+          Buffer.from(
+            `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: ${coding}\r\ncontent-length: ${body.length}\r\n\r\n`,
+            'latin1',
+          ),
+          body,
+        ]),
+      ),
+  );
   return target.url;
 }
 
@@ -210,14 +265,23 @@ describe('content codings: decoded within the body bound', () => {
     expect(x.response!.body.length).toBe(DEFAULT_MAX_BODY_BYTES);
     expect(x.response!.truncated).toBe(true);
     expect(x.response!.decoding).toMatchObject({ coding: 'gzip', cut: true, received: bomb.length });
-    expect(bodyJson(x.response!)).toEqual({ ok: false, reason: `a gzip-coded body that decodes to more than ${DEFAULT_MAX_BODY_BYTES} bytes (decoding stopped there)` });
+    expect(bodyJson(x.response!)).toEqual({
+      ok: false,
+      reason: `a gzip-coded body that decodes to more than ${DEFAULT_MAX_BODY_BYTES} bytes (decoding stopped there)`,
+    });
   });
 
   it('a damaged gzip body, and a coding the suite does not decode: kept as received, and said so', async () => {
     const damaged = await fetchOnce(await coded('gzip', Buffer.from('\x1f\x8bnot really gzip at all', 'latin1')));
-    expect(bodyJson(damaged.response!)).toMatchObject({ ok: false, reason: expect.stringMatching(/^a gzip-coded body of \d+ bytes that the suite could not decode \(gzip: /) as unknown as string });
+    expect(bodyJson(damaged.response!)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^a gzip-coded body of \d+ bytes that the suite could not decode \(gzip: /) as unknown as string,
+    });
     const zstd = await fetchOnce(await coded('zstd', json));
     expect(Buffer.from(zstd.response!.body).equals(json)).toBe(true);
-    expect(bodyJson(zstd.response!)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not decode the zstd coding/) as unknown as string });
+    expect(bodyJson(zstd.response!)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/does not decode the zstd coding/) as unknown as string,
+    });
   });
 });

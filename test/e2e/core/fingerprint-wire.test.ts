@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 /** A raw HTTP/1.1 server that keeps every request head it reads, with the number of the connection it came on. */
-async function capturing(tls?: { key: string; cert: string }): Promise<{ url: string; port: number; heads: { connection: number; head: string }[] }> {
+async function capturing(tls?: {
+  key: string;
+  cert: string;
+}): Promise<{ url: string; port: number; heads: { connection: number; head: string }[] }> {
   const heads: { connection: number; head: string }[] = [];
   let connections = 0;
   const sockets = new Set<Socket>();
@@ -76,16 +79,36 @@ const CHROME_FETCH = ['Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-Dest', 'Acc
 
 /** The header names, as written and in order, each client sends for the GET and the POST below. */
 const NAMES: Record<FingerprintId, { get: string[]; post: string[] }> = {
-  curl: { get: ['Host', 'User-Agent', 'Accept', 'Authorization'], post: ['Host', 'User-Agent', 'Accept', 'Content-Type', 'Authorization', 'Content-Length'] },
+  curl: {
+    get: ['Host', 'User-Agent', 'Accept', 'Authorization'],
+    post: ['Host', 'User-Agent', 'Accept', 'Content-Type', 'Authorization', 'Content-Length'],
+  },
   'python-requests': {
     get: ['Host', 'User-Agent', 'Accept-Encoding', 'Accept', 'Connection', 'Authorization'],
     post: ['Host', 'User-Agent', 'Accept-Encoding', 'Accept', 'Connection', 'Authorization', 'Content-Length', 'Content-Type'],
   },
-  'go-http-client': { get: ['Host', 'User-Agent', 'Authorization', 'Accept-Encoding'], post: ['Host', 'User-Agent', 'Content-Length', 'Authorization', 'Content-Type', 'Accept-Encoding'] },
-  okhttp: { get: ['Authorization', 'Host', 'Connection', 'Accept-Encoding', 'User-Agent'], post: ['Authorization', 'Content-Type', 'Content-Length', 'Host', 'Connection', 'Accept-Encoding', 'User-Agent'] },
+  'go-http-client': {
+    get: ['Host', 'User-Agent', 'Authorization', 'Accept-Encoding'],
+    post: ['Host', 'User-Agent', 'Content-Length', 'Authorization', 'Content-Type', 'Accept-Encoding'],
+  },
+  okhttp: {
+    get: ['Authorization', 'Host', 'Connection', 'Accept-Encoding', 'User-Agent'],
+    post: ['Authorization', 'Content-Type', 'Content-Length', 'Host', 'Connection', 'Accept-Encoding', 'User-Agent'],
+  },
   'node-fetch': {
     get: ['host', 'connection', 'authorization', 'accept', 'accept-language', 'sec-fetch-mode', 'user-agent', 'accept-encoding'],
-    post: ['host', 'connection', 'content-type', 'authorization', 'accept', 'accept-language', 'sec-fetch-mode', 'user-agent', 'accept-encoding', 'content-length'],
+    post: [
+      'host',
+      'connection',
+      'content-type',
+      'authorization',
+      'accept',
+      'accept-language',
+      'sec-fetch-mode',
+      'user-agent',
+      'accept-encoding',
+      'content-length',
+    ],
   },
   chrome: {
     get: ['Host', 'Connection', ...CHROME_HINTS, ...CHROME_FETCH],
@@ -93,14 +116,32 @@ const NAMES: Record<FingerprintId, { get: string[]; post: string[] }> = {
   },
 };
 
-const namesOf = (head: string) => head.split('\r\n').slice(1, -2).map((row) => row.slice(0, row.indexOf(':')));
-const valueOf = (head: string, name: string) => head.split('\r\n').find((row) => row.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.replace(/^[^:]*: /, '');
+const namesOf = (head: string) =>
+  head
+    .split('\r\n')
+    .slice(1, -2)
+    .map((row) => row.slice(0, row.indexOf(':')));
+const valueOf = (head: string, name: string) =>
+  head
+    .split('\r\n')
+    .find((row) => row.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.replace(/^[^:]*: /, '');
 
 /** Sends, under `id`, a GET, a POST with a body, then another GET, one after the other. */
 async function sendThree(client: HttpClient, id: FingerprintId | undefined): Promise<void> {
   const fingerprint = id === undefined ? {} : { fingerprint: id };
   const get = { method: 'GET' as const, path: '/pets?limit=1', headers: { authorization: 'Bearer k' }, ...fingerprint };
-  for (const spec of [get, { method: 'POST' as const, path: '/pets', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: '{"name":"Rex"}', ...fingerprint }, get]) {
+  for (const spec of [
+    get,
+    {
+      method: 'POST' as const,
+      path: '/pets',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      body: '{"name":"Rex"}',
+      ...fingerprint,
+    },
+    get,
+  ]) {
     const x = await client.send(spec);
     expect(x.response?.status, x.error?.message).toBe(200);
   }
@@ -135,12 +176,18 @@ describe('each fingerprint, as a raw server reads it', () => {
     expectShaped(target.heads, id, `http://127.0.0.1:${target.port}`);
   });
 
-  it('the exact bytes of a head: curl\'s GET and node fetch\'s POST', async () => {
+  it("the exact bytes of a head: curl's GET and node fetch's POST", async () => {
     const target = await capturing();
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 5_000 });
     try {
       await client.send({ method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' }, fingerprint: 'curl' });
-      await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: '{}', fingerprint: 'node-fetch' });
+      await client.send({
+        method: 'POST',
+        path: '/pets',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: '{}',
+        fingerprint: 'node-fetch',
+      });
     } finally {
       await client.close();
     }
@@ -151,11 +198,17 @@ describe('each fingerprint, as a raw server reads it', () => {
     ]);
   });
 
-  it('a request sent again on a new connection of its own (fresh) keeps its client\'s shape', async () => {
+  it("a request sent again on a new connection of its own (fresh) keeps its client's shape", async () => {
     const target = await capturing();
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 5_000 });
     try {
-      await client.send({ method: 'GET', path: '/pets?limit=1', headers: { authorization: 'Bearer k' }, fingerprint: 'okhttp', fresh: true });
+      await client.send({
+        method: 'GET',
+        path: '/pets?limit=1',
+        headers: { authorization: 'Bearer k' },
+        fingerprint: 'okhttp',
+        fresh: true,
+      });
     } finally {
       await client.close();
     }
@@ -163,13 +216,18 @@ describe('each fingerprint, as a raw server reads it', () => {
   });
 });
 
-describe('the tool\'s own shape', () => {
-  it('is undici\'s head with the tool\'s headers, byte for byte; userAgent replaces only the User-Agent value', async () => {
+describe("the tool's own shape", () => {
+  it("is undici's head with the tool's headers, byte for byte; userAgent replaces only the User-Agent value", async () => {
     const target = await capturing();
     const plain = new HttpClient({ baseUrl: target.url, timeoutMs: 5_000 });
     const named = new HttpClient({ baseUrl: target.url, timeoutMs: 5_000, userAgent: 'acme-probe/2' });
     try {
-      await plain.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: '{}' });
+      await plain.send({
+        method: 'POST',
+        path: '/pets',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: '{}',
+      });
       await named.send({ method: 'GET', path: '/pets', headers: { authorization: 'Bearer k' } });
     } finally {
       await plain.close();
@@ -185,7 +243,27 @@ describe('the tool\'s own shape', () => {
 
 describe('shaped over TLS and through a proxy tunnel', () => {
   const dir = tempDir();
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 
   it.each(['curl', 'chrome'] as const)('%s over TLS: the head is rewritten before encryption', async (id) => {

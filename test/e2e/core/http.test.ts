@@ -8,11 +8,15 @@ import { HttpClient, requestPath, stalledFor, targetOf } from '../../../core/htt
 import { type LoopClock, LoopStalls, STALL_TICK_MS } from '../../../core/loop-stall.js';
 
 describe('HttpClient', () => {
-  it('starts a request\'s deadline when it has a connection, not while it waits for one', async () => {
+  it("starts a request's deadline when it has a connection, not while it waits for one", async () => {
     // Every answer takes 600 ms; six requests share two connections, with a 1000 ms deadline each.
     const server = createServer((_req, res) => void setTimeout(() => res.end('{}'), 600));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, timeoutMs: 1000, connections: 2 });
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      timeoutMs: 1000,
+      connections: 2,
+    });
     try {
       const exchanges = await Promise.all(Array.from({ length: 6 }, () => client.send({ method: 'GET', path: '/pets' })));
       expect(exchanges.map((x) => x.error?.message ?? x.response?.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -23,7 +27,7 @@ describe('HttpClient', () => {
     }
   });
 
-  it('times out a dripping body at its deadline, beside the run\'s abort signal, while garbage collections run', async () => {
+  it("times out a dripping body at its deadline, beside the run's abort signal, while garbage collections run", async () => {
     // Node 20's AbortSignal.any holds its sources weakly: a deadline nothing else holds may be collected and never fire.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
@@ -34,7 +38,11 @@ describe('HttpClient', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const run = new AbortController();
-    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, timeoutMs: 400, signal: run.signal });
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      timeoutMs: 400,
+      signal: run.signal,
+    });
     const collecting = setInterval(gc, 20);
     try {
       const ended = client.send({ method: 'GET', path: '/pets' });
@@ -50,7 +58,7 @@ describe('HttpClient', () => {
     }
   });
 
-  it('says so when a deadline came due while the suite\'s own event loop was busy (the real loop, held by the test)', async () => {
+  it("says so when a deadline came due while the suite's own event loop was busy (the real loop, held by the test)", async () => {
     // The target answers at once.
     const server = createServer((_req, res) => void res.end('[]'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +71,9 @@ describe('HttpClient', () => {
       while (performance.now() < until);
       const stalled = await sent;
       expect(stalled.error?.code).toBe('PC_ERR_TIMEOUT');
-      expect(stalled.error?.message).toMatch(/\(the suite's own event loop was stalled for \d+ ms when the deadline came due: an answer may have come and not been read in time\)$/);
+      expect(stalled.error?.message).toMatch(
+        /\(the suite's own event loop was stalled for \d+ ms when the deadline came due: an answer may have come and not been read in time\)$/,
+      );
       expect(stalledFor(stalled.error)).toBeGreaterThanOrEqual(300);
     } finally {
       await client.close();
@@ -72,7 +82,7 @@ describe('HttpClient', () => {
     }
   });
 
-  it('blames a silent target when the loop ran, and the suite when it stalled over the deadline (the stall monitor\'s clock is the test\'s)', async () => {
+  it("blames a silent target when the loop ran, and the suite when it stalled over the deadline (the stall monitor's clock is the test's)", async () => {
     // The target never answers; the deadlines are real timers, the loop's ticks the test's own, so no stall of this
     // machine's can read as one, nor hide one.
     const server = createServer(() => {});
@@ -80,7 +90,11 @@ describe('HttpClient', () => {
     let now = 1000;
     let tick = () => {};
     const clock: LoopClock = { now: () => now, every: (_ms, t) => ((tick = t), { stop: () => {} }) };
-    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, timeoutMs: 300, stalls: new LoopStalls(clock) });
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      timeoutMs: 300,
+      stalls: new LoopStalls(clock),
+    });
     try {
       // Every tick came on time while the request waited: the target had its whole deadline.
       const silent = await client.send({ method: 'GET', path: '/pets' });

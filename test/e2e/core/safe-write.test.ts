@@ -9,7 +9,19 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendToFile, FolderLocked, LOCK_FILE, lockDirectory, type Marker, removeStale, STALE_LOCK_MS, textMarker, UNREADABLE_LOCK_MS, writeFileAtomic, WriteError } from '../../../core/safe-write.js';
+import {
+  appendToFile,
+  FolderLocked,
+  LOCK_FILE,
+  lockDirectory,
+  type Marker,
+  removeStale,
+  STALE_LOCK_MS,
+  textMarker,
+  UNREADABLE_LOCK_MS,
+  writeFileAtomic,
+  WriteError,
+} from '../../../core/safe-write.js';
 import { tempDir } from '../../helpers.js';
 
 /** The files these tests call the suite's: they begin with `ours`. */
@@ -22,7 +34,8 @@ function deadPid(): number {
   return pid!;
 }
 
-const lockText = (pid: number, host: string) => `${JSON.stringify({ pid, host, since: '2020-01-01T00:00:00.000Z', nonce: 'abababababababab' })}\n`;
+const lockText = (pid: number, host: string) =>
+  `${JSON.stringify({ pid, host, since: '2020-01-01T00:00:00.000Z', nonce: 'abababababababab' })}\n`;
 
 describe('writeFileAtomic', () => {
   it('replaces a file whole and leaves nothing beside it', async () => {
@@ -35,7 +48,11 @@ describe('writeFileAtomic', () => {
   });
 
   it.each([
-    ['a link to a file', (dir: string, at: string) => (writeFileSync(join(dir, 'target'), 'precious'), symlinkSync(join(dir, 'target'), at)), /a symbolic link, left as it is/],
+    [
+      'a link to a file',
+      (dir: string, at: string) => (writeFileSync(join(dir, 'target'), 'precious'), symlinkSync(join(dir, 'target'), at)),
+      /a symbolic link, left as it is/,
+    ],
     ['a dangling link', (dir: string, at: string) => symlinkSync(join(dir, 'nowhere'), at), /a symbolic link, left as it is/],
     ['a directory', (_dir: string, at: string) => mkdirSync(at), /a directory, left as it is/],
     ['a FIFO', (_dir: string, at: string) => execFileSync('mkfifo', [at]), /a FIFO \(named pipe\), left as it is/],
@@ -61,7 +78,9 @@ describe('writeFileAtomic', () => {
     const error = await writeFileAtomic(path, 'ours', { label: 'junit.xml', ours: OURS }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WriteError);
     expect((error as WriteError).failure).toBe('not-ours');
-    expect((error as WriteError).message).toBe('junit.xml: not written by petstore-conformance, left as it is; the suite replaces or removes only files it wrote');
+    expect((error as WriteError).message).toBe(
+      'junit.xml: not written by petstore-conformance, left as it is; the suite replaces or removes only files it wrote',
+    );
     expect(readFileSync(path, 'utf8')).toBe('<testsuites name="jest"/>\n');
     expect(readdirSync(dir)).toEqual(['junit.xml']);
 
@@ -100,7 +119,9 @@ describe('appendToFile', () => {
     expect(readFileSync(file, 'utf8')).toBe('ab');
     writeFileSync(join(dir, 'precious'), 'precious');
     symlinkSync(join(dir, 'precious'), join(dir, 'link.md'));
-    await expect(appendToFile(join(dir, 'link.md'), 'x', { label: 'GITHUB_STEP_SUMMARY' })).rejects.toThrow(/^GITHUB_STEP_SUMMARY: a symbolic link, left as it is/);
+    await expect(appendToFile(join(dir, 'link.md'), 'x', { label: 'GITHUB_STEP_SUMMARY' })).rejects.toThrow(
+      /^GITHUB_STEP_SUMMARY: a symbolic link, left as it is/,
+    );
     expect(readFileSync(join(dir, 'precious'), 'utf8')).toBe('precious');
   });
 });
@@ -111,7 +132,11 @@ describe('lockDirectory', () => {
     const lock = await lockDirectory(dir, '--report-dir x');
     const refused = await lockDirectory(dir, '--report-dir x').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(FolderLocked);
-    expect((refused as Error).message).toMatch(new RegExp(`^--report-dir x: another run is writing its reports there \\(pid ${process.pid} on this host, since \\S+\\); wait for it or choose another folder \\(remove .*${LOCK_FILE} if no run is\\)$`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^--report-dir x: another run is writing its reports there \\(pid ${process.pid} on this host, since \\S+\\); wait for it or choose another folder \\(remove .*${LOCK_FILE} if no run is\\)$`,
+      ),
+    );
     await lock.release();
     expect(readdirSync(dir)).toEqual([]);
     const again = await lockDirectory(dir, '--report-dir x');
@@ -144,7 +169,9 @@ describe('lockDirectory', () => {
     const tries = await Promise.allSettled(Array.from({ length: 8 }, () => lockDirectory(dir, 'x')));
     expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(1);
     for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
-    await (tries.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof lockDirectory>>>).value.release();
+    await (
+      tries.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof lockDirectory>>>
+    ).value.release();
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -152,7 +179,9 @@ describe('lockDirectory', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'precious'), 'precious');
     symlinkSync(join(dir, 'precious'), join(dir, LOCK_FILE));
-    await expect(lockDirectory(dir, '--report-dir rep')).rejects.toThrow(/^--report-dir rep: its lock file \.petstore-conformance\.lock: a symbolic link, left as it is/);
+    await expect(lockDirectory(dir, '--report-dir rep')).rejects.toThrow(
+      /^--report-dir rep: its lock file \.petstore-conformance\.lock: a symbolic link, left as it is/,
+    );
     expect(readFileSync(join(dir, 'precious'), 'utf8')).toBe('precious');
   });
 
@@ -168,7 +197,9 @@ describe('lockDirectory', () => {
     const dir = tempDir();
     const path = join(dir, LOCK_FILE);
     writeFileSync(path, '');
-    await expect(lockDirectory(dir, 'x')).rejects.toThrow(/another run is writing its reports there \(its lock file cannot be read; it counts as abandoned once 5 s old\)/);
+    await expect(lockDirectory(dir, 'x')).rejects.toThrow(
+      /another run is writing its reports there \(its lock file cannot be read; it counts as abandoned once 5 s old\)/,
+    );
     const old = new Date(Date.now() - UNREADABLE_LOCK_MS - 1000);
     utimesSync(path, old, old);
     const lock = await lockDirectory(dir, 'x');
@@ -182,7 +213,10 @@ describe('lockDirectory', () => {
     const module = new URL('../../../dist/core/safe-write.js', import.meta.url).href;
     const script = `import(${JSON.stringify(module)}).then((m) => m.lockDirectory(${JSON.stringify(dir)}, 'x')).then(() => console.log('locked'), (e) => console.log(e.message))`;
     // The same code path as ENOSPC on a full tmpfs: creating the file works, writing into it fails.
-    const ran = spawnSync('bash', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });
+    const ran = spawnSync('bash', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$0" -e "$1"', process.execPath, script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(ran.stdout).toMatch(/^x: cannot lock it \(.*\.petstore-conformance\.lock\): EFBIG: file too large/);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -191,7 +225,8 @@ describe('lockDirectory', () => {
 describe('removeStale', () => {
   it('removes the files of its names not written that the suite wrote, and unfinished temporary files of those names; nothing else', async () => {
     const dir = tempDir();
-    for (const name of ['report.json', 'junit.xml', 'notes.txt', '.junit.xml.0123456789ab.partial', '.notes.txt.0123456789ab.partial']) writeFileSync(join(dir, name), 'ours');
+    for (const name of ['report.json', 'junit.xml', 'notes.txt', '.junit.xml.0123456789ab.partial', '.notes.txt.0123456789ab.partial'])
+      writeFileSync(join(dir, name), 'ours');
     // A user's file of one of the names: not the suite's, never removed.
     writeFileSync(join(dir, 'mine.xml'), '<testsuites name="jest"/>');
     mkdirSync(join(dir, 'report.html.xml'));
@@ -199,7 +234,15 @@ describe('removeStale', () => {
     symlinkSync(join(dir, 'precious'), join(dir, 'other.xml'));
     const removed = await removeStale(dir, mine, ['report.json']);
     expect(removed.sort()).toEqual(['.junit.xml.0123456789ab.partial', 'junit.xml']);
-    expect(readdirSync(dir).sort()).toEqual(['.notes.txt.0123456789ab.partial', 'mine.xml', 'notes.txt', 'other.xml', 'precious', 'report.html.xml', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      '.notes.txt.0123456789ab.partial',
+      'mine.xml',
+      'notes.txt',
+      'other.xml',
+      'precious',
+      'report.html.xml',
+      'report.json',
+    ]);
     expect(readFileSync(join(dir, 'mine.xml'), 'utf8')).toBe('<testsuites name="jest"/>');
     expect(lstatSync(join(dir, 'other.xml')).isSymbolicLink()).toBe(true);
   });

@@ -33,9 +33,13 @@ const PYTHON = '/usr/bin/python3';
 const PARALLEL = 4;
 
 const fastapiMissing = spawnSync(PYTHON, ['-c', 'import fastapi, uvicorn'], { stdio: 'ignore' }).status !== 0;
-if (fastapiMissing && process.env.CI !== 'true') console.warn(`\n!!! test/frameworks.test.ts: ${PYTHON} cannot import fastapi and uvicorn; the FastAPI rows are SKIPPED (apt-get install python3-fastapi python3-uvicorn)\n`);
+if (fastapiMissing && process.env.CI !== 'true')
+  console.warn(
+    `\n!!! test/frameworks.test.ts: ${PYTHON} cannot import fastapi and uvicorn; the FastAPI rows are SKIPPED (apt-get install python3-fastapi python3-uvicorn)\n`,
+  );
 const GO = findProgram(['go'], { envVar: 'GO_PATH', debianPath: '/usr/bin/go' });
-if (!GO && process.env.CI !== 'true') console.warn('\n!!! test/frameworks.test.ts: no go (GO_PATH, PATH, /usr/bin/go); the Go rows are SKIPPED (apt-get install golang-go)\n');
+if (!GO && process.env.CI !== 'true')
+  console.warn('\n!!! test/frameworks.test.ts: no go (GO_PATH, PATH, /usr/bin/go); the Go rows are SKIPPED (apt-get install golang-go)\n');
 let goServer = '';
 
 /**
@@ -45,12 +49,25 @@ let goServer = '';
  * fresh cache) on two cores, 1 s warm; the hook allows for a starved machine.
  */
 async function buildGo(): Promise<string> {
-  if (!GO) throw new Error('no go (GO_PATH, PATH, /usr/bin/go): under CI=true the Go rows may not be skipped. Install it: apt-get install golang-go');
+  if (!GO)
+    throw new Error(
+      'no go (GO_PATH, PATH, /usr/bin/go): under CI=true the Go rows may not be skipped. Install it: apt-get install golang-go',
+    );
   const dir = tempDir();
   const out = join(dir, 'petstore-go');
   // The build cache outlives the run (Go's cache is safe to share between concurrent builds): later runs build in 1 s.
-  const env = { ...process.env, GOCACHE: join(tmpdir(), 'petstore-conformance-go-cache'), GOPATH: join(dir, 'gopath'), GO111MODULE: 'off', CGO_ENABLED: '0', GOFLAGS: '' };
-  const child = spawn(GO, ['build', '-o', out, new URL('go/main.go', FIXTURES_ROOT).pathname], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = {
+    ...process.env,
+    GOCACHE: join(tmpdir(), 'petstore-conformance-go-cache'),
+    GOPATH: join(dir, 'gopath'),
+    GO111MODULE: 'off',
+    CGO_ENABLED: '0',
+    GOFLAGS: '',
+  };
+  const child = spawn(GO, ['build', '-o', out, new URL('go/main.go', FIXTURES_ROOT).pathname], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -67,7 +84,13 @@ function command(v: Variant): [string, string[]] {
 /** Starts a variant and resolves with its base URL once it prints its LISTENING line. */
 function start(v: Variant): Promise<{ url: string; child: ChildProcess }> {
   const [cmd, args] = command(v);
-  return startListening(`${v.framework}/${v.variant}`, cmd, args, { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant }, 15_000);
+  return startListening(
+    `${v.framework}/${v.variant}`,
+    cmd,
+    args,
+    { ...process.env, ...v.env, API_KEY, PORT: '0', VARIANT: v.variant },
+    15_000,
+  );
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -82,14 +105,24 @@ async function stop(child: ChildProcess): Promise<void> {
 async function judge(v: Variant): Promise<ConformanceResult> {
   const { url, child } = await start(v);
   try {
-    return await runConformance({ baseUrl: url, apiKey: API_KEY, seed: 20_261_122, numRuns: 20, strict: v.correct && v.followsEveryShould });
+    return await runConformance({
+      baseUrl: url,
+      apiKey: API_KEY,
+      seed: 20_261_122,
+      numRuns: 20,
+      strict: v.correct && v.followsEveryShould,
+    });
   } finally {
     await stop(child);
   }
 }
 
 const FRAMEWORKS = VARIANTS.filter((v) => v.deployment === undefined);
-const runnable = FRAMEWORKS.filter((v) => !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true') && !(v.framework === 'go' && !GO && process.env.CI !== 'true'));
+const runnable = FRAMEWORKS.filter(
+  (v) =>
+    !(v.framework === 'fastapi' && fastapiMissing && process.env.CI !== 'true') &&
+    !(v.framework === 'go' && !GO && process.env.CI !== 'true'),
+);
 
 // A cold build compiles the standard library into the fresh GOCACHE (5 s measured): twelve times that for a busy machine.
 beforeAll(async () => {
@@ -98,7 +131,10 @@ beforeAll(async () => {
 const results = new Map<Variant, Promise<ConformanceResult>>();
 const started = () => {
   if (results.size === 0) {
-    pool(runnable.map((v) => () => judge(v)), PARALLEL).forEach((p, i) => {
+    pool(
+      runnable.map((v) => () => judge(v)),
+      PARALLEL,
+    ).forEach((p, i) => {
       p.catch(() => {}); // reported by the row that awaits it
       results.set(runnable[i]!, p);
     });
@@ -106,11 +142,17 @@ const started = () => {
   return results;
 };
 
-const failing = (r: ConformanceResult, severity?: 'MUST' | 'SHOULD') => r.rules.filter((rule) => rule.outcome === 'fail' && (severity === undefined || rule.severity === severity)).map((rule) => rule.id).sort();
+const failing = (r: ConformanceResult, severity?: 'MUST' | 'SHOULD') =>
+  r.rules
+    .filter((rule) => rule.outcome === 'fail' && (severity === undefined || rule.severity === severity))
+    .map((rule) => rule.id)
+    .sort();
 const evidence = (r: ConformanceResult) =>
   r.rules
     .filter((rule) => rule.outcome === 'fail' || rule.outcome === 'error')
-    .map((rule) => `${rule.id}: ${rule.checks.flatMap((c) => c.findings)[0]?.message ?? rule.checks.find((c) => c.reason)?.reason ?? ''}`.slice(0, 300))
+    .map((rule) =>
+      `${rule.id}: ${rule.checks.flatMap((c) => c.findings)[0]?.message ?? rule.checks.find((c) => c.reason)?.reason ?? ''}`.slice(0, 300),
+    )
     .join('\n');
 
 describe('real frameworks, written from the document alone', () => {
@@ -127,7 +169,9 @@ describe('real frameworks, written from the document alone', () => {
       } else {
         expect(failing(result), `${v.choices}\n${evidence(result)}`).toEqual(expect.arrayContaining([...v.expectFail].sort()));
         const mustFail = failing(result, 'MUST').filter((id) => !v.mayAlsoFail?.includes(id));
-        expect(mustFail, `${v.choices}\n${evidence(result)}`).toEqual(v.expectFail.filter((id) => ruleById(id as RuleId).severity === 'MUST').sort());
+        expect(mustFail, `${v.choices}\n${evidence(result)}`).toEqual(
+          v.expectFail.filter((id) => ruleById(id as RuleId).severity === 'MUST').sort(),
+        );
       }
     });
   }

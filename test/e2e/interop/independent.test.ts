@@ -100,7 +100,8 @@ describe('conformance suite against an independent implementation', () => {
             const first = rule.checks.flatMap((check) => check.findings)[0];
             return `${rule.id} [${rule.outcome}]: ${first?.message ?? '(no finding)'}`;
           });
-        if (bad.length > 0 && !variant.fails) console.error(`variant "${variant.name}":\n  ${bad.join('\n  ')}\nserver stderr: ${server.stderr()}`);
+        if (bad.length > 0 && !variant.fails)
+          console.error(`variant "${variant.name}":\n  ${bad.join('\n  ')}\nserver stderr: ${server.stderr()}`);
         expect(bad.map((line) => line.split(' ')[0]).sort()).toEqual(variant.fails ?? []);
         expect(report.rules.length).toBeGreaterThan(0);
       } finally {

@@ -26,10 +26,41 @@ const ARTILLERY = findArtillery('test/e2e/load/export-load.test.ts');
 /** A config file with a fixed-rate and a ramp profile, beside the built-in ones. */
 const CONFIG = {
   profiles: {
-    steady: { kind: 'rate', rate: 40, connections: 8, durationSec: 2, maxRequests: 1000, mix: { listPets: 2, getPet: 1, createPet: 1 }, thresholds: ['p99 < 500ms', 'getPet.p50 < 200ms', 'errorRate < 1%', 'throughput > 5/s', 'getPet.errorRate < 1%', 'p97_5 < 900ms', 'p99_9 < 900ms'] },
-    climb: { kind: 'ramp', stages: [1, 2, 4], stageSec: 1, maxRequests: 5000, mix: { listPets: 1, getPet: 1 }, thresholds: ['p99 < 1000ms', 'drift < 2x'] },
+    steady: {
+      kind: 'rate',
+      rate: 40,
+      connections: 8,
+      durationSec: 2,
+      maxRequests: 1000,
+      mix: { listPets: 2, getPet: 1, createPet: 1 },
+      thresholds: [
+        'p99 < 500ms',
+        'getPet.p50 < 200ms',
+        'errorRate < 1%',
+        'throughput > 5/s',
+        'getPet.errorRate < 1%',
+        'p97_5 < 900ms',
+        'p99_9 < 900ms',
+      ],
+    },
+    climb: {
+      kind: 'ramp',
+      stages: [1, 2, 4],
+      stageSec: 1,
+      maxRequests: 5000,
+      mix: { listPets: 1, getPet: 1 },
+      thresholds: ['p99 < 1000ms', 'drift < 2x'],
+    },
     // Its request bound comes before its duration: 500 requests at 100/s.
-    capped: { kind: 'rate', rate: 100, connections: 4, durationSec: 60, maxRequests: 500, mix: { listPets: 1, getPet: 0, createPet: 0 }, thresholds: [] },
+    capped: {
+      kind: 'rate',
+      rate: 100,
+      connections: 4,
+      durationSec: 60,
+      maxRequests: 500,
+      mix: { listPets: 1, getPet: 0, createPet: 0 },
+      thresholds: [],
+    },
   },
 };
 
@@ -41,7 +72,10 @@ function project(): string {
 
 async function exportScript(dir: string, profile: string, format: 'k6' | 'artillery', extra: string[] = []): Promise<string> {
   const out = join(dir, `${profile}.${format === 'k6' ? 'k6.js' : 'artillery.yml'}`);
-  const ran = await runInProcess(['export-load', '--profile', profile, '--format', format, '--out', out, ...extra], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+  const ran = await runInProcess(['export-load', '--profile', profile, '--format', format, '--out', out, ...extra], {
+    cwd: dir,
+    env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+  });
   expect(ran.stderr).toBe('');
   expect(ran.code).toBe(0);
   expect(ran.stdout).toContain(`wrote ${out}`);
@@ -53,11 +87,26 @@ describe('export-load --format k6', () => {
     const dir = project();
     const names = [...Object.keys(builtinProfiles), 'steady', 'climb', 'capped'];
     const files = [];
-    for (const name of names) files.push(await exportScript(dir, name, 'k6', name === 'smoke' ? ['--base-url', 'http://127.0.0.1:8080/v1'] : []));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { allowJs: true, checkJs: true, noEmit: true, strict: true, target: 'ES2020', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2020'], types: ['k6'], typeRoots: [TYPE_ROOTS] },
-      files,
-    }));
+    for (const name of names)
+      files.push(await exportScript(dir, name, 'k6', name === 'smoke' ? ['--base-url', 'http://127.0.0.1:8080/v1'] : []));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          allowJs: true,
+          checkJs: true,
+          noEmit: true,
+          strict: true,
+          target: 'ES2020',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          lib: ['ES2020'],
+          types: ['k6'],
+          typeRoots: [TYPE_ROOTS],
+        },
+        files,
+      }),
+    );
     let output = '';
     try {
       execFileSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
@@ -71,11 +120,18 @@ describe('export-load --format k6', () => {
   it("reproduces the profile's pacing, mix, bound and thresholds, with the key from the environment", async () => {
     const dir = project();
     const smoke = readFileSync(await exportScript(dir, 'smoke', 'k6', ['--base-url', 'http://127.0.0.1:8080/v1']), 'utf8');
-    const options = JSON.parse(/export const options = (\{[\s\S]*?\n\});/.exec(smoke)![1]!) as { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, unknown[]> };
+    const options = JSON.parse(/export const options = (\{[\s\S]*?\n\});/.exec(smoke)![1]!) as {
+      scenarios: Record<string, Record<string, unknown>>;
+      thresholds: Record<string, unknown[]>;
+    };
     // Bounded by its requests and its duration, ending normally at either (k6's test.abort() would exit non-zero).
     expect(options.scenarios).toEqual({ smoke: { executor: 'shared-iterations', vus: 4, iterations: 20000, maxDuration: '3s' } });
     expect(smoke).not.toContain('abort(');
-    expect(options.thresholds).toEqual({ 'http_req_failed{load:yes}': ['rate<0.01'], 'http_req_duration{load:yes}': ['p(99)<1000'], answered: ['rate>=0.9'] });
+    expect(options.thresholds).toEqual({
+      'http_req_failed{load:yes}': ['rate<0.01'],
+      'http_req_duration{load:yes}': ['p(99)<1000'],
+      answered: ['rate>=0.9'],
+    });
     expect(smoke).toContain("const answered = new Rate('answered');");
     expect(smoke).toContain('answered.add(response.status !== 0);');
     // A 401 is an error unless the request went without a key, as in the suite.
@@ -90,8 +146,20 @@ describe('export-load --format k6', () => {
 
     const steady = readFileSync(await exportScript(dir, 'steady', 'k6'), 'utf8');
     const steadyOptions = JSON.parse(/export const options = (\{[\s\S]*?\n\});/.exec(steady)![1]!) as typeof options;
-    expect(steadyOptions.scenarios.steady).toEqual({ executor: 'constant-arrival-rate', rate: 40, timeUnit: '1s', duration: '2s', preAllocatedVUs: 8, maxVUs: 8 });
-    expect(steadyOptions.thresholds).toMatchObject({ 'http_req_duration{operation:getPet}': ['p(50)<200'], 'http_reqs{load:yes}': ['rate>5'], 'http_req_failed{operation:getPet}': ['rate<0.01'], 'http_req_duration{load:yes}': ['p(99)<500', 'p(97.5)<900', 'p(99.9)<900'] });
+    expect(steadyOptions.scenarios.steady).toEqual({
+      executor: 'constant-arrival-rate',
+      rate: 40,
+      timeUnit: '1s',
+      duration: '2s',
+      preAllocatedVUs: 8,
+      maxVUs: 8,
+    });
+    expect(steadyOptions.thresholds).toMatchObject({
+      'http_req_duration{operation:getPet}': ['p(50)<200'],
+      'http_reqs{load:yes}': ['rate>5'],
+      'http_req_failed{operation:getPet}': ['rate<0.01'],
+      'http_req_duration{load:yes}': ['p(99)<500', 'p(97.5)<900', 'p(99.9)<900'],
+    });
     expect(steady).toMatch(/^\/\/ answered >= 90%: .*dropped_iterations\) are not in it/m);
 
     // At a fixed rate the count is rate × duration: a lower request bound shortens the duration.
@@ -107,7 +175,9 @@ describe('export-load --format k6', () => {
       ['shared-iterations', 2, 5000, '1s', '1s'],
       ['shared-iterations', 4, 5000, '1s', '2s'],
     ]);
-    expect(climbOptions.thresholds['http_req_duration{load:yes}']).toEqual([{ threshold: 'p(99)<1000', abortOnFail: true, delayAbortEval: '1s' }]);
+    expect(climbOptions.thresholds['http_req_duration{load:yes}']).toEqual([
+      { threshold: 'p(99)<1000', abortOnFail: true, delayAbortEval: '1s' },
+    ]);
     expect(climbOptions.thresholds.answered).toEqual([{ threshold: 'rate>=0.9', abortOnFail: true, delayAbortEval: '1s' }]);
     expect(climb).toMatch(/^\/\/ Not reproduced: drift < 2x: k6 has no drift metric/m);
   });
@@ -119,8 +189,18 @@ const ARTILLERY_ERROR_RATE =
 
 describe('export-load --format artillery', () => {
   interface Script {
-    config: { target: string; processor?: string; phases: Record<string, number | string>[]; plugins: { ensure: { conditions: { expression: string }[] }; 'metrics-by-endpoint': unknown } };
-    before: { flow: { post?: { url: string; capture: { regexp: string; group: number; as: string }[] }; get?: { url: string; headers?: unknown } }[] };
+    config: {
+      target: string;
+      processor?: string;
+      phases: Record<string, number | string>[];
+      plugins: { ensure: { conditions: { expression: string }[] }; 'metrics-by-endpoint': unknown };
+    };
+    before: {
+      flow: {
+        post?: { url: string; capture: { regexp: string; group: number; as: string }[] };
+        get?: { url: string; headers?: unknown };
+      }[];
+    };
     scenarios: { name: string; weight?: number; flow: Record<string, unknown>[] }[];
   }
 
@@ -132,25 +212,40 @@ describe('export-load --format artillery', () => {
     const script = parse(text) as Script;
     expect(script.config.target).toBe('{{ $env.PETSTORE_BASE_URL }}');
     expect(script.config.phases).toEqual([{ name: 'smoke', duration: 1, arrivalCount: 4 }]);
-    expect(script.config.plugins.ensure.conditions.map((c) => c.expression)).toEqual([`${ARTILLERY_ERROR_RATE} < 1`, 'http.response_time.p99 < 1000', '(http.responses ? http.responses : 0) / http.requests * 100 >= 90']);
+    expect(script.config.plugins.ensure.conditions.map((c) => c.expression)).toEqual([
+      `${ARTILLERY_ERROR_RATE} < 1`,
+      'http.response_time.p99 < 1000',
+      '(http.responses ? http.responses : 0) / http.requests * 100 >= 90',
+    ]);
     // 20 animals first, ids captured as digits.
     expect(script.before.flow).toHaveLength(20);
     const creates = script.before.flow.filter((s) => s.post);
     expect(creates).toHaveLength(20);
     expect(creates[19]!.post!.capture).toEqual([{ regexp: '"id"\\s*:\\s*(-?\\d+)', group: 1, as: 'petId19' }]);
-    expect(new RegExp(creates[0]!.post!.capture[0]!.regexp).exec('{"id": 9223372036854775807, "name": "x"}')?.[1]).toBe('9223372036854775807');
+    expect(new RegExp(creates[0]!.post!.capture[0]!.regexp).exec('{"id": 9223372036854775807, "name": "x"}')?.[1]).toBe(
+      '9223372036854775807',
+    );
     // The mix: one loop over the load phase's cycle of 240 requests in the profile's proportions (6:3:1), 4 of them without a key.
-    const loop = script.scenarios[0]!.flow[0] as { loop: Record<string, { name: string; url: string; headers?: { authorization: string } }>[]; whileTrue: string };
+    const loop = script.scenarios[0]!.flow[0] as {
+      loop: Record<string, { name: string; url: string; headers?: { authorization: string } }>[];
+      whileTrue: string;
+    };
     expect(loop.whileTrue).toBe('withinProfile');
     const requests = loop.loop.map((step) => Object.values(step)[0]!);
     const count = (name: string) => requests.filter((r) => r.name === name).length;
-    expect([requests.length, count('listPets') + count('authProbe'), count('getPet'), count('createPet'), count('authProbe')]).toEqual([240, 144, 72, 24, 4]);
-    expect(requests.filter((r) => r.name !== 'authProbe').every((r) => r.headers?.authorization === 'Bearer {{ $env.PETSTORE_API_KEY }}')).toBe(true);
+    expect([requests.length, count('listPets') + count('authProbe'), count('getPet'), count('createPet'), count('authProbe')]).toEqual([
+      240, 144, 72, 24, 4,
+    ]);
+    expect(
+      requests.filter((r) => r.name !== 'authProbe').every((r) => r.headers?.authorization === 'Bearer {{ $env.PETSTORE_API_KEY }}'),
+    ).toBe(true);
     expect(requests.filter((r) => r.name === 'authProbe').every((r) => r.headers === undefined)).toBe(true);
     // The processor bounds the loop by the profile's duration and its request bound.
     expect(script.config.processor).toBe('./smoke.artillery.processor.cjs');
     const processorFile = join(dir, 'smoke.artillery.processor.cjs');
-    const processor = require(processorFile) as { withinProfile(context: { vars: Record<string, number> }, next: (go: boolean) => void): void };
+    const processor = require(processorFile) as {
+      withinProfile(context: { vars: Record<string, number> }, next: (go: boolean) => void): void;
+    };
     const asked: boolean[] = [];
     const context = { vars: {} as Record<string, number> };
     // Artillery asks after each pass of the loop: MAX_CYCLES passes (21 × 240 × 4 requests covers the bound of 20,000), not one more.
@@ -163,7 +258,9 @@ describe('export-load --format artillery', () => {
 
   it('a fixed-rate profile: arrivals at the rate, one request each in the mix proportions; what Artillery cannot judge is said', async () => {
     const dir = project();
-    const script = parse(readFileSync(await exportScript(dir, 'steady', 'artillery', ['--base-url', 'http://127.0.0.1:8080/v1']), 'utf8')) as Script;
+    const script = parse(
+      readFileSync(await exportScript(dir, 'steady', 'artillery', ['--base-url', 'http://127.0.0.1:8080/v1']), 'utf8'),
+    ) as Script;
     expect(script.config.target).toBe('http://127.0.0.1:8080/v1');
     expect(script.config.processor).toBeUndefined();
     expect(script.config.phases).toEqual([{ name: 'steady', duration: 2, arrivalRate: 40, maxVusers: 8 }]);
@@ -184,12 +281,29 @@ describe('export-load --format artillery', () => {
 
   it('without probes in the mix, the error rate names no probe metric', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { keyed: { kind: 'closed', connections: 1, durationSec: 1, maxRequests: 10, mix: { listPets: 1, getPet: 0, createPet: 0 }, authProbeShare: 0, thresholds: ['errorRate < 1%'] } } }));
+    writeFileSync(
+      join(dir, 'petstore-conformance.config.json'),
+      JSON.stringify({
+        profiles: {
+          keyed: {
+            kind: 'closed',
+            connections: 1,
+            durationSec: 1,
+            maxRequests: 10,
+            mix: { listPets: 1, getPet: 0, createPet: 0 },
+            authProbeShare: 0,
+            thresholds: ['errorRate < 1%'],
+          },
+        },
+      }),
+    );
     const script = parse(readFileSync(await exportScript(dir, 'keyed', 'artillery'), 'utf8')) as Script;
-    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe('(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0)) / http.requests * 100 < 1');
+    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe(
+      '(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0)) / http.requests * 100 < 1',
+    );
   });
 
-  it('a ramp: each stage\'s new users arrive in turn, all looping until the ramp ends', async () => {
+  it("a ramp: each stage's new users arrive in turn, all looping until the ramp ends", async () => {
     const dir = project();
     const script = parse(readFileSync(await exportScript(dir, 'climb', 'artillery'), 'utf8')) as Script;
     expect(script.config.phases).toEqual([
@@ -202,7 +316,9 @@ describe('export-load --format artillery', () => {
 
   it('names the file it writes in its run command, and its processor after it', async () => {
     const dir = project();
-    const ran = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'artillery', '--out', 'release-gate.yml'], { cwd: dir });
+    const ran = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'artillery', '--out', 'release-gate.yml'], {
+      cwd: dir,
+    });
     expect(ran.code, ran.stderr).toBe(0);
     const text = readFileSync(join(dir, 'release-gate.yml'), 'utf8');
     expect(text).toMatch(/^# Run: PETSTORE_API_KEY=… artillery run release-gate\.yml$/m);
@@ -215,7 +331,13 @@ describe('export-load --format artillery', () => {
 /** Runs `artillery run <file>` against `url`: its exit code and its output. */
 function runArtillery(artillery: string, file: string, url: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, PETSTORE_API_KEY: DISTINCTIVE_KEY, PETSTORE_BASE_URL: url, ARTILLERY_DISABLE_TELEMETRY: 'true', FORCE_COLOR: '0' };
+    const env = {
+      ...process.env,
+      PETSTORE_API_KEY: DISTINCTIVE_KEY,
+      PETSTORE_BASE_URL: url,
+      ARTILLERY_DISABLE_TELEMETRY: 'true',
+      FORCE_COLOR: '0',
+    };
     const child = spawn(artillery, ['run', file], { cwd: dirname(file), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
@@ -234,13 +356,19 @@ const refusesKeyedLists = (inner: Handler): Handler => {
 };
 
 describe.skipIf(!ARTILLERY)('export-load: the Artillery script, run by Artillery', () => {
-  const conditionsOf = (file: string) => (parse(readFileSync(file, 'utf8')) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }).config.plugins.ensure.conditions.map((c) => c.expression);
+  const conditionsOf = (file: string) =>
+    (
+      parse(readFileSync(file, 'utf8')) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }
+    ).config.plugins.ensure.conditions.map((c) => c.expression);
 
   it('holds its thresholds against the reference; a target answering 401 to keyed requests breaks the error rate, and Artillery exits non-zero naming it', async () => {
     const dir = project();
     const [smoke, steady] = [await exportScript(dir, 'smoke', 'artillery'), await exportScript(dir, 'steady', 'artillery')];
     // Side by side: each run spends most of its time waiting for Artillery's reporting period.
-    const [held, broken] = await Promise.all([withServer({}, (url) => runArtillery(ARTILLERY!, smoke, url)), withServer({ wrap: refusesKeyedLists }, (url) => runArtillery(ARTILLERY!, steady, url))]);
+    const [held, broken] = await Promise.all([
+      withServer({}, (url) => runArtillery(ARTILLERY!, smoke, url)),
+      withServer({ wrap: refusesKeyedLists }, (url) => runArtillery(ARTILLERY!, steady, url)),
+    ]);
 
     expect(held.code, held.out.slice(-3000)).toBe(0);
     for (const condition of conditionsOf(smoke)) expect(held.out).toContain(`\nok: ${condition}\n`);
@@ -269,7 +397,8 @@ describe('.ci/install-artillery', () => {
     chmodSync(join(bin, 'npm'), 0o755);
     return { bin, calls };
   }
-  const run = (env: Record<string, string>) => execFileSync(script, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { HOME: tempDir(), ...env } }).trim();
+  const run = (env: Record<string, string>) =>
+    execFileSync(script, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { HOME: tempDir(), ...env } }).trim();
 
   it('without an Artillery, installs the pinned release with its lock file outside the clone and prints its path alone', () => {
     const { bin, calls } = fakeNpm();

@@ -66,7 +66,13 @@ const total = (counts: Record<Kind, number>) => Object.values(counts).reduce((a,
 /** Runs `artillery run <file>` against `url`, killed past its budget: its exit code and its output. */
 function runArtillery(file: string, url: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, PETSTORE_API_KEY: DISTINCTIVE_KEY, PETSTORE_BASE_URL: url, ARTILLERY_DISABLE_TELEMETRY: 'true', FORCE_COLOR: '0' };
+    const env = {
+      ...process.env,
+      PETSTORE_API_KEY: DISTINCTIVE_KEY,
+      PETSTORE_BASE_URL: url,
+      ARTILLERY_DISABLE_TELEMETRY: 'true',
+      FORCE_COLOR: '0',
+    };
     const child = spawn(ARTILLERY!, ['run', file], { cwd: dirname(file), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
@@ -100,7 +106,9 @@ async function artillerySide(): Promise<{ counts: Record<Kind, number>; conditio
   // non-zero for a condition that failed, which is fine here; for anything else (it crashed, or never judged) it is not.
   if (ran.code !== 0) expect(ran.out, ran.out.slice(-3000)).toMatch(/^fail: /m);
   expect(setup).toEqual(Array.from({ length: LOAD_SETUP_ANIMALS }, () => 'POST'));
-  const conditions = (parse(script) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }).config.plugins.ensure.conditions.map((c) => c.expression);
+  const conditions = (
+    parse(script) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }
+  ).config.plugins.ensure.conditions.map((c) => c.expression);
   return { counts, conditions, script, out: ran.out };
 }
 
@@ -156,16 +164,23 @@ describe.skipIf(!ARTILLERY)("export-load's Artillery script and the load phase, 
         const [a, s] = [artillery.counts[kind], suite.counts[kind]];
         return { kind, artillery: a / na, suite: s / ns, gap: Math.abs(a / na - s / ns), tolerance: tolerance(a, na, s, ns) };
       });
-      console.info(`export parity: Artillery ${na} requests, the suite ${ns}\n${rows.map((r) => `  ${r.kind}: ${(r.artillery * 100).toFixed(2)}% / ${(r.suite * 100).toFixed(2)}% (gap ${(r.gap * 100).toFixed(2)}, tolerance ${(r.tolerance * 100).toFixed(2)})`).join('\n')}`);
+      console.info(
+        `export parity: Artillery ${na} requests, the suite ${ns}\n${rows.map((r) => `  ${r.kind}: ${(r.artillery * 100).toFixed(2)}% / ${(r.suite * 100).toFixed(2)}% (gap ${(r.gap * 100).toFixed(2)}, tolerance ${(r.tolerance * 100).toFixed(2)})`).join('\n')}`,
+      );
       // Fewer than one cycle each: the machine starved both runs of their time, and no mix can be compared.
-      expect(Math.min(na, ns), `requests counted: Artillery ${na}, the suite ${ns} (starved: fewer than one cycle of 240)`).toBeGreaterThanOrEqual(240);
+      expect(
+        Math.min(na, ns),
+        `requests counted: Artillery ${na}, the suite ${ns} (starved: fewer than one cycle of 240)`,
+      ).toBeGreaterThanOrEqual(240);
       // Both end at the profile's request bound at the latest (Artillery's processor counts whole cycles of the mix).
       expect(Math.max(na, ns), `requests counted: Artillery ${na}, the suite ${ns}`).toBeLessThanOrEqual(PROFILE.maxRequests);
-      for (const row of rows) expect(row.gap, `${row.kind}: Artillery ${row.artillery}, the suite ${row.suite}`).toBeLessThanOrEqual(row.tolerance);
+      for (const row of rows)
+        expect(row.gap, `${row.kind}: Artillery ${row.artillery}, the suite ${row.suite}`).toBeLessThanOrEqual(row.tolerance);
 
       // Every threshold the load phase judged is an ensure condition with its limit that Artillery checked, or the
       // script says Artillery cannot hold it; and Artillery checks nothing else.
-      const notReproduced = (expression: string) => artillery.script.split('\n').some((line) => line.startsWith(`# Not reproduced: ${expression}: `));
+      const notReproduced = (expression: string) =>
+        artillery.script.split('\n').some((line) => line.startsWith(`# Not reproduced: ${expression}: `));
       const held = suite.thresholds.filter((t) => !notReproduced(t.expression));
       expect(suite.thresholds.map((t) => t.expression)).toEqual([...PROFILE.thresholds, 'answered >= 90%']);
       expect(held.map((t) => t.expression)).toEqual(['errorRate < 1%', 'p99 < 2000ms', 'getPet.p50 < 1000ms', 'answered >= 90%']);

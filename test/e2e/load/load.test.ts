@@ -27,16 +27,43 @@ const MIX = { listPets: 6, getPet: 3, createPet: 1 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function profile(overrides: Partial<LoadProfile> & Pick<LoadProfile, 'kind'>): LoadProfile {
-  return { name: 'test', description: 'a test profile', connections: 4, durationSec: 2, maxRequests: 100_000, mix: MIX, thresholds: [], ...overrides } as LoadProfile;
+  return {
+    name: 'test',
+    description: 'a test profile',
+    connections: 4,
+    durationSec: 2,
+    maxRequests: 100_000,
+    mix: MIX,
+    thresholds: [],
+    ...overrides,
+  } as LoadProfile;
 }
 
-async function load(wrap: ((inner: Handler) => Handler) | undefined, p: LoadProfile, timeoutMs = 5000, concurrency?: number): Promise<ConformanceResult> {
-  return withServer(wrap ? { wrap } : {}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs, load: p.name, loadProfiles: { [p.name]: p }, ...(concurrency ? { concurrency } : {}) }));
+async function load(
+  wrap: ((inner: Handler) => Handler) | undefined,
+  p: LoadProfile,
+  timeoutMs = 5000,
+  concurrency?: number,
+): Promise<ConformanceResult> {
+  return withServer(wrap ? { wrap } : {}, (url) =>
+    runConformance({
+      baseUrl: url,
+      apiKey: DISTINCTIVE_KEY,
+      seed: 12,
+      numRuns: 5,
+      timeoutMs,
+      load: p.name,
+      loadProfiles: { [p.name]: p },
+      ...(concurrency ? { concurrency } : {}),
+    }),
+  );
 }
 
 describe('load profiles', () => {
   it('smoke against the reference: figures per operation, thresholds as results, conformance held, report valid', async () => {
-    const result = await withServer({}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, load: 'smoke' }));
+    const result = await withServer({}, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, load: 'smoke' }),
+    );
     expect(result.summary.verdict).toBe('conformant');
     expect(result.summary.thresholds).toBe('pass');
     const [smoke] = result.load;
@@ -61,14 +88,33 @@ describe('load profiles', () => {
   });
 
   it('a threshold breach against a slow variant fails the run with exit 3 and the measured value beside the limit', async () => {
-    const slow = (inner: Handler): Handler => async (request) => {
-      if (request.method === 'GET' && request.path === '/pets') await sleep(25);
-      return inner(request);
-    };
+    const slow =
+      (inner: Handler): Handler =>
+      async (request) => {
+        if (request.method === 'GET' && request.path === '/pets') await sleep(25);
+        return inner(request);
+      };
     await withServer({ wrap: slow }, async (url) => {
       const dir = tempDir();
-      writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tight: { kind: 'closed', connections: 4, durationSec: 2, maxRequests: 50_000, mix: MIX, thresholds: ['listPets.p50 < 10ms', 'errorRate < 1%'] } } }));
-      const ran = await runInProcess(['--base-url', url, '--load', 'tight', '--num-runs', '5', '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      writeFileSync(
+        join(dir, 'petstore-conformance.config.json'),
+        JSON.stringify({
+          profiles: {
+            tight: {
+              kind: 'closed',
+              connections: 4,
+              durationSec: 2,
+              maxRequests: 50_000,
+              mix: MIX,
+              thresholds: ['listPets.p50 < 10ms', 'errorRate < 1%'],
+            },
+          },
+        }),
+      );
+      const ran = await runInProcess(['--base-url', url, '--load', 'tight', '--num-runs', '5', '--report-dir', join(dir, 'r')], {
+        cwd: dir,
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(3);
       expect(ran.stdout).toMatch(/✗ LOAD-TIGHT-LISTPETS-P50: listPets\.p50 < 10ms, measured (2\d|[3-9]\d)\.\d+ ms/);
       expect(ran.stdout).toMatch(/✓ LOAD-TIGHT-ALL-ERRORRATE/);
@@ -83,14 +129,16 @@ describe('load profiles', () => {
   it('fixed rate: a target that stalls for one second shows the stall in p99 (latency from when each request was due)', async () => {
     let stallUntil = 0;
     let stalls = 0;
-    const stalling = (inner: Handler): Handler => async (request) => {
-      const wait = stallUntil - Date.now();
-      if (wait > 0) {
-        stalls++;
-        await sleep(wait);
-      }
-      return inner(request);
-    };
+    const stalling =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const wait = stallUntil - Date.now();
+        if (wait > 0) {
+          stalls++;
+          await sleep(wait);
+        }
+        return inner(request);
+      };
     const p = profile({ name: 'steady', kind: 'rate', rate: 100, connections: 200, durationSec: 4, thresholds: ['p99 < 500ms'] });
     const result = await withServer({ wrap: stalling }, (url) =>
       runConformance({
@@ -118,20 +166,22 @@ describe('load profiles', () => {
   it('a rule broken only under concurrency is caught by the conformance-under-load check, with evidence', async () => {
     let inFlight = 0;
     // More than 10 requests at once (never at rest, where this run keeps 8 in flight): the status filter is ignored.
-    const racy = (inner: Handler): Handler => async (request) => {
-      inFlight++;
-      try {
-        await sleep(1);
-        if (inFlight > 10 && request.query.has('status')) {
-          const query = new URLSearchParams(request.query);
-          query.delete('status');
-          return await inner({ ...request, query });
+    const racy =
+      (inner: Handler): Handler =>
+      async (request) => {
+        inFlight++;
+        try {
+          await sleep(1);
+          if (inFlight > 10 && request.query.has('status')) {
+            const query = new URLSearchParams(request.query);
+            query.delete('status');
+            return await inner({ ...request, query });
+          }
+          return await inner(request);
+        } finally {
+          inFlight--;
         }
-        return await inner(request);
-      } finally {
-        inFlight--;
-      }
-    };
+      };
     const result = await load(racy, profile({ name: 'busy', kind: 'closed', connections: 24, durationSec: 2 }), 5000, 8);
     const filter = result.rules.find((r) => r.id === 'LIST-STATUS-FILTER')!;
     expect(filter.outcome).toBe('fail');
@@ -148,12 +198,19 @@ describe('load profiles', () => {
     // Newest first (the order is not shown), and each 201 leaves 30 ms after the animal was stored: listings sent in
     // between show it first. A correct store; the ids of its 201s are all distinct.
     const newestFirst = mutants.find((m) => m.name === 'newest-first')!.wrap;
-    const slow201 = (inner: Handler): Handler => async (request) => {
-      const response = await inner(request);
-      if (request.method === 'POST' && response.status === 201) await sleep(30);
-      return response;
-    };
-    const result = await load((inner) => slow201(newestFirst(inner)), profile({ name: 'inflight', kind: 'closed', connections: 16, durationSec: 2, mix: { listPets: 5, getPet: 0, createPet: 5 } }), 5000, 8);
+    const slow201 =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const response = await inner(request);
+        if (request.method === 'POST' && response.status === 201) await sleep(30);
+        return response;
+      };
+    const result = await load(
+      (inner) => slow201(newestFirst(inner)),
+      profile({ name: 'inflight', kind: 'closed', connections: 16, durationSec: 2, mix: { listPets: 5, getPet: 0, createPet: 5 } }),
+      5000,
+      8,
+    );
     const unique = result.rules.find((r) => r.id === 'CREATE-ID-UNIQUE')!;
     expect(unique.checks.flatMap((c) => c.findings).map((f) => f.message)).toEqual([]);
     expect(unique.outcome).toBe('pass');
@@ -163,13 +220,27 @@ describe('load profiles', () => {
   it("judges its samples as the functional phases do, through the run's door and within the run's read bound: a page past maxBodyBytes is not judged on bytes it did not read", async () => {
     // Only the load sender's list pages (it sends no user-agent; the functional client does) hold 4 KiB of whitespace,
     // then the page, then bytes that are not JSON: past a 2 KiB read bound, what was read can still begin JSON.
-    const padded = (inner: Handler): Handler => async (request) => {
-      const answer = await inner(request);
-      if (request.headers['user-agent'] !== undefined || request.method !== 'GET' || request.path !== '/pets' || answer.status !== 200) return answer;
-      return { ...answer, body: `${' '.repeat(4096)}${stringifyJson(answer.body)} not JSON` };
-    };
+    const padded =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        if (request.headers['user-agent'] !== undefined || request.method !== 'GET' || request.path !== '/pets' || answer.status !== 200)
+          return answer;
+        return { ...answer, body: `${' '.repeat(4096)}${stringifyJson(answer.body)} not JSON` };
+      };
     const p = profile({ name: 'bound', kind: 'closed', connections: 2, durationSec: 1 });
-    const result = await withServer({ wrap: padded }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 3, load: p.name, loadProfiles: { [p.name]: p }, maxBodyBytes: 2048, only: ['LIST-RESPONSE', 'PET-SCHEMA'] }));
+    const result = await withServer({ wrap: padded }, (url) =>
+      runConformance({
+        baseUrl: url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 12,
+        numRuns: 3,
+        load: p.name,
+        loadProfiles: { [p.name]: p },
+        maxBodyBytes: 2048,
+        only: ['LIST-RESPONSE', 'PET-SCHEMA'],
+      }),
+    );
     expect(result.load[0]!.conformance.sampled).toBeGreaterThan(0);
     expect(result.load[0]!.conformance.failedRules).toEqual([]);
     const underLoad = result.rules.find((r) => r.id === 'LIST-RESPONSE')!.checks.find((c) => c.id === 'load.bound.conformance')!;
@@ -177,24 +248,42 @@ describe('load profiles', () => {
   });
 
   it('refuses to start load against a target that does not authenticate', async () => {
-    const open = (inner: Handler): Handler => (request) => inner({ ...request, headers: { ...request.headers, authorization: `Bearer ${DISTINCTIVE_KEY}` } });
+    const open =
+      (inner: Handler): Handler =>
+      (request) =>
+        inner({ ...request, headers: { ...request.headers, authorization: `Bearer ${DISTINCTIVE_KEY}` } });
     const result = await load(open, profile({ name: 'any', kind: 'closed' }));
     expect(result.load).toEqual([]);
-    expect(result.skippedPhases).toContainEqual({ phase: 'load', why: { code: 'load-refused', failed: ['AUTH-REQUIRED'] }, reason: expect.stringMatching(/load not started: the target does not authenticate .*AUTH-REQUIRED/) });
+    expect(result.skippedPhases).toContainEqual({
+      phase: 'load',
+      why: { code: 'load-refused', failed: ['AUTH-REQUIRED'] },
+      reason: expect.stringMatching(/load not started: the target does not authenticate .*AUTH-REQUIRED/),
+    });
   });
 
   it('stress: rising concurrency stops at the stage where a threshold breaks, and says where', async () => {
     let inFlight = 0;
-    const crowded = (inner: Handler): Handler => async (request) => {
-      inFlight++;
-      try {
-        await sleep(inFlight * 3);
-        return await inner(request);
-      } finally {
-        inFlight--;
-      }
-    };
-    const result = await load(crowded, profile({ name: 'ramp', kind: 'ramp', stages: [1, 2, 4, 8, 16, 32], stageSec: 1, thresholds: ['p50 < 20ms'] } as Partial<LoadProfile> & { kind: 'ramp' }));
+    const crowded =
+      (inner: Handler): Handler =>
+      async (request) => {
+        inFlight++;
+        try {
+          await sleep(inFlight * 3);
+          return await inner(request);
+        } finally {
+          inFlight--;
+        }
+      };
+    const result = await load(
+      crowded,
+      profile({
+        name: 'ramp',
+        kind: 'ramp',
+        stages: [1, 2, 4, 8, 16, 32],
+        stageSec: 1,
+        thresholds: ['p50 < 20ms'],
+      } as Partial<LoadProfile> & { kind: 'ramp' }),
+    );
     const [run] = result.load;
     expect(run!.brokeAt).toBeDefined();
     expect(run!.brokeAt!.connections).toBeGreaterThan(1);
@@ -207,16 +296,22 @@ describe('load profiles', () => {
   it('stops by itself within its bound when the target stops answering mid-profile', async () => {
     let served = 0;
     let silent = false;
-    const tiring = (inner: Handler): Handler => (request) => {
-      if (silent || ++served > 2000) {
-        silent = true;
-        return new Promise(() => {});
-      }
-      return inner(request);
-    };
+    const tiring =
+      (inner: Handler): Handler =>
+      (request) => {
+        if (silent || ++served > 2000) {
+          silent = true;
+          return new Promise(() => {});
+        }
+        return inner(request);
+      };
     // That it stops by itself is what the test's own time bound holds (no wall-clock assertion: the machine is shared). A
     // deadline of 2 s leaves a busy machine's functional phase its answers; the silent load requests all meet it.
-    const result = await load(tiring, profile({ name: 'tired', kind: 'closed', connections: 4, durationSec: 3, thresholds: ['errorRate < 0.1%'] }), 2000);
+    const result = await load(
+      tiring,
+      profile({ name: 'tired', kind: 'closed', connections: 4, durationSec: 3, thresholds: ['errorRate < 0.1%'] }),
+      2000,
+    );
     const [run] = result.load;
     expect(run!.overall.errors.timeouts).toBeGreaterThan(0);
     expect(run!.thresholds[0]!.outcome).toBe('fail');
@@ -251,14 +346,24 @@ function nameOf(body: Buffer): string | undefined {
  * then on `behaviour` decides what each request gets: a hostile target that is
  * conformant at rest, so the load phase runs. `n` counts the load-phase requests.
  */
-async function front(behaviour: LoadBehaviour, setupNames?: ReadonlySet<string>): Promise<{ url: string; loadRequests: () => number; close: () => Promise<void> }> {
+async function front(
+  behaviour: LoadBehaviour,
+  setupNames?: ReadonlySet<string>,
+): Promise<{ url: string; loadRequests: () => number; close: () => Promise<void> }> {
   const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
   const upstream = new Pool(new URL(reference.url).origin, { connections: 16 });
   let setupAnimals = 0;
   let load = 0;
   const answerOf = async (request: RawRequest): Promise<Buffer> => {
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length', 'keep-alive'].includes(name)));
-    const response = await upstream.request({ method: request.method as 'GET', path: request.path, headers, body: request.body.length > 0 ? request.body : null });
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length', 'keep-alive'].includes(name)),
+    );
+    const response = await upstream.request({
+      method: request.method as 'GET',
+      path: request.path,
+      headers,
+      body: request.body.length > 0 ? request.body : null,
+    });
     const body = Buffer.from(await response.body.arrayBuffer());
     let head = `HTTP/1.1 ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? 'Status'}\r\n`;
     for (const [name, value] of Object.entries(response.headers)) {
@@ -296,7 +401,8 @@ async function front(behaviour: LoadBehaviour, setupNames?: ReadonlySet<string>)
           if (setupAnimals >= LOAD_SETUP_ANIMALS) return behaviour(socket, request, () => answerOf(request), ++load);
           const answer = await answerOf(request);
           // A plain run names them `<prefix>load <i>`; a certification's natural names are known from its seed alone.
-          if (setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString())) setupAnimals++;
+          if (setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString()))
+            setupAnimals++;
           if (!socket.destroyed) socket.write(answer);
         });
       }
@@ -318,16 +424,40 @@ async function front(behaviour: LoadBehaviour, setupNames?: ReadonlySet<string>)
 /** Runs the CLI (main(), in this process) against `url` with a small closed-loop profile; returns the exit code, the output and the report. */
 async function cliLoad(url: string, timeoutMs = 1000): Promise<{ code: number | null; stdout: string; report: ConformanceResult }> {
   const dir = tempDir();
-  writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 5%', 'p99 < 1000ms'] } } }));
-  const ran = await runInProcess(['--base-url', url, '--load', 'tiny', '--num-runs', '5', '--timeout', String(timeoutMs), '--report-dir', join(dir, 'r')], { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 90_000 });
-  return { code: ran.code, stdout: ran.stdout, report: JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult };
+  writeFileSync(
+    join(dir, 'petstore-conformance.config.json'),
+    JSON.stringify({
+      profiles: {
+        tiny: {
+          kind: 'closed',
+          connections: 2,
+          durationSec: 1,
+          maxRequests: 5000,
+          mix: MIX,
+          thresholds: ['errorRate < 5%', 'p99 < 1000ms'],
+        },
+      },
+    }),
+  );
+  const ran = await runInProcess(
+    ['--base-url', url, '--load', 'tiny', '--num-runs', '5', '--timeout', String(timeoutMs), '--report-dir', join(dir, 'r')],
+    { cwd: dir, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: 90_000 },
+  );
+  return {
+    code: ran.code,
+    stdout: ran.stdout,
+    report: JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult,
+  };
 }
 
 describe('load phase: only what was measured counts', () => {
   const cases: [string, LoadBehaviour][] = [
     ['accepts the load connections and never answers', () => {}],
     ['answers bytes that are not HTTP', (socket) => void socket.end('SSH-2.0-OpenSSH_9.2\r\n\u0000\u0001garbage\r\n\r\n')],
-    ['answers HTTP/1.0 without a length and never ends the body', (socket) => void socket.write('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n[')],
+    [
+      'answers HTTP/1.0 without a length and never ends the body',
+      (socket) => void socket.write('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n['),
+    ],
   ];
   for (const [what, behaviour] of cases) {
     it(`a target that ${what} fails the load phase (exit 3), never "within thresholds"`, async () => {
@@ -343,7 +473,12 @@ describe('load phase: only what was measured counts', () => {
         expect(load!.answered).toEqual({ answered: 0, due: load!.overall.errors.timeouts + load!.overall.errors.socketErrors });
         expect(load!.answered!.due).toBeGreaterThan(0);
         const answered = load!.thresholds.find((t) => t.metric === 'answered')!;
-        expect(answered).toMatchObject({ id: 'LOAD-TINY-ALL-ANSWERED', outcome: 'fail', measured: 0, reason: `only 0 of ${load!.answered!.due} requests answered` });
+        expect(answered).toMatchObject({
+          id: 'LOAD-TINY-ALL-ANSWERED',
+          outcome: 'fail',
+          measured: 0,
+          reason: `only 0 of ${load!.answered!.due} requests answered`,
+        });
         // Nothing answered: no threshold on all requests holds, latency included.
         expect(load!.thresholds.map((t) => [t.id, t.outcome])).toEqual([
           ['LOAD-TINY-ALL-ERRORRATE', 'fail'],
@@ -365,8 +500,16 @@ describe('load phase: only what was measured counts', () => {
   it('a target that answers HTTP/1.0 without a length and closes: each answer ends with the connection and is measured', async () => {
     const target = await front(async (socket, _request, answer) => {
       const [head = '', ...rest] = (await answer()).toString('latin1').split('\r\n\r\n');
-      const fields = head.split('\r\n').slice(1).filter((f) => !/^content-length:/i.test(f));
-      socket.end(Buffer.from(`HTTP/1.0 ${head.split(' ').slice(1).join(' ').split('\r\n')[0]}\r\n${fields.join('\r\n')}\r\n\r\n${rest.join('\r\n\r\n')}`, 'latin1'));
+      const fields = head
+        .split('\r\n')
+        .slice(1)
+        .filter((f) => !/^content-length:/i.test(f));
+      socket.end(
+        Buffer.from(
+          `HTTP/1.0 ${head.split(' ').slice(1).join(' ').split('\r\n')[0]}\r\n${fields.join('\r\n')}\r\n\r\n${rest.join('\r\n\r\n')}`,
+          'latin1',
+        ),
+      );
     });
     try {
       const { code, report } = await cliLoad(target.url);
@@ -390,11 +533,20 @@ describe('load phase: only what was measured counts', () => {
   it('certify refuses a certificate to a target that never answers the load profile, and verify agrees', async () => {
     // The library's certify, given a seed (the command line never takes one), so that the target knows the set-up animals' natural names.
     const seed = 2;
-    const target = await front(() => {}, new Set(Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => naturalNamesFor(seed, DISTINCTIVE_KEY).name(`load ${i}`))));
+    const target = await front(
+      () => {},
+      new Set(Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => naturalNamesFor(seed, DISTINCTIVE_KEY).name(`load ${i}`))),
+    );
     const dir = tempDir();
     try {
       const bundle = join(dir, 'silent.tar.gz');
-      const { manifest, bundle: bytes } = await certify({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, product: { name: 'Silent Store', version: '1.0.0', contact: 'ops@silent.example' }, seed, timeoutMs: 1000 });
+      const { manifest, bundle: bytes } = await certify({
+        baseUrl: target.url,
+        apiKey: DISTINCTIVE_KEY,
+        product: { name: 'Silent Store', version: '1.0.0', contact: 'ops@silent.example' },
+        seed,
+        timeoutMs: 1000,
+      });
       writeFileSync(bundle, bytes);
       expect(manifest.certified).toBe(false);
       expect(manifest.reasons.join('\n')).toMatch(/load threshold\(s\) breached or not measured: .*only 0 of \d+ requests answered/);
@@ -408,7 +560,10 @@ describe('load phase: only what was measured counts', () => {
 });
 
 describe('load phase: every answer stays with its request', () => {
-  const judgedUnderLoad = (result: ConformanceResult) => result.rules.flatMap((r) => r.checks.filter((c) => c.id.startsWith('load.')).flatMap((c) => c.findings.map((f) => `${r.id}: ${f.message}`)));
+  const judgedUnderLoad = (result: ConformanceResult) =>
+    result.rules.flatMap((r) =>
+      r.checks.filter((c) => c.id.startsWith('load.')).flatMap((c) => c.findings.map((f) => `${r.id}: ${f.message}`)),
+    );
 
   it('103 Early Hints before every answer: skipped, every request answered, no failure invented', async () => {
     const target = await front(async (socket, _request, answer) => {
@@ -417,7 +572,15 @@ describe('load phase: every answer stays with its request', () => {
       socket.write(body);
     });
     try {
-      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'hints', loadProfiles: { hints: profile({ name: 'hints', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 1%'] }) } });
+      const result = await runConformance({
+        baseUrl: target.url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 12,
+        numRuns: 5,
+        timeoutMs: 5000,
+        load: 'hints',
+        loadProfiles: { hints: profile({ name: 'hints', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 1%'] }) },
+      });
       const [load] = result.load;
       expect(target.loadRequests()).toBeGreaterThan(100);
       expect(load!.overall.errors).toEqual({ non2xx: 0, timeouts: 0, socketErrors: 0 });
@@ -443,7 +606,17 @@ describe('load phase: every answer stays with its request', () => {
       }
     });
     try {
-      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'continue', loadProfiles: { continue: profile({ name: 'continue', kind: 'closed', connections: 4, durationSec: 1, thresholds: ['errorRate < 1%'] }) } });
+      const result = await runConformance({
+        baseUrl: target.url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 12,
+        numRuns: 5,
+        timeoutMs: 5000,
+        load: 'continue',
+        loadProfiles: {
+          continue: profile({ name: 'continue', kind: 'closed', connections: 4, durationSec: 1, thresholds: ['errorRate < 1%'] }),
+        },
+      });
       const [load] = result.load;
       expect(target.loadRequests()).toBeGreaterThan(50);
       expect(load!.overall.errors).toEqual({ non2xx: 0, timeouts: 0, socketErrors: 0 });
@@ -463,7 +636,17 @@ describe('load phase: every answer stays with its request', () => {
       if (!socket.destroyed) socket.write(body);
     });
     try {
-      const result = await runConformance({ baseUrl: target.url, apiKey: DISTINCTIVE_KEY, seed: 12, numRuns: 5, timeoutMs: 5000, load: 'resets', loadProfiles: { resets: profile({ name: 'resets', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 5%'] }) } });
+      const result = await runConformance({
+        baseUrl: target.url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 12,
+        numRuns: 5,
+        timeoutMs: 5000,
+        load: 'resets',
+        loadProfiles: {
+          resets: profile({ name: 'resets', kind: 'closed', connections: 8, durationSec: 2, thresholds: ['errorRate < 5%'] }),
+        },
+      });
       const [load] = result.load;
       // Enough for a few resets (one in 50), however busy the machine.
       expect(target.loadRequests()).toBeGreaterThan(150);
@@ -487,7 +670,27 @@ describe('load phase: every answer stays with its request', () => {
 
 describe('load phase over https: TLS verified as in the functional phase', () => {
   const dir = tempDir();
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   // A certificate refused fails every request; a machine too busy to answer each request in time fails a few (the
   // threshold tells the two apart without asking the machine to keep pace).
@@ -498,30 +701,47 @@ describe('load phase over https: TLS verified as in the functional phase', () =>
   it.each([
     ['closed loop', tiny],
     ['fixed rate', paced],
-  ])('with --ca the load phase (%s) is answered (exit 0); the report says the certificate was verified', async (_kind, tinyProfile) => {
-    await withServer({ tls }, async (url) => {
-      const work = tempDir();
-      writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: tinyProfile } }));
-      const ran = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')], { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
-      const report = JSON.parse(readFileSync(join(work, 'r', 'report.json'), 'utf8')) as ConformanceResult;
-      expect(ran.code).toBe(0);
-      expect(report.options).toMatchObject({ insecure: false, customCa: true });
-      const [load] = report.load;
-      expect(load!.overall.requests).toBeGreaterThan(20);
-      expect(load!.overall.errors.socketErrors).toBe(0);
-      expect(load!.answered!.answered).toBeGreaterThan(load!.answered!.due / 2);
-    });
-  }, 60_000);
+  ])(
+    'with --ca the load phase (%s) is answered (exit 0); the report says the certificate was verified',
+    async (_kind, tinyProfile) => {
+      await withServer({ tls }, async (url) => {
+        const work = tempDir();
+        writeFileSync(join(work, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: tinyProfile } }));
+        const ran = await runInProcess(
+          ['--base-url', url, '--ca', join(dir, 'cert.pem'), '--load', 'tiny', '--num-runs', '3', '--report-dir', join(work, 'r')],
+          { cwd: work, env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+        );
+        const report = JSON.parse(readFileSync(join(work, 'r', 'report.json'), 'utf8')) as ConformanceResult;
+        expect(ran.code).toBe(0);
+        expect(report.options).toMatchObject({ insecure: false, customCa: true });
+        const [load] = report.load;
+        expect(load!.overall.requests).toBeGreaterThan(20);
+        expect(load!.overall.errors.socketErrors).toBe(0);
+        expect(load!.answered!.answered).toBeGreaterThan(load!.answered!.due / 2);
+      });
+    },
+    60_000,
+  );
 
   it('the load sender refuses a certificate nobody vouches for: socket errors, not one request reaches the target; --insecure alone accepts it', async () => {
     let handled = 0;
-    const counting = (inner: Handler): Handler => (request) => {
-      handled++;
-      return inner(request);
-    };
+    const counting =
+      (inner: Handler): Handler =>
+      (request) => {
+        handled++;
+        return inner(request);
+      };
     await withServer({ tls, wrap: counting }, async (url) => {
       const p = profile({ name: 'tls', kind: 'closed', connections: 2, durationSec: 1, thresholds: ['errorRate < 1%'] });
-      const deps = { baseUrl: url, authorization: `Bearer ${DISTINCTIVE_KEY}`, requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-tls ', seed: 1, authProbeShare: 0 }), timeoutMs: 2000, sample: () => false, judge: () => {}, emit: () => {} };
+      const deps = {
+        baseUrl: url,
+        authorization: `Bearer ${DISTINCTIVE_KEY}`,
+        requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-tls ', seed: 1, authProbeShare: 0 }),
+        timeoutMs: 2000,
+        sample: () => false,
+        judge: () => {},
+        emit: () => {},
+      };
       const refused = await runProfile(p, validateProfile(p), deps);
       expect(handled).toBe(0);
       expect(refused.overall.requests).toBe(0);
@@ -554,7 +774,15 @@ describe('load phase deadlines', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const p = profile({ name: 'drip', kind: 'closed', connections: 2, durationSec: 1, thresholds: [] });
-      const result = await runProfile(p, [], { baseUrl: url, authorization: 'Bearer x', requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-drip ', seed: 1, authProbeShare: 0 }), timeoutMs: 500, sample: () => false, judge: () => {}, emit: () => {} });
+      const result = await runProfile(p, [], {
+        baseUrl: url,
+        authorization: 'Bearer x',
+        requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-drip ', seed: 1, authProbeShare: 0 }),
+        timeoutMs: 500,
+        sample: () => false,
+        judge: () => {},
+        emit: () => {},
+      });
       // Two rounds of 500 ms deadlines fit in the profile's second; the second round ends on its deadline, after the profile.
       // Without the deadline a drip of 1000 bytes, one every 100 ms, would hold the profile 100 s: past this test's timeout.
       expect(result.overall.requests).toBe(0);
@@ -576,10 +804,26 @@ describe('thresholds are met only when measured', () => {
     errorRate: requests + timeouts === 0 ? 0 : timeouts / (requests + timeouts),
     distribution: [],
   });
-  const p = profile({ name: 'm', kind: 'closed', thresholds: ['p99 < 100ms', 'getPet.p99 < 100ms', 'createPet.p99 < 100ms', 'createPet.errorRate < 50%', 'throughput < 1000000/s', 'drift < 2x'] });
+  const p = profile({
+    name: 'm',
+    kind: 'closed',
+    thresholds: [
+      'p99 < 100ms',
+      'getPet.p99 < 100ms',
+      'createPet.p99 < 100ms',
+      'createPet.errorRate < 50%',
+      'throughput < 1000000/s',
+      'drift < 2x',
+    ],
+  });
 
   it('an operation with no request is inconclusive; one with requests but no answer, an all-threshold with nothing answered, a drift never measured fail', () => {
-    const answered = evaluate('m', validateProfile(p), { overall: figures(10, 3), operations: { listPets: figures(10), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
+    const answered = evaluate(
+      'm',
+      validateProfile(p),
+      { overall: figures(10, 3), operations: { listPets: figures(10), getPet: figures(0), createPet: figures(0, 3) } },
+      undefined,
+    );
     expect(answered.map((t) => [t.expression, t.outcome])).toEqual([
       ['p99 < 100ms', 'pass'],
       ['getPet.p99 < 100ms', 'inconclusive'],
@@ -590,13 +834,30 @@ describe('thresholds are met only when measured', () => {
     ]);
     expect(answered[1]!.reason).toBe('no getPet request was sent');
     expect(answered[2]!.reason).toBe('not measured: no createPet request was answered (3 sent: 3 timeouts, 0 socket errors)');
-    const nothing = evaluate('m', validateProfile(p), { overall: figures(0, 3), operations: { listPets: figures(0), getPet: figures(0), createPet: figures(0, 3) } }, undefined);
-    expect(nothing.find((t) => t.expression === 'throughput < 1000000/s')).toMatchObject({ outcome: 'fail', reason: 'not measured: no request was answered (3 sent: 3 timeouts, 0 socket errors)' });
+    const nothing = evaluate(
+      'm',
+      validateProfile(p),
+      { overall: figures(0, 3), operations: { listPets: figures(0), getPet: figures(0), createPet: figures(0, 3) } },
+      undefined,
+    );
+    expect(nothing.find((t) => t.expression === 'throughput < 1000000/s')).toMatchObject({
+      outcome: 'fail',
+      reason: 'not measured: no request was answered (3 sent: 3 timeouts, 0 socket errors)',
+    });
   });
 
   it('answered >= 90% of the requests due', () => {
-    expect(answeredThreshold('m', 90, 100)).toMatchObject({ id: 'LOAD-M-ALL-ANSWERED', outcome: 'pass', measured: 90, reason: '90 of 100 requests answered' });
-    expect(answeredThreshold('m', 899, 1000)).toMatchObject({ outcome: 'fail', measured: 89.9, reason: 'only 899 of 1000 requests answered' });
+    expect(answeredThreshold('m', 90, 100)).toMatchObject({
+      id: 'LOAD-M-ALL-ANSWERED',
+      outcome: 'pass',
+      measured: 90,
+      reason: '90 of 100 requests answered',
+    });
+    expect(answeredThreshold('m', 899, 1000)).toMatchObject({
+      outcome: 'fail',
+      measured: 89.9,
+      reason: 'only 899 of 1000 requests answered',
+    });
     expect(answeredThreshold('m', 0, 0)).toMatchObject({ outcome: 'fail', reason: 'not measured: no request was due' });
   });
 });

@@ -13,7 +13,15 @@ import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
 const CHROMIUM = findChromium('test/e2e/reports/html.test.ts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /**
  * A reference broken four ways: default limit 21 (LIST-LIMIT-DEFAULT, MUST);
@@ -21,25 +29,32 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  * without its Deprecation header (a SHOULD: a warning); categoryId through a
  * double (CREATE-ECHO, a property failure with a counterexample).
  */
-const broken = (inner: Handler): Handler => async (request) => {
-  const query = request.method === 'GET' && request.path === '/pets' && !request.query.has('limit') ? new URLSearchParams([...request.query, ['limit', '21']]) : request.query;
-  const answer = await inner({ ...request, query });
-  const headers = { ...answer.headers };
-  if (request.path.startsWith('/pets/')) delete headers.deprecation;
-  let body = answer.body;
-  if (answer.status >= 400) body = { ...(answer.body as object), status: String(answer.status) };
-  if (request.method === 'POST' && answer.status === 201) {
-    const pet = answer.body as { categoryId: bigint };
-    body = { ...pet, categoryId: BigInt(Number(pet.categoryId)) };
-  }
-  return { ...answer, headers, body };
-};
-
+const broken =
+  (inner: Handler): Handler =>
+  async (request) => {
+    const query =
+      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
+        ? new URLSearchParams([...request.query, ['limit', '21']])
+        : request.query;
+    const answer = await inner({ ...request, query });
+    const headers = { ...answer.headers };
+    if (request.path.startsWith('/pets/')) delete headers.deprecation;
+    let body = answer.body;
+    if (answer.status >= 400) body = { ...(answer.body as object), status: String(answer.status) };
+    if (request.method === 'POST' && answer.status === 201) {
+      const pet = answer.body as { categoryId: bigint };
+      body = { ...pet, categoryId: BigInt(Number(pet.categoryId)) };
+    }
+    return { ...answer, headers, body };
+  };
 
 const offline = (urls: string[]) => urls.filter((url) => !/^(file|data|about):/.test(url));
 
 /** The rule ids the page shows (not hidden by a filter), in page order. */
-const visibleRules = (page: Page) => page.locator('details.rule:visible').evaluateAll((els) => els.map((el) => `${el.getAttribute('data-outcome')} ${el.getAttribute('data-severity')}`));
+const visibleRules = (page: Page) =>
+  page
+    .locator('details.rule:visible')
+    .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-outcome')} ${el.getAttribute('data-severity')}`));
 
 let browser: Browser;
 
@@ -101,19 +116,26 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       expect(await curl.isVisible()).toBe(false);
       await rule.locator('summary').first().click();
       await curl.waitFor({ state: 'visible' });
-      expect(await curl.textContent()).toMatch(/^curl -sS -i -X GET '.*\/v1\/pets' -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)$/);
+      expect(await curl.textContent()).toMatch(
+        /^curl -sS -i -X GET '.*\/v1\/pets' -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)$/,
+      );
       const status = rule.locator('.status').first();
       expect(await status.isVisible()).toBe(true);
       expect(await status.textContent()).toBe('HTTP 200');
       expect(await rule.locator('.received').first().textContent()).toBe('Received 21');
       expect(await rule.locator('pre.replay').first().textContent()).toMatch(/--seed 7 .*--only LIST-LIMIT-DEFAULT/);
       // Beside the failure: its case id and the replay command, as the console prints them.
-      const failure = result.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!.checks.flatMap((c) => c.findings).find((f) => f.outcome === 'fail')!;
+      const failure = result.rules
+        .find((r) => r.id === 'LIST-LIMIT-DEFAULT')!
+        .checks.flatMap((c) => c.findings)
+        .find((f) => f.outcome === 'fail')!;
       expect(failure.case?.id).toMatch(/^c-[0-9a-f]{8}$/);
       expect(await rule.locator('.case-id').first().textContent()).toBe(failure.case!.id);
       const replay = rule.locator('pre.replay-case').first();
       expect(await replay.isVisible()).toBe(true);
-      expect(await replay.textContent()).toBe(`npx petstore-conformance replay ${reportJson} ${failure.case!.id} --base-url ${result.target}`);
+      expect(await replay.textContent()).toBe(
+        `npx petstore-conformance replay ${reportJson} ${failure.case!.id} --base-url ${result.target}`,
+      );
 
       // A property failure: its shrunk counterexample and re-run command.
       const echo = page.locator('#create-echo');
@@ -121,7 +143,9 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       const cx = echo.locator('pre.cx-input').first();
       await cx.waitFor({ state: 'visible' });
       expect(await cx.textContent()).toMatch(/categoryId/);
-      expect(await echo.locator('.cx-meta').first().textContent()).toMatch(/seed -?\d+ · path \S+ · found after \d+ runs?, shrunk \d+ times?/);
+      expect(await echo.locator('.cx-meta').first().textContent()).toMatch(
+        /seed -?\d+ · path \S+ · found after \d+ runs?, shrunk \d+ times?/,
+      );
 
       // A SHOULD failure in a non-strict run is a warning.
       const warning = page.locator('#get-deprecation-header');
@@ -140,7 +164,8 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
       expect(shown).toHaveLength(total - passing);
       expect(shown.filter((s) => s.startsWith('pass '))).toEqual([]);
       // Only failures.
-      for (const box of await page.locator('input[name="outcome"]').all()) if ((await box.getAttribute('value')) !== 'fail') await box.uncheck();
+      for (const box of await page.locator('input[name="outcome"]').all())
+        if ((await box.getAttribute('value')) !== 'fail') await box.uncheck();
       shown = await visibleRules(page);
       expect(shown.length).toBe(result.rules.filter((r) => r.outcome === 'fail' && r.severity === 'MUST').length);
       expect(new Set(shown)).toEqual(new Set(['fail MUST']));
@@ -208,13 +233,20 @@ describe.skipIf(!CHROMIUM)('report.html of a failing run, in a browser', () => {
 
 describe('report.html says what a reader needs without the console', () => {
   it('every failure with a case has its case id and replay command beside it', async () => {
-    const result = await withServer({ wrap: broken }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 5 }));
+    const result = await withServer({ wrap: broken }, (baseUrl) =>
+      runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 5 }),
+    );
     const html = renderHtml(result, { reportJson: 'runs/my report/report.json' });
-    const cases = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).filter((f) => f.case).map((f) => f.case!.id);
+    const cases = result.rules
+      .flatMap((r) => r.checks.flatMap((c) => c.findings))
+      .filter((f) => f.case)
+      .map((f) => f.case!.id);
     expect(cases.length).toBeGreaterThan(2);
     for (const id of new Set(cases)) {
       expect(html).toContain(`<code class="case-id">${id}</code>`);
-      expect(html).toContain(`<pre class="replay-case">npx petstore-conformance replay &#39;runs/my report/report.json&#39; ${id} --base-url ${result.target}</pre>`);
+      expect(html).toContain(
+        `<pre class="replay-case">npx petstore-conformance replay &#39;runs/my report/report.json&#39; ${id} --base-url ${result.target}</pre>`,
+      );
     }
     expect(renderHtml(result)).toContain(`npx petstore-conformance replay report.json ${cases[0]} --base-url ${result.target}`);
     expect(html).not.toContain('--api-key');
@@ -223,7 +255,9 @@ describe('report.html says what a reader needs without the console', () => {
   it('a check that could not judge says what happened, not that no request was made', async () => {
     // Every request but the preflight answered 503: many requests, none a check could judge.
     const down: (inner: Handler) => Handler = (inner) => (request) =>
-      request.method === 'GET' && request.path === '/pets' && request.query.get('limit') === '1' ? inner(request) : { status: 503, headers: { 'content-type': 'application/json' }, body: { code: 'down', message: 'down', status: 503 } };
+      request.method === 'GET' && request.path === '/pets' && request.query.get('limit') === '1'
+        ? inner(request)
+        : { status: 503, headers: { 'content-type': 'application/json' }, body: { code: 'down', message: 'down', status: 503 } };
     const result = await withServer({ wrap: down }, (baseUrl) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 3 }));
     const reasons = result.rules.flatMap((r) => r.checks.map((c) => c.reason ?? ''));
     expect(reasons.filter((r) => /no request this check judges was made/.test(r))).toEqual([]);
@@ -231,7 +265,9 @@ describe('report.html says what a reader needs without the console', () => {
     expect(schema.outcome).toBe('inconclusive');
     expect(schema.reason).toMatch(/^none of the run's \d+ answers was one this check judges for PET-SCHEMA: they were 503 ×\d+/);
     const limit = result.rules.find((r) => r.id === 'LIST-LIMIT-DEFAULT')!.checks.find((c) => c.id === 'listPets.default-limit')!;
-    expect(limit.reason).toBe('this check sent 1 request, answered 503 ×1: none of the answers was one it could judge LIST-LIMIT-DEFAULT on');
+    expect(limit.reason).toBe(
+      'this check sent 1 request, answered 503 ×1: none of the answers was one it could judge LIST-LIMIT-DEFAULT on',
+    );
     const html = renderHtml(result);
     expect(html).toContain(`<p class="reason">${limit.reason}</p>`);
   });
@@ -262,7 +298,10 @@ describe('renderHtml with hostile strings', () => {
       verdict: 'non-conformant',
       reason: H,
       strict: false,
-      counts: { MUST: { pass: 0, fail: 1, inconclusive: 0, error: 1, skip: 0, waived: 0 }, SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 } },
+      counts: {
+        MUST: { pass: 0, fail: 1, inconclusive: 0, error: 1, skip: 0, waived: 0 },
+        SHOULD: { pass: 0, fail: 0, inconclusive: 0, error: 0, skip: 0, waived: 0 },
+      },
       requests: 1,
       checks: 1,
       thresholds: 'none',
@@ -301,7 +340,13 @@ describe('renderHtml with hostile strings', () => {
                   {
                     seq: 1,
                     request: { method: H, url: H, headers: { [H]: H }, body: H, bodyBytes: 1 },
-                    response: { status: 200, headers: { [H]: H, 'x-big': BIG }, body: suiteText(`${H}${BIG}`), bodyBytes: BIG.length, truncated: true },
+                    response: {
+                      status: 200,
+                      headers: { [H]: H, 'x-big': BIG },
+                      body: suiteText(`${H}${BIG}`),
+                      bodyBytes: BIG.length,
+                      truncated: true,
+                    },
                     durationMs: 1,
                     curl: H,
                   },
@@ -312,9 +357,25 @@ describe('renderHtml with hostile strings', () => {
         ],
       },
       // An outcome outside the union must not reach an attribute or class unescaped.
-      { id: 'LIST-RESPONSE', title: 'plain', severity: 'MUST', group: 'listPets', section: 's', outcome: `"><b id=injected>${H}` as Outcome, checks: [] },
+      {
+        id: 'LIST-RESPONSE',
+        title: 'plain',
+        severity: 'MUST',
+        group: 'listPets',
+        section: 's',
+        outcome: `"><b id=injected>${H}` as Outcome,
+        checks: [],
+      },
     ],
-    observations: [{ gap: H as 'GAP-NULL-STATUS', operation: 'listPets', summary: H, count: 2, evidence: { seq: 2, request: { method: 'GET', url: H, headers: {}, bodyBytes: 0 }, transportError: H, durationMs: 1, curl: H } }],
+    observations: [
+      {
+        gap: H as 'GAP-NULL-STATUS',
+        operation: 'listPets',
+        summary: H,
+        count: 2,
+        evidence: { seq: 2, request: { method: 'GET', url: H, headers: {}, bodyBytes: 0 }, transportError: H, durationMs: 1, curl: H },
+      },
+    ],
     skippedPhases: [{ phase: H as 'load', why: { code: 'load-none' }, reason: H }],
     load: [],
     waivers: [],
@@ -322,7 +383,9 @@ describe('renderHtml with hostile strings', () => {
 
   /** The tags the writer itself uses; anything else in the output was injected. */
   const OWN_TAGS = new Set(
-    'html head meta title link style body header div p h1 h2 h3 span code main section dl dt dd ul li a table caption thead tbody tr th td form fieldset legend label input button output details summary blockquote pre footer script'.split(' '),
+    'html head meta title link style body header div p h1 h2 h3 span code main section dl dt dd ul li a table caption thead tbody tr th td form fieldset legend label input button output details summary blockquote pre footer script'.split(
+      ' ',
+    ),
   );
 
   it('escapes every string: no injected tag, one script, well-formed, no raw control characters', () => {
@@ -354,7 +417,18 @@ describe('renderHtml with hostile strings', () => {
       expect(await page.title()).toContain(PAYLOAD);
       expect(await page.locator('.verdict-reason').textContent()).toBe(H_SHOWN);
       // The invisible characters are marked, not rendered raw.
-      expect(await page.locator('.verdict-reason .ctl').allTextContents()).toEqual(['\\u0000', '\\u0007', '\\u001b', '\\u000d', '\\u2028', '\\u2029', '\\u202e', '\\ud800', '\\udfff', '\\u0085']);
+      expect(await page.locator('.verdict-reason .ctl').allTextContents()).toEqual([
+        '\\u0000',
+        '\\u0007',
+        '\\u001b',
+        '\\u000d',
+        '\\u2028',
+        '\\u2029',
+        '\\u202e',
+        '\\ud800',
+        '\\udfff',
+        '\\u0085',
+      ]);
       const rule = page.locator('details.rule').first();
       await rule.locator('summary').first().click();
       expect(await rule.locator('.rtitle').textContent()).toBe(H_SHOWN);

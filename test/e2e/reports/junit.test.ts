@@ -28,10 +28,15 @@ interface Ran {
 /** Runs a program, at most `timeoutMs`; never rejects on a non-zero exit. */
 function run(file: string, args: string[], timeoutMs = 60_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -62,8 +67,10 @@ async function xpath(path: string, expression: string): Promise<string> {
  * testsuites/testsuite elements whose counts disagree, which must be 0.
  */
 async function countMismatches(path: string): Promise<string> {
-  const suite = '//testsuite[number(@tests) != count(testcase) or number(@failures) != count(testcase[failure]) or number(@errors) != count(testcase[error]) or number(@skipped) != count(testcase[skipped])]';
-  const root = '/testsuites[number(@tests) != count(//testcase) or number(@failures) != count(//testcase[failure]) or number(@errors) != count(//testcase[error])]';
+  const suite =
+    '//testsuite[number(@tests) != count(testcase) or number(@failures) != count(testcase[failure]) or number(@errors) != count(testcase[error]) or number(@skipped) != count(testcase[skipped])]';
+  const root =
+    '/testsuites[number(@tests) != count(//testcase) or number(@failures) != count(//testcase[failure]) or number(@errors) != count(//testcase[error])]';
   return xpath(path, `count(${suite}) + count(${root})`);
 }
 
@@ -78,7 +85,10 @@ async function xunitViewer(path: string): Promise<{ console: string; html: strin
   const fd = openSync(consoleFile, 'w');
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [XUNIT_VIEWER, '-r', path, '-o', out, '-c', '--no-clear', '-n'], { stdio: ['ignore', fd, 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, [XUNIT_VIEWER, '-r', path, '-o', out, '-c', '--no-clear', '-n'], {
+        stdio: ['ignore', fd, 'inherit'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error('xunit-viewer did not finish within 60 s'));
@@ -101,30 +111,38 @@ async function xunitViewer(path: string): Promise<{ console: string; html: strin
 /** Testcases by status, as xunit-viewer counts them from the parsed file for the page's description ("3 passed, 1 failure"). */
 function viewerCounts(html: string): Record<string, number> {
   const description = /<meta name="description" content="([^"]*)">/.exec(html)?.[1] ?? '';
-  return Object.fromEntries(description.split(', ').filter(Boolean).map((part) => {
-    const [count, status] = part.split(' ');
-    return [status!, Number(count)];
-  }));
+  return Object.fromEntries(
+    description
+      .split(', ')
+      .filter(Boolean)
+      .map((part) => {
+        const [count, status] = part.split(' ');
+        return [status!, Number(count)];
+      }),
+  );
 }
 
 const caseOf = (id: string) => `//testcase[@name='${id}']`;
 
 // Broken variant: without limit, 21 animals (MUST LIST-LIMIT-DEFAULT), and getPet
 // without its Sunset header (SHOULD GET-SUNSET-HEADER).
-const broken = (inner: Handler): Handler => async (request) => {
-  if (request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')) {
-    return inner({ ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) });
-  }
-  const answer = await inner(request);
-  if (request.method === 'GET' && request.path.startsWith('/pets/')) {
-    const { sunset: _dropped, ...headers } = answer.headers;
-    return { ...answer, headers };
-  }
-  return answer;
-};
+const broken =
+  (inner: Handler): Handler =>
+  async (request) => {
+    if (request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')) {
+      return inner({ ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) });
+    }
+    const answer = await inner(request);
+    if (request.method === 'GET' && request.path.startsWith('/pets/')) {
+      const { sunset: _dropped, ...headers } = answer.headers;
+      return { ...answer, headers };
+    }
+    return answer;
+  };
 
 /** Two client fingerprints: every rule is decided (with one client, CLIENT-INDEPENDENT is skipped as not asked). */
-const runAgainst = (url: string, strict: boolean) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 21, numRuns: 10, strict, fingerprints: ['curl', 'chrome'] });
+const runAgainst = (url: string, strict: boolean) =>
+  runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 21, numRuns: 10, strict, fingerprints: ['curl', 'chrome'] });
 
 describe('junit.xml', () => {
   let failing: ConformanceResult;
@@ -133,7 +151,10 @@ describe('junit.xml', () => {
 
   beforeAll(async () => {
     XMLLINT = requireProgram('xmllint', 'libxml2-utils');
-    [failing, failingStrict] = await withServer({ wrap: broken }, async (url) => [await runAgainst(url, false), await runAgainst(url, true)]);
+    [failing, failingStrict] = await withServer({ wrap: broken }, async (url) => [
+      await runAgainst(url, false),
+      await runAgainst(url, true),
+    ]);
     passing = await withServer({}, (url) => runAgainst(url, false));
   }, 180_000);
 
@@ -154,7 +175,9 @@ describe('junit.xml', () => {
     expect(text).toMatch(/^response: 200 \(/m);
     expect(text).toMatch(/^ {2}content-type: application\/json$/m);
     expect(text).toMatch(/^response body:\n\[\{"id":/m);
-    expect(text).toMatch(/^reproduce: curl -sS -i -X GET '.*\/v1\/pets'(?: -H '[^']*')* -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)$/m);
+    expect(text).toMatch(
+      /^reproduce: curl -sS -i -X GET '.*\/v1\/pets'(?: -H '[^']*')* -H @<\(printf '%s\\n' "authorization: Bearer \$\{PETSTORE_API_KEY\}"\)$/m,
+    );
     expect(text).toMatch(/^re-run: npx petstore-conformance .*--seed 21 .*--only LIST-LIMIT-DEFAULT(,[A-Z,-]+)?$/m);
 
     // The run's properties, once, on the first testsuite.
@@ -171,13 +194,18 @@ describe('junit.xml', () => {
     // hostname on each testsuite, classnames with a package so Jenkins groups rules by operation.
     expect(await xpath(path, 'count(//testcase[not(@time)] | //testsuite[not(@timestamp) or not(@hostname) or not(@time)])')).toBe('0');
     expect(await xpath(path, "count(//testcase[not(starts-with(@classname, 'petstore.'))])")).toBe('0');
-    expect(await xpath(path, "count(//testcase[@classname='petstore.listPets'])")).toBe(String(failing.rules.filter((r) => r.group === 'listPets').length));
+    expect(await xpath(path, "count(//testcase[@classname='petstore.listPets'])")).toBe(
+      String(failing.rules.filter((r) => r.group === 'listPets').length),
+    );
     const timestamp = await xpath(path, '/testsuites/testsuite[1]/@timestamp');
     expect(timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
     expect(timestamp).toBe(failing.startedAt.slice(0, 19));
     expect(await xpath(path, "count(//testsuite[@hostname != '" + hostname() + "'])")).toBe('0');
     const caseTimes = (await xpath(path, 'sum(//testcase/@time)')).trim();
-    const checkTime = failing.rules.flatMap((r) => r.checks).filter((c, i, all) => all.findIndex((o) => o.id === c.id) === i).reduce((sum, c) => sum + (c.durationMs ?? 0), 0);
+    const checkTime = failing.rules
+      .flatMap((r) => r.checks)
+      .filter((c, i, all) => all.findIndex((o) => o.id === c.id) === i)
+      .reduce((sum, c) => sum + (c.durationMs ?? 0), 0);
     expect(Number(caseTimes)).toBeGreaterThan(0);
     expect(Math.abs(Number(caseTimes) - checkTime / 1000)).toBeLessThan(0.05);
     expect(Number(await xpath(path, `${rule}/@time`))).toBeGreaterThan(0);
@@ -247,7 +275,9 @@ describe('junit.xml', () => {
     expect(failingStrict.summary.strict).toBe(true);
     const strict = tempFile(renderJunit(failingStrict));
     await expectValid(strict);
-    expect(await xpath(strict, `${rule}/failure/@message`)).toBe('Expected Sunset: Thu, 05 Dec 2030 00:00:00 GMT / Received no Sunset header');
+    expect(await xpath(strict, `${rule}/failure/@message`)).toBe(
+      'Expected Sunset: Thu, 05 Dec 2030 00:00:00 GMT / Received no Sunset header',
+    );
     expect(await xpath(strict, '/testsuites/@failures')).toBe('2');
     expect(await xpath(strict, "//testsuite[@name='deprecation']/@failures")).toBe('1');
     expect(await xpath(strict, "//properties/property[@name='strict']/@value")).toBe('true');
@@ -258,7 +288,13 @@ describe('junit.xml', () => {
   });
 
   it('counts on testsuites and each testsuite match the testcases, and the result', async () => {
-    const result = withOutcomes(passing, { 'LIST-LIMIT-DEFAULT': 'fail', 'GET-RESPONSE': 'error', 'LIST-PAGE-FULL': 'inconclusive', 'CREATE-ECHO': 'skip', 'AUTH-CHALLENGE': 'fail' });
+    const result = withOutcomes(passing, {
+      'LIST-LIMIT-DEFAULT': 'fail',
+      'GET-RESPONSE': 'error',
+      'LIST-PAGE-FULL': 'inconclusive',
+      'CREATE-ECHO': 'skip',
+      'AUTH-CHALLENGE': 'fail',
+    });
     for (const strict of [false, true]) {
       const path = tempFile(renderJunit({ ...result, summary: { ...result.summary, strict } }));
       await expectValid(path);
@@ -273,7 +309,9 @@ describe('junit.xml', () => {
       const crashed = passing.rules.find((r) => r.id === 'GET-RESPONSE')!.checks[0]!.id;
       expect(await xpath(path, `${caseOf('GET-RESPONSE')}/error/@message`)).toBe(`${crashed}: check crashed: TypeError: boom`);
       expect(await xpath(path, `${caseOf('CREATE-ECHO')}/skipped`)).toMatch(/not among the rules selected to run/);
-      expect(await xpath(path, `${caseOf('LIST-PAGE-FULL')}/skipped`)).toMatch(/^[\w.-]+: Expected a full page \/ Received 3 of 7; inconclusive, the store changed$/m);
+      expect(await xpath(path, `${caseOf('LIST-PAGE-FULL')}/skipped`)).toMatch(
+        /^[\w.-]+: Expected a full page \/ Received 3 of 7; inconclusive, the store changed$/m,
+      );
       const viewer = await xunitViewer(path);
       const passed = result.rules.length - (strict ? 5 : 4);
       expect(viewerCounts(viewer.html)).toEqual({ failure: strict ? 2 : 1, error: 1, passed, skipped: 2 });
@@ -325,7 +363,9 @@ describe('junit.xml', () => {
     expect(await xpath(path, `${suite}/@time`)).toBe('3.000');
     expect(await xpath(path, `${suite}/@timestamp`)).toBe('2026-01-02T03:04:05');
     expect(await xpath(path, `count(//testsuite[@hostname='ci-runner-7'])`)).toBe(await xpath(path, 'count(//testsuite)'));
-    expect(await xpath(path, `${suite}/testcase[@name='LOAD-SMOKE-ALL-THROUGHPUT']/failure/@message`)).toBe('throughput > 50/s: measured 40 req/s');
+    expect(await xpath(path, `${suite}/testcase[@name='LOAD-SMOKE-ALL-THROUGHPUT']/failure/@message`)).toBe(
+      'throughput > 50/s: measured 40 req/s',
+    );
     expect(await xpath(path, `count(${suite}/properties)`)).toBe('0');
   });
 
@@ -346,7 +386,10 @@ function attributeSafe(text: string): string {
 /** What junit.xml's text gives back for `text`: what XML 1.0 cannot carry, and U+FFFD, as `\uXXXX`; CR and CRLF as LF. */
 function xmlSafe(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd-\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd-\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
     .replace(/\r\n?/g, '\n');
 }
 
@@ -366,16 +409,47 @@ const HOSTILE = [
 function hostileResult(): ConformanceResult {
   const all = HOSTILE.join('\n');
   const fixture = resultFixture();
-  const base: ConformanceResult = { ...fixture, target: `http://127.0.0.1:1/v1?${HOSTILE[0]}${HOSTILE[2]}${HOSTILE[3]}`, summary: { ...fixture.summary, verdict: 'non-conformant', reason: all } };
-  const result = withOutcomes(base, { 'PET-SCHEMA': 'fail', 'LIST-RESPONSE': 'fail', 'AUTH-CHALLENGE': 'fail', 'LIST-PAGE-FULL': 'inconclusive', 'GET-RESPONSE': 'error' });
+  const base: ConformanceResult = {
+    ...fixture,
+    target: `http://127.0.0.1:1/v1?${HOSTILE[0]}${HOSTILE[2]}${HOSTILE[3]}`,
+    summary: { ...fixture.summary, verdict: 'non-conformant', reason: all },
+  };
+  const result = withOutcomes(base, {
+    'PET-SCHEMA': 'fail',
+    'LIST-RESPONSE': 'fail',
+    'AUTH-CHALLENGE': 'fail',
+    'LIST-PAGE-FULL': 'inconclusive',
+    'GET-RESPONSE': 'error',
+  });
   const byId = (id: string) => result.rules.find((r) => r.id === id)!;
   const headers = Object.fromEntries(HOSTILE.map((h, i) => [`x-hostile-${i}-${h}`, h]));
   byId('PET-SCHEMA').checks[0]!.findings = [
-    { ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [{ ...evidence(all, headers, `curl $'${all}'`), transportError: suiteText(all), request: { method: 'POST', url: suiteText(`http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`), headers: {}, body: suiteText(all), bodyBytes: 9 } }]), counterexample: { input: suiteText(all), seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 } },
+    {
+      ...finding('PET-SCHEMA', 'resources.check', 'fail', HOSTILE.join(' '), [
+        {
+          ...evidence(all, headers, `curl $'${all}'`),
+          transportError: suiteText(all),
+          request: {
+            method: 'POST',
+            url: suiteText(`http://127.0.0.1:1/v1/pets?${HOSTILE[1]}`),
+            headers: {},
+            body: suiteText(all),
+            bodyBytes: 9,
+          },
+        },
+      ]),
+      counterexample: { input: suiteText(all), seed: 1, path: '0:1', numRuns: 1, numShrinks: 0 },
+    },
   ];
   // Megabytes: ASCII in a MUST failure, multi-byte with controls in a SHOULD warning.
-  byId('LIST-RESPONSE').checks[0]!.findings = [finding('LIST-RESPONSE', 'listPets.check', 'fail', 'Expected an array / Received megabytes', [evidence('A'.repeat(3 * 1024 * 1024))])];
-  byId('AUTH-CHALLENGE').checks[0]!.findings = [finding('AUTH-CHALLENGE', 'auth.check', 'fail', 'Expected a challenge / Received megabytes', [evidence(`é\u0001😀\ud800`.repeat(512 * 1024))])];
+  byId('LIST-RESPONSE').checks[0]!.findings = [
+    finding('LIST-RESPONSE', 'listPets.check', 'fail', 'Expected an array / Received megabytes', [evidence('A'.repeat(3 * 1024 * 1024))]),
+  ];
+  byId('AUTH-CHALLENGE').checks[0]!.findings = [
+    finding('AUTH-CHALLENGE', 'auth.check', 'fail', 'Expected a challenge / Received megabytes', [
+      evidence(`é\u0001😀\ud800`.repeat(512 * 1024)),
+    ]),
+  ];
   byId('LIST-PAGE-FULL').checks[0]!.findings = [finding('LIST-PAGE-FULL', 'listPets.check', 'inconclusive', all)];
   byId('LIST-PAGE-FULL').checks[0]!.reason = suiteText(all);
   byId('GET-RESPONSE').checks[0]!.reason = suiteText(all);

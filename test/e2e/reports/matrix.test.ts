@@ -22,7 +22,15 @@ import { suiteText } from '../../../core/redact.js';
 
 /** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
 const CHROMIUM = findChromium('test/e2e/reports/matrix.test.ts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const HOSTILE = '</td><script>alert(1)</script><img src=x onerror=alert(2)> | **x** [y](javascript:alert(3))';
 /** A column name cannot hold "=" (`--label name=path`). */
 const HOSTILE_LABEL = '</td><script>alert(1)</script><b>x</b> | *y*';
@@ -47,7 +55,14 @@ async function runVariant(name: string): Promise<ConformanceResult> {
 
 /** A load profile's result with one passing and one failing threshold (the functional runs have `load: 'none'`). */
 function smokeLoad(expression = 'p99 < 1000ms'): LoadResult {
-  const figures = { requests: 100, throughput: 33.3, latencyMs: { p50: 2, p90: 3, p95: 4, p97_5: 5, p99: 6, p99_9: 7, max: 8, mean: 2.5 }, errors: { non2xx: 0, timeouts: 0, socketErrors: 0 }, errorRate: 0, distribution: [] as [number, number][] };
+  const figures = {
+    requests: 100,
+    throughput: 33.3,
+    latencyMs: { p50: 2, p90: 3, p95: 4, p97_5: 5, p99: 6, p99_9: 7, max: 8, mean: 2.5 },
+    errors: { non2xx: 0, timeouts: 0, socketErrors: 0 },
+    errorRate: 0,
+    distribution: [] as [number, number][],
+  };
   return {
     profile: 'smoke',
     kind: 'closed',
@@ -60,8 +75,28 @@ function smokeLoad(expression = 'p99 < 1000ms'): LoadResult {
     operations: { listPets: figures, getPet: figures, createPet: figures },
     timeline: [],
     thresholds: [
-      { id: 'LOAD-SMOKE-ALL-P99', expression, operation: 'all', metric: 'p99', comparator: '<', limit: 1000, measured: 6.25, unit: 'ms', outcome: 'pass' },
-      { id: 'LOAD-SMOKE-ALL-THROUGHPUT', expression: 'throughput > 50/s', operation: 'all', metric: 'throughput', comparator: '>', limit: 50, measured: 33.3, unit: 'req/s', outcome: 'fail' },
+      {
+        id: 'LOAD-SMOKE-ALL-P99',
+        expression,
+        operation: 'all',
+        metric: 'p99',
+        comparator: '<',
+        limit: 1000,
+        measured: 6.25,
+        unit: 'ms',
+        outcome: 'pass',
+      },
+      {
+        id: 'LOAD-SMOKE-ALL-THROUGHPUT',
+        expression: 'throughput > 50/s',
+        operation: 'all',
+        metric: 'throughput',
+        comparator: '>',
+        limit: 50,
+        measured: 33.3,
+        unit: 'req/s',
+        outcome: 'fail',
+      },
     ],
     generatorLoad: { cpuShare: 0.2, eventLoopDelayP99Ms: 1, bound: false },
     conformance: { sampled: 10, undecodable: 0, failedRules: [] },
@@ -90,7 +125,10 @@ beforeAll(async () => {
     writeFileSync(reportPath(name), JSON.stringify(results[i], null, 2));
   }
   // The reference's report has a report.html beside it: its cells link there, the others' to their report.json.
-  writeFileSync(join(root, 'reference', 'report.html'), '<!doctype html><title>report</title><h2 id="LIST-LIMIT-DEFAULT">LIST-LIMIT-DEFAULT</h2>');
+  writeFileSync(
+    join(root, 'reference', 'report.html'),
+    '<!doctype html><title>report</title><h2 id="LIST-LIMIT-DEFAULT">LIST-LIMIT-DEFAULT</h2>',
+  );
 }, 120_000);
 
 describe('the reports the matrix is made of', () => {
@@ -111,13 +149,21 @@ describe('matrix command', () => {
 
   beforeAll(async () => {
     out = join(root, 'matrix');
-    ran = await runInProcess(['matrix', ...VARIANTS.map(reportPath), '--out-dir', out, '--label', `reference=${reportPath('reference')}`], { cwd: root });
+    ran = await runInProcess(['matrix', ...VARIANTS.map(reportPath), '--out-dir', out, '--label', `reference=${reportPath('reference')}`], {
+      cwd: root,
+    });
   });
 
   it('writes matrix.html, matrix.md and a badge per report, and says where', () => {
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['badge-1-reference.json', expect.stringMatching(/^badge-2-127-0-0-1-\d+-v1\.json$/), expect.stringMatching(/^badge-3-127-0-0-1-\d+-v1\.json$/), 'matrix.html', 'matrix.md']);
+    expect(readdirSync(out).sort()).toEqual([
+      'badge-1-reference.json',
+      expect.stringMatching(/^badge-2-127-0-0-1-\d+-v1\.json$/),
+      expect.stringMatching(/^badge-3-127-0-0-1-\d+-v1\.json$/),
+      'matrix.html',
+      'matrix.md',
+    ]);
     expect(ran.stdout).toContain('compatibility matrix of 3 reports written:');
     for (const file of readdirSync(out)) expect(ran.stdout).toContain(`matrix/${file}`);
   });
@@ -128,15 +174,33 @@ describe('matrix command', () => {
     expect(header).toEqual(['Rule', 'Title', 'Severity', ...labels]);
     expect(rows.size).toBe(reports.reference!.rules.length);
     // The cells the variants break.
-    expect(rows.get('LIST-LIMIT-DEFAULT')!.slice(3).map((c) => link(c).text)).toEqual(['pass', 'fail', 'pass']);
-    expect(rows.get('AUTH-CHALLENGE')!.slice(2).map((c) => link(c).text)).toEqual(['SHOULD', 'pass', 'pass', 'warning']);
+    expect(
+      rows
+        .get('LIST-LIMIT-DEFAULT')!
+        .slice(3)
+        .map((c) => link(c).text),
+    ).toEqual(['pass', 'fail', 'pass']);
+    expect(
+      rows
+        .get('AUTH-CHALLENGE')!
+        .slice(2)
+        .map((c) => link(c).text),
+    ).toEqual(['SHOULD', 'pass', 'pass', 'warning']);
     // Every cell is what its report says.
     for (const [i, name] of VARIANTS.entries()) {
-      for (const rule of reports[name]!.rules) expect(link(rows.get(rule.id)![3 + i]!).text, `${name} ${rule.id}`).toBe(outcomeLabel(rule, false));
+      for (const rule of reports[name]!.rules)
+        expect(link(rows.get(rule.id)![3 + i]!).text, `${name} ${rule.id}`).toBe(outcomeLabel(rule, false));
     }
     // Evidence: report.html#<the rule id in lower case> where there is one, else the report.json.
-    const hrefs = rows.get('LIST-LIMIT-DEFAULT')!.slice(3).map((c) => link(c).href);
-    expect(hrefs).toEqual(['../reference/report.html#list-limit-default', '../default-limit-21/report.json', '../no-www-authenticate/report.json']);
+    const hrefs = rows
+      .get('LIST-LIMIT-DEFAULT')!
+      .slice(3)
+      .map((c) => link(c).href);
+    expect(hrefs).toEqual([
+      '../reference/report.html#list-limit-default',
+      '../default-limit-21/report.json',
+      '../no-www-authenticate/report.json',
+    ]);
   });
 
   it('writes shields.io badges: failing MUST rules count, a non-strict SHOULD failure does not', () => {
@@ -157,7 +221,11 @@ describe('matrix command', () => {
     strict.summary.strict = true;
     expect(badgeFor(strict)).toMatchObject({ message: '1 failure', color: 'red' });
     const column: MatrixColumn = { label: 'strict', result: strict, evidence: 'report.json', evidenceKind: 'json' };
-    expect(rulesTable(renderMatrixMarkdown([column])).rows.get('AUTH-CHALLENGE')!.slice(3)).toEqual(['[fail](report.json)']);
+    expect(
+      rulesTable(renderMatrixMarkdown([column]))
+        .rows.get('AUTH-CHALLENGE')!
+        .slice(3),
+    ).toEqual(['[fail](report.json)']);
     // A run that could not be tested is not certified, though no rule failed.
     const aborted = structuredClone(reports.reference!);
     aborted.summary.verdict = 'error';
@@ -172,7 +240,10 @@ describe('matrix command', () => {
     expect(link(rows.get('PET-SCHEMA')![3]!).text).toBe('pass, 5 cases inconclusive');
     expect(link(rows.get('LIST-RESPONSE')![3]!).text).toBe('pass');
     const page = renderMatrixHtml(columns);
-    const cell = /<td class="cell o-pass"><a href="a\/report.html#pet-schema" title="([^"]*)"><span aria-hidden="true">✓<\/span> ([^<]*)<\/a><\/td>/.exec(page);
+    const cell =
+      /<td class="cell o-pass"><a href="a\/report.html#pet-schema" title="([^"]*)"><span aria-hidden="true">✓<\/span> ([^<]*)<\/a><\/td>/.exec(
+        page,
+      );
     expect(cell?.[2]).toBe('pass, 5 cases inconclusive');
     expect(cell?.[1]).toMatch(/could not be judged$/);
   });
@@ -180,10 +251,17 @@ describe('matrix command', () => {
   it('says "not measured" for a threshold that could not be computed, never its 0', () => {
     const loaded = structuredClone(reports.reference!);
     const load = smokeLoad();
-    load.thresholds[0] = { ...load.thresholds[0]!, measured: 0, outcome: 'fail', reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)' };
+    load.thresholds[0] = {
+      ...load.thresholds[0]!,
+      measured: 0,
+      outcome: 'fail',
+      reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)',
+    };
     loaded.load = [load];
     const markdown = renderMatrixMarkdown([{ label: 'silent', result: loaded, evidence: 'a/report.html', evidenceKind: 'html' }]);
-    expect(markdown).toContain('| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [fail not measured](a/report.html#load-smoke-all-p99) |');
+    expect(markdown).toContain(
+      '| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [fail not measured](a/report.html#load-smoke-all-p99) |',
+    );
   });
 
   it('adds the load thresholds of each report as LOAD-… rows', () => {
@@ -197,7 +275,9 @@ describe('matrix command', () => {
     const markdown = renderMatrixMarkdown(columns);
     const load = markdown.split('## Load thresholds\n')[1]!;
     expect(load).toContain('| LOAD-SMOKE-ALL-P99 | smoke: p99 &lt; 1000ms | load | [pass 6.25 ms](a/report.html#load-smoke-all-p99) | — |');
-    expect(load).toContain('| LOAD-SMOKE-ALL-THROUGHPUT | smoke: throughput &gt; 50/s | load | [fail 33.3 req/s](a/report.html#load-smoke-all-throughput) | — |');
+    expect(load).toContain(
+      '| LOAD-SMOKE-ALL-THROUGHPUT | smoke: throughput &gt; 50/s | load | [fail 33.3 req/s](a/report.html#load-smoke-all-throughput) | — |',
+    );
     expect(renderMatrixMarkdown([columns[1]!])).not.toContain('## Load thresholds');
   });
 });
@@ -211,7 +291,9 @@ describe('refusing what is not a report', () => {
     const ran = await runInProcess(['matrix', reportPath('reference'), 'bad.json', '--out-dir', 'out'], { cwd: dir });
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
-    expect(ran.stderr).toBe('petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "inconclusive", "error", "interrupted"\n');
+    expect(ran.stderr).toBe(
+      'petstore-conformance: error: bad.json: not a petstore-conformance report: /summary/verdict must be one of "conformant", "non-conformant", "inconclusive", "error", "interrupted"\n',
+    );
     expect(readdirSync(dir)).toEqual(['bad.json']);
   });
 
@@ -229,7 +311,9 @@ describe('refusing what is not a report', () => {
   it('refuses a --label that names no report, and a malformed one; a file name with a line break stays one line', async () => {
     const errors: string[] = [];
     const io = { stdout: sink([]), stderr: sink(errors), cwd: root };
-    expect(await matrixCommand([reportPath('reference')], { outDir: join(root, 'unused'), labels: { acme: 'elsewhere/report.json' } }, io)).toBe(2);
+    expect(
+      await matrixCommand([reportPath('reference')], { outDir: join(root, 'unused'), labels: { acme: 'elsewhere/report.json' } }, io),
+    ).toBe(2);
     expect(await matrixCommand(['a\nb\u001b[31m.json'], { outDir: join(root, 'unused') }, io)).toBe(2);
     expect(await matrixCommand([], { outDir: join(root, 'unused') }, io)).toBe(2);
     expect(errors).toEqual([
@@ -291,14 +375,26 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
       const warning = page.locator('tr:has(th#auth-challenge) td.cell').nth(2);
       expect(await warning.innerText()).toBe('! warning');
       // Colour and text: the failing cell is not coloured like a passing one.
-      const background = (i: number) => page.locator('tr:has(th#list-limit-default) td.cell').nth(i).evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+      const background = (i: number) =>
+        page
+          .locator('tr:has(th#list-limit-default) td.cell')
+          .nth(i)
+          .evaluate(
+            (el) =>
+              (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
+          );
       expect(await background(1)).not.toBe(await background(0));
       await page.screenshot({ path: join(artifactsDir(), 'matrix.png') });
 
       // Sticky header row: scrolled down, the column headings stay at the top.
       await page.mouse.wheel(0, 900);
       await expect.poll(() => page.evaluate('window.scrollY')).toBeGreaterThan(500);
-      expect(await page.locator('thead th.impl').first().evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBe(0);
+      expect(
+        await page
+          .locator('thead th.impl')
+          .first()
+          .evaluate((el) => Math.round(el.getBoundingClientRect().top)),
+      ).toBe(0);
       expect(await heads.nth(1).isVisible()).toBe(true);
       await page.screenshot({ path: join(artifactsDir(), 'matrix-scrolled.png') });
 
@@ -330,7 +426,18 @@ describe.skipIf(!CHROMIUM)('matrix.html in a browser', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'report.json'), JSON.stringify(hostile));
     const out = join(root, 'hostile-matrix');
-    const ran = await runInProcess(['matrix', reportPath('reference'), join(dir, 'report.json'), '--out-dir', out, '--label', `${HOSTILE_LABEL}=${join(dir, 'report.json')}`], { cwd: root });
+    const ran = await runInProcess(
+      [
+        'matrix',
+        reportPath('reference'),
+        join(dir, 'report.json'),
+        '--out-dir',
+        out,
+        '--label',
+        `${HOSTILE_LABEL}=${join(dir, 'report.json')}`,
+      ],
+      { cwd: root },
+    );
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(readdirSync(out)).toContain('badge-2-td-script-alert-1-script-b-x-b-y.json');

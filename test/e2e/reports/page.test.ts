@@ -32,9 +32,13 @@ describe('the page shell', () => {
       const { styles, scripts, csp } = inlineBlocks(page);
       expect(styles).toHaveLength(1);
       expect(scripts).toHaveLength(1);
-      expect(csp).toBe(`default-src 'none'; style-src 'sha256-${sha256Base64(styles[0]!)}'; script-src 'sha256-${sha256Base64(scripts[0]!)}'; img-src data:; base-uri 'none'; form-action 'none'`);
+      expect(csp).toBe(
+        `default-src 'none'; style-src 'sha256-${sha256Base64(styles[0]!)}'; script-src 'sha256-${sha256Base64(scripts[0]!)}'; img-src data:; base-uri 'none'; form-action 'none'`,
+      );
       // The assets are the files of reports/assets/, shared.css first.
-      expect(styles[0]).toBe(`${readFileSync(join(root, 'reports/assets/shared.css'), 'utf8')}\n${readFileSync(join(root, `reports/assets/${assets}.css`), 'utf8')}`);
+      expect(styles[0]).toBe(
+        `${readFileSync(join(root, 'reports/assets/shared.css'), 'utf8')}\n${readFileSync(join(root, `reports/assets/${assets}.css`), 'utf8')}`,
+      );
       expect(scripts[0]).toBe(readFileSync(join(root, `reports/assets/${assets}.js`), 'utf8'));
       expect(page).toContain('<title>a &lt;title&gt;</title>');
     });

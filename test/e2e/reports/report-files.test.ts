@@ -42,7 +42,9 @@ describe('a planted symlink is refused, never followed', () => {
     for (const name of REPORTS) expect(lstatSync(join(dir, name)).isSymbolicLink()).toBe(true);
     expect(ran.code).toBe(2);
     expect(errorLines(ran)).toEqual([
-      expect.stringMatching(/--report-dir .*: report\.json \(a symbolic link, left as it is\), junit\.xml \(a symbolic link.*report\.html \(a symbolic link.*never through a link: move them or choose another --report-dir/),
+      expect.stringMatching(
+        /--report-dir .*: report\.json \(a symbolic link, left as it is\), junit\.xml \(a symbolic link.*report\.html \(a symbolic link.*never through a link: move them or choose another --report-dir/,
+      ),
     ]);
     expect(ran.stderr).not.toMatch(/testing http/);
   });
@@ -54,7 +56,9 @@ describe('a planted symlink is refused, never followed', () => {
     symlinkSync(precious, join(root, 'smoke.k6.js'));
     const exported = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'k6', '--out', join(root, 'smoke.k6.js')]);
     expect(exported.code).toBe(2);
-    expect(errorLines(exported)).toEqual([expect.stringMatching(/--out .*smoke\.k6\.js \(a symbolic link, left as it is\).*: move it or give another --out/)]);
+    expect(errorLines(exported)).toEqual([
+      expect.stringMatching(/--out .*smoke\.k6\.js \(a symbolic link, left as it is\).*: move it or give another --out/),
+    ]);
 
     const reportDir = join(root, 'run');
     expect((await runInProcess(['--embedded', ...RUN, '--reporter', 'json', '--report-dir', reportDir])).code).toBe(0);
@@ -62,7 +66,11 @@ describe('a planted symlink is refused, never followed', () => {
     mkdirSync(out);
     symlinkSync(precious, join(out, 'matrix.html'));
     let stderr = '';
-    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, cwd: root } as unknown as Parameters<typeof matrixCommand>[2];
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => ((stderr += s), true) },
+      cwd: root,
+    } as unknown as Parameters<typeof matrixCommand>[2];
     expect(await matrixCommand([reportDir], { outDir: out }, io)).toBe(2);
     expect(stderr).toMatch(/--out-dir .*: matrix\.html \(a symbolic link, left as it is\)/);
     expect(readFileSync(precious, 'utf8')).toBe('precious\n');
@@ -102,38 +110,50 @@ function gate(): { wrap: (inner: Handler) => Handler; started: Promise<void>; re
 }
 
 describe('one run per report folder', () => {
-  it('a second run into a folder in use: one line, exit 2, nothing sent; the first run\'s report is its own (a stale lock did not stop it)', async () => {
+  it("a second run into a folder in use: one line, exit 2, nothing sent; the first run's report is its own (a stale lock did not stop it)", async () => {
     const held = gate();
     const mutant = mutants.find((m) => m.name === 'default-limit-21')!;
     let brokenRequests = 0;
     await withServer({ wrap: held.wrap }, (conformant) =>
-      withServer({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (brokenRequests++, mutant.wrap(inner)(request)) }, async (broken) => {
-        const dir = tempDir();
-        // A lock left by a run of this host that is gone (killed outright) is taken over at once.
-        const { pid: gone } = spawnSync(process.execPath, ['-e', '']);
-        writeFileSync(join(dir, '.petstore-conformance.lock'), JSON.stringify({ pid: gone, host: hostname(), since: '2020-01-01T00:00:00.000Z', nonce: '0123456789abcdef' }));
-        // The first in a process of its own, as two runs are.
-        const first = runCli(['--base-url', conformant, ...RUN, '--timeout', '30000', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
-        await held.started;
-        const second = await runInProcess(['--base-url', broken, ...RUN, '--report-dir', dir], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } }).finally(held.release);
-        const firstRan = await first;
-        expect(second.code).toBe(2);
-        expect(errorLines(second)).toEqual([expect.stringMatching(/--report-dir .*: another run is writing its reports there \(pid \d+/)]);
-        expect(second.stderr.trim().split('\n')).toHaveLength(1);
-        expect(brokenRequests).toBe(0);
-        expect(firstRan.code).toBe(0);
-        const report = readReport(dir);
-        expect(report.target).toBe(conformant);
-        expect(report.summary.verdict).toBe('conformant');
-        // The lock goes with the run.
-        expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
-      }),
+      withServer(
+        { ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (brokenRequests++, mutant.wrap(inner)(request)) },
+        async (broken) => {
+          const dir = tempDir();
+          // A lock left by a run of this host that is gone (killed outright) is taken over at once.
+          const { pid: gone } = spawnSync(process.execPath, ['-e', '']);
+          writeFileSync(
+            join(dir, '.petstore-conformance.lock'),
+            JSON.stringify({ pid: gone, host: hostname(), since: '2020-01-01T00:00:00.000Z', nonce: '0123456789abcdef' }),
+          );
+          // The first in a process of its own, as two runs are.
+          const first = runCli(['--base-url', conformant, ...RUN, '--timeout', '30000', '--report-dir', dir], {
+            env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+          });
+          await held.started;
+          const second = await runInProcess(['--base-url', broken, ...RUN, '--report-dir', dir], {
+            env: { PETSTORE_API_KEY: CONTRACT_API_KEY },
+          }).finally(held.release);
+          const firstRan = await first;
+          expect(second.code).toBe(2);
+          expect(errorLines(second)).toEqual([
+            expect.stringMatching(/--report-dir .*: another run is writing its reports there \(pid \d+/),
+          ]);
+          expect(second.stderr.trim().split('\n')).toHaveLength(1);
+          expect(brokenRequests).toBe(0);
+          expect(firstRan.code).toBe(0);
+          const report = readReport(dir);
+          expect(report.target).toBe(conformant);
+          expect(report.summary.verdict).toBe('conformant');
+          // The lock goes with the run.
+          expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+        },
+      ),
     );
   });
 });
 
 describe('the folder describes one run', () => {
-  it('a second run with fewer reporters removes the first one\'s junit.xml and report.html (nothing else), and matrix links its report.json (and drops an earlier matrix\'s extra badge)', async () => {
+  it("a second run with fewer reporters removes the first one's junit.xml and report.html (nothing else), and matrix links its report.json (and drops an earlier matrix's extra badge)", async () => {
     const dir = tempDir();
     expect((await runInProcess(['--embedded', ...RUN, '--seed', '1', '--report-dir', dir])).code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
@@ -144,22 +164,34 @@ describe('the folder describes one run', () => {
     expect(readReport(dir).seed).toBe(2);
     const out = tempDir();
     // An earlier matrix of two reports left its second badge; files of the user's that only look alike stay, one of them by its name, one by its content.
-    writeFileSync(join(out, 'badge-2-acme.json'), JSON.stringify({ schemaVersion: 1, label: 'petstore-conformance 1.0.0', message: 'conformant', color: 'brightgreen' }));
-    writeFileSync(join(out, 'badge-3-coverage.json'), JSON.stringify({ schemaVersion: 1, label: 'coverage', message: '93%', color: 'green' }));
+    writeFileSync(
+      join(out, 'badge-2-acme.json'),
+      JSON.stringify({ schemaVersion: 1, label: 'petstore-conformance 1.0.0', message: 'conformant', color: 'brightgreen' }),
+    );
+    writeFileSync(
+      join(out, 'badge-3-coverage.json'),
+      JSON.stringify({ schemaVersion: 1, label: 'coverage', message: '93%', color: 'green' }),
+    );
     writeFileSync(join(out, 'badge-notes.json'), '{}');
     const io = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: out } as unknown as Parameters<typeof matrixCommand>[2];
     expect(await matrixCommand([dir], { outDir: out }, io)).toBe(0);
-    expect(readdirSync(out).sort()).toEqual([expect.stringMatching(/^badge-1-.+\.json$/), 'badge-3-coverage.json', 'badge-notes.json', 'matrix.html', 'matrix.md']);
+    expect(readdirSync(out).sort()).toEqual([
+      expect.stringMatching(/^badge-1-.+\.json$/),
+      'badge-3-coverage.json',
+      'badge-notes.json',
+      'matrix.html',
+      'matrix.md',
+    ]);
     const matrix = readFileSync(join(out, 'matrix.html'), 'utf8');
     expect(matrix).toMatch(/href="[^"]*report\.json/);
     expect(matrix).not.toMatch(/href="[^"]*report\.html/);
   });
 });
 
-describe('a file of a report\'s name that the suite did not write', () => {
+describe("a file of a report's name that the suite did not write", () => {
   const JEST = '<testsuites name="jest"/>\n';
 
-  it('is neither removed nor replaced: a run writing report.json alone leaves the user\'s junit.xml and report.html as they were', async () => {
+  it("is neither removed nor replaced: a run writing report.json alone leaves the user's junit.xml and report.html as they were", async () => {
     const proj = tempDir();
     writeFileSync(join(proj, 'junit.xml'), JEST);
     writeFileSync(join(proj, 'report.html'), 'x\n');
@@ -175,7 +207,10 @@ describe('a file of a report\'s name that the suite did not write', () => {
     await withServer({ apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (requests++, inner(request)) }, async (url) => {
       const proj = tempDir();
       writeFileSync(join(proj, 'junit.xml'), JEST);
-      const ran = await runInProcess(['--base-url', url, ...RUN, '--report-dir', '.'], { cwd: proj, env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      const ran = await runInProcess(['--base-url', url, ...RUN, '--report-dir', '.'], {
+        cwd: proj,
+        env: { PETSTORE_API_KEY: CONTRACT_API_KEY },
+      });
       expect(ran.code).toBe(2);
       expect(errorLines(ran)).toEqual([
         'petstore-conformance: error: --report-dir .: junit.xml (not written by petstore-conformance, left as it is); the suite replaces or removes only files it wrote: move it or choose another --report-dir (see --help)',
@@ -191,13 +226,19 @@ describe('a file of a report\'s name that the suite did not write', () => {
     const held = gate();
     await withServer({ wrap: held.wrap }, async (url) => {
       const dir = tempDir();
-      const running = runInProcess(['--base-url', url, ...RUN, '--timeout', '30000', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const running = runInProcess(['--base-url', url, ...RUN, '--timeout', '30000', '--report-dir', dir], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       await held.started;
       writeFileSync(join(dir, 'junit.xml'), JEST);
       held.release();
       const ran = await running;
       expect(ran.code).toBe(2);
-      expect(errorLines(ran)).toEqual([expect.stringMatching(/could not write junit\.xml \(not written by petstore-conformance, left as it is\) to .* \(the suite replaces or removes only files it wrote\); written: report\.json, report\.html; the verdict was conformant/)]);
+      expect(errorLines(ran)).toEqual([
+        expect.stringMatching(
+          /could not write junit\.xml \(not written by petstore-conformance, left as it is\) to .* \(the suite replaces or removes only files it wrote\); written: report\.json, report\.html; the verdict was conformant/,
+        ),
+      ]);
       expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toBe(JEST);
       expect(readReport(dir).summary.verdict).toBe('conformant');
       expect(ran.stdout).toMatch(/CONFORMANT/);
@@ -210,9 +251,15 @@ describe('a file of a report\'s name that the suite did not write', () => {
     const out = tempDir();
     writeFileSync(join(out, 'matrix.md'), '# Compatibility matrix\n\nOur own notes.\n');
     let stderr = '';
-    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, cwd: out } as unknown as Parameters<typeof matrixCommand>[2];
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => ((stderr += s), true) },
+      cwd: out,
+    } as unknown as Parameters<typeof matrixCommand>[2];
     expect(await matrixCommand([reportDir], { outDir: out }, io)).toBe(2);
-    expect(stderr).toMatch(/^petstore-conformance: error: --out-dir .*: matrix\.md \(not written by petstore-conformance, left as it is\); the suite replaces or removes only files it wrote: move it or choose another --out-dir\n$/);
+    expect(stderr).toMatch(
+      /^petstore-conformance: error: --out-dir .*: matrix\.md \(not written by petstore-conformance, left as it is\); the suite replaces or removes only files it wrote: move it or choose another --out-dir\n$/,
+    );
     expect(readdirSync(out)).toEqual(['matrix.md']);
     expect(readFileSync(join(out, 'matrix.md'), 'utf8')).toBe('# Compatibility matrix\n\nOur own notes.\n');
   });
@@ -221,7 +268,11 @@ describe('a file of a report\'s name that the suite did not write', () => {
 /** Runs `command` in bash; its exit code is the CLI's (`PIPESTATUS[0]`). */
 function bash(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `${command}; exit "\${PIPESTATUS[0]}"`], { cwd, env: { ...process.env, NO_COLOR: '1', PC: BIN }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `${command}; exit "\${PIPESTATUS[0]}"`], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', PC: BIN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -239,7 +290,7 @@ describe('a reader that goes away', () => {
     ['2>&1 | head -1', '2>&1 | head -1', (out: string) => expect(out).toMatch(/^testing http:\/\/127\.0\.0\.1:\d+\/v1 \(seed -?\d+\)\n$/)],
     ['| head -1', '| head -1', (out: string) => expect(out).toMatch(/^petstore-conformance \S+ · Animal Store Service/)],
     ['--json | head -c 10', '--json | head -c 10', (out: string) => expect(out).toBe('{\n  "tool"')],
-  ])('%s: the exit code is the verdict\'s, report.json is complete, no stack trace', async (_name, tail, seen) => {
+  ])("%s: the exit code is the verdict's, report.json is complete, no stack trace", async (_name, tail, seen) => {
     const cwd = tempDir();
     const ran = await bash(`node "$PC" --embedded ${RUN.join(' ')} --report-dir reports ${tail}`, cwd);
     seen(ran.stdout);
@@ -285,7 +336,13 @@ describe('a full disk', () => {
       expect(files).not.toContain('report.html');
       expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<\/testsuites>\s*$/);
       expect(ran.code).toBe(2);
-      expect(errorLines(ran)).toEqual([expect.stringMatching(mounted ? /report\.json \(ENOSPC: no space left on device\).*report\.html \(ENOSPC.*written: junit\.xml.*the verdict was conformant/ : /report\.json \(EFBIG.*written: junit\.xml/)]);
+      expect(errorLines(ran)).toEqual([
+        expect.stringMatching(
+          mounted
+            ? /report\.json \(ENOSPC: no space left on device\).*report\.html \(ENOSPC.*written: junit\.xml.*the verdict was conformant/
+            : /report\.json \(EFBIG.*written: junit\.xml/,
+        ),
+      ]);
       expect(ran.stdout).toMatch(/CONFORMANT/);
     } finally {
       if (mounted) execFileSync('umount', [mounted]);
@@ -312,7 +369,13 @@ describe('a full disk when the run locks its folder', () => {
         ran = await bash(`trap '' XFSZ; ulimit -f 0; node "$PC" --embedded ${RUN.join(' ')} --report-dir ${dir}`, root);
       }
       expect(ran.code).toBe(2);
-      expect(errorLines(ran)).toEqual([expect.stringMatching(mounted ? /--report-dir .*: cannot lock it \(.*\.petstore-conformance\.lock\): ENOSPC/ : /--report-dir .*: cannot lock it \(.*\.petstore-conformance\.lock\): EFBIG/)]);
+      expect(errorLines(ran)).toEqual([
+        expect.stringMatching(
+          mounted
+            ? /--report-dir .*: cannot lock it \(.*\.petstore-conformance\.lock\): ENOSPC/
+            : /--report-dir .*: cannot lock it \(.*\.petstore-conformance\.lock\): EFBIG/,
+        ),
+      ]);
       expect(readdirSync(dir)).toEqual([]);
       // junit.xml alone fits a 64 KiB disk.
       const again = await runInProcess(['--embedded', ...RUN, '--reporter', 'junit', '--report-dir', dir]);
@@ -331,16 +394,21 @@ describe('export-load --out', () => {
     writeFileSync(join(root, 'gate.js'), mine);
     const refused = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'k6', '--out', 'gate.js'], { cwd: root });
     expect(refused.code).toBe(2);
-    expect(errorLines(refused)).toEqual(['petstore-conformance: error: --out gate.js (not written by petstore-conformance, left as it is); the suite replaces or removes only files it wrote: move it or give another --out (see --help)']);
+    expect(errorLines(refused)).toEqual([
+      'petstore-conformance: error: --out gate.js (not written by petstore-conformance, left as it is); the suite replaces or removes only files it wrote: move it or give another --out (see --help)',
+    ]);
     expect(readFileSync(join(root, 'gate.js'), 'utf8')).toBe(mine);
     // Artillery's processor beside the script is checked before the script is written.
     writeFileSync(join(root, 'gate.processor.cjs'), 'module.exports = {};\n');
-    const processor = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'artillery', '--out', 'gate.yml'], { cwd: root });
+    const processor = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'artillery', '--out', 'gate.yml'], {
+      cwd: root,
+    });
     expect(processor.code).toBe(2);
     expect(errorLines(processor)).toEqual([expect.stringMatching(/gate\.processor\.cjs \(not written by petstore-conformance/)]);
     expect(existsSync(join(root, 'gate.yml'))).toBe(false);
 
-    for (let i = 0; i < 2; i++) expect((await runInProcess(['export-load', '--profile', 'smoke', '--format', 'k6', '--out', 'ours.js'], { cwd: root })).code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await runInProcess(['export-load', '--profile', 'smoke', '--format', 'k6', '--out', 'ours.js'], { cwd: root })).code).toBe(0);
     expect(readFileSync(join(root, 'ours.js'), 'utf8')).toMatch(/^\/\/ Generated by petstore-conformance /);
   });
 
@@ -348,7 +416,9 @@ describe('export-load --out', () => {
     const root = realpathSync(tempDir());
     const ran = await runInProcess(['export-load', '--profile', 'smoke', '--format', 'k6', '--out', join(root, 'missing', 'smoke.k6.js')]);
     expect(ran.code).toBe(2);
-    expect(errorLines(ran)).toEqual([`petstore-conformance: error: --out ${join(root, 'missing', 'smoke.k6.js')}: the folder ${join(root, 'missing')} does not exist (see --help)`]);
+    expect(errorLines(ran)).toEqual([
+      `petstore-conformance: error: --out ${join(root, 'missing', 'smoke.k6.js')}: the folder ${join(root, 'missing')} does not exist (see --help)`,
+    ]);
     rmSync(root, { recursive: true });
   });
 });

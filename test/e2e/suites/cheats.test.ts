@@ -43,8 +43,17 @@ interface Outcome {
  * would. Where an honest store answers 201 and 200 with the name it was given, a cheat answers otherwise.
  */
 async function ordinaryCreate(url: string): Promise<Outcome['ordinary']> {
-  const headers = { 'User-Agent': 'curl/8.5.0', Accept: '*/*', 'Content-Type': 'application/json', Authorization: `Bearer ${DISTINCTIVE_KEY}` };
-  const created = await fetch(`${url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Biscuit', categoryId: 1, status: 'available' }) });
+  const headers = {
+    'User-Agent': 'curl/8.5.0',
+    Accept: '*/*',
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${DISTINCTIVE_KEY}`,
+  };
+  const created = await fetch(`${url}/pets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 1, status: 'available' }),
+  });
   const body = await created.text();
   const id = created.status === 201 ? /"id":(-?\d+)/.exec(body)?.[1] : undefined;
   if (id === undefined) return { status: created.status, body };
@@ -71,13 +80,22 @@ const ruleIds = new RegExp(`\\b(${rules.map((r) => r.id).join('|')})\\b`);
 /** What an honest store answers the ordinary client: 201, then 200 for the read, with the name it was given. */
 const createdAsAsked = (ordinary: Outcome['ordinary']) => ordinary.status === 200 && JSON.parse(ordinary.body).name === 'Biscuit';
 
-beforeAll(async () => {
-  const all = [HONEST, ...cheats];
-  // Each certification has its own bound: one the machine starved says so ("starved: …"), instead of the whole hook timing out.
-  const runs = pool(all.map((cheat) => async () => outcomes.set(cheat.name, await within(CERTIFY_BOUND_MS, `certify behind ${cheat.name}`, certifyBehind(cheat)))), AT_ONCE);
-  const failed = (await Promise.allSettled(runs)).filter((r) => r.status === 'rejected');
-  if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
-}, Math.ceil((cheats.length + 1) / AT_ONCE) * CERTIFY_BOUND_MS + 10_000);
+beforeAll(
+  async () => {
+    const all = [HONEST, ...cheats];
+    // Each certification has its own bound: one the machine starved says so ("starved: …"), instead of the whole hook timing out.
+    const runs = pool(
+      all.map(
+        (cheat) => async () =>
+          outcomes.set(cheat.name, await within(CERTIFY_BOUND_MS, `certify behind ${cheat.name}`, certifyBehind(cheat))),
+      ),
+      AT_ONCE,
+    );
+    const failed = (await Promise.allSettled(runs)).filter((r) => r.status === 'rejected');
+    if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
+  },
+  Math.ceil((cheats.length + 1) / AT_ONCE) * CERTIFY_BOUND_MS + 10_000,
+);
 
 describe('cheating proxies', () => {
   it('the honest pass-through on the same forwarding core is certified, and answers the ordinary client right', () => {
@@ -105,12 +123,14 @@ describe('cheating proxies', () => {
     });
   }
 
-  it('the learner does learn: after one request in the tool\'s own shape, it answers an ordinary client right', async () => {
+  it("the learner does learn: after one request in the tool's own shape, it answers an ordinary client right", async () => {
     const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
     const proxy = await startProxy(reference.url, learnerCheat.handle());
     try {
       expect(createdAsAsked(await ordinaryCreate(proxy.url))).toBe(false);
-      const suiteLike = await fetch(`${proxy.url}/pets?limit=1`, { headers: { 'user-agent': 'petstore-conformance', accept: 'application/json', authorization: `Bearer ${DISTINCTIVE_KEY}` } });
+      const suiteLike = await fetch(`${proxy.url}/pets?limit=1`, {
+        headers: { 'user-agent': 'petstore-conformance', accept: 'application/json', authorization: `Bearer ${DISTINCTIVE_KEY}` },
+      });
       expect(suiteLike.status).toBe(200);
       expect(createdAsAsked(await ordinaryCreate(proxy.url))).toBe(true);
     } finally {

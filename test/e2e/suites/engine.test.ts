@@ -23,11 +23,21 @@ describe('runConformance against the reference', () => {
   it('waits out 429 answers (rate limits are not shown) instead of failing the target, and records it', async () => {
     let n = 0;
     // Every 7th request is refused once with 429, as a rate limiter would.
-    const limited = (inner: Handler): Handler => (request) =>
-      ++n % 7 === 0 ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } } : inner(request);
+    const limited =
+      (inner: Handler): Handler =>
+      (request) =>
+        ++n % 7 === 0
+          ? {
+              status: 429,
+              headers: { 'content-type': 'application/json', 'retry-after': '0' },
+              body: { code: 'rate_limited', message: 'slow down', status: 429 },
+            }
+          : inner(request);
     const result = await withServer({ wrap: limited }, (url) => run(url));
     expect(result.rules.filter((r) => r.outcome !== 'pass' && !notAsked(r)).map((r) => r.id)).toEqual([]);
-    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(/429 answered; every request paused 0 ms \(Retry-After honoured\), then sent again/);
+    expect(result.observations.find((o) => o.gap === 'GAP-RATE-LIMITS')?.summary).toMatch(
+      /429 answered; every request paused 0 ms \(Retry-After honoured\), then sent again/,
+    );
   });
 
   it('names every animal it creates with the run prefix', async () => {
@@ -44,7 +54,9 @@ describe('runConformance against the reference', () => {
   });
 
   it('honours only: other rules are skipped, with the reason', async () => {
-    const result = await withServer({}, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 1, numRuns: 5, only: ['LIST-LIMIT-DEFAULT'] }));
+    const result = await withServer({}, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 1, numRuns: 5, only: ['LIST-LIMIT-DEFAULT'] }),
+    );
     const byId = Object.fromEntries(result.rules.map((r) => [r.id, r]));
     expect(byId['LIST-LIMIT-DEFAULT']!.outcome).toBe('pass');
     expect(byId['CREATE-ECHO']!.outcome).toBe('skip');
@@ -52,31 +64,49 @@ describe('runConformance against the reference', () => {
   });
 
   it('never writes the key, even when the target echoes every header and body back', async () => {
-    const echo = (inner: Handler): Handler => async (request) => {
-      const answer = await inner(request);
-      const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
-      // Break the Error shape on purpose so failures (with evidence) are recorded.
-      return { ...answer, headers: { ...answer.headers, 'x-echo': Buffer.from(echoed).toString('latin1').replace(/[^\x20-\x7e]/g, '?') }, body: answer.status >= 400 ? { echoed } : answer.body };
-    };
+    const echo =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        const echoed = JSON.stringify({ headers: request.headers, body: Buffer.from(request.body).toString('utf8') });
+        // Break the Error shape on purpose so failures (with evidence) are recorded.
+        return {
+          ...answer,
+          headers: {
+            ...answer.headers,
+            'x-echo': Buffer.from(echoed)
+              .toString('latin1')
+              .replace(/[^\x20-\x7e]/g, '?'),
+          },
+          body: answer.status >= 400 ? { echoed } : answer.body,
+        };
+      };
     const result = await withServer({ wrap: echo }, (url) => run(url));
     expect(result.summary.verdict).toBe('non-conformant');
     const text = stringifyJson(result);
     expect(text).toContain('<API_KEY>');
-    for (const secret of [DISTINCTIVE_KEY, DISTINCTIVE_KEY.slice(0, -1), swapCase(DISTINCTIVE_KEY), Buffer.from(`conformance:${DISTINCTIVE_KEY}`).toString('base64')]) {
+    for (const secret of [
+      DISTINCTIVE_KEY,
+      DISTINCTIVE_KEY.slice(0, -1),
+      swapCase(DISTINCTIVE_KEY),
+      Buffer.from(`conformance:${DISTINCTIVE_KEY}`).toString('base64'),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
 
   it('reports a property failure with its shrunk counterexample, seed and a re-run command', async () => {
     // categoryId through a double: wrong beyond 2^53.
-    const lossy = (inner: Handler): Handler => async (request) => {
-      const answer = await inner(request);
-      if (request.method === 'POST' && answer.status === 201) {
-        const body = answer.body as { categoryId: bigint };
-        return { ...answer, body: { ...body, categoryId: BigInt(Number(body.categoryId)) } };
-      }
-      return answer;
-    };
+    const lossy =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        if (request.method === 'POST' && answer.status === 201) {
+          const body = answer.body as { categoryId: bigint };
+          return { ...answer, body: { ...body, categoryId: BigInt(Number(body.categoryId)) } };
+        }
+        return answer;
+      };
     const result = await withServer({ wrap: lossy }, (url) => run(url, 99));
     const echo = result.rules.find((r) => r.id === 'CREATE-ECHO')!;
     expect(echo.outcome).toBe('fail');

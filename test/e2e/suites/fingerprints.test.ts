@@ -18,7 +18,9 @@ import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, TINY_PROFILE } fr
  * A TCP relay in front of `target` (host:port) that splits what clients send into request heads (bodies, framed by
  * Content-Length, skipped), with the number of the connection each came on.
  */
-async function headRelay(port: number): Promise<{ url: string; heads: { connection: number; head: string }[]; close: () => Promise<void> }> {
+async function headRelay(
+  port: number,
+): Promise<{ url: string; heads: { connection: number; head: string }[]; close: () => Promise<void> }> {
   const heads: { connection: number; head: string }[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -81,7 +83,15 @@ describe('a run under every fingerprint, against the reference', () => {
   it('is conformant, and no request head of any phase names the tool: every one goes as one of the clients', async () => {
     const relay = await headRelay(Number(new URL(reference.url).port));
     try {
-      const result = await runConformance({ baseUrl: relay.url, apiKey: DISTINCTIVE_KEY, seed: 21, numRuns: 3, fingerprints: [...FINGERPRINT_IDS], load: 'tiny', loadProfiles: { tiny: { ...TINY_PROFILE, connections: FINGERPRINT_IDS.length, name: 'tiny' } } });
+      const result = await runConformance({
+        baseUrl: relay.url,
+        apiKey: DISTINCTIVE_KEY,
+        seed: 21,
+        numRuns: 3,
+        fingerprints: [...FINGERPRINT_IDS],
+        load: 'tiny',
+        loadProfiles: { tiny: { ...TINY_PROFILE, connections: FINGERPRINT_IDS.length, name: 'tiny' } },
+      });
       expect(result.summary.verdict).toBe('conformant');
       expect(result.options.fingerprints).toEqual([...FINGERPRINT_IDS]);
       const load = result.load[0]!.overall.requests;
@@ -93,7 +103,9 @@ describe('a run under every fingerprint, against the reference', () => {
       const agents = new Set(relay.heads.map((h) => userAgentOf(h.head)));
       expect([...agents].sort()).toEqual(FINGERPRINT_IDS.map((id) => FINGERPRINTS[id].userAgent).sort());
       // No head in undici's own shape (its lower-case host and connection lines first), save node fetch's, which is undici's.
-      const undiciShaped = relay.heads.filter((h) => /^[^\r]*\r\nhost: [^\r]*\r\nconnection: /.test(h.head) && userAgentOf(h.head) !== FINGERPRINTS['node-fetch'].userAgent);
+      const undiciShaped = relay.heads.filter(
+        (h) => /^[^\r]*\r\nhost: [^\r]*\r\nconnection: /.test(h.head) && userAgentOf(h.head) !== FINGERPRINTS['node-fetch'].userAgent,
+      );
       expect(undiciShaped).toEqual([]);
       // curl writes no Connection line (its requests' connections close after each in the functional phases).
       const curl = relay.heads.filter((h) => userAgentOf(h.head) === FINGERPRINTS.curl.userAgent);
@@ -116,21 +128,54 @@ describe('a run under every fingerprint, against the reference', () => {
 
 describe('the CLI: --fingerprints and --user-agent', () => {
   it.concurrent.each([
-    [['--fingerprints', 'bogus'], '--fingerprints: unknown client "bogus"; known: curl, python-requests, go-http-client, okhttp, node-fetch, chrome, or all'],
-    [['--fingerprints', 'curl,okhtp'], '--fingerprints: unknown client "okhtp" (did you mean okhttp?); known: curl, python-requests, go-http-client, okhttp, node-fetch, chrome, or all'],
+    [
+      ['--fingerprints', 'bogus'],
+      '--fingerprints: unknown client "bogus"; known: curl, python-requests, go-http-client, okhttp, node-fetch, chrome, or all',
+    ],
+    [
+      ['--fingerprints', 'curl,okhtp'],
+      '--fingerprints: unknown client "okhtp" (did you mean okhttp?); known: curl, python-requests, go-http-client, okhttp, node-fetch, chrome, or all',
+    ],
     [['--user-agent', ''], '--user-agent must be 1 to 256 printable ASCII characters, not starting or ending with a space'],
   ])('%j: one usage line, exit 2, nothing sent', async (args, line) => {
-    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', DISTINCTIVE_KEY, ...args, '--report-dir', join(tempDir(), 'r')]);
+    const ran = await runInProcess([
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      DISTINCTIVE_KEY,
+      ...args,
+      '--report-dir',
+      join(tempDir(), 'r'),
+    ]);
     expect(ran.code).toBe(2);
-    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([`petstore-conformance: error: ${line} (see --help)`]);
+    expect(ran.stderr.split('\n').filter((l) => l.startsWith('petstore-conformance: error:'))).toEqual([
+      `petstore-conformance: error: ${line} (see --help)`,
+    ]);
   });
 
-  it('--user-agent: every request carries it in the tool\'s shape, and report.json records it; --fingerprints all is recorded', async () => {
+  it("--user-agent: every request carries it in the tool's shape, and report.json records it; --fingerprints all is recorded", async () => {
     const relay = await headRelay(Number(new URL(reference.url).port));
     try {
       const dir = tempDir();
-      const ran = await runInProcess(['--base-url', relay.url, '--user-agent', 'acme-probe/2.1 (ci)', '--num-runs', '3', '--reporter', 'json', '--report-dir', join(dir, 'ua')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
-      const report = JSON.parse(readFileSync(join(dir, 'ua', 'report.json'), 'utf8')) as { options: { userAgent?: string; fingerprints?: string[] }; summary: unknown };
+      const ran = await runInProcess(
+        [
+          '--base-url',
+          relay.url,
+          '--user-agent',
+          'acme-probe/2.1 (ci)',
+          '--num-runs',
+          '3',
+          '--reporter',
+          'json',
+          '--report-dir',
+          join(dir, 'ua'),
+        ],
+        { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+      );
+      const report = JSON.parse(readFileSync(join(dir, 'ua', 'report.json'), 'utf8')) as {
+        options: { userAgent?: string; fingerprints?: string[] };
+        summary: unknown;
+      };
       // Why, when it is not conformant: --reporter json alone prints no verdict line.
       expect(ran.code, JSON.stringify(report.summary)).toBe(0);
       expect(reportErrors(report)).toEqual([]);
@@ -138,8 +183,14 @@ describe('the CLI: --fingerprints and --user-agent', () => {
       expect(report.options.fingerprints).toBeUndefined();
       expect(relay.heads.length).toBeGreaterThan(0);
       expect(new Set(relay.heads.map((h) => userAgentOf(h.head)))).toEqual(new Set(['acme-probe/2.1 (ci)']));
-      const all = await runInProcess(['--base-url', relay.url, '--fingerprints', 'all', '--num-runs', '3', '--reporter', 'json', '--report-dir', join(dir, 'all')], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
-      const recorded = JSON.parse(readFileSync(join(dir, 'all', 'report.json'), 'utf8')) as { options: { userAgent?: string; fingerprints?: string[] }; summary: unknown };
+      const all = await runInProcess(
+        ['--base-url', relay.url, '--fingerprints', 'all', '--num-runs', '3', '--reporter', 'json', '--report-dir', join(dir, 'all')],
+        { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } },
+      );
+      const recorded = JSON.parse(readFileSync(join(dir, 'all', 'report.json'), 'utf8')) as {
+        options: { userAgent?: string; fingerprints?: string[] };
+        summary: unknown;
+      };
       // Why, when it is not conformant: --reporter json alone prints no verdict line.
       expect(all.code, JSON.stringify(recorded.summary)).toBe(0);
       expect(reportErrors(recorded)).toEqual([]);

@@ -65,7 +65,10 @@ function httpServer(handler: (req: IncomingMessage, res: ServerResponse) => void
 /** Runs the CLI (main() in this process) against `url` with --timeout 2000 and checks what every hostile case must show. */
 async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborted = expectedExit === 2, timeoutMs = 2000) {
   const dir = tempDir();
-  const ran = await runInProcess(['--base-url', url, '--timeout', String(timeoutMs), '--num-runs', '5', '--report-dir', dir], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY }, timeoutMs: BOUND_MS });
+  const ran = await runInProcess(['--base-url', url, '--timeout', String(timeoutMs), '--num-runs', '5', '--report-dir', dir], {
+    env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+    timeoutMs: BOUND_MS,
+  });
   // Nine runs share this process: on a starved machine its own event loop misses the deadlines, and the run says so.
   await judgedUnlessStarved(`${ran.stdout}\n${ran.stderr}`, 'the CLI run', () => {
     expect(ran.code).toBe(expectedExit);
@@ -77,7 +80,13 @@ async function hostile(url: string, expectedExit: 1 | 2, message: RegExp, aborte
   expect(existsSync(report)).toBe(true);
   for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain(DISTINCTIVE_KEY);
   expect(ran.stdout + ran.stderr).not.toContain(DISTINCTIVE_KEY);
-  return { ran, report: JSON.parse(readFileSync(report, 'utf8')) as { summary: { verdict: string; abort?: { code: string } }; rules: { id: string; outcome: string; checks: { reason?: string; findings: { message: string }[] }[] }[] } };
+  return {
+    ran,
+    report: JSON.parse(readFileSync(report, 'utf8')) as {
+      summary: { verdict: string; abort?: { code: string } };
+      rules: { id: string; outcome: string; checks: { reason?: string; findings: { message: string }[] }[] }[];
+    },
+  };
 }
 
 describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one clear line)', () => {
@@ -91,7 +100,11 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
   });
 
   it.concurrent('answers headers, then never sends the body', async () => {
-    await hostile(await rawServer((s) => s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n')), 2, /within 2000 ms/);
+    await hostile(
+      await rawServer((s) => s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n')),
+      2,
+      /within 2000 ms/,
+    );
   });
 
   it.concurrent('sends the body one byte every 1.5 seconds', async () => {
@@ -110,11 +123,19 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
   });
 
   it.concurrent('closes the connection mid-body', async () => {
-    await hostile(await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[{"id":1')), 2, /broke the HTTP exchange|request to .* failed/);
+    await hostile(
+      await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[{"id":1')),
+      2,
+      /broke the HTTP exchange|request to .* failed/,
+    );
   });
 
   it.concurrent('answers with bytes that are not HTTP', async () => {
-    await hostile(await rawServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n\u0000\u0001garbage\r\n\r\n')), 2, /broke the HTTP exchange|request to .* failed/);
+    await hostile(
+      await rawServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n\u0000\u0001garbage\r\n\r\n')),
+      2,
+      /broke the HTTP exchange|request to .* failed/,
+    );
   });
 
   it.concurrent('streams an endless JSON body: the suite reads a bounded amount and says so', async () => {
@@ -133,10 +154,21 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
     // shown is the bound, not the deadline (2 s missed under three suites at once: "no complete response within 2000 ms").
     const { report } = await hostile(url, 1, /NON-CONFORMANT: .*CREATE-RESPONSE/, false, 10_000);
     const list = report.rules.find((r) => r.id === 'LIST-RESPONSE')!;
-    const said = list.checks.flatMap((c) => c.findings).map((f) => f.message).join('\n');
+    const said = list.checks
+      .flatMap((c) => c.findings)
+      .map((f) => f.message)
+      .join('\n');
     expect(list.outcome, said).toBe('inconclusive');
     expect(said).toMatch(/the body of a 200 answer is longer than the suite reads of a response \(maxBodyBytes, 1 MiB/);
-    expect(report.rules.find((r) => r.id === 'CREATE-RESPONSE')!.checks.flatMap((c) => c.findings).map((f) => f.message).join('\n')).toMatch(/Expected 201 with the created Pet \/ Received 200 \(application\/json\), a body longer than 1048576 bytes \(not read to its end\)/);
+    expect(
+      report.rules
+        .find((r) => r.id === 'CREATE-RESPONSE')!
+        .checks.flatMap((c) => c.findings)
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(
+      /Expected 201 with the created Pet \/ Received 200 \(application\/json\), a body longer than 1048576 bytes \(not read to its end\)/,
+    );
   });
 
   it.concurrent('answers every request with HTML', async () => {
@@ -171,7 +203,10 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
 
   it.concurrent('answers correctly for a while, then stops: what was measured is kept, the rest is not run', async () => {
     let served = 0;
-    const tiring = (inner: Handler): Handler => (request) => (++served > 150 ? new Promise(() => {}) : inner(request));
+    const tiring =
+      (inner: Handler): Handler =>
+      (request) =>
+        ++served > 150 ? new Promise(() => {}) : inner(request);
     const server = await startReference({ apiKey: DISTINCTIVE_KEY, wrap: tiring });
     open.push(server);
     // Exit 2: the requests in flight when it stopped are never judged, so no MUST failure stands; the verdict is "error".
@@ -185,10 +220,15 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
 
   it('in-process: the result of a target that stops keeps its measurements', async () => {
     let served = 0;
-    const tiring = (inner: Handler): Handler => (request) => (++served > 150 ? new Promise(() => {}) : inner(request));
+    const tiring =
+      (inner: Handler): Handler =>
+      (request) =>
+        ++served > 150 ? new Promise(() => {}) : inner(request);
     // Deadlines of 2 s judge the target: when a timer of this process ran a second late, a failure says "starved: …" first.
     await starvedStep(DEADLINE_SLACK_MS, async () => {
-      const result = await withServer({ wrap: tiring }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 10, timeoutMs: 2000 }));
+      const result = await withServer({ wrap: tiring }, (url) =>
+        runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 10, timeoutMs: 2000 }),
+      );
       expectNotStarved(result.summary.reason);
       expect(result.summary.verdict).toBe('error');
       expect(result.summary.reason).toMatch(/stopped answering/);
@@ -198,9 +238,16 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
   });
   it('leaves one request unanswered and answers the rest: that request fails its rule, the run goes on', async () => {
     // Only the authenticated GET /store/orders hangs: one request of the run.
-    const ordersHang = (inner: Handler): Handler => (request) => (request.path === '/store/orders' && request.headers.authorization === `Bearer ${DISTINCTIVE_KEY}` ? new Promise(() => {}) : inner(request));
+    const ordersHang =
+      (inner: Handler): Handler =>
+      (request) =>
+        request.path === '/store/orders' && request.headers.authorization === `Bearer ${DISTINCTIVE_KEY}`
+          ? new Promise(() => {})
+          : inner(request);
     await starvedStep(DEADLINE_SLACK_MS, async () => {
-      const result = await withServer({ wrap: ordersHang }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, timeoutMs: 2000 }));
+      const result = await withServer({ wrap: ordersHang }, (url) =>
+        runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 3, numRuns: 5, timeoutMs: 2000 }),
+      );
       expectNotStarved(result.summary.reason);
       expect(result.summary.verdict).toBe('non-conformant');
       expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual(['ORDERS-EXISTS']);
@@ -221,27 +268,55 @@ describe('unreachable and misconfigured targets (exit 2, one line, no wait for a
   };
 
   it('a refused connection', () => quick(['--base-url', 'http://127.0.0.1:9/v1'], /connection refused by 127\.0\.0\.1:9/));
-  it('an unknown host', () => quick(['--base-url', 'http://no-such-host.invalid/v1'], /unknown host no-such-host\.invalid|no complete response/));
+  it('an unknown host', () =>
+    quick(['--base-url', 'http://no-such-host.invalid/v1'], /unknown host no-such-host\.invalid|no complete response/));
   it('a base URL without a scheme', () => quick(['--base-url', '127.0.0.1:8080/v1'], /not an absolute URL|must use http or https/));
   it('an invalid key (every request 401)', async () => {
-    await withServer({}, (url) => quick(['--base-url', url], /answered 401 .*check the API key and the base URL$/, { PETSTORE_API_KEY: 'not-the-key' }));
+    await withServer({}, (url) =>
+      quick(['--base-url', url], /answered 401 .*check the API key and the base URL$/, { PETSTORE_API_KEY: 'not-the-key' }),
+    );
   });
 
   describe('https', () => {
     const dir = tempDir();
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
     writeFileSync(join(dir, 'not-a-ca.pem'), 'nonsense');
 
-    it('a certificate nobody vouches for: exit 2, a TLS error', () => withServer({ tls }, (url) => quick(['--base-url', url], /TLS error talking to 127\.0\.0\.1:\d+/)));
+    it('a certificate nobody vouches for: exit 2, a TLS error', () =>
+      withServer({ tls }, (url) => quick(['--base-url', url], /TLS error talking to 127\.0\.0\.1:\d+/)));
 
     it('works with --ca for a private CA, and with --insecure, which the report records', async () => {
       await withServer({ tls }, async (url) => {
         const report = tempDir();
-        const withCa = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+        const withCa = await runInProcess(['--base-url', url, '--ca', join(dir, 'cert.pem'), '--num-runs', '3', '--report-dir', report], {
+          env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+        });
         expect(withCa.code).toBe(0);
         expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).options).toMatchObject({ insecure: false, customCa: true });
-        const insecure = await runInProcess(['--base-url', url, '--insecure', '--num-runs', '3', '--report-dir', report], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+        const insecure = await runInProcess(['--base-url', url, '--insecure', '--num-runs', '3', '--report-dir', report], {
+          env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+        });
         expect(insecure.code).toBe(0);
         expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).options).toMatchObject({ insecure: true, customCa: false });
       });

@@ -13,17 +13,53 @@ import type { ConformanceResult } from '../../../result/model.js';
 import { DISTINCTIVE_KEY, reportErrors, withServer } from '../../helpers.js';
 
 /** Within the bounds every valid body keeps to (generators/petName.ts). */
-const withinBounds = (name: string) => [...name].length <= MAX_NAME_CODE_POINTS && name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES;
+const withinBounds = (name: string) =>
+  [...name].length <= MAX_NAME_CODE_POINTS && name.length <= MAX_NAME_CODE_POINTS && Buffer.byteLength(name) <= MAX_NAME_UTF8_BYTES;
 
 /** The scripts a name is written in, by Unicode script property. */
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic', 'Hebrew', 'Devanagari', 'Thai', 'Georgian', 'Armenian', 'Tamil'] as const;
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Arabic',
+  'Hebrew',
+  'Devanagari',
+  'Thai',
+  'Georgian',
+  'Armenian',
+  'Tamil',
+] as const;
 const scriptsOf = (name: string) => SCRIPTS.filter((script) => new RegExp(`\\p{Script=${script}}`, 'u').test(name));
 
 /** The words the suite's names carried before natural names, and their stems: none may appear in a certification's. */
-const MARKERS = ['pctest', 'pc-', 'petconf', 'suite-', 'auth', 'plain name', 'load ', 'concurrent', 'extra', 'encoding', 'rejected', 'padded', '(NFD)', 'bom', 'rtl', 'back\\slash'];
+const MARKERS = [
+  'pctest',
+  'pc-',
+  'petconf',
+  'suite-',
+  'auth',
+  'plain name',
+  'load ',
+  'concurrent',
+  'extra',
+  'encoding',
+  'rejected',
+  'padded',
+  '(NFD)',
+  'bom',
+  'rtl',
+  'back\\slash',
+];
 
 /** Runs the suite against the reference and returns the result and every name a create body carried. */
-async function namesSent(options: { seed: number; natural: boolean }): Promise<{ result: ConformanceResult; names: string[]; bodies: string[] }> {
+async function namesSent(options: {
+  seed: number;
+  natural: boolean;
+}): Promise<{ result: ConformanceResult; names: string[]; bodies: string[] }> {
   const names: string[] = [];
   const bodies: string[] = [];
   const result = await withServer({}, (baseUrl) =>
@@ -63,7 +99,8 @@ describe('natural names', () => {
     const entries = Object.values(PET_NAME_VOCABULARY).flat();
     expect(entries.filter((name) => outsideRepertoire(name) !== undefined || !withinBounds(name) || name.trim() !== name)).toEqual([]);
     expect(new Set(entries.flatMap(scriptsOf)).size).toBeGreaterThanOrEqual(12);
-    for (const name of fc.sample(naturalName(), { seed: 7, numRuns: 500 })) expect(outsideRepertoire(name) === undefined && withinBounds(name), JSON.stringify(name)).toBe(true);
+    for (const name of fc.sample(naturalName(), { seed: 7, numRuns: 500 }))
+      expect(outsideRepertoire(name) === undefined && withinBounds(name), JSON.stringify(name)).toBe(true);
   });
 
   it('what a run names its animals for a purpose is derived from the seed: ordinary and within bounds, the hostile ones within bounds, none holding a form of the key', () => {
@@ -84,7 +121,11 @@ describe('natural names', () => {
   });
 
   it('in a natural-names run no name carries a marker: two seeds share no piece of 4 code points across all their names, which span many scripts; the replay of a seed sends the same names', async () => {
-    const [a, b, again] = await Promise.all([namesSent({ seed: 11, natural: true }), namesSent({ seed: 12, natural: true }), namesSent({ seed: 11, natural: true })]);
+    const [a, b, again] = await Promise.all([
+      namesSent({ seed: 11, natural: true }),
+      namesSent({ seed: 12, natural: true }),
+      namesSent({ seed: 11, natural: true }),
+    ]);
     expect(again.names).toEqual(a.names);
     for (const { result, names } of [a, b]) {
       expect(result.summary.verdict, result.summary.reason).toBe('conformant');
@@ -97,9 +138,17 @@ describe('natural names', () => {
       expect(names.filter((name) => outsideRepertoire(name) === undefined).length).toBeGreaterThan(names.length / 2);
     }
     const all = [...a.names, ...b.names];
-    for (const marker of MARKERS) expect(all.filter((name) => name.toLowerCase().includes(marker.toLowerCase())), marker).toEqual([]);
+    for (const marker of MARKERS)
+      expect(
+        all.filter((name) => name.toLowerCase().includes(marker.toLowerCase())),
+        marker,
+      ).toEqual([]);
     // Bodies that are not JSON (sent on purpose) carry no marker either.
-    for (const marker of ['pctest', 'rejected', 'plain name', 'concurrent', 'encoding']) expect([...a.bodies, ...b.bodies].filter((body) => body.toLowerCase().includes(marker)), marker).toEqual([]);
+    for (const marker of ['pctest', 'rejected', 'plain name', 'concurrent', 'encoding'])
+      expect(
+        [...a.bodies, ...b.bodies].filter((body) => body.toLowerCase().includes(marker)),
+        marker,
+      ).toEqual([]);
     const shortest = all.reduce((x, y) => ([...x].length <= [...y].length ? x : y));
     const common = [...pieces(shortest, 4)].filter((piece) => all.every((name) => name.includes(piece)));
     expect(common).toEqual([]);

@@ -19,7 +19,14 @@ const SEED = 20_261_127;
 async function run(wrap: ((inner: Handler) => Handler) | undefined, fingerprints?: readonly FingerprintId[]): Promise<ConformanceResult> {
   const server = await startReference({ apiKey: KEY, ...(wrap ? { wrap } : {}) });
   try {
-    return await runConformance({ baseUrl: server.url, apiKey: KEY, seed: SEED, numRuns: 5, concurrency: 4, ...(fingerprints ? { fingerprints } : {}) });
+    return await runConformance({
+      baseUrl: server.url,
+      apiKey: KEY,
+      seed: SEED,
+      numRuns: 5,
+      concurrency: 4,
+      ...(fingerprints ? { fingerprints } : {}),
+    });
   } finally {
     await server.close();
   }
@@ -28,10 +35,18 @@ async function run(wrap: ((inner: Handler) => Handler) | undefined, fingerprints
 const clientRule = (result: ConformanceResult) => result.rules.find((r) => r.id === 'CLIENT-INDEPENDENT')!;
 const findings = (result: ConformanceResult): Finding[] => clientRule(result).checks.flatMap((c) => c.findings);
 const args = (finding: Finding) => finding.args as { first: string; second: string; pairing: string };
-const SERVER_ERROR: ApiResponse = { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'internal', message: 'unavailable', status: 500 } };
+const SERVER_ERROR: ApiResponse = {
+  status: 500,
+  headers: { 'content-type': 'application/json' },
+  body: { code: 'internal', message: 'unavailable', status: 500 },
+};
 
 /** Answers `answer` instead of the reference to requests whose User-Agent is `fingerprint`'s. */
-const cheatOn = (fingerprint: FingerprintId, answer: (inner: Handler, req: Parameters<Handler>[0]) => ReturnType<Handler>) => (inner: Handler): Handler => (req) => (req.headers['user-agent'] === FINGERPRINTS[fingerprint].userAgent ? answer(inner, req) : inner(req));
+const cheatOn =
+  (fingerprint: FingerprintId, answer: (inner: Handler, req: Parameters<Handler>[0]) => ReturnType<Handler>) =>
+  (inner: Handler): Handler =>
+  (req) =>
+    req.headers['user-agent'] === FINGERPRINTS[fingerprint].userAgent ? answer(inner, req) : inner(req);
 
 describe('CLIENT-INDEPENDENT end to end', () => {
   it('the honest reference under every fingerprint passes it, with the run conformant', async () => {
@@ -42,7 +57,10 @@ describe('CLIENT-INDEPENDENT end to end', () => {
   });
 
   it('a server answering 500 to one client fails it, each finding naming both clients and holding both exchanges', async () => {
-    const result = await run(cheatOn('curl', async () => SERVER_ERROR), ['curl', 'okhttp']);
+    const result = await run(
+      cheatOn('curl', async () => SERVER_ERROR),
+      ['curl', 'okhttp'],
+    );
     expect(clientRule(result).outcome).toBe('fail');
     const found = findings(result);
     expect(found.length).toBeGreaterThan(0);
@@ -63,7 +81,11 @@ describe('CLIENT-INDEPENDENT end to end', () => {
     });
     const result = await run(empty, ['python-requests', 'go-http-client']);
     expect(clientRule(result).outcome).toBe('fail');
-    expect(findings(result).some((f) => f.message.includes('the store only grows') && [args(f).first, args(f).second].includes('python-requests'))).toBe(true);
+    expect(
+      findings(result).some(
+        (f) => f.message.includes('the store only grows') && [args(f).first, args(f).second].includes('python-requests'),
+      ),
+    ).toBe(true);
   });
 
   it('a run that speaks as one client does not ask it: skipped, never undecided, the verdict line as before', async () => {
@@ -82,7 +104,10 @@ describe('CLIENT-INDEPENDENT end to end', () => {
   it('a server that answers wrongly until it has seen suite-like traffic is caught by the prelude', async () => {
     // Wrong for its first requests, whoever sends them: the prelude is all it sees then.
     let seen = 0;
-    const learns = (inner: Handler): Handler => async (req) => (++seen <= 4 ? SERVER_ERROR : inner(req));
+    const learns =
+      (inner: Handler): Handler =>
+      async (req) =>
+        ++seen <= 4 ? SERVER_ERROR : inner(req);
     const result = await run(learns, ['chrome', 'node-fetch', 'curl']);
     expect(clientRule(result).outcome).toBe('fail');
     const prelude = findings(result).filter((f) => f.evidence[0]!.seq <= PRELUDE.length);

@@ -39,11 +39,17 @@ async function record(mutantName: string, rule: string, extra: readonly string[]
   const mutant = mutants.find((m) => m.name === mutantName)!;
   const server = await startReference({ apiKey: CONTRACT_API_KEY, ...(mutant.options ?? {}), wrap: mutant.wrap });
   const dir = tempDir();
-  const ran = await runInProcess(['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir, ...extra], { env });
+  const ran = await runInProcess(
+    ['--base-url', server.url, '--seed', '6', '--num-runs', '10', '--load', 'none', '--report-dir', dir, ...extra],
+    { env },
+  );
   expect(ran.code).toBe(1);
   const report = join(dir, 'report.json');
   const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
-  const finding = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).find((f) => f.case && f.case.judge.kind !== 'none')!;
+  const finding = result.rules
+    .find((r) => r.id === rule)!
+    .checks.flatMap((c) => c.findings)
+    .find((f) => f.case && f.case.judge.kind !== 'none')!;
   expect(finding, `${mutantName}: a replayable failure of ${rule}`).toBeDefined();
   return { server, report, finding, stdout: ran.stdout };
 }
@@ -90,7 +96,9 @@ describe('petstore-conformance replay', () => {
     const unknown = await runInProcess(['replay', report, 'c-00000000'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no failure has case id c-00000000/);
-    const keyless = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], { env: { PETSTORE_API_KEY: '' } });
+    const keyless = await runInProcess(['replay', report, finding.case!.id, '--base-url', reference.url], {
+      env: { PETSTORE_API_KEY: '' },
+    });
     expect(keyless.code).toBe(2);
     expect(keyless.stderr).toMatch(/this request carries the key: set PETSTORE_API_KEY/);
   });
@@ -100,12 +108,20 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
   /** A reference that records the headers of every request it is sent. */
   async function recording(): Promise<{ server: RunningServer; seen: Record<string, string | undefined>[] }> {
     const seen: Record<string, string | undefined>[] = [];
-    const server = await startReference({ apiKey: CONTRACT_API_KEY, wrap: (inner) => (request) => (seen.push(request.headers), inner(request)) });
+    const server = await startReference({
+      apiKey: CONTRACT_API_KEY,
+      wrap: (inner) => (request) => (seen.push(request.headers), inner(request)),
+    });
     return { server, seen };
   }
 
   /** The report with the case of `id` edited by `edit` (and the report itself by `whole`), written beside it. */
-  function edited(report: string, id: string, edit: (c: NonNullable<Finding['case']>) => void, whole: (r: ConformanceResult) => void = () => {}): string {
+  function edited(
+    report: string,
+    id: string,
+    edit: (c: NonNullable<Finding['case']>) => void,
+    whole: (r: ConformanceResult) => void = () => {},
+  ): string {
     const result = JSON.parse(readFileSync(report, 'utf8')) as ConformanceResult;
     const finding = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings)).find((f) => f.case?.id === id)!;
     edit(finding.case!);
@@ -116,12 +132,36 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
   }
 
   it.each([
-    ['a Host header', (c: NonNullable<Finding['case']>) => void (c.request.headers.host = 'evil.example' as never), /carries a header the suite never sends \("host"\)/],
-    ['an X-Forwarded-Host header', (c: NonNullable<Finding['case']>) => void (c.request.headers['x-forwarded-host'] = 'evil.example' as never), /carries a header the suite never sends/],
-    ['the placeholder in another header', (c: NonNullable<Finding['case']>) => void (c.request.headers.accept = '<API_KEY>' as never), /its accept header holds a placeholder of the key/],
-    ['an Authorization the suite never sends', (c: NonNullable<Finding['case']>) => void (c.request.headers.authorization = 'Basic <API_KEY>' as never), /its Authorization header is not one the suite sends/],
-    ['a path that leaves the base URL', (c: NonNullable<Finding['case']>) => void (c.request.path = '//evil.example/pets' as never), /its path is not a path under the base URL/],
-    ['the placeholder in the path', (c: NonNullable<Finding['case']>) => void (c.request.path = '/pets?key=<API_KEY>' as never), /its path holds a placeholder of the key/],
+    [
+      'a Host header',
+      (c: NonNullable<Finding['case']>) => void (c.request.headers.host = 'evil.example' as never),
+      /carries a header the suite never sends \("host"\)/,
+    ],
+    [
+      'an X-Forwarded-Host header',
+      (c: NonNullable<Finding['case']>) => void (c.request.headers['x-forwarded-host'] = 'evil.example' as never),
+      /carries a header the suite never sends/,
+    ],
+    [
+      'the placeholder in another header',
+      (c: NonNullable<Finding['case']>) => void (c.request.headers.accept = '<API_KEY>' as never),
+      /its accept header holds a placeholder of the key/,
+    ],
+    [
+      'an Authorization the suite never sends',
+      (c: NonNullable<Finding['case']>) => void (c.request.headers.authorization = 'Basic <API_KEY>' as never),
+      /its Authorization header is not one the suite sends/,
+    ],
+    [
+      'a path that leaves the base URL',
+      (c: NonNullable<Finding['case']>) => void (c.request.path = '//evil.example/pets' as never),
+      /its path is not a path under the base URL/,
+    ],
+    [
+      'the placeholder in the path',
+      (c: NonNullable<Finding['case']>) => void (c.request.path = '/pets?key=<API_KEY>' as never),
+      /its path holds a placeholder of the key/,
+    ],
   ])('an edited case with %s is refused in one line, and nothing is sent', async (_name, edit, message) => {
     const { report, finding } = await recordFailure('default-limit-21', 'LIST-LIMIT-DEFAULT');
     const other = await recording();
@@ -144,7 +184,12 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
     const named = await recording();
     try {
       // A report whose target was edited to point elsewhere: a report names whatever origin its author wrote.
-      const retargeted = edited(report, finding.case!.id, () => {}, (r) => (r.target = `${recorded.server.url}`));
+      const retargeted = edited(
+        report,
+        finding.case!.id,
+        () => {},
+        (r) => (r.target = `${recorded.server.url}`),
+      );
       const unnamed = await runInProcess(['replay', retargeted, finding.case!.id], { env });
       expect(unnamed.code).toBe(2);
       expect(unnamed.stdout).toBe('');
@@ -159,7 +204,9 @@ describe('replay sends the key only to the origin it names, only in Authorizatio
         `sending case ${finding.case!.id} to ${new URL(named.server.url).origin} (from --base-url), the key in its Authorization header`,
         '  connection: plain http, no TLS · no proxy · no client certificate',
       ]);
-      const byVariable = await runInProcess(['replay', retargeted, finding.case!.id], { env: { ...env, PETSTORE_BASE_URL: named.server.url } });
+      const byVariable = await runInProcess(['replay', retargeted, finding.case!.id], {
+        env: { ...env, PETSTORE_BASE_URL: named.server.url },
+      });
       expect(byVariable.stdout.split('\n')[0]).toMatch(/ \(from PETSTORE_BASE_URL\), the key in its Authorization header$/);
       expect(recorded.seen).toHaveLength(0);
       expect(named.seen).toHaveLength(2);

@@ -24,7 +24,14 @@ function watch(inFlight = 0) {
   return { w, probes, lost: () => lost, setInFlight: (n: number) => (inFlight = n) };
 }
 
-const state = async (p: Promise<void>) => Promise.race([p.then(() => 'judged', (e: Error) => `dropped: ${e.message}`), new Promise((r) => setTimeout(() => r('held'), 10))]);
+const state = async (p: Promise<void>) =>
+  Promise.race([
+    p.then(
+      () => 'judged',
+      (e: Error) => `dropped: ${e.message}`,
+    ),
+    new Promise((r) => setTimeout(() => r('held'), 10)),
+  ]);
 
 describe('SilenceWatch: a request without response is judged only once the target is known alive', () => {
   it('an answer passes straight through', async () => {
@@ -76,7 +83,7 @@ describe('SilenceWatch: a request without response is judged only once the targe
   });
 });
 
-describe('LoopStalls: where the suite\'s own event loop stalled', () => {
+describe("LoopStalls: where the suite's own event loop stalled", () => {
   /** A clock the test moves, with the monitor's tick run by hand. */
   function clock() {
     let now = 1000;
@@ -115,8 +122,12 @@ describe('LoopStalls: where the suite\'s own event loop stalled', () => {
   });
 });
 
-describe('TargetSession: a timeout the suite\'s own stalled loop caused is not the target\'s silence', () => {
-  const stalled = (ms: number) => new TransportError('PC_ERR_TIMEOUT', `no complete response from h within 1000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`);
+describe("TargetSession: a timeout the suite's own stalled loop caused is not the target's silence", () => {
+  const stalled = (ms: number) =>
+    new TransportError(
+      'PC_ERR_TIMEOUT',
+      `no complete response from h within 1000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`,
+    );
   const silent = () => new TransportError('PC_ERR_TIMEOUT', 'no complete response from h within 1000 ms');
   /** A transport answering from a script: an error, or 200. */
   function scripted(script: (TransportError | 200)[]): Transport & { sent: number } {
@@ -128,13 +139,23 @@ describe('TargetSession: a timeout the suite\'s own stalled loop caused is not t
       async send(spec: RequestSpec): Promise<Exchange> {
         const step = script[t.sent++] ?? 200;
         const request = { method: spec.method, url: `http://h/v1${spec.path}`, headers: {} };
-        return step === 200 ? { seq: t.sent, request, response: { status: 200, headers: {}, body: Buffer.from('[]'), truncated: false }, durationMs: 1 } : { seq: t.sent, request, error: step, durationMs: 1000 };
+        return step === 200
+          ? { seq: t.sent, request, response: { status: 200, headers: {}, body: Buffer.from('[]'), truncated: false }, durationMs: 1 }
+          : { seq: t.sent, request, error: step, durationMs: 1000 };
       },
       close: async () => {},
     };
     return t;
   }
-  const session = (client: Transport) => new TargetSession({ client: new RedactionBoundary(client, redactorFor('k3y-silence-test')), apiKey: 'k3y-silence-test', maxWaitMs: 0, onExchange: () => {}, inspect: () => {}, observeRateLimit: () => {} });
+  const session = (client: Transport) =>
+    new TargetSession({
+      client: new RedactionBoundary(client, redactorFor('k3y-silence-test')),
+      apiKey: 'k3y-silence-test',
+      maxWaitMs: 0,
+      onExchange: () => {},
+      inspect: () => {},
+      observeRateLimit: () => {},
+    });
   const request = { method: 'GET' as const, path: '/pets', operation: 'listPets' as const };
 
   it('is sent again, and the answer that comes is judged; the run goes on', async () => {
@@ -174,7 +195,11 @@ describe('TargetSession: a timeout the suite\'s own stalled loop caused is not t
 });
 
 describe('TargetSession: a stalled timeout is resent only when the request may be repeated, and counted in a row', () => {
-  const stalled = (ms: number) => new TransportError('PC_ERR_TIMEOUT', `no complete response from h within 1000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`);
+  const stalled = (ms: number) =>
+    new TransportError(
+      'PC_ERR_TIMEOUT',
+      `no complete response from h within 1000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`,
+    );
   const closedUnder = () => new TransportError('PC_ERR_PROTOCOL', 'h broke the HTTP exchange (UND_ERR_SOCKET)');
   /** A transport answering from a script (an error, or 201 to a POST and 200 to a GET), recording each method sent. */
   function scripted(script: (TransportError | 'answer')[]): Transport & { methods: string[] } {
@@ -188,22 +213,41 @@ describe('TargetSession: a stalled timeout is resent only when the request may b
         const step = script[t.methods.length - 1] ?? 'answer';
         const request = { method: spec.method, url: `http://h/v1${spec.path}`, headers: {} };
         const seq = t.methods.length;
-        return step === 'answer' ? { seq, request, response: { status: spec.method === 'POST' ? 201 : 200, headers: {}, body: Buffer.from('[]'), truncated: false }, durationMs: 1 } : { seq, request, error: step, durationMs: 1000 };
+        return step === 'answer'
+          ? {
+              seq,
+              request,
+              response: { status: spec.method === 'POST' ? 201 : 200, headers: {}, body: Buffer.from('[]'), truncated: false },
+              durationMs: 1,
+            }
+          : { seq, request, error: step, durationMs: 1000 };
       },
       close: async () => {},
     };
     return t;
   }
-  const session = (client: Transport) => new TargetSession({ client: new RedactionBoundary(client, redactorFor('k3y-silence-test')), apiKey: 'k3y-silence-test', maxWaitMs: 0, onExchange: () => {}, inspect: () => {}, observeRateLimit: () => {} });
+  const session = (client: Transport) =>
+    new TargetSession({
+      client: new RedactionBoundary(client, redactorFor('k3y-silence-test')),
+      apiKey: 'k3y-silence-test',
+      maxWaitMs: 0,
+      onExchange: () => {},
+      inspect: () => {},
+      observeRateLimit: () => {},
+    });
 
-  it('a POST whose deadline came due while the suite\'s loop was stalled is not sent again (it may have created an animal): the check is told it cannot be judged, the target neither failed nor silent', async () => {
+  it("a POST whose deadline came due while the suite's loop was stalled is not sent again (it may have created an animal): the check is told it cannot be judged, the target neither failed nor silent", async () => {
     const client = scripted([stalled(1200)]);
     const s = session(client);
-    const error = await s.send('a-check', { method: 'POST', path: '/pets', body: '{"name":"a","categoryId":1}', operation: 'createPet' }).catch((e: unknown) => e);
+    const error = await s
+      .send('a-check', { method: 'POST', path: '/pets', body: '{"name":"a","categoryId":1}', operation: 'createPet' })
+      .catch((e: unknown) => e);
     expect(client.methods).toEqual(['POST']);
     expect(error).toBeInstanceOf(StalledRequest);
     expect((error as StalledRequest).exchange.error?.code).toBe('PC_ERR_TIMEOUT');
-    expect((error as StalledRequest).message).toMatch(/^the suite's own event loop stalled \(for 1200 ms\) when the deadline of POST \/v1\/pets came due, so whether the target answered is unknown; a POST is not sent again/);
+    expect((error as StalledRequest).message).toMatch(
+      /^the suite's own event loop stalled \(for 1200 ms\) when the deadline of POST \/v1\/pets came due, so whether the target answered is unknown; a POST is not sent again/,
+    );
     expect(s.stopped).toBeUndefined();
     // A GET stalled the same way is sent again, and judged on its answer.
     const again = scripted([stalled(1200)]);
@@ -212,27 +256,46 @@ describe('TargetSession: a stalled timeout is resent only when the request may b
   });
 
   it('requests the proxy failed, in a row: the run stops naming the proxy, never saying the target stopped answering', async () => {
-    const refused = () => new TransportError('PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80', undefined, { proxy: 'http://p.example:3128' });
+    const refused = () =>
+      new TransportError(
+        'PC_ERR_UNREACHABLE',
+        'the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80',
+        undefined,
+        { proxy: 'http://p.example:3128' },
+      );
     const s = session(scripted(Array.from({ length: 10 }, refused)));
     const request = { method: 'GET' as const, path: '/pets', operation: 'listPets' as const };
-    const ended = await Promise.all([s.send('a', request), s.send('b', request), s.send('c', request)].map((p) => p.catch((e: TargetLost) => e)));
+    const ended = await Promise.all(
+      [s.send('a', request), s.send('b', request), s.send('c', request)].map((p) => p.catch((e: TargetLost) => e)),
+    );
     expect(ended.map((e) => (e as TargetLost).reason?.code)).toEqual(['proxy-failed', 'proxy-failed', 'proxy-failed']);
-    expect(s.stopped?.message).toBe('requests stopped reaching the target through the proxy (the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed');
+    expect(s.stopped?.message).toBe(
+      'requests stopped reaching the target through the proxy (the proxy http://p.example:3128 refused the connection (ECONNREFUSED): no tunnel to h:80, 3 requests in a row); the target is not blamed',
+    );
   });
 
   it('a request the proxy did not carry, while the target answers others, is not judged: it never reached the target', async () => {
-    const reset = () => new TransportError('PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80', undefined, { proxy: 'http://p.example:3128' });
+    const reset = () =>
+      new TransportError(
+        'PC_ERR_UNREACHABLE',
+        'the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80',
+        undefined,
+        { proxy: 'http://p.example:3128' },
+      );
     // Every POST's tunnel fails; GETs are answered.
     const client = scripted([]);
     const answer = client.send.bind(client);
-    client.send = async (spec) => (spec.method === 'POST' ? { ...(await answer(spec)), response: undefined, error: reset() } : answer(spec));
+    client.send = async (spec) =>
+      spec.method === 'POST' ? { ...(await answer(spec)), response: undefined, error: reset() } : answer(spec);
     const s = session(client);
     const failed = s.send('a', { method: 'POST', path: '/pets', body: '{}', operation: 'createPet' }).catch((e: unknown) => e);
     // Another request answered: the target is alive, so the held one is decided, and the proxy's failure is not the target's.
     await s.send('b', { method: 'GET', path: '/pets', operation: 'listPets' });
     const error = await failed;
     expect(error).toBeInstanceOf(NotJudged);
-    expect((error as NotJudged).message).toBe('the proxy did not carry this request to the target (the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80); the target is not blamed');
+    expect((error as NotJudged).message).toBe(
+      'the proxy did not carry this request to the target (the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET): no tunnel to h:80); the target is not blamed',
+    );
     expect(client.methods.filter((m) => m === 'POST')).toHaveLength(1);
     expect(s.stopped).toBeUndefined();
   });
@@ -247,12 +310,16 @@ describe('TargetSession: a stalled timeout is resent only when the request may b
   });
 });
 
-describe('the engine: stalled exchanges are the suite\'s, in every reason', () => {
-  it('a stalled POST ends its check inconclusive saying the suite stalled (sent once, nothing failed); a stalled GET is tallied as not read, never as the target\'s silence', async () => {
+describe("the engine: stalled exchanges are the suite's, in every reason", () => {
+  it("a stalled POST ends its check inconclusive saying the suite stalled (sent once, nothing failed); a stalled GET is tallied as not read, never as the target's silence", async () => {
     const KEY = 'k3y-stall-engine-2207';
     const server = await startReference({ apiKey: KEY });
     const client = new HttpClient({ baseUrl: server.url, timeoutMs: 5000 });
-    const stall = (ms: number) => new TransportError('PC_ERR_TIMEOUT', `no complete response from h within 5000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`);
+    const stall = (ms: number) =>
+      new TransportError(
+        'PC_ERR_TIMEOUT',
+        `no complete response from h within 5000 ms (the suite's own event loop was stalled for ${ms} ms when the deadline came due: an answer may have come and not been read in time)`,
+      );
     // The first POST /pets, and the first GET /pets?status=unknown: sent and answered, their answers then left unread.
     const pending = [(spec: RequestSpec) => spec.method === 'POST', (spec: RequestSpec) => spec.path === '/pets?status=unknown'];
     const posts: string[] = [];
@@ -273,16 +340,28 @@ describe('the engine: stalled exchanges are the suite\'s, in every reason', () =
       close: () => client.close(),
     };
     try {
-      const result = await runConformance({ baseUrl: server.url, apiKey: KEY, seed: 3, numRuns: 3, timeoutMs: 5000, load: 'none', transport });
+      const result = await runConformance({
+        baseUrl: server.url,
+        apiKey: KEY,
+        seed: 3,
+        numRuns: 3,
+        timeoutMs: 5000,
+        load: 'none',
+        transport,
+      });
       expect(pending).toEqual([]);
       const findings = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings));
       expect(findings.filter((f) => f.outcome === 'fail').map((f) => f.message)).toEqual([]);
-      const stalledPost = findings.filter((f) => /^cut short: the suite's own event loop stalled \(for 1400 ms\) when the deadline of POST \/v1\/pets came due/.test(f.message));
+      const stalledPost = findings.filter((f) =>
+        /^cut short: the suite's own event loop stalled \(for 1400 ms\) when the deadline of POST \/v1\/pets came due/.test(f.message),
+      );
       expect(stalledPost.length).toBeGreaterThan(0);
       expect(stalledPost.every((f) => f.outcome === 'inconclusive')).toBe(true);
       // Not sent again.
       expect(posts.filter((body) => body === stalledBody)).toEqual([stalledBody]);
-      const reasons = result.rules.flatMap((r) => r.checks.filter((c) => c.id === 'listPets.status-outside-enum').map((c) => c.reason ?? ''));
+      const reasons = result.rules.flatMap((r) =>
+        r.checks.filter((c) => c.id === 'listPets.status-outside-enum').map((c) => c.reason ?? ''),
+      );
       expect(reasons.join('\n')).toContain("not read in time (the suite's own event loop stalled) ×1");
       expect(reasons.join('\n')).not.toContain('PC_ERR_TIMEOUT');
       // The stalled set-up POST may have made an animal the suite does not know of: no status page can be proven

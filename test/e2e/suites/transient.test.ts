@@ -21,7 +21,11 @@ import { IdleClosed, TargetSession } from '../../../suites/session.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
 
-const failedRules = (result: ConformanceResult) => result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort();
+const failedRules = (result: ConformanceResult) =>
+  result.rules
+    .filter((r) => r.outcome === 'fail')
+    .map((r) => r.id)
+    .sort();
 const evidence = (result: ConformanceResult) =>
   result.rules
     .filter((r) => r.outcome === 'fail' || r.outcome === 'error')
@@ -29,14 +33,18 @@ const evidence = (result: ConformanceResult) =>
     .join('\n');
 const mutant = (name: string): Mutant => mutants.find((m) => m.name === name)!;
 const run = (m: Mutant, strict = false) =>
-  withServer({ apiKey: CONTRACT_API_KEY, wrap: m.wrap }, (url) => runConformance({ baseUrl: url, apiKey: CONTRACT_API_KEY, seed: 25, numRuns: 10, ...(strict ? { strict } : {}) }));
+  withServer({ apiKey: CONTRACT_API_KEY, wrap: m.wrap }, (url) =>
+    runConformance({ baseUrl: url, apiKey: CONTRACT_API_KEY, seed: 25, numRuns: 10, ...(strict ? { strict } : {}) }),
+  );
 
 describe('temporary answers', () => {
   it('a limiter answering 503 with Retry-After and an Error body is waited out: nothing fails, also with --strict', async () => {
     const result = await run(mutant('limiter-503-retry-after'), true);
     expect(failedRules(result), evidence(result)).toEqual([]);
     expect(result.summary.verdict, result.summary.reason).not.toBe('error');
-    expect(result.observations.some((o) => o.gap === 'GAP-RATE-LIMITS' && /^503 answered; every request paused/.test(o.summary))).toBe(true);
+    expect(result.observations.some((o) => o.gap === 'GAP-RATE-LIMITS' && /^503 answered; every request paused/.test(o.summary))).toBe(
+      true,
+    );
   });
 
   it('a 503 without Retry-After stays a server error (RESPONSE-NO-5XX)', async () => {
@@ -46,18 +54,39 @@ describe('temporary answers', () => {
 
   it("a limiter's 503 with Retry-After and an HTML page fails ERROR-SCHEMA, and nothing else of the document", async () => {
     const result = await run(mutant('limiter-503-html'));
-    expect(failedRules(result).filter((id) => id !== 'RESPONSE-CONTENT-TYPE-JSON'), evidence(result)).toEqual(['ERROR-SCHEMA']);
+    expect(
+      failedRules(result).filter((id) => id !== 'RESPONSE-CONTENT-TYPE-JSON'),
+      evidence(result),
+    ).toEqual(['ERROR-SCHEMA']);
   });
 
   it('under load, a 2 % share of HTML 503 pages from a shedder is judged and fails ERROR-SCHEMA', async () => {
     // The load sender sends no user-agent; the functional client does: only load answers are shed.
     let n = 0;
-    const shedder = (inner: Handler): Handler => (req) => {
-      if (req.headers['user-agent'] === undefined && ++n % 50 === 0) return { status: 503, headers: { 'content-type': 'text/html' }, body: '<html><body>503 Service Unavailable</body></html>' } satisfies ApiResponse;
-      return inner(req);
+    const shedder =
+      (inner: Handler): Handler =>
+      (req) => {
+        if (req.headers['user-agent'] === undefined && ++n % 50 === 0)
+          return {
+            status: 503,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><body>503 Service Unavailable</body></html>',
+          } satisfies ApiResponse;
+        return inner(req);
+      };
+    const profile = {
+      name: 'shed',
+      kind: 'closed' as const,
+      description: 'shed',
+      connections: 4,
+      durationSec: 2,
+      maxRequests: 20_000,
+      mix: { listPets: 2, getPet: 2, createPet: 1 },
+      thresholds: [],
     };
-    const profile = { name: 'shed', kind: 'closed' as const, description: 'shed', connections: 4, durationSec: 2, maxRequests: 20_000, mix: { listPets: 2, getPet: 2, createPet: 1 }, thresholds: [] };
-    const result = await withServer({ wrap: shedder }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 25, numRuns: 5, load: 'shed', loadProfiles: { shed: profile } }));
+    const result = await withServer({ wrap: shedder }, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 25, numRuns: 5, load: 'shed', loadProfiles: { shed: profile } }),
+    );
     expect(n, 'the load phase sent too few requests for a 2 % share').toBeGreaterThanOrEqual(50);
     expect(result.load[0]!.conformance.failedRules).toEqual(['ERROR-SCHEMA']);
     const atRest = result.rules.find((r) => r.id === 'ERROR-SCHEMA')!.checks.filter((c) => !c.id.startsWith('load.'));
@@ -131,7 +160,14 @@ describe('idle closes', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const client = new HttpClient({ baseUrl: url, timeoutMs: 5000, connections: 1 });
-    const session = new TargetSession({ client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')), apiKey: 'k3y-idle-close-test', maxWaitMs: 0, onExchange: () => {}, inspect: () => {}, observeRateLimit: () => {} });
+    const session = new TargetSession({
+      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
+      apiKey: 'k3y-idle-close-test',
+      maxWaitMs: 0,
+      onExchange: () => {},
+      inspect: () => {},
+      observeRateLimit: () => {},
+    });
     try {
       const first = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
       expect(first.response?.status).toBe(200);
@@ -142,7 +178,13 @@ describe('idle closes', () => {
       // A new connection the GET was answered on is pooled no longer (it was the resend's own): the pool's connection is
       // gone, so warm one, then a POST dies on it.
       await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
-      const post = session.send('t', { operation: 'createPet', method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' });
+      const post = session.send('t', {
+        operation: 'createPet',
+        method: 'POST',
+        path: '/pets',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a","categoryId":1}',
+      });
       await expect(post).rejects.toBeInstanceOf(IdleClosed);
       await expect(post).rejects.toThrow(/had carried earlier requests and was closed before any byte of the answer/);
       expect(session.stopped).toBeUndefined();
@@ -150,11 +192,25 @@ describe('idle closes', () => {
       // server: it is sent again on a new connection like a GET. Warm the pool again, then let one die on it.
       await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
       const before = seen.length;
-      const refused = await session.send('t', { operation: 'createPet', method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"categoryId":1}', refused: true });
+      const refused = await session.send('t', {
+        operation: 'createPet',
+        method: 'POST',
+        path: '/pets',
+        headers: { 'content-type': 'application/json' },
+        body: '{"categoryId":1}',
+        refused: true,
+      });
       expect(refused.response?.status).toBe(201);
       expect(seen.slice(before).filter((line) => line.startsWith('POST'))).toHaveLength(2);
       await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
-      const keyless = await session.send('t', { operation: 'createPet', method: 'POST', path: '/pets', auth: 'none', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' });
+      const keyless = await session.send('t', {
+        operation: 'createPet',
+        method: 'POST',
+        path: '/pets',
+        auth: 'none',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a","categoryId":1}',
+      });
       expect(keyless.response?.status).toBe(201);
     } finally {
       session.close();

@@ -18,13 +18,16 @@ import { notAsked } from '../../../result/policy.js';
 // ×6 for a runner that shares its cores.
 vi.setConfig({ testTimeout: 80_000 });
 
-const NOT_READ = /longer than the suite reads of a response \(maxBodyBytes, 1 MiB unless the run set another bound\), so what it holds could not be judged/;
+const NOT_READ =
+  /longer than the suite reads of a response \(maxBodyBytes, 1 MiB unless the run set another bound\), so what it holds could not be judged/;
 
 const run = (baseUrl: string) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 20241205, numRuns: 10, load: 'none' });
 
 /** The messages of a rule's findings of `outcome`. */
 function messages(result: ConformanceResult, rule: string, outcome: 'fail' | 'inconclusive'): string[] {
-  return (result.rules.find((r) => r.id === rule)?.checks ?? []).flatMap((c) => c.findings.filter((f) => f.outcome === outcome).map((f) => f.message));
+  return (result.rules.find((r) => r.id === rule)?.checks ?? []).flatMap((c) =>
+    c.findings.filter((f) => f.outcome === outcome).map((f) => f.message),
+  );
 }
 
 describe('a body longer than the suite reads', () => {
@@ -43,7 +46,8 @@ describe('a body longer than the suite reads', () => {
       const result = await run(server.url);
       expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
       expect(result.summary.verdict).toBe('conformant');
-      for (const rule of ['LIST-RESPONSE', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-BOUNDS', 'PET-SCHEMA']) expect(messages(result, rule, 'inconclusive').join('\n'), rule).toMatch(NOT_READ);
+      for (const rule of ['LIST-RESPONSE', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-BOUNDS', 'PET-SCHEMA'])
+        expect(messages(result, rule, 'inconclusive').join('\n'), rule).toMatch(NOT_READ);
     } finally {
       await server.close();
     }
@@ -51,15 +55,23 @@ describe('a body longer than the suite reads', () => {
 
   it('still fails a wrong status answered with a body longer than the bound', async () => {
     // Invalid bodies answered 422, not 400, with an Error too long to read.
-    const huge = (inner: Handler): Handler => async (request) => {
-      const response = await inner(request);
-      if (request.method !== 'POST' || response.status !== 400) return response;
-      return { status: 422, headers: { 'content-type': 'application/json' }, body: { code: 'invalid', message: 'x'.repeat(2 * DEFAULT_MAX_BODY_BYTES), status: 422 } };
-    };
+    const huge =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const response = await inner(request);
+        if (request.method !== 'POST' || response.status !== 400) return response;
+        return {
+          status: 422,
+          headers: { 'content-type': 'application/json' },
+          body: { code: 'invalid', message: 'x'.repeat(2 * DEFAULT_MAX_BODY_BYTES), status: 422 },
+        };
+      };
     const result = await withServer({ wrap: huge }, (url) => run(url));
     expect(result.summary.verdict).toBe('non-conformant');
     expect(result.rules.find((r) => r.id === 'CREATE-REJECT-MISSING')?.outcome).toBe('fail');
-    expect(messages(result, 'CREATE-REJECT-MISSING', 'fail').join('\n')).toMatch(/Expected 400 .* Received 422 \(application\/json\), a body longer than \d+ bytes \(not read to its end\)/);
+    expect(messages(result, 'CREATE-REJECT-MISSING', 'fail').join('\n')).toMatch(
+      /Expected 400 .* Received 422 \(application\/json\), a body longer than \d+ bytes \(not read to its end\)/,
+    );
     expect(messages(result, 'ERROR-SCHEMA', 'inconclusive').join('\n')).toMatch(NOT_READ);
     expect(messages(result, 'ERROR-SCHEMA', 'fail')).toEqual([]);
   });
@@ -67,19 +79,30 @@ describe('a body longer than the suite reads', () => {
 
 describe('a body nested deeper, or holding more JSON, than the suite parses', () => {
   /** getPet's 200 answers rewritten by `body` (given the Pet's JSON text). */
-  const getPetAnswers = (body: (pet: string) => string) => (inner: Handler): Handler => async (request) => {
-    const response = await inner(request);
-    return request.method === 'GET' && /^\/pets\/\d+$/.test(request.path) && response.status === 200 ? { ...response, body: body(stringifyJson(response.body as Json)) } : response;
-  };
+  const getPetAnswers =
+    (body: (pet: string) => string) =>
+    (inner: Handler): Handler =>
+    async (request) => {
+      const response = await inner(request);
+      return request.method === 'GET' && /^\/pets\/\d+$/.test(request.path) && response.status === 200
+        ? { ...response, body: body(stringifyJson(response.body as Json)) }
+        : response;
+    };
   /** A read bound that takes in the 1.8 MB bodies below. */
-  const deepRun = (baseUrl: string) => runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 20241205, numRuns: 10, load: 'none', maxBodyBytes: 4 * 1024 * 1024 });
+  const deepRun = (baseUrl: string) =>
+    runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 20241205, numRuns: 10, load: 'none', maxBodyBytes: 4 * 1024 * 1024 });
   const NESTED = 900_000;
 
   it('1.8 MB of arrays nested 900 000 deep where a Pet belongs: parsed to the depth bound in linear time, failed as no Pet, and the run goes on', async () => {
     const result = await withServer({ wrap: getPetAnswers(() => `${'['.repeat(NESTED)}${']'.repeat(NESTED)}`) }, deepRun);
     expectNotStarved(result.summary.reason);
     expect(result.summary.reason).not.toMatch(/stopped answering/);
-    expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id).sort()).toEqual(['GET-RESPONSE', 'PET-SCHEMA']);
+    expect(
+      result.rules
+        .filter((r) => r.outcome === 'fail')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['GET-RESPONSE', 'PET-SCHEMA']);
     expect(messages(result, 'GET-RESPONSE', 'fail').join('\n')).toMatch(/a body that is not a Pet: \/ must be object/);
   });
 
@@ -96,7 +119,10 @@ describe('a body nested deeper, or holding more JSON, than the suite parses', ()
     const numbers = `[${'1,'.repeat(MAX_JSON_TOKENS)}1]`;
     const extra = await withServer({ wrap: getPetAnswers((pet) => `${pet.slice(0, -1)},"history":${numbers}}`) }, run);
     expect(extra.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
-    for (const rule of ['GET-RESPONSE', 'PET-SCHEMA']) expect(messages(extra, rule, 'inconclusive').join('\n'), rule).toMatch(/holds more JSON than the suite parses of a response \(more than 100000 brackets, commas and colons\), so what it holds could not be judged/);
+    for (const rule of ['GET-RESPONSE', 'PET-SCHEMA'])
+      expect(messages(extra, rule, 'inconclusive').join('\n'), rule).toMatch(
+        /holds more JSON than the suite parses of a response \(more than 100000 brackets, commas and colons\), so what it holds could not be judged/,
+      );
     const array = await withServer({ wrap: getPetAnswers(() => numbers) }, run);
     expect(array.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual(['GET-RESPONSE']);
   });

@@ -41,16 +41,30 @@ describe('no empty green', () => {
   });
 
   it('a run whose every request is still rate-limited after the wait budget is not conformant', async () => {
-    const always429: Handler = () => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '30' }, body: { code: 'rate_limited', message: 'later', status: 429 } });
-    await withServer({ wrap: (inner) => (request) => (request.path === '/pets' && request.method === 'GET' && request.query.get('limit') === '1' ? inner(request) : always429(request)) }, async (url) => {
-      // The reason says the 0 s budget was spent: no Retry-After (30 s) was waited for.
-      const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 5, maxWaitMs: 0 });
-      expect(result.summary.verdict).toBe('error');
-      expect(result.summary.reason).toMatch(/still rate-limiting after the 0 s wait budget: \d+ check\(s\) were cut short/);
-      const findings = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings));
-      expect(findings.some((f) => f.outcome === 'inconclusive' && /still answered 429 \(a temporary answer\)/.test(f.message) && f.evidence.length > 0)).toBe(true);
-      expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
+    const always429: Handler = () => ({
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '30' },
+      body: { code: 'rate_limited', message: 'later', status: 429 },
     });
+    await withServer(
+      {
+        wrap: (inner) => (request) =>
+          request.path === '/pets' && request.method === 'GET' && request.query.get('limit') === '1' ? inner(request) : always429(request),
+      },
+      async (url) => {
+        // The reason says the 0 s budget was spent: no Retry-After (30 s) was waited for.
+        const result = await runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 5, maxWaitMs: 0 });
+        expect(result.summary.verdict).toBe('error');
+        expect(result.summary.reason).toMatch(/still rate-limiting after the 0 s wait budget: \d+ check\(s\) were cut short/);
+        const findings = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings));
+        expect(
+          findings.some(
+            (f) => f.outcome === 'inconclusive' && /still answered 429 \(a temporary answer\)/.test(f.message) && f.evidence.length > 0,
+          ),
+        ).toBe(true);
+        expect(result.rules.filter((r) => r.outcome === 'fail').map((r) => r.id)).toEqual([]);
+      },
+    );
   });
 });
 
@@ -59,12 +73,21 @@ describe('429 answers within the wait budget', () => {
     let n = 0;
     /** When each request after the 429 arrived. */
     const arrivals: number[] = [];
-    const limiter = (inner: Handler): Handler => (request) => {
-      if (++n === 40) return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '6' }, body: { code: 'rate_limited', message: 'slow down', status: 429 } };
-      if (n > 40) arrivals.push(Date.now());
-      return inner(request);
-    };
-    const result = await withServer({ wrap: limiter }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 11, numRuns: 5 }));
+    const limiter =
+      (inner: Handler): Handler =>
+      (request) => {
+        if (++n === 40)
+          return {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '6' },
+            body: { code: 'rate_limited', message: 'slow down', status: 429 },
+          };
+        if (n > 40) arrivals.push(Date.now());
+        return inner(request);
+      };
+    const result = await withServer({ wrap: limiter }, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 11, numRuns: 5 }),
+    );
     expect(result.summary.verdict, result.summary.reason).toBe('conformant');
     // Every sender paused: after the requests already on their way when the suite read the 429, nothing arrived for more
     // than 5 s (a gap, not a window from the 429: on a busy machine those stragglers arrive late). A cap at 5 s would show.
@@ -74,15 +97,19 @@ describe('429 answers within the wait budget', () => {
   }, 60_000);
 });
 
-describe('the run\'s time bound', () => {
+describe("the run's time bound", () => {
   it('past --max-time the rest is not run, the verdict is error, the reports are written', async () => {
-    const slow = (inner: Handler): Handler => async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return inner(request);
-    };
+    const slow =
+      (inner: Handler): Handler =>
+      async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return inner(request);
+      };
     await withServer({ wrap: slow }, async (url) => {
       const dir = tempDir();
-      const ran = await runInProcess(['--base-url', url, '--max-time', '2', '--report-dir', dir, '--seed', '3'], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY } });
+      const ran = await runInProcess(['--base-url', url, '--max-time', '2', '--report-dir', dir, '--seed', '3'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      });
       expect(ran.code).toBe(2);
       expect(ran.stdout).toMatch(/ERROR: the run reached its time bound \(2 s\)/);
       expect(readdirSync(dir)).toContain('report.json');
@@ -119,10 +146,15 @@ describe('every printed re-run command reproduces its failure', () => {
       const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
       try {
         const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10 });
-        const findings = result.rules.find((r) => r.id === rule)!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+        const findings = result.rules
+          .find((r) => r.id === rule)!
+          .checks.flatMap((c) => c.findings)
+          .filter((f) => f.outcome === 'fail');
         expect(findings.length, `${name} should fail ${rule}`).toBeGreaterThan(0);
         // Through main() in this process: what is tested is the printed argv, not how bin/ starts.
-        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+        const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], {
+          env: { PETSTORE_API_KEY: CONTRACT_API_KEY },
+        });
         expect(ran.code, ran.stdout + ran.stderr).toBe(1);
         expect(ran.stdout).toMatch(new RegExp(`✗ ${rule} \\(MUST\\)`));
       } finally {
@@ -136,9 +168,14 @@ describe('every printed re-run command reproduces its failure', () => {
     const server = await startReference({ ...mutant.options, apiKey: CONTRACT_API_KEY, wrap: mutant.wrap });
     try {
       const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10 });
-      const findings = result.rules.find((r) => r.id === 'AUTH-CHALLENGE')!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+      const findings = result.rules
+        .find((r) => r.id === 'AUTH-CHALLENGE')!
+        .checks.flatMap((c) => c.findings)
+        .filter((f) => f.outcome === 'fail');
       expect(findings.length).toBeGreaterThan(0);
-      const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: CONTRACT_API_KEY } });
+      const ran = await runInProcess([...rerunArgs(result, findings[0]!), '--report-dir', tempDir()], {
+        env: { PETSTORE_API_KEY: CONTRACT_API_KEY },
+      });
       expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       expect(ran.stdout).toMatch(/^! AUTH-CHALLENGE \(SHOULD, warning\) /m);
       expect(ran.stdout).toContain(findings[0]!.message);
@@ -151,10 +188,21 @@ describe('every printed re-run command reproduces its failure', () => {
     // A config file's profile of about a second, as a user's would be: the printed re-run names it, and runs where that file is found.
     const dir = tempDir();
     writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { tiny: TINY_PROFILE } }));
-    const underLoad = (result: ConformanceResult) => result.rules.find((r) => r.id === 'LIST-STATUS-FILTER')!.checks.flatMap((c) => c.findings).filter((f) => f.outcome === 'fail');
+    const underLoad = (result: ConformanceResult) =>
+      result.rules
+        .find((r) => r.id === 'LIST-STATUS-FILTER')!
+        .checks.flatMap((c) => c.findings)
+        .filter((f) => f.outcome === 'fail');
     let server = await startReference({ apiKey: CONTRACT_API_KEY, wrap: filterBreaksAfterLoadSetup });
     try {
-      const result = await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 424_242, numRuns: 10, load: 'tiny', loadProfiles: { tiny: { name: 'tiny', ...TINY_PROFILE } } });
+      const result = await runConformance({
+        baseUrl: server.url,
+        apiKey: CONTRACT_API_KEY,
+        seed: 424_242,
+        numRuns: 10,
+        load: 'tiny',
+        loadProfiles: { tiny: { name: 'tiny', ...TINY_PROFILE } },
+      });
       const findings = underLoad(result);
       expect(findings.length).toBeGreaterThan(0);
       expect(findings.every((f) => f.underLoad === 'tiny')).toBe(true);

@@ -22,7 +22,10 @@ function scripted(statuses: number[], store: StoreState, windowMs: number) {
     send: (request) => {
       sent.push(request);
       const status = statuses[Math.min(sent.length - 1, statuses.length - 1)]!;
-      return Promise.resolve({ seq: ++seq, response: { status, headers: {}, body: new Uint8Array(), truncated: false } } as unknown as SentExchange);
+      return Promise.resolve({
+        seq: ++seq,
+        response: { status, headers: {}, body: new Uint8Array(), truncated: false },
+      } as unknown as SentExchange);
     },
     observer: { observe: (gap, _operation, summary) => observed.push(`${gap}: ${summary}`) },
   };
@@ -31,7 +34,11 @@ function scripted(statuses: number[], store: StoreState, windowMs: number) {
 
 function storeWith(id: bigint): StoreState {
   const store = new StoreState();
-  store.addCreated({ sent: { name: 'x', categoryId: 1n }, pet: { id, name: 'x', categoryId: 1n }, exchange: { seq: 1 } as unknown as SentExchange });
+  store.addCreated({
+    sent: { name: 'x', categoryId: 1n },
+    pet: { id, name: 'x', categoryId: 1n },
+    exchange: { seq: 1 } as unknown as SentExchange,
+  });
   return store;
 }
 
@@ -66,18 +73,27 @@ describe('readBack', () => {
   });
 });
 
-const failing = (r: ConformanceResult) => r.rules.filter((rule) => rule.outcome === 'fail').map((rule) => rule.id).sort();
-const codesOf = (r: ConformanceResult, rule: string) => r.rules.find((x) => x.id === rule)!.checks.flatMap((c) => c.findings.map((f) => f.code));
+const failing = (r: ConformanceResult) =>
+  r.rules
+    .filter((rule) => rule.outcome === 'fail')
+    .map((rule) => rule.id)
+    .sort();
+const codesOf = (r: ConformanceResult, rule: string) =>
+  r.rules.find((x) => x.id === rule)!.checks.flatMap((c) => c.findings.map((f) => f.code));
 
 describe('a run against stores that are not read-after-write', () => {
   it('read replicas 1.5 s behind (within the default window) fail GET-RESPONSE with --visibility-window 0, as they did before the window', async () => {
-    const result = await withServer({ wrap: lagging(1_500) }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 0 }));
+    const result = await withServer({ wrap: lagging(1_500) }, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 0 }),
+    );
     expect(failing(result)).toContain('GET-RESPONSE');
     expect(result.observations.map((o) => o.gap)).not.toContain('GAP-READ-AFTER-WRITE');
   });
 
   it('a split store fails GET-RESPONSE for an animal answered 404 after a 200 showed it, whatever the window (here 5 s)', async () => {
-    const result = await withServer({ wrap: splitStore }, (url) => runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 5_000 }));
+    const result = await withServer({ wrap: splitStore }, (url) =>
+      runConformance({ baseUrl: url, apiKey: DISTINCTIVE_KEY, seed: 7, numRuns: 10, visibilityWindowMs: 5_000 }),
+    );
     expect(failing(result)).toContain('GET-RESPONSE');
     expect(codesOf(result, 'GET-RESPONSE')).toContain('SEEN_THEN_MISSING');
   });
@@ -87,9 +103,16 @@ describe('--visibility-window', () => {
   it.concurrent.each([
     [['--visibility-window', '-1'], {}],
     [[], { PETSTORE_VISIBILITY_WINDOW: '601' }],
-  ] as const)('is seconds from 0 to 600, from the flag or PETSTORE_VISIBILITY_WINDOW; %j %j is refused in one line, exit 2', async (args, env) => {
-    const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', DISTINCTIVE_KEY, ...args], { env });
-    expect(ran.code).toBe(2);
-    expect(ran.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^petstore-conformance: error: --visibility-window must be a number of seconds from 0 to 600, got (-1|601) \(see --help\)$/)]);
-  });
+  ] as const)(
+    'is seconds from 0 to 600, from the flag or PETSTORE_VISIBILITY_WINDOW; %j %j is refused in one line, exit 2',
+    async (args, env) => {
+      const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', DISTINCTIVE_KEY, ...args], { env });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^petstore-conformance: error: --visibility-window must be a number of seconds from 0 to 600, got (-1|601) \(see --help\)$/,
+        ),
+      ]);
+    },
+  );
 });

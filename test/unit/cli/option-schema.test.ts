@@ -67,8 +67,14 @@ const ioOf = (env: NodeJS.ProcessEnv, cwd = folder()): Io => ({ stdout: silent, 
 /** The engine's options of a run given `argv` (parsed with the run's own yargs table), `env` and, when given, a config file holding `file`. */
 async function resolvedOf(argv: readonly string[], env: NodeJS.ProcessEnv = {}, file?: Record<string, unknown>): Promise<Resolved> {
   const cwd = folder();
-  const withFile = file === undefined ? [] : (writeFileSync(join(cwd, 'given.config.json'), JSON.stringify(file)), ['--config', join(cwd, 'given.config.json')]);
-  const flags = (await yargs([...argv, ...withFile]).options(documented(RUN_OPTIONS)).strict().parseAsync()) as Record<string, unknown>;
+  const withFile =
+    file === undefined
+      ? []
+      : (writeFileSync(join(cwd, 'given.config.json'), JSON.stringify(file)), ['--config', join(cwd, 'given.config.json')]);
+  const flags = (await yargs([...argv, ...withFile])
+    .options(documented(RUN_OPTIONS))
+    .strict()
+    .parseAsync()) as Record<string, unknown>;
   const config = await toConfig(flags, ioOf({ PETSTORE_API_KEY: KEY, ...env }, cwd));
   return resolve({ baseUrl: BASE_URL, apiKey: KEY, ...engineSettingsOf(config) });
 }
@@ -117,14 +123,20 @@ describe('the option schema', () => {
       if (spec.file) expect(fileKeys, key).toContain(spec.file.key);
     }
     // The file's keys are the schema's, and the file's own (its $schema, headers and profiles).
-    expect(fileKeys.sort()).toEqual([...ENTRIES.flatMap(([, spec]) => (spec.file ? [spec.file.key] : [])), '$schema', 'headers', 'profiles'].sort());
+    expect(fileKeys.sort()).toEqual(
+      [...ENTRIES.flatMap(([, spec]) => (spec.file ? [spec.file.key] : [])), '$schema', 'headers', 'profiles'].sort(),
+    );
   });
 
   it("the CLI's own defaults are applied by the merge, from the schema", async () => {
     const config = await toConfig({ 'base-url': BASE_URL }, ioOf({ PETSTORE_API_KEY: KEY }));
     for (const [key, spec] of ENTRIES) {
-      if (spec.engine !== undefined && engineDefault(spec) !== undefined) expect(config[key as keyof typeof config], key).toEqual(spec.default);
-      else if (spec.default !== undefined) expect(key in config ? config[key as keyof typeof config] : (config.connection as Record<string, unknown>)[key], key).toEqual(spec.default);
+      if (spec.engine !== undefined && engineDefault(spec) !== undefined)
+        expect(config[key as keyof typeof config], key).toEqual(spec.default);
+      else if (spec.default !== undefined)
+        expect(key in config ? config[key as keyof typeof config] : (config.connection as Record<string, unknown>)[key], key).toEqual(
+          spec.default,
+        );
     }
   });
 
@@ -146,7 +158,12 @@ describe('the option schema', () => {
     expect(listed.sort()).toEqual([...flags, 'help', 'version'].sort());
   });
 
-  const tables: Record<Command, Record<string, Options>> = { run: RUN_OPTIONS, replay: replayOptions, certify: certifyOptions, serve: serveOptions };
+  const tables: Record<Command, Record<string, Options>> = {
+    run: RUN_OPTIONS,
+    replay: replayOptions,
+    certify: certifyOptions,
+    serve: serveOptions,
+  };
   it.each(Object.keys(tables) as Command[])("%s takes the schema's flags its entries name, and no other of them", (command) => {
     const table = tables[command];
     for (const [key, spec] of ENTRIES) {

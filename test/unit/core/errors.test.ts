@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { asPcError, ERROR_CODES, InvalidBaseUrlError, PcError, PreflightError, PROXY_FAILED, proxyErrorFrom, TransportError, transportErrorFrom, UsageError } from '../../../core/errors.js';
+import {
+  asPcError,
+  ERROR_CODES,
+  InvalidBaseUrlError,
+  PcError,
+  PreflightError,
+  PROXY_FAILED,
+  proxyErrorFrom,
+  TransportError,
+  transportErrorFrom,
+  UsageError,
+} from '../../../core/errors.js';
 
 describe('error classes', () => {
   it.each([
@@ -40,14 +51,29 @@ describe('error classes', () => {
   it.each([
     [{ code: 'ECONNREFUSED' }, 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 refused the connection (ECONNREFUSED)'],
     [{ code: 'ECONNRESET' }, 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 reset the connection on CONNECT (ECONNRESET)'],
-    [{ code: 'UND_ERR_SOCKET' }, 3, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 closed the connection on CONNECT, 3 times in a row (UND_ERR_SOCKET)'],
+    [
+      { code: 'UND_ERR_SOCKET' },
+      3,
+      'PC_ERR_UNREACHABLE',
+      'the proxy http://p.example:3128 closed the connection on CONNECT, 3 times in a row (UND_ERR_SOCKET)',
+    ],
     [{ code: 'ENOTFOUND' }, 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 could not be found: unknown host (ENOTFOUND)'],
     [{ code: 'EHOSTUNREACH' }, 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 could not be reached: no route (EHOSTUNREACH)'],
-    [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 did not answer CONNECT in time (UND_ERR_HEADERS_TIMEOUT)'],
+    [
+      { code: 'UND_ERR_HEADERS_TIMEOUT' },
+      1,
+      'PC_ERR_UNREACHABLE',
+      'the proxy http://p.example:3128 did not answer CONNECT in time (UND_ERR_HEADERS_TIMEOUT)',
+    ],
     [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 1, 'PC_ERR_TLS', 'the proxy http://p.example:3128 failed TLS: DEPTH_ZERO_SELF_SIGNED_CERT'],
-    [Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { name: 'HTTPParserError' }), 1, 'PC_ERR_PROTOCOL', 'the proxy http://p.example:3128 answered CONNECT with something that is not HTTP (Response does not match the HTTP/1.1 protocol)'],
+    [
+      Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { name: 'HTTPParserError' }),
+      1,
+      'PC_ERR_PROTOCOL',
+      'the proxy http://p.example:3128 answered CONNECT with something that is not HTTP (Response does not match the HTTP/1.1 protocol)',
+    ],
     [new Error('odd'), 1, 'PC_ERR_UNREACHABLE', 'the proxy http://p.example:3128 failed the CONNECT: odd'],
-  ])('words a failure of the proxy\'s own connection (%o) as the proxy\'s, never the target\'s', (raw, times, code, message) => {
+  ])("words a failure of the proxy's own connection (%o) as the proxy's, never the target's", (raw, times, code, message) => {
     const error = proxyErrorFrom(raw, 'http://p.example:3128', 'petstore.invalid:443', times);
     expect(error.code).toBe(code);
     expect(error.message).toBe(`${message}: no tunnel to petstore.invalid:443`);

@@ -9,20 +9,31 @@ const recase = (text: string, upper: boolean[]) => [...text].map((ch, i) => (upp
 describe('SampledGrams', () => {
   it('never rules out a text that holds one of the strings, wherever it is, whatever surrounds it', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 4, maxLength: 40, unit: 'binary' }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), (strings, pick, before, after) => {
-        const s = strings[pick % strings.length]!;
-        expect(new SampledGrams(strings).mayHold(before + s + after)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 4, maxLength: 40, unit: 'binary' }), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        (strings, pick, before, after) => {
+          const s = strings[pick % strings.length]!;
+          expect(new SampledGrams(strings).mayHold(before + s + after)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it('finds hex in either case, letter by letter', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 2, maxLength: 30 }), fc.array(fc.boolean(), { minLength: 1 }), fc.string({ maxLength: 30 }), (bytes, upper, before) => {
-        const hex = Buffer.from(bytes).toString('hex');
-        expect(new SampledGrams([hex]).mayHold(before + recase(hex, upper))).toBe(true);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 2, maxLength: 30 }),
+        fc.array(fc.boolean(), { minLength: 1 }),
+        fc.string({ maxLength: 30 }),
+        (bytes, upper, before) => {
+          const hex = Buffer.from(bytes).toString('hex');
+          expect(new SampledGrams([hex]).mayHold(before + recase(hex, upper))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -40,17 +51,29 @@ describe('the redactor behind its sampled grams', () => {
     const key = 'Zq9-DISTINCTIVE-key-7781xyzW';
     const r = redactorFor(key);
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }), fc.nat(key.length - 8), fc.integer({ min: 8, max: key.length }), (before, after, from, length) => {
-        const piece = key.slice(from, Math.min(key.length, from + length));
-        fc.pre(piece.length >= 8);
-        expect(r.leaks(before + piece + after)).toBe(true);
-        expect(r.leaks(before + Buffer.from(`Bearer ${key}`).toString('base64') + after)).toBe(true);
-        expect(r.leaks(before + Buffer.from(key).toString('hex').toUpperCase() + after)).toBe(true);
-        // Nested encodings, each found in a view decoded more than once; and base64 of the Basic header, a secret of its own.
-        expect(r.leaks(before + encodeURIComponent(encodeURIComponent(piece)) + after)).toBe(true);
-        expect(r.leaks(before + JSON.stringify(JSON.stringify(piece).replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)) + after)).toBe(true);
-        expect(r.leaks(before + Buffer.from(`Basic ${Buffer.from(`conformance:${key}`).toString('base64')}`).toString('base64') + after)).toBe(true);
-      }),
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.string({ maxLength: 300 }),
+        fc.nat(key.length - 8),
+        fc.integer({ min: 8, max: key.length }),
+        (before, after, from, length) => {
+          const piece = key.slice(from, Math.min(key.length, from + length));
+          fc.pre(piece.length >= 8);
+          expect(r.leaks(before + piece + after)).toBe(true);
+          expect(r.leaks(before + Buffer.from(`Bearer ${key}`).toString('base64') + after)).toBe(true);
+          expect(r.leaks(before + Buffer.from(key).toString('hex').toUpperCase() + after)).toBe(true);
+          // Nested encodings, each found in a view decoded more than once; and base64 of the Basic header, a secret of its own.
+          expect(r.leaks(before + encodeURIComponent(encodeURIComponent(piece)) + after)).toBe(true);
+          expect(
+            r.leaks(
+              before + JSON.stringify(JSON.stringify(piece).replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)) + after,
+            ),
+          ).toBe(true);
+          expect(
+            r.leaks(before + Buffer.from(`Basic ${Buffer.from(`conformance:${key}`).toString('base64')}`).toString('base64') + after),
+          ).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

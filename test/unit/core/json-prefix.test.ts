@@ -12,11 +12,37 @@ const isJson = (text: string) => {
   }
 };
 /** Texts that end whatever a prefix left open, shortest first: one of them makes JSON of any prefix that can begin it. */
-const ENDINGS = ['', '0', '"', '0"', '"}', ']', '}', '0]', '0}', '":0}', ':0}', '"]', '"0"}', 'e', 'ue', 'rue', 'alse', 'ull', '"0":0}', '0000"'];
+const ENDINGS = [
+  '',
+  '0',
+  '"',
+  '0"',
+  '"}',
+  ']',
+  '}',
+  '0]',
+  '0}',
+  '":0}',
+  ':0}',
+  '"]',
+  '"0"}',
+  'e',
+  'ue',
+  'rue',
+  'alse',
+  'ull',
+  '"0":0}',
+  '0000"',
+];
 const closers = (prefix: string) => {
   // A prefix that can begin JSON needs its containers closed as well: try each ending followed by as many closers as opened.
   const depth = Math.max(0, (prefix.match(/[[{]/g) ?? []).length);
-  return ENDINGS.flatMap((ending) => [ending, ...['}', ']'].map((closer) => ending + closer.repeat(depth)), ending + ']}'.repeat(depth), ending + '}]'.repeat(depth)]);
+  return ENDINGS.flatMap((ending) => [
+    ending,
+    ...['}', ']'].map((closer) => ending + closer.repeat(depth)),
+    ending + ']}'.repeat(depth),
+    ending + '}]'.repeat(depth),
+  ]);
 };
 
 describe('mayBeginJson', () => {
@@ -36,9 +62,13 @@ describe('mayBeginJson', () => {
   it('an object or array followed by anything but whitespace cannot begin JSON', () => {
     const container = fc.oneof(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue())).map((v) => JSON.stringify(v));
     fc.assert(
-      fc.property(container, fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''), (text, junk) => {
-        expect(mayBeginJson(bytes(`${text}${junk}`), 'json')).toBe(false);
-      }),
+      fc.property(
+        container,
+        fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+        (text, junk) => {
+          expect(mayBeginJson(bytes(`${text}${junk}`), 'json')).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -48,7 +78,8 @@ describe('mayBeginJson', () => {
     fc.assert(
       fc.property(fc.array(token, { maxLength: 12 }), (tokens) => {
         const prefix = tokens.join('');
-        if (!mayBeginJson(bytes(prefix), 'json')) for (const ending of closers(prefix)) expect(isJson(prefix + ending), prefix + ending).toBe(false);
+        if (!mayBeginJson(bytes(prefix), 'json'))
+          for (const ending of closers(prefix)) expect(isJson(prefix + ending), prefix + ending).toBe(false);
       }),
       { numRuns: 2000 },
     );
@@ -132,7 +163,12 @@ describe('measureJson', () => {
     const first = String.raw`["]]\"[" , []]`;
     const text = String.raw`{"a":[${first}],"b":[1],"c":[[[`;
     const start = text.indexOf(first);
-    expect(measureJson(text, 2, 1000)).toEqual({ deep: [[start, start + first.length], [text.length - 2, text.length]] });
+    expect(measureJson(text, 2, 1000)).toEqual({
+      deep: [
+        [start, start + first.length],
+        [text.length - 2, text.length],
+      ],
+    });
     expect(measureJson('[[{"x":[[]]}]]', 9, 1000)).toEqual({ deep: [] });
     expect(measureJson('"[[[["', 1, 1000)).toEqual({ deep: [] });
   });

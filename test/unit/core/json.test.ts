@@ -1,7 +1,20 @@
 import fc from 'fast-check';
 import { isLosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { DEEPER_NOT_PARSED, decodeUtf8, exactInteger, int64Of, isInt64, JsonTooLargeError, LosslessNumber, MAX_JSON_DEPTH, MAX_JSON_TOKENS, parseJson, stringifyJson, toPlain } from '../../../core/json.js';
+import {
+  DEEPER_NOT_PARSED,
+  decodeUtf8,
+  exactInteger,
+  int64Of,
+  isInt64,
+  JsonTooLargeError,
+  LosslessNumber,
+  MAX_JSON_DEPTH,
+  MAX_JSON_TOKENS,
+  parseJson,
+  stringifyJson,
+  toPlain,
+} from '../../../core/json.js';
 import { validateSchema } from '../../../spec/validate.js';
 
 describe('exactInteger', () => {
@@ -74,15 +87,41 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
   const slow = (text: string) => parse(text, null, { onDuplicateKey: ({ newValue }) => newValue });
   /** Numbers as the text they were written with, so the comparison sees every digit. */
   const exact = (value: unknown): unknown =>
-    isLosslessNumber(value) ? `#${value.value}`
-    : Array.isArray(value) ? value.map(exact)
-    : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exact(v)]))
-    : value;
-  const number = fc.tuple(fc.constantFrom('', '-'), fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 2n ** 70n }).map(String)), fc.option(fc.nat().map((n) => `.${n}`), { nil: '' }), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.nat(400)).map((p) => p.join('')), { nil: '' })).map((p) => p.join(''));
+    isLosslessNumber(value)
+      ? `#${value.value}`
+      : Array.isArray(value)
+        ? value.map(exact)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exact(v)]))
+          : value;
+  const number = fc
+    .tuple(
+      fc.constantFrom('', '-'),
+      fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 2n ** 70n }).map(String)),
+      fc.option(
+        fc.nat().map((n) => `.${n}`),
+        { nil: '' },
+      ),
+      fc.option(
+        fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.nat(400)).map((p) => p.join('')),
+        { nil: '' },
+      ),
+    )
+    .map((p) => p.join(''));
   const texts = fc.oneof(
     fc.json(),
     fc.json({ stringUnit: 'binary' }),
-    fc.letrec((tie) => ({ value: fc.oneof({ depthSize: 'small' }, number, fc.string().map((s) => JSON.stringify(s)), fc.array(tie('value')).map((a) => `[ ${a.join(' ,\n')} ]`), fc.array(fc.tuple(fc.constantFrom('"a"', '"__proto__"', '"1"', '"b"'), tie('value'))).map((m) => `{${m.map(([k, v]) => `${k}:${v}`).join(',')}}`)) })).value as fc.Arbitrary<string>,
+    fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        number,
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.array(tie('value')).map((a) => `[ ${a.join(' ,\n')} ]`),
+        fc
+          .array(fc.tuple(fc.constantFrom('"a"', '"__proto__"', '"1"', '"b"'), tie('value')))
+          .map((m) => `{${m.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+      ),
+    })).value as fc.Arbitrary<string>,
   );
 
   it('on valid JSON: the same values, every number with its exact text, duplicate keys and __proto__ alike', () => {
@@ -97,22 +136,27 @@ describe('parseJson: the fast path gives what lossless-json gives', () => {
 
   it('on text that is not JSON, or that could hold a marker: the same error or value', () => {
     fc.assert(
-      fc.property(texts, fc.nat(), fc.constantFrom('01', '1.', '-', '.5', '+1', '"', '\\', '\u0001', '"\\u0001"', '"\\\\u0001x"', ',', '}', '1e'), (text, at, insert) => {
-        const damaged = text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1));
-        let fast: unknown;
-        let reference: unknown;
-        try {
-          fast = exact(parseJson(damaged));
-        } catch (error) {
-          fast = `throws ${(error as Error).message}`;
-        }
-        try {
-          reference = exact(slow(damaged));
-        } catch (error) {
-          reference = `throws ${(error as Error).message}`;
-        }
-        expect(fast).toEqual(reference);
-      }),
+      fc.property(
+        texts,
+        fc.nat(),
+        fc.constantFrom('01', '1.', '-', '.5', '+1', '"', '\\', '\u0001', '"\\u0001"', '"\\\\u0001x"', ',', '}', '1e'),
+        (text, at, insert) => {
+          const damaged = text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1));
+          let fast: unknown;
+          let reference: unknown;
+          try {
+            fast = exact(parseJson(damaged));
+          } catch (error) {
+            fast = `throws ${(error as Error).message}`;
+          }
+          try {
+            reference = exact(slow(damaged));
+          } catch (error) {
+            reference = `throws ${(error as Error).message}`;
+          }
+          expect(fast).toEqual(reference);
+        },
+      ),
       { numRuns: 3000 },
     );
     // Thousands of generated texts parsed twice: 1.5 s of one core on a quiet machine, ×20 for a shared one.
@@ -138,7 +182,12 @@ describe('decodeUtf8 decodes as a fatal TextDecoder does', () => {
   const bytes = fc.oneof(
     fc.uint8Array({ maxLength: 40 }),
     fc.string({ unit: 'binary', maxLength: 30 }).map((s) => new Uint8Array(Buffer.from(s))),
-    fc.tuple(fc.constantFrom([0xef, 0xbb, 0xbf], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]), fc.string({ unit: 'binary', maxLength: 10 })).map(([raw, s]) => new Uint8Array([...raw, ...Buffer.from(s)])),
+    fc
+      .tuple(
+        fc.constantFrom([0xef, 0xbb, 0xbf], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]),
+        fc.string({ unit: 'binary', maxLength: 10 }),
+      )
+      .map(([raw, s]) => new Uint8Array([...raw, ...Buffer.from(s)])),
   );
 
   it('the same text, or undefined where the decoder throws; a leading BOM dropped unless kept', () => {
@@ -175,10 +224,16 @@ describe('parsed objects: member names are data (__proto__, constructor, prototy
     expect(Object.getPrototypeOf(plain)).toBeNull();
     expect(Object.keys(plain)).toEqual(['__proto__']);
     expect(plain.name).toBeUndefined();
-    expect(validateSchema('Pet', wrapped).map((v) => `${v.path} ${v.message}`)).toEqual(['/id is missing', '/name is missing', '/categoryId is missing']);
+    expect(validateSchema('Pet', wrapped).map((v) => `${v.path} ${v.message}`)).toEqual([
+      '/id is missing',
+      '/name is missing',
+      '/categoryId is missing',
+    ]);
     expect(validateSchema('Pet', parseJson(PET))).toEqual([]);
     expect(validateSchema('Pets', parseJson(`[{"__proto__": ${PET}}]`)).length).toBeGreaterThan(0);
-    expect(validateSchema('Error', parseJson('{"constructor": "x", "__proto__": {"code": "c", "message": "m", "status": 400}}')).length).toBeGreaterThan(0);
+    expect(
+      validateSchema('Error', parseJson('{"constructor": "x", "__proto__": {"code": "c", "message": "m", "status": 400}}')).length,
+    ).toBeGreaterThan(0);
   });
 
   it('write back their members, __proto__ included', () => {
@@ -216,7 +271,8 @@ describe('parseJson within bounds: depth and size measured before parsing', () =
   it('still refuses deep text that is not JSON, wherever the fault is', () => {
     const open = '['.repeat(100_000);
     const close = ']'.repeat(100_000);
-    for (const text of [open, `${open}1,,2${close}`, `${open}${close}]`, `${open}"x${close}`, `{"a":${open}${close}`]) expect(() => parseJson(text), text.slice(-12)).toThrow(SyntaxError);
+    for (const text of [open, `${open}1,,2${close}`, `${open}${close}]`, `${open}"x${close}`, `{"a":${open}${close}`])
+      expect(() => parseJson(text), text.slice(-12)).toThrow(SyntaxError);
   });
 
   it('does not parse a text of more tokens than the bound, and says where it passed it', () => {

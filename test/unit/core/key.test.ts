@@ -7,7 +7,16 @@
  * as a header value and as a header name.
  */
 import { describe, expect, it } from 'vitest';
-import { AUTH_FORMS, authorizationForms, bearer, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, redactorFor, swapCase } from '../../../core/redact.js';
+import {
+  AUTH_FORMS,
+  authorizationForms,
+  bearer,
+  KEY_PLACEHOLDER,
+  keySecret,
+  LETTERLESS_STAND_IN,
+  redactorFor,
+  swapCase,
+} from '../../../core/redact.js';
 import { authVariants } from '../../../suites/credentials.js';
 import { findLeak } from '../../leaks.js';
 
@@ -37,28 +46,37 @@ describe('the auth forms, one table', () => {
   it.each(KEYS)('%j: the checks send what the table holds, in its order, and replay knows every form that carries the key', (key) => {
     const table = AUTH_FORMS.filter((f) => f.sentFor?.(key) ?? true).map((f) => f.value(key, SEED));
     expect(sent(key)).toEqual(table);
-    expect(authorizationForms(key).map(([, value]) => value)).toEqual(AUTH_FORMS.filter((f) => f.carries !== undefined).map((f) => f.value(key, SEED)));
+    expect(authorizationForms(key).map(([, value]) => value)).toEqual(
+      AUTH_FORMS.filter((f) => f.carries !== undefined).map((f) => f.value(key, SEED)),
+    );
     // The redactor's forms are the credentials those values carry.
     const carried = keySecret(key).forms.map((f) => f.value);
-    for (const value of authorizationForms(key).map(([, v]) => v)) expect(carried.some((c) => value.includes(c)), value).toBe(true);
+    for (const value of authorizationForms(key).map(([, v]) => v))
+      expect(
+        carried.some((c) => value.includes(c)),
+        value,
+      ).toBe(true);
   });
 
-  it.each(KEYS)('%j: every value the suite sends is found and labelled, in every case and as a header name, and leaves nothing of the key', (key) => {
-    const r = redactorFor(key);
-    for (const value of sent(key)) {
-      const carries = value.includes(key.slice(0, -1)) || value.includes(swapCase(key)) || value.startsWith('Basic ');
-      for (const [fold, make] of Object.entries(FOLDS)) {
-        const text = make(value);
-        if (text === undefined) continue;
-        const out = r.redact(text);
-        expect(findLeak(out, key), `${fold} of ${JSON.stringify(value)} → ${out}`).toBeUndefined();
-        if (carries) {
-          expect(r.leaks(text), `${fold} of ${JSON.stringify(value)}`).toBe(true);
-          expect(out, `${fold} of ${JSON.stringify(value)}`).toMatch(/<[^<>]*<API_KEY>[^<>]*>|<API_KEY>/);
+  it.each(KEYS)(
+    '%j: every value the suite sends is found and labelled, in every case and as a header name, and leaves nothing of the key',
+    (key) => {
+      const r = redactorFor(key);
+      for (const value of sent(key)) {
+        const carries = value.includes(key.slice(0, -1)) || value.includes(swapCase(key)) || value.startsWith('Basic ');
+        for (const [fold, make] of Object.entries(FOLDS)) {
+          const text = make(value);
+          if (text === undefined) continue;
+          const out = r.redact(text);
+          expect(findLeak(out, key), `${fold} of ${JSON.stringify(value)} → ${out}`).toBeUndefined();
+          if (carries) {
+            expect(r.leaks(text), `${fold} of ${JSON.stringify(value)}`).toBe(true);
+            expect(out, `${fold} of ${JSON.stringify(value)}`).toMatch(/<[^<>]*<API_KEY>[^<>]*>|<API_KEY>/);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it('a near miss lower-cased as a header name, the attack: replaced whole, nothing of the key left in any case', () => {
     const key = 'Zq9-Xkw7PvtJ-mR4yQ8nTb-Lx3';
@@ -67,7 +85,7 @@ describe('the auth forms, one table', () => {
     expect(redactorFor(key).redact(key.slice(3, 17).toLowerCase())).toBe('<part of <API_KEY>>');
   });
 
-  it('labels every form alike whatever the key, the redactor\'s and those replay puts back: verify matches a transcript made with the key against one replayed with the placeholder', () => {
+  it("labels every form alike whatever the key, the redactor's and those replay puts back: verify matches a transcript made with the key against one replayed with the placeholder", () => {
     const labels = (key: string) => keySecret(key).forms.map((f) => f.label);
     for (const key of KEYS) expect(labels(key)).toEqual(labels(KEY_PLACEHOLDER));
     expect(labels(LETTERLESS_STAND_IN)).toEqual(labels(KEY_PLACEHOLDER));

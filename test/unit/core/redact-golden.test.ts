@@ -11,7 +11,18 @@
 import { describe, expect, it } from 'vitest';
 import { connectionSecrets } from '../../../core/connection.js';
 import { show } from '../../../core/json.js';
-import { authorizationForms, excerpt, KEY_PLACEHOLDER, keySecret, LETTERLESS_STAND_IN, type Redactor, redactorFor, redactorForAll, redactorOf, registeredForms } from '../../../core/redact.js';
+import {
+  authorizationForms,
+  excerpt,
+  KEY_PLACEHOLDER,
+  keySecret,
+  LETTERLESS_STAND_IN,
+  type Redactor,
+  redactorFor,
+  redactorForAll,
+  redactorOf,
+  registeredForms,
+} from '../../../core/redact.js';
 import { b64, ECHO_FORMS } from '../../leaks.js';
 
 const KEYS: Record<string, string> = {
@@ -56,7 +67,9 @@ function corpus(): Record<string, unknown> {
   for (const [name, key] of Object.entries(KEYS)) {
     const r = redactorFor(key);
     // Every value the scanner looks for, with its label (once `keyDerivatives`).
-    golden[`${name}: keyDerivatives`] = registeredForms(keySecret(key)).flatMap((form) => (form.wholeOnly ? [] : [[form.value, form.label]]));
+    golden[`${name}: keyDerivatives`] = registeredForms(keySecret(key)).flatMap((form) =>
+      form.wholeOnly ? [] : [[form.value, form.label]],
+    );
     golden[`${name}: authorizationForms`] = authorizationForms(key).map(([redacted]) => redacted);
     for (const [form, make] of Object.entries(FORMS)) {
       for (const [place, put] of Object.entries(PLACES)) golden[`${name}: ${form}, ${place}`] = outputs(r, put(make(key)));
@@ -85,17 +98,42 @@ function corpus(): Record<string, unknown> {
   // Secret headers and a proxy password, beside the key.
   const secret = 'Tr4ce-Secret-V4lue-77';
   const password = 'Pr0xy-Pa55word';
-  const withSecrets = redactorOf([keySecret(KEYS.ordinary!), ...connectionSecrets({ headers: { 'x-trace': secret }, secretHeaders: ['x-trace'], proxy: { kind: 'url', url: `http://someone:${password}@127.0.0.1:3128` } }).map((s) => s.secret)]);
-  for (const [name, value] of [['secret header', secret], ['proxy password', password]] as const) {
-    for (const form of ['plain', 'json-unicode-lower', 'percent-all', 'base64', 'base64 after one byte', 'hex', 'lower', 'upper', 'piece 0-8', 'piece 3-14', 'piece, lower case', 'near miss']) {
-      for (const place of ['alone', 'inside', 'header name'] as const) golden[`${name}: ${form}, ${place}`] = outputs(withSecrets, PLACES[place]!(FORMS[form]!(value)));
+  const withSecrets = redactorOf([
+    keySecret(KEYS.ordinary!),
+    ...connectionSecrets({
+      headers: { 'x-trace': secret },
+      secretHeaders: ['x-trace'],
+      proxy: { kind: 'url', url: `http://someone:${password}@127.0.0.1:3128` },
+    }).map((s) => s.secret),
+  ]);
+  for (const [name, value] of [
+    ['secret header', secret],
+    ['proxy password', password],
+  ] as const) {
+    for (const form of [
+      'plain',
+      'json-unicode-lower',
+      'percent-all',
+      'base64',
+      'base64 after one byte',
+      'hex',
+      'lower',
+      'upper',
+      'piece 0-8',
+      'piece 3-14',
+      'piece, lower case',
+      'near miss',
+    ]) {
+      for (const place of ['alone', 'inside', 'header name'] as const)
+        golden[`${name}: ${form}, ${place}`] = outputs(withSecrets, PLACES[place]!(FORMS[form]!(value)));
     }
   }
 
   // Several keys at once (the CLI's error path).
   const all = redactorForAll([KEYS.ordinary, KEYS.hostile, KEYS.shortest, 'abc', undefined]);
   for (const [name, key] of Object.entries(KEYS).slice(0, 3)) {
-    for (const form of ['plain', 'near miss', 'lower', 'base64-basic', 'piece 3-14']) golden[`all keys, ${name}: ${form}`] = outputs(all, PLACES.inside!(FORMS[form]!(key)));
+    for (const form of ['plain', 'near miss', 'lower', 'base64-basic', 'piece 3-14'])
+      golden[`all keys, ${name}: ${form}`] = outputs(all, PLACES.inside!(FORMS[form]!(key)));
   }
   return golden;
 }

@@ -3,7 +3,19 @@ import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } f
 import type { Exchange, RequestSpec, Transport } from '../../../core/http.js';
 import { show } from '../../../core/json.js';
 import { renderWording } from '../../../core/wording.js';
-import { escapeJson, excerpt, KEY_PLACEHOLDER, keyProblem, MAX_KEY_LENGTH, type Redacted, Redactor, redactorFor, suiteText, swapCase, truncate } from '../../../core/redact.js';
+import {
+  escapeJson,
+  excerpt,
+  KEY_PLACEHOLDER,
+  keyProblem,
+  MAX_KEY_LENGTH,
+  type Redacted,
+  Redactor,
+  redactorFor,
+  suiteText,
+  swapCase,
+  truncate,
+} from '../../../core/redact.js';
 import { TranscriptReplayer } from '../../../core/transcript.js';
 import { EvidenceFactory, redactResult, shellQuote } from '../../../suites/evidence.js';
 import { finding, resultFixture } from '../../fixtures/result.js';
@@ -17,7 +29,8 @@ const HOSTILE = 'Qz7"Wx\\Rb/Tn+Vm=Hé-Üp9ß~Kd%41Ly';
 
 const b64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
 const u4 = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-const pctAll = (text: string, encoding: BufferEncoding = 'utf8') => [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+const pctAll = (text: string, encoding: BufferEncoding = 'utf8') =>
+  [...Buffer.from(text, encoding)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
 describe('redactorFor', () => {
   const r = redactorFor(KEY);
@@ -59,12 +72,21 @@ describe('redactorFor', () => {
     ['hex in upper case', (k) => Buffer.from(k).toString('hex').toUpperCase()],
     ['hex of Latin-1 bytes', (k) => Buffer.from(k, 'latin1').toString('hex')],
     ['percent-encoding twice', (k) => pctAll(k).replace(/%/g, '%25')],
-    ['percent-encoding of Latin-1 bytes twice, in a JSON string', (k) => JSON.stringify({ echo: pctAll(k, 'latin1').replace(/%/g, '%25') })],
+    [
+      'percent-encoding of Latin-1 bytes twice, in a JSON string',
+      (k) => JSON.stringify({ echo: pctAll(k, 'latin1').replace(/%/g, '%25') }),
+    ],
     ['\\uXXXX escapes inside a JSON string (two layers of escapes)', (k) => JSON.stringify({ echo: [...k].map(u4).join('') })],
-    ['\\uXXXX escapes inside a JSON string inside a JSON string (three layers)', (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map(u4).join('') }) })],
+    [
+      '\\uXXXX escapes inside a JSON string inside a JSON string (three layers)',
+      (k) => JSON.stringify({ echo: JSON.stringify({ echo: [...k].map(u4).join('') }) }),
+    ],
     ['percent-encoding inside \\uXXXX escapes inside a JSON string', (k) => JSON.stringify({ echo: [...pctAll(k)].map(u4).join('') })],
     ['base64 of the Basic header the auth checks send', (k) => b64(`Basic ${b64(`conformance:${k}`)}`)],
-    ['base64url of the Basic header, after other text', (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url')],
+    [
+      'base64url of the Basic header, after other text',
+      (k) => Buffer.from(`Authorization: Basic ${b64(`conformance:${k}`)}`).toString('base64url'),
+    ],
     ['lower case (a header name)', (k) => `x-echo-${k.toLowerCase()}`],
     ['a piece of it', (k) => k.slice(3, 14)],
   ];
@@ -94,9 +116,24 @@ describe('redactorFor', () => {
   // The offsets of a decoded view are worked out only when a match needs them: they must still name exactly the
   // characters that encode the key, past astral characters (two units from one sequence) and through nested layers.
   it.each([
-    ['JSON escapes after astral references', (k: string) => [...k].map(u4).join(''), '&#x1F415;&#128008;\\u00e9 ', ' \\uD83D\\uDE00&amp; tail'],
-    ['percent-encoded JSON after 4-byte UTF-8', (k: string) => encodeURIComponent(JSON.stringify(k)), '%F0%9F%90%95%C3%A9 ~1~0 ', ' %F0%9F%98%80 tail'],
-    ['JSON-escaped percent-encoding', (k: string) => JSON.stringify(encodeURIComponent(k)).slice(1, -1).replace(/%/g, '\\u0025'), '\\ud83d\\ude00 &#x20; ', ' &lt;%41 tail'],
+    [
+      'JSON escapes after astral references',
+      (k: string) => [...k].map(u4).join(''),
+      '&#x1F415;&#128008;\\u00e9 ',
+      ' \\uD83D\\uDE00&amp; tail',
+    ],
+    [
+      'percent-encoded JSON after 4-byte UTF-8',
+      (k: string) => encodeURIComponent(JSON.stringify(k)),
+      '%F0%9F%90%95%C3%A9 ~1~0 ',
+      ' %F0%9F%98%80 tail',
+    ],
+    [
+      'JSON-escaped percent-encoding',
+      (k: string) => JSON.stringify(encodeURIComponent(k)).slice(1, -1).replace(/%/g, '\\u0025'),
+      '\\ud83d\\ude00 &#x20; ',
+      ' &lt;%41 tail',
+    ],
   ])('replaces the key found through %s, and exactly the characters that encode it', (_name, form, before, after) => {
     for (const key of [KEY, HOSTILE]) {
       const out = redactorFor(key).redact(`${before}${form(key)}${after}`);
@@ -121,7 +158,10 @@ describe('the order: redact the whole text, then escape, then cut', () => {
   it.each([
     ['a quoted excerpt cut at 120', (pad: number) => excerpt(`${'x'.repeat(pad)}${HOSTILE} tail`, 120, { mode: 'quote' })],
     ['a JSON value cut at 160', (pad: number) => show({ message: `${'x'.repeat(pad)}${HOSTILE}` }, 160)],
-    ['a text excerpt cut at 4096', (pad: number) => excerpt(`${'x'.repeat(pad + 3976)}${JSON.stringify(HOSTILE).replace(/\//g, '\\/')}`, 4096)],
+    [
+      'a text excerpt cut at 4096',
+      (pad: number) => excerpt(`${'x'.repeat(pad + 3976)}${JSON.stringify(HOSTILE).replace(/\//g, '\\/')}`, 4096),
+    ],
     ['code points, 8 of them', (pad: number) => excerpt(`${'x'.repeat(pad % 8)}${HOSTILE}`, 8, { mode: 'codepoints' })],
   ])('%s: a key straddling the cut leaves nothing of itself', (_name, make) => {
     for (let pad = 90; pad < 150; pad++) {
@@ -176,7 +216,12 @@ describe('evidence', () => {
       {
         seq: 1,
         request: { method: 'POST', url: 'http://127.0.0.1:8080/v1/pets', headers, ...(body ? { body: Buffer.from(body) } : {}) },
-        response: { status: 400, headers: { 'content-type': 'application/json', echo: headers.authorization ?? '', [`x-${KEY.toLowerCase()}`]: '1' }, body: Buffer.from(`{"seen":"${headers.authorization}"}`), truncated: false },
+        response: {
+          status: 400,
+          headers: { 'content-type': 'application/json', echo: headers.authorization ?? '', [`x-${KEY.toLowerCase()}`]: '1' },
+          body: Buffer.from(`{"seen":"${headers.authorization}"}`),
+          truncated: false,
+        },
         durationMs: 1.234,
       },
       new Redactor(),
@@ -188,7 +233,9 @@ describe('evidence', () => {
   it("redacts a result's values, never its member names (the report's structure)", () => {
     // A secret that a member name holds: refused before a run (SUITE_VOCABULARY), built here directly.
     const result = resultFixture();
-    result.rules[0]!.checks[0]!.findings.push(finding(result.rules[0]!.id, result.rules[0]!.checks[0]!.id, 'fail', 'the server said xx-durationMs-77'));
+    result.rules[0]!.checks[0]!.findings.push(
+      finding(result.rules[0]!.id, result.rules[0]!.checks[0]!.id, 'fail', 'the server said xx-durationMs-77'),
+    );
     redactResult(result, new EvidenceFactory(redactorFor('xx-durationMs-77')));
     // Every member name as it was: none replaced by a label (`durationMs` would read as undefined).
     expect(JSON.stringify(result)).not.toContain(`"<part of ${KEY_PLACEHOLDER}>":`);
@@ -208,7 +255,7 @@ describe('evidence', () => {
   it.each([
     [`Bearer ${KEY.slice(0, -1)}`, '${PETSTORE_API_KEY%?}'],
     [`Bearer ${swapCase(KEY)}`, '${PETSTORE_API_KEY~~}'],
-    [`Basic ${Buffer.from(`conformance:${KEY}`).toString('base64')}`, "$(printf 'conformance:%s' \"${PETSTORE_API_KEY}\" | base64 -w0)"],
+    [`Basic ${Buffer.from(`conformance:${KEY}`).toString('base64')}`, '$(printf \'conformance:%s\' "${PETSTORE_API_KEY}" | base64 -w0)'],
   ])('writes %s in curl as the shell expression %s', (authorization, expression) => {
     const evidence = factory.of(exchange({ authorization }));
     expect(evidence.curl).toContain(expression);
@@ -232,17 +279,34 @@ describe('evidence', () => {
 });
 
 describe('the redaction boundary', () => {
-  const spec = (body: string): RequestSpec => ({ method: 'POST', path: '/pets', headers: { authorization: `Bearer ${HOSTILE}`, 'content-type': 'application/json' }, body });
+  const spec = (body: string): RequestSpec => ({
+    method: 'POST',
+    path: '/pets',
+    headers: { authorization: `Bearer ${HOSTILE}`, 'content-type': 'application/json' },
+    body,
+  });
   const answering = (reply: (spec: RequestSpec) => Exchange): Transport & { sent: RequestSpec[] } => {
     const sent: RequestSpec[] = [];
     return { sent, requestsSent: 0, close: async () => {}, send: async (s) => (sent.push(s), reply(s)) };
   };
 
   it('redacts what comes back before anything judges it, and sends nothing that would carry the key outside Authorization', async () => {
-    const inner = answering((s) => ({ seq: 1, request: { method: s.method, url: `http://h/v1${s.path}`, headers: s.headers ?? {} }, response: { status: 400, headers: { [`x-${b64(HOSTILE)}`]: HOSTILE }, body: Buffer.from(JSON.stringify({ echo: HOSTILE })), truncated: false }, durationMs: 1 }));
+    const inner = answering((s) => ({
+      seq: 1,
+      request: { method: s.method, url: `http://h/v1${s.path}`, headers: s.headers ?? {} },
+      response: {
+        status: 400,
+        headers: { [`x-${b64(HOSTILE)}`]: HOSTILE },
+        body: Buffer.from(JSON.stringify({ echo: HOSTILE })),
+        truncated: false,
+      },
+      durationMs: 1,
+    }));
     const boundary = new RedactionBoundary(inner, redactorFor(HOSTILE));
     const x = await boundary.send(spec('{"name":"ordinary"}'));
-    expect(findLeak(JSON.stringify({ ...x, response: { ...x.response, body: Buffer.from(x.response!.body).toString() } }), HOSTILE)).toBeUndefined();
+    expect(
+      findLeak(JSON.stringify({ ...x, response: { ...x.response, body: Buffer.from(x.response!.body).toString() } }), HOSTILE),
+    ).toBeUndefined();
     expect(x.request.headers.authorization).toBe('Bearer <API_KEY>');
     const holding = spec(`{"name":"pet ${HOSTILE.slice(0, 12)}"}`);
     await expect(boundary.send(holding)).rejects.toThrow(KeyInRequestError);
@@ -252,7 +316,11 @@ describe('the redaction boundary', () => {
 
   it('a recorded run that withheld a request replays to the same error, so its bundle verifies', async () => {
     const holding = spec(`{"name":"pet ${HOSTILE}"}`);
-    const replayer = new TranscriptReplayer([], { baseUrl: 'http://h/v1', redactor: redactorFor(KEY_PLACEHOLDER), withheld: new Set([requestDigest(holding)]) });
+    const replayer = new TranscriptReplayer([], {
+      baseUrl: 'http://h/v1',
+      redactor: redactorFor(KEY_PLACEHOLDER),
+      withheld: new Set([requestDigest(holding)]),
+    });
     await expect(replayer.send(holding)).rejects.toThrow(new KeyInRequestError(requestDigest(holding)).message);
   });
 });

@@ -38,13 +38,16 @@ describe('a message names settings as data', () => {
       cli: 'a client certificate needs its key, and a key its certificate (--cert and --cert-key together)',
     });
     expect(bothReadings(() => checkConnectOptions({ headers: { 'Proxy-Authorization': 'Basic x' } }))).toEqual({
-      library: 'connection.headers Proxy-Authorization: the suite does not send this header as an extra one (put the proxy\'s credentials in the connection.proxy URL)',
-      cli: '--header Proxy-Authorization: the suite does not send this header as an extra one (put the proxy\'s credentials in the --proxy URL)',
+      library:
+        "connection.headers Proxy-Authorization: the suite does not send this header as an extra one (put the proxy's credentials in the connection.proxy URL)",
+      cli: "--header Proxy-Authorization: the suite does not send this header as an extra one (put the proxy's credentials in the --proxy URL)",
     });
   });
 
   it('an error without settings reads the same for both', () => {
     expect(inFlags(new UsageError('plain words'))).toBe('plain words');
-    expect(new TransportError('PC_ERR_PROTOCOL', 'broke').noted('(through the proxy http://p:1)').message).toBe('broke (through the proxy http://p:1)');
+    expect(new TransportError('PC_ERR_PROTOCOL', 'broke').noted('(through the proxy http://p:1)').message).toBe(
+      'broke (through the proxy http://p:1)',
+    );
   });
 });

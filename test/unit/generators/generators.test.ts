@@ -1,7 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT64_MAX, INT64_MIN, stringifyJson } from '../../../core/json.js';
-import { int64, invalidNewPet, listQuery, MAX_NAME_CODE_POINTS, MAX_NAME_UTF8_BYTES, newPet, newPetMissingField, ordinaryPetName, otherCase, outsideRepertoire, petName, scalarValue, toBody } from '../../../generators/index.js';
+import {
+  int64,
+  invalidNewPet,
+  listQuery,
+  MAX_NAME_CODE_POINTS,
+  MAX_NAME_UTF8_BYTES,
+  newPet,
+  newPetMissingField,
+  ordinaryPetName,
+  otherCase,
+  outsideRepertoire,
+  petName,
+  scalarValue,
+  toBody,
+} from '../../../generators/index.js';
 import { newPetDefect } from '../../../suites/checks/createPet.js';
 
 const prefix = 'pctest-0000 ';
@@ -27,21 +41,43 @@ describe('generators', () => {
   });
 
   // petName's unit: fast-check's 'binary' unit made arithmetically, so that no run holds fast-check's 80 MB table of it.
-  it('scalarValue generates, shrinks and recognises exactly what fast-check\'s binary unit does', () => {
+  it("scalarValue generates, shrinks and recognises exactly what fast-check's binary unit does", () => {
     const binary = (maxLength: number) => fc.string({ unit: 'binary', minLength: 1, maxLength });
     const scalar = (maxLength: number) => fc.string({ unit: scalarValue(), minLength: 1, maxLength });
     for (const maxLength of [1, 8, 20]) {
-      for (let seed = 0; seed < 40; seed++) expect(fc.sample(scalar(maxLength), { seed, numRuns: 20 })).toEqual(fc.sample(binary(maxLength), { seed, numRuns: 20 }));
+      for (let seed = 0; seed < 40; seed++)
+        expect(fc.sample(scalar(maxLength), { seed, numRuns: 20 })).toEqual(fc.sample(binary(maxLength), { seed, numRuns: 20 }));
     }
     // Shrinking walks the same path, from a generated value and from a given example (no context: the unmapper's work).
     const astral = (s: string) => [...s].some((c) => c.codePointAt(0)! >= 0x10000);
     for (let seed = 0; seed < 20; seed++) {
-      const run = (arbitrary: fc.Arbitrary<string>) => fc.check(fc.property(arbitrary, (s) => !astral(s) && !s.includes('\u0000')), { seed, numRuns: 50, examples: [['tab\there\u0000 \u{1F415}\uFEFF\u202E"\\']] });
+      const run = (arbitrary: fc.Arbitrary<string>) =>
+        fc.check(
+          fc.property(arbitrary, (s) => !astral(s) && !s.includes('\u0000')),
+          { seed, numRuns: 50, examples: [['tab\there\u0000 \u{1F415}\uFEFF\u202E"\\']] },
+        );
       const [a, b] = [run(scalar(40)), run(binary(40))];
       expect([a.counterexample, a.numShrinks, a.counterexamplePath]).toEqual([b.counterexample, b.numShrinks, b.counterexamplePath]);
     }
-    for (const value of ['', 'a', '\u0000', '\uD7FF', '\uD800', '\uDFFF', '\uE000', '\uD83D\uDE00', 'ab', '\u{10FFFF}', '\uD800a', 5, null, undefined]) {
-      expect(fc.string({ unit: scalarValue(), minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value), String(value)).toBe(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value));
+    for (const value of [
+      '',
+      'a',
+      '\u0000',
+      '\uD7FF',
+      '\uD800',
+      '\uDFFF',
+      '\uE000',
+      '\uD83D\uDE00',
+      'ab',
+      '\u{10FFFF}',
+      '\uD800a',
+      5,
+      null,
+      undefined,
+    ]) {
+      expect(fc.string({ unit: scalarValue(), minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value), String(value)).toBe(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).canShrinkWithoutContext(value),
+      );
     }
     // Thousands of fast-check runs: 2 to 3 s of one core on a quiet machine, ×10 for a shared one.
   }, 30_000);
@@ -51,7 +87,25 @@ describe('generators', () => {
   });
 
   it('names of ordinary printable characters of any script must be accepted; only controls, format and private-use characters, noncharacters, unpaired surrogates, other spaces, unassigned or recent code points and spaces at the ends may be refused', () => {
-    const ordinary = ['Nguyễn Văn', 'Ștefan', 'Олексій і Ганна', 'Հայկ', 'தமிழ்', 'สมชาย', 'ნინო', 'Ἀθηνᾶ', 'ǅemal ǈ', '李小龙', '한국', 'שלום', 'مرحبا ٣', 'नमस्ते', 'Rex 🐕 😃', '€5 — «ok» ½ ∑ →', 'e\u0301'];
+    const ordinary = [
+      'Nguyễn Văn',
+      'Ștefan',
+      'Олексій і Ганна',
+      'Հայկ',
+      'தமிழ்',
+      'สมชาย',
+      'ნინო',
+      'Ἀθηνᾶ',
+      'ǅemal ǈ',
+      '李小龙',
+      '한국',
+      'שלום',
+      'مرحبا ٣',
+      'नमस्ते',
+      'Rex 🐕 😃',
+      '€5 — «ok» ½ ∑ →',
+      'e\u0301',
+    ];
     for (const name of ordinary) expect(outsideRepertoire(`${prefix}${name}`), name).toBeUndefined();
     const refusable: [string, RegExp][] = [
       ['tab\there', /U\+0009, a control character/],
@@ -81,7 +135,22 @@ describe('generators', () => {
       expect(outsideRepertoire(name), JSON.stringify(name)).toBeUndefined();
       expect(name.length).toBeLessThanOrEqual(MAX_NAME_CODE_POINTS);
       expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_NAME_UTF8_BYTES);
-      for (const script of ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Devanagari', 'Tamil', 'Thai', 'Georgian', 'Han', 'Hangul', 'Ethiopic', 'Cherokee']) {
+      for (const script of [
+        'Latin',
+        'Greek',
+        'Cyrillic',
+        'Armenian',
+        'Hebrew',
+        'Arabic',
+        'Devanagari',
+        'Tamil',
+        'Thai',
+        'Georgian',
+        'Han',
+        'Hangul',
+        'Ethiopic',
+        'Cherokee',
+      ]) {
         if (new RegExp(`\\p{Script=${script}}`, 'u').test(name.slice(prefix.length))) scripts.add(script);
       }
     }
@@ -90,16 +159,22 @@ describe('generators', () => {
   });
 
   it('newPet bodies are valid NewPets', () => {
-    fc.assert(fc.property(newPet({ prefix }), (pet) => {
+    fc.assert(
+      fc.property(newPet({ prefix }), (pet) => {
         expect(newPetDefect(stringifyJson(toBody(pet)))).toBeUndefined();
-      }), { seed: 3, numRuns: 200 });
+      }),
+      { seed: 3, numRuns: 200 },
+    );
   });
 
   it('defective bodies are invalid NewPets, judged on their exact bytes', () => {
     for (const arbitrary of [invalidNewPet({ prefix }), newPetMissingField({ prefix })]) {
-      fc.assert(fc.property(arbitrary, ({ body }) => {
-        expect(newPetDefect(stringifyJson(body))).toBeDefined();
-      }), { seed: 4, numRuns: 300 });
+      fc.assert(
+        fc.property(arbitrary, ({ body }) => {
+          expect(newPetDefect(stringifyJson(body))).toBeDefined();
+        }),
+        { seed: 4, numRuns: 300 },
+      );
     }
   });
 
@@ -107,19 +182,27 @@ describe('generators', () => {
   it('missing-field bodies sometimes hold the missing member under another case of its name, never under the name itself', () => {
     const required = ['name', 'categoryId'];
     const bodies = fc.sample(newPetMissingField({ prefix }), { seed: 6, numRuns: 300 });
-    const respelt = bodies.filter(({ body }) => Object.keys(body).some((key) => !required.includes(key) && required.some((f) => f.toLowerCase() === key.toLowerCase())));
+    const respelt = bodies.filter(({ body }) =>
+      Object.keys(body).some((key) => !required.includes(key) && required.some((f) => f.toLowerCase() === key.toLowerCase())),
+    );
     expect(respelt.length).toBeGreaterThan(30);
     for (const { body, defect } of respelt) {
-      expect(required.some((f) => !(f in body)), defect).toBe(true);
+      expect(
+        required.some((f) => !(f in body)),
+        defect,
+      ).toBe(true);
       expect(defect).toMatch(/given as "/);
     }
-    const spellings = new Set(required.flatMap((field) => fc.sample(otherCase(field), { seed: 7, numRuns: 200 }).map((s) => `${field}:${s}`)));
+    const spellings = new Set(
+      required.flatMap((field) => fc.sample(otherCase(field), { seed: 7, numRuns: 200 }).map((s) => `${field}:${s}`)),
+    );
     for (const entry of spellings) {
       const [field, spelling] = entry.split(':') as [string, string];
       expect(spelling).not.toBe(field);
       expect(spelling.toLowerCase()).toBe(field.toLowerCase());
     }
-    for (const expected of ['name:NAME', 'name:Name', 'categoryId:categoryid', 'categoryId:CATEGORYID']) expect(spellings).toContain(expected);
+    for (const expected of ['name:NAME', 'name:Name', 'categoryId:categoryid', 'categoryId:CATEGORYID'])
+      expect(spellings).toContain(expected);
   });
 
   it('listQuery gives limits in 1..100 and PetStatus values', () => {

@@ -19,19 +19,59 @@ import { answeredThreshold } from '../../../suites/load/run.js';
 const PROFILES: LoadProfile[] = [
   builtinProfiles.smoke!,
   builtinProfiles.stress!,
-  { name: 'steady', description: 'rate', kind: 'rate', rate: 40, connections: 8, durationSec: 2, maxRequests: 1000, mix: { listPets: 2, getPet: 1, createPet: 1 }, authProbeShare: 0.1, thresholds: ['p99 < 500ms', 'getPet.p50 < 200ms', 'errorRate < 1%', 'throughput > 5/s', 'getPet.errorRate < 1%', 'p97_5 < 900ms', 'drift < 2x'] },
-  { name: 'keyed', description: 'closed', kind: 'closed', connections: 2, durationSec: 1, maxRequests: 10, mix: { listPets: 1, getPet: 5, createPet: 2 }, authProbeShare: 0, thresholds: ['listPets.p90 < 90ms', 'mean < 40ms', 'max < 2s'] },
+  {
+    name: 'steady',
+    description: 'rate',
+    kind: 'rate',
+    rate: 40,
+    connections: 8,
+    durationSec: 2,
+    maxRequests: 1000,
+    mix: { listPets: 2, getPet: 1, createPet: 1 },
+    authProbeShare: 0.1,
+    thresholds: [
+      'p99 < 500ms',
+      'getPet.p50 < 200ms',
+      'errorRate < 1%',
+      'throughput > 5/s',
+      'getPet.errorRate < 1%',
+      'p97_5 < 900ms',
+      'drift < 2x',
+    ],
+  },
+  {
+    name: 'keyed',
+    description: 'closed',
+    kind: 'closed',
+    connections: 2,
+    durationSec: 1,
+    maxRequests: 10,
+    mix: { listPets: 1, getPet: 5, createPet: 2 },
+    authProbeShare: 0,
+    thresholds: ['listPets.p90 < 90ms', 'mean < 40ms', 'max < 2s'],
+  },
 ];
 
-const inputOf = (profile: LoadProfile): ExportInput => ({ profile, thresholds: validateProfile(profile), command: `export-load --profile ${profile.name}` });
+const inputOf = (profile: LoadProfile): ExportInput => ({
+  profile,
+  thresholds: validateProfile(profile),
+  command: `export-load --profile ${profile.name}`,
+});
 
 /** Stand-ins for the set-up's animals: getPet asks for the n-th of them. */
 const IDS = Array.from({ length: LOAD_SETUP_ANIMALS }, (_, i) => 9_000_000_000_000_000n + BigInt(i));
 
 /** The requests the load phase sends for `profile`, as method, path and key: the animals by their set-up index. */
 function phaseRequests(profile: LoadProfile): string[] {
-  const requests = buildMix({ mix: profile.mix, petIds: IDS, prefix: 'pcload-test ' as never, seed: SCRIPT_SEED, authProbeShare: authProbeShareOf(profile) });
-  const show = (r: MixRequest) => `${r.method} ${r.petId === undefined ? r.path : `/pets/#${IDS.indexOf(r.petId)}`}${r.authProbe ? ' (no key)' : ''}`;
+  const requests = buildMix({
+    mix: profile.mix,
+    petIds: IDS,
+    prefix: 'pcload-test ' as never,
+    seed: SCRIPT_SEED,
+    authProbeShare: authProbeShareOf(profile),
+  });
+  const show = (r: MixRequest) =>
+    `${r.method} ${r.petId === undefined ? r.path : `/pets/#${IDS.indexOf(r.petId)}`}${r.authProbe ? ' (no key)' : ''}`;
   return requests.map(show);
 }
 
@@ -61,7 +101,9 @@ interface Step {
 /** The Artillery script's requests in order (the loop of a closed loop or a ramp; one scenario each at a fixed rate). */
 function artilleryRequests(script: string): string[] {
   const yaml = parse(script) as { scenarios: { flow: Record<string, unknown>[] }[] };
-  const flow = yaml.scenarios.flatMap((s) => s.flow.flatMap((step) => ('loop' in step ? (step.loop as Record<string, Step>[]) : [step as Record<string, Step>])));
+  const flow = yaml.scenarios.flatMap((s) =>
+    s.flow.flatMap((step) => ('loop' in step ? (step.loop as Record<string, Step>[]) : [step as Record<string, Step>])),
+  );
   return flow.map((step) => {
     const [method, request] = Object.entries(step)[0]!;
     const key = request.headers?.authorization === undefined ? ' (no key)' : '';
@@ -91,7 +133,11 @@ describe("the exported scripts send the load phase's requests", () => {
   it("smoke: the phase's shares, 6:3:1 with 4 of 240 requests without a key, in both scripts", () => {
     const profile = builtinProfiles.smoke!;
     const expected = { listPets: 140 / 240, getPet: 72 / 240, createPet: 24 / 240, authProbe: 4 / 240 };
-    for (const requests of [phaseRequests(profile), k6Requests(renderK6(inputOf(profile)).script), artilleryRequests(renderArtillery(inputOf(profile)).script)]) {
+    for (const requests of [
+      phaseRequests(profile),
+      k6Requests(renderK6(inputOf(profile)).script),
+      artilleryRequests(renderArtillery(inputOf(profile)).script),
+    ]) {
       const measured = shares(requests);
       for (const [op, share] of Object.entries(expected)) expect(measured[op], op).toBeCloseTo(share, 10);
     }
@@ -107,28 +153,40 @@ function phaseThresholds(profile: LoadProfile) {
 const k6Limit = (t: { metric: string; limit: number }) => (t.metric === 'errorRate' || t.metric === 'answered' ? t.limit / 100 : t.limit);
 
 describe("the exported scripts hold the load phase's thresholds", () => {
-  it.each(PROFILES.map((p) => [p.name, p] as const))('%s: each one in k6 and in Artillery with its limit, or said not to be', (_, profile) => {
-    const k6 = renderK6(inputOf(profile)).script;
-    const options = JSON.parse(/export const options = (\{[\s\S]*?\n\});/.exec(k6)![1]!) as { thresholds: Record<string, (string | { threshold: string })[]> };
-    const k6Entries = Object.entries(options.thresholds).flatMap(([metric, list]) => list.map((e) => `${metric} ${typeof e === 'string' ? e : e.threshold}`));
-    const artillery = renderArtillery(inputOf(profile)).script;
-    const conditions = (parse(artillery) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }).config.plugins.ensure.conditions.map((c) => c.expression);
-    const thresholds = phaseThresholds(profile);
-    let k6Held = 0;
-    let artilleryHeld = 0;
-    for (const t of thresholds) {
-      const notReproduced = (text: string) => text.split('\n').some((line) => line.startsWith(`${text.startsWith('#') ? '#' : '//'} Not reproduced: ${t.expression}: `));
-      const scope = t.operation === 'all' ? (t.metric === 'answered' ? 'answered' : '{load:yes}') : `{operation:${t.operation}}`;
-      const inK6 = k6Entries.filter((e) => e.includes(scope) && e.endsWith(`${t.comparator}${k6Limit(t)}`));
-      if (inK6.length === 0) expect(notReproduced(k6), `k6: ${t.expression}`).toBe(true);
-      else k6Held++;
-      const inArtillery = conditions.filter((c) => c.endsWith(` ${t.comparator} ${t.limit}`) && (t.operation === 'all' || c.includes(`.${t.operation}.`)));
-      if (inArtillery.length === 0) expect(notReproduced(artillery), `Artillery: ${t.expression}`).toBe(true);
-      else artilleryHeld++;
-    }
-    // Nothing held beyond the phase's thresholds: one entry per threshold held.
-    expect(k6Entries).toHaveLength(k6Held);
-    expect(conditions).toHaveLength(artilleryHeld);
-    expect(thresholds.at(-1)).toMatchObject({ expression: 'answered >= 90%', metric: 'answered', comparator: '>=', limit: 90 });
-  });
+  it.each(PROFILES.map((p) => [p.name, p] as const))(
+    '%s: each one in k6 and in Artillery with its limit, or said not to be',
+    (_, profile) => {
+      const k6 = renderK6(inputOf(profile)).script;
+      const options = JSON.parse(/export const options = (\{[\s\S]*?\n\});/.exec(k6)![1]!) as {
+        thresholds: Record<string, (string | { threshold: string })[]>;
+      };
+      const k6Entries = Object.entries(options.thresholds).flatMap(([metric, list]) =>
+        list.map((e) => `${metric} ${typeof e === 'string' ? e : e.threshold}`),
+      );
+      const artillery = renderArtillery(inputOf(profile)).script;
+      const conditions = (
+        parse(artillery) as { config: { plugins: { ensure: { conditions: { expression: string }[] } } } }
+      ).config.plugins.ensure.conditions.map((c) => c.expression);
+      const thresholds = phaseThresholds(profile);
+      let k6Held = 0;
+      let artilleryHeld = 0;
+      for (const t of thresholds) {
+        const notReproduced = (text: string) =>
+          text.split('\n').some((line) => line.startsWith(`${text.startsWith('#') ? '#' : '//'} Not reproduced: ${t.expression}: `));
+        const scope = t.operation === 'all' ? (t.metric === 'answered' ? 'answered' : '{load:yes}') : `{operation:${t.operation}}`;
+        const inK6 = k6Entries.filter((e) => e.includes(scope) && e.endsWith(`${t.comparator}${k6Limit(t)}`));
+        if (inK6.length === 0) expect(notReproduced(k6), `k6: ${t.expression}`).toBe(true);
+        else k6Held++;
+        const inArtillery = conditions.filter(
+          (c) => c.endsWith(` ${t.comparator} ${t.limit}`) && (t.operation === 'all' || c.includes(`.${t.operation}.`)),
+        );
+        if (inArtillery.length === 0) expect(notReproduced(artillery), `Artillery: ${t.expression}`).toBe(true);
+        else artilleryHeld++;
+      }
+      // Nothing held beyond the phase's thresholds: one entry per threshold held.
+      expect(k6Entries).toHaveLength(k6Held);
+      expect(conditions).toHaveLength(artilleryHeld);
+      expect(thresholds.at(-1)).toMatchObject({ expression: 'answered >= 90%', metric: 'answered', comparator: '>=', limit: 90 });
+    },
+  );
 });

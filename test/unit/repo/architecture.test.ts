@@ -46,7 +46,11 @@ describe('architecture', () => {
     const below = Object.keys(allowed).filter((layer) => layer !== 'certification');
     const offenders = below
       .flatMap((layer) => sources(join(root, layer)))
-      .filter((file) => [...readFileSync(file, 'utf8').matchAll(/['"](\.[^'"]*)['"]/g)].some((m) => relative(root, join(file, '..', m[1]!)).split('/')[0] === 'certification'))
+      .filter((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/['"](\.[^'"]*)['"]/g)].some(
+          (m) => relative(root, join(file, '..', m[1]!)).split('/')[0] === 'certification',
+        ),
+      )
       .map((file) => relative(root, file));
     expect(offenders).toEqual([]);
   });
@@ -56,7 +60,9 @@ describe('architecture', () => {
     const edges = new Map<string, string[]>();
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      const targets = [...text.matchAll(/^(?:import|export)\s+(?:type\s+)?[^'"]*?from\s+'(\.[^']+)'/gms)].map((m) => relative(root, join(file, '..', m[1]!.replace(/\.js$/, '.ts'))));
+      const targets = [...text.matchAll(/^(?:import|export)\s+(?:type\s+)?[^'"]*?from\s+'(\.[^']+)'/gms)].map((m) =>
+        relative(root, join(file, '..', m[1]!.replace(/\.js$/, '.ts'))),
+      );
       edges.set(relative(root, file), targets);
     }
     expect(cyclesOf(edges)).toEqual([]);
@@ -72,11 +78,21 @@ describe('architecture', () => {
   }, 30_000);
 
   it('only the redaction boundary makes a redacted exchange: no cast to RedactedExchange or SentExchange elsewhere', () => {
-    for (const example of ['return out as RedactedExchange;', 'const x = raw as unknown as SentExchange;', 'x = (await client.send(spec)) as SentExchange;']) expect(REDACTED_CAST.test(example), example).toBe(true);
+    for (const example of [
+      'return out as RedactedExchange;',
+      'const x = raw as unknown as SentExchange;',
+      'x = (await client.send(spec)) as SentExchange;',
+    ])
+      expect(REDACTED_CAST.test(example), example).toBe(true);
     const offenders = [...Object.keys(allowed), 'cli']
       .flatMap((layer) => sources(join(root, layer)))
       .filter((file) => relative(root, file) !== 'core/boundary.ts')
-      .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((line) => REDACTED_CAST.test(line)).map((line) => `${relative(root, file)}: ${line.trim()}`));
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => REDACTED_CAST.test(line))
+          .map((line) => `${relative(root, file)}: ${line.trim()}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -111,9 +127,15 @@ const REDACTED_CAST = /\bas\s+(?:unknown\s+as\s+)?(?:RedactedExchange|SentExchan
 const POLICY_REDERIVATIONS: readonly [RegExp, string][] = [
   // SHOULD failures counted raw, or turned into warnings by hand.
   [/\bSHOULD\.fail\b|counts\.SHOULD\b/, 'const warnings = strict ? 0 : summary.counts.SHOULD.fail;'],
-  [/severity === 'SHOULD' && !strict|!strict && \w+\.severity === 'SHOULD'/, "if (as === 'fail' && severity === 'SHOULD' && !strict) return 0;"],
+  [
+    /severity === 'SHOULD' && !strict|!strict && \w+\.severity === 'SHOULD'/,
+    "if (as === 'fail' && severity === 'SHOULD' && !strict) return 0;",
+  ],
   // A verdict decided again, or turned into an exit code, from a conformant verdict.
-  [/=== 'conformant'[^?]*\? ('non-conformant'|[0-9] :|EXIT\.)/, "const verdict = replayed.summary.verdict === 'conformant' && loadFailure ? 'non-conformant' : replayed.summary.verdict;"],
+  [
+    /=== 'conformant'[^?]*\? ('non-conformant'|[0-9] :|EXIT\.)/,
+    "const verdict = replayed.summary.verdict === 'conformant' && loadFailure ? 'non-conformant' : replayed.summary.verdict;",
+  ],
   // Exit codes as literals, or a table of them outside the policy.
   [/\b(certified|problems\.length === 0|verdict === '[a-z-]+') \? [0-9] : [0-9]/, 'return manifest.certified ? 0 : 1;'],
   [/\bconst [A-Z_]*EXIT\b\s*(:[^=]+)?=/, 'export const REPLAY_EXIT = { passes: 0, fails: 1 } as const;'],
@@ -134,7 +156,13 @@ const LONG_FLAG = /(?<![\w-])--(?!data-binary\b)(?:[a-z][a-z0-9-]*|$)/;
 function flagsInStrings(source: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       // A piece followed by a substitution may end in `--` (`--${name}`); a whole string may not end so.
       const text = ts.isTemplateHead(node) || ts.isTemplateMiddle(node) ? node.text : `${node.text} `;
       if (LONG_FLAG.test(text)) found.push(node.getText().slice(0, 120));

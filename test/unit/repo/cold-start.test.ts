@@ -24,7 +24,13 @@ function staticGraph(entry: string): { modules: string[]; packages: string[] } {
       const target = (match[1] ?? match[2])!;
       if (target.startsWith('node:')) continue;
       if (target.startsWith('.')) visit(relative(root, join(root, dirname(file), target)).replace(/\.js$/, '.ts'));
-      else packages.add(target.split('/').slice(0, target.startsWith('@') ? 2 : 1).join('/'));
+      else
+        packages.add(
+          target
+            .split('/')
+            .slice(0, target.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
     }
   };
   visit(entry);
@@ -35,7 +41,13 @@ describe('cold start', () => {
   it('cli/main.ts loads no package and none of the engine, the checks, the reporters or the reference before a command runs', () => {
     const { modules, packages } = staticGraph('cli/main.ts');
     expect(packages).toEqual([]);
-    expect(modules.filter((m) => /^(suites\/(engine|registry|check|judge|load\/(run|phase|sender))|reports\/(index|html|junit|json)|reference\/|generators\/|spec\/validate)/.test(m))).toEqual([]);
+    expect(
+      modules.filter((m) =>
+        /^(suites\/(engine|registry|check|judge|load\/(run|phase|sender))|reports\/(index|html|junit|json)|reference\/|generators\/|spec\/validate)/.test(
+          m,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('rules loads the catalog only, serve the reference only', () => {

@@ -55,7 +55,9 @@ describe('ARCHITECTURE.md', () => {
   });
 
   it('every file it names as enforcing an invariant exists', () => {
-    const named = [...text.matchAll(/`((?:test|scripts|core|suites|result|reports|spec|cli|certification)\/[\w./<>*-]+\.(?:ts|js))`/g)].map((m) => m[1]!);
+    const named = [...text.matchAll(/`((?:test|scripts|core|suites|result|reports|spec|cli|certification)\/[\w./<>*-]+\.(?:ts|js))`/g)].map(
+      (m) => m[1]!,
+    );
     expect(named.length).toBeGreaterThan(10);
     const concrete = named.filter((path) => !/[<*]/.test(path));
     expect(concrete.filter((path) => !existsSync(join(root, path)))).toEqual([]);

@@ -14,14 +14,30 @@ const UNIT = join(root, 'test', 'unit');
 
 /** What a unit test may not use, each with a line it must catch. */
 const FORBIDDEN: readonly (readonly [name: string, pattern: RegExp, example: string])[] = [
-  ['a socket', /from\s+['"](node:)?(net|http|https|http2|dgram|tls)['"]|import\(\s*['"](node:)?(net|http|https|http2|dgram|tls)['"]/, "import { createServer } from 'node:http';"],
+  [
+    'a socket',
+    /from\s+['"](node:)?(net|http|https|http2|dgram|tls)['"]|import\(\s*['"](node:)?(net|http|https|http2|dgram|tls)['"]/,
+    "import { createServer } from 'node:http';",
+  ],
   ['undici', /from\s+['"]undici['"]|import\(\s*['"]undici['"]/, "import { request } from 'undici';"],
-  ['a child process', /from\s+['"](node:)?(child_process|worker_threads|cluster)['"]|\b(spawn|spawnSync|execFile|execFileSync|execSync|fork)\s*\(/, "const child = spawn('node', []);"],
-  ['a server of the reference', /\bstartReference\b|\bwithServer\b|from\s+['"][./]*reference\/server\.js['"]/, 'const server = await startReference({});'],
+  [
+    'a child process',
+    /from\s+['"](node:)?(child_process|worker_threads|cluster)['"]|\b(spawn|spawnSync|execFile|execFileSync|execSync|fork)\s*\(/,
+    "const child = spawn('node', []);",
+  ],
+  [
+    'a server of the reference',
+    /\bstartReference\b|\bwithServer\b|from\s+['"][./]*reference\/server\.js['"]/,
+    'const server = await startReference({});',
+  ],
   ['the CLI run in process', /\brunInProcess\b|\brunCli\b|\bspawnCli\b/, "await runInProcess(['--base-url', url]);"],
   // test/helpers.ts starts servers and processes: a unit test that needs one of its pure helpers moves it elsewhere.
   ['test/helpers.ts', /from\s+['"](\.\.\/)+helpers\.js['"]/, "import { tempDir } from '../../helpers.js';"],
-  ['a timer that waits', /\b(setTimeout|setInterval|setImmediate)\s*\(|from\s+['"](node:)?timers(\/promises)?['"]|\bvi\.useRealTimers\b/, 'await new Promise((r) => setTimeout(r, 100));'],
+  [
+    'a timer that waits',
+    /\b(setTimeout|setInterval|setImmediate)\s*\(|from\s+['"](node:)?timers(\/promises)?['"]|\bvi\.useRealTimers\b/,
+    'await new Promise((r) => setTimeout(r, 100));',
+  ],
 ];
 
 function sources(dir: string): string[] {
@@ -44,7 +60,11 @@ describe('unit tests need no socket, process or waiting timer', () => {
       .flatMap((file) =>
         readFileSync(file, 'utf8')
           .split('\n')
-          .flatMap((line, i) => FORBIDDEN.filter(([, pattern]) => pattern.test(line)).map(([name]) => `${relative(root, file)}:${i + 1}: ${name}: ${line.trim().slice(0, 120)}`)),
+          .flatMap((line, i) =>
+            FORBIDDEN.filter(([, pattern]) => pattern.test(line)).map(
+              ([name]) => `${relative(root, file)}:${i + 1}: ${name}: ${line.trim().slice(0, 120)}`,
+            ),
+          ),
       );
     expect(sources(UNIT).length).toBeGreaterThan(20);
     expect(found).toEqual([]);

@@ -24,10 +24,26 @@ describe('round ticks', () => {
 });
 
 describe('lineChart', () => {
-  const labels = (svg: string, anchor: string) => [...svg.matchAll(new RegExp(`text-anchor="${anchor}" fill="currentColor">([^<]*)<`, 'g'))].map((m) => m[1]);
+  const labels = (svg: string, anchor: string) =>
+    [...svg.matchAll(new RegExp(`text-anchor="${anchor}" fill="currentColor">([^<]*)<`, 'g'))].map((m) => m[1]);
 
   it('labels the y axis from 0 to the round tick above the data, and whole seconds on x', () => {
-    const svg = lineChart({ title: 'T', xLabel: 'second', yLabel: 'req/s', series: [{ label: 's', colour: '#000', points: [[0, 120], [1, 730], [2, 1210]] }] }).toString();
+    const svg = lineChart({
+      title: 'T',
+      xLabel: 'second',
+      yLabel: 'req/s',
+      series: [
+        {
+          label: 's',
+          colour: '#000',
+          points: [
+            [0, 120],
+            [1, 730],
+            [2, 1210],
+          ],
+        },
+      ],
+    }).toString();
     expect(labels(svg, 'end')).toEqual(['0', '500', '1000', '1500']);
     expect(labels(svg, 'middle').slice(0, 3)).toEqual(['0', '1', '2']);
   });

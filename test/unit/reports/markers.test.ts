@@ -68,7 +68,9 @@ describe("the matrix's files", () => {
   it('lookalikes are not, and a name not of the matrix has no marker', () => {
     expect(knows(matrixMarkerOf('matrix.md'), '# Compatibility matrix\n\nOur own notes.\n')).toBe(false);
     expect(knows(matrixMarkerOf('badge-1-acme.json'), '{}')).toBe(false);
-    expect(knows(matrixMarkerOf('badge-1-acme.json'), JSON.stringify({ schemaVersion: 1, label: 'coverage', message: '93%', color: 'green' }))).toBe(false);
+    expect(
+      knows(matrixMarkerOf('badge-1-acme.json'), JSON.stringify({ schemaVersion: 1, label: 'coverage', message: '93%', color: 'green' })),
+    ).toBe(false);
     expect(knows(matrixMarkerOf('badge-1-acme.json'), JSON.stringify({ ...badgeFor(result), mine: true }))).toBe(false);
     expect(matrixMarkerOf('badge-notes.json')).toBeUndefined();
     expect(matrixMarkerOf('report.json')).toBeUndefined();
@@ -79,7 +81,18 @@ describe("certify's bundle and export-load's scripts", () => {
   it('a bundle (its manifest first) is known; another .tar.gz, plain gzip and a gzip that inflates past the bound are not', async () => {
     const manifest = `${JSON.stringify({ format: 'petstore-conformance-certification/2', tool: result.tool }, null, 2)}\n`;
     const at = new Date('2025-01-01T00:00:00Z');
-    expect(knows(BUNDLE_MARKER, await packBundle(new Map([['manifest.json', manifest], ['report.json', renderJson(result)]]), at))).toBe(true);
+    expect(
+      knows(
+        BUNDLE_MARKER,
+        await packBundle(
+          new Map([
+            ['manifest.json', manifest],
+            ['report.json', renderJson(result)],
+          ]),
+          at,
+        ),
+      ),
+    ).toBe(true);
     expect(knows(BUNDLE_MARKER, await packBundle(new Map([['backup.sql', 'select 1;\n']]), at))).toBe(false);
     expect(knows(BUNDLE_MARKER, gzipSync(manifest))).toBe(false);
     expect(knows(BUNDLE_MARKER, gzipSync(Buffer.alloc(8 * 1024 * 1024)))).toBe(false);

@@ -78,13 +78,19 @@ function markupOutsideTemplates(file: string, source: string): string[] {
   const where = (node: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
   const hasTag = (text: string) => TAG.test(ALLOWED[file] ? text.replace(ALLOWED[file], '') : text);
   const visit = (node: ts.Node): void => {
-    const tagged = node.parent !== undefined && ts.isTaggedTemplateExpression(node.parent) && node.parent.template === node && node.parent.tag.getText() === 'html';
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && !tagged && hasTag(node.text)) found.push(`${where(node)} ${node.getText()}`);
+    const tagged =
+      node.parent !== undefined &&
+      ts.isTaggedTemplateExpression(node.parent) &&
+      node.parent.template === node &&
+      node.parent.tag.getText() === 'html';
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && !tagged && hasTag(node.text))
+      found.push(`${where(node)} ${node.getText()}`);
     if (ts.isTemplateExpression(node) && !tagged) {
       const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
       if (parts.some(hasTag)) found.push(`${where(node)} ${node.getText().slice(0, 80)}`);
     }
-    if (ts.isCallExpression(node) && node.expression.getText() === 'trusted' && file !== SHELL_MODULE) found.push(`${where(node)} trusted() outside ${SHELL_MODULE}`);
+    if (ts.isCallExpression(node) && node.expression.getText() === 'trusted' && file !== SHELL_MODULE)
+      found.push(`${where(node)} trusted() outside ${SHELL_MODULE}`);
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -102,15 +108,21 @@ describe('markup in reports/', () => {
 
   it('the scan finds markup built from strings, by template, concatenation or trusted()', () => {
     const source = [
-      "const a = `<p>${x}</p>`;",
+      'const a = `<p>${x}</p>`;',
       "const b = '<td>' + x + '</td>';",
       'const c = html`<p>${`<b>${x}</b>`}</p>`;',
       'const d = trusted(x);',
       // None of these build markup.
       'const e = html`<p>${x}</p>`;',
-      "const f = `p99 < ${limit}ms`;",
+      'const f = `p99 < ${limit}ms`;',
       "const g = 'a < b';",
     ].join('\n');
-    expect(markupOutsideTemplates('sample.ts', source).map((f) => f.split(' ')[0])).toEqual(['sample.ts:1', 'sample.ts:2', 'sample.ts:2', 'sample.ts:3', 'sample.ts:4']);
+    expect(markupOutsideTemplates('sample.ts', source).map((f) => f.split(' ')[0])).toEqual([
+      'sample.ts:1',
+      'sample.ts:2',
+      'sample.ts:2',
+      'sample.ts:3',
+      'sample.ts:4',
+    ]);
   });
 });

@@ -4,12 +4,46 @@ import type { CheckResult, LoadResult, RuleResult } from '../../../result/model.
 import { PacingGate, retryAfterMs } from '../../../suites/pacing.js';
 import { renderSummary } from '../../../reports/console.js';
 import { rules as catalog } from '../../../spec/rules.js';
-import { certificationDecision, certifyExitCode, decideVerdict, EXIT, exitCode, failsRun, outcomeLabel, shownCounts, shownOutcome, shownOutcomesOf, thresholdMeasure, thresholdMeasured, thresholdsOutcome, verdictWithLoadFailures, verifyExitCode } from '../../../result/policy.js';
+import {
+  certificationDecision,
+  certifyExitCode,
+  decideVerdict,
+  EXIT,
+  exitCode,
+  failsRun,
+  outcomeLabel,
+  shownCounts,
+  shownOutcome,
+  shownOutcomesOf,
+  thresholdMeasure,
+  thresholdMeasured,
+  thresholdsOutcome,
+  verdictWithLoadFailures,
+  verifyExitCode,
+} from '../../../result/policy.js';
 import { resultFixture } from '../../fixtures/result.js';
 
-const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({ id: 'c', kind: 'example', title: 't', outcome, passed: 1, failed: outcome === 'fail' ? 1 : 0, inconclusive, findings: [] });
-const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({ id: id as RuleResult['id'], title: id, severity, group: 'listPets', section: '', outcome, checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)] });
-const threshold = (outcome: 'pass' | 'fail' | 'inconclusive') => ({ thresholds: [{ outcome, expression: 'p99 < 1ms', measured: 2, unit: 'ms' }] }) as unknown as LoadResult;
+const check = (outcome: CheckResult['outcome'], inconclusive = 0): CheckResult => ({
+  id: 'c',
+  kind: 'example',
+  title: 't',
+  outcome,
+  passed: 1,
+  failed: outcome === 'fail' ? 1 : 0,
+  inconclusive,
+  findings: [],
+});
+const rule = (id: string, severity: 'MUST' | 'SHOULD', outcome: RuleResult['outcome'], inconclusive = 0): RuleResult => ({
+  id: id as RuleResult['id'],
+  title: id,
+  severity,
+  group: 'listPets',
+  section: '',
+  outcome,
+  checks: [check(outcome === 'waived' ? 'fail' : outcome, inconclusive)],
+});
+const threshold = (outcome: 'pass' | 'fail' | 'inconclusive') =>
+  ({ thresholds: [{ outcome, expression: 'p99 < 1ms', measured: 2, unit: 'ms' }] }) as unknown as LoadResult;
 
 describe('shown outcomes', () => {
   it('a failing SHOULD rule is a warning unless strict; an unknown outcome is an error, never a pass', () => {
@@ -28,20 +62,35 @@ describe('shown outcomes', () => {
   });
 
   it('a threshold that could not be computed is "not measured", never a figure', () => {
-    const unmeasured = { outcome: 'fail', measured: 0, unit: '%', reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)' } as const;
+    const unmeasured = {
+      outcome: 'fail',
+      measured: 0,
+      unit: '%',
+      reason: 'not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)',
+    } as const;
     expect(thresholdMeasure(unmeasured)).toBe('not measured: no request was answered (12 sent: 12 timeouts, 0 socket errors)');
     expect(thresholdMeasured(unmeasured)).toBe(false);
-    expect(thresholdMeasure({ outcome: 'inconclusive', measured: 0, unit: 'ms', reason: 'no getPet request was sent' })).toBe('not measured: no getPet request was sent');
-    expect(thresholdMeasure({ outcome: 'fail', measured: 0, unit: '%', reason: 'only 0 of 12 requests answered' })).toBe('measured 0% (only 0 of 12 requests answered)');
+    expect(thresholdMeasure({ outcome: 'inconclusive', measured: 0, unit: 'ms', reason: 'no getPet request was sent' })).toBe(
+      'not measured: no getPet request was sent',
+    );
+    expect(thresholdMeasure({ outcome: 'fail', measured: 0, unit: '%', reason: 'only 0 of 12 requests answered' })).toBe(
+      'measured 0% (only 0 of 12 requests answered)',
+    );
     expect(thresholdMeasure({ outcome: 'pass', measured: 40, unit: 'req/s' })).toBe('measured 40 req/s');
     expect(thresholdMeasure({ outcome: 'pass', measured: 6.25, unit: 'ms' })).toBe('measured 6.25 ms');
   });
 });
 
 describe('shown counts', () => {
-  const counts = { MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 }, SHOULD: { pass: 7, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 } };
+  const counts = {
+    MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 },
+    SHOULD: { pass: 7, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 },
+  };
   it('counts failing SHOULD rules as warnings unless strict', () => {
-    expect(shownCounts(counts, false)).toEqual({ MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 }, SHOULD: { pass: 7, warning: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 } });
+    expect(shownCounts(counts, false)).toEqual({
+      MUST: { pass: 3, fail: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 },
+      SHOULD: { pass: 7, warning: 1, error: 0, inconclusive: 0, skip: 0, waived: 0 },
+    });
     expect(shownCounts(counts, true).SHOULD).toEqual(counts.SHOULD);
     expect(shownOutcomesOf('SHOULD', false)).toContain('warning');
     expect(shownOutcomesOf('SHOULD', false)).not.toContain('fail');
@@ -53,7 +102,9 @@ describe('shown counts', () => {
     const should = catalog.find((r) => r.severity === 'SHOULD')!.id;
     const result = resultFixture({ [should]: 'fail' });
     expect(result.summary.reason).toMatch(/1 SHOULD warning/);
-    const line = renderSummary(result, [], false).split('\n').find((l) => l.startsWith('rules: '));
+    const line = renderSummary(result, [], false)
+      .split('\n')
+      .find((l) => l.startsWith('rules: '));
     expect(line).toMatch(/SHOULD \d+ pass, 1 warning/);
     expect(line).not.toMatch(/fail/);
   });
@@ -87,7 +138,9 @@ describe('verdicts and exit codes', () => {
   });
 
   it('a stop (target lost, time bound, rate limit) is an error unless something failed before it', () => {
-    expect(decideVerdict({ rules: [must('pass')], strict: false, stopped: 'the run reached its time bound (2 s)', loads: [] }).verdict).toBe('error');
+    expect(
+      decideVerdict({ rules: [must('pass')], strict: false, stopped: 'the run reached its time bound (2 s)', loads: [] }).verdict,
+    ).toBe('error');
     expect(decideVerdict({ rules: [must('fail')], strict: false, stopped: 'x', loads: [] }).verdict).toBe('non-conformant');
   });
 
@@ -103,21 +156,44 @@ describe('verdicts and exit codes', () => {
 });
 
 describe('a rule the run did not ask (CLIENT-INDEPENDENT with one client)', () => {
-  const notAskedCheck: CheckResult = { id: 'clients.differential', kind: 'differential', title: 't', outcome: 'skip', passed: 0, failed: 0, inconclusive: 0, findings: [], why: { code: 'not-asked', needs: 'two clients' } };
-  const notAsked = (rules: RuleResult[]) => rules.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const, checks: [notAskedCheck] } : r));
+  const notAskedCheck: CheckResult = {
+    id: 'clients.differential',
+    kind: 'differential',
+    title: 't',
+    outcome: 'skip',
+    passed: 0,
+    failed: 0,
+    inconclusive: 0,
+    findings: [],
+    why: { code: 'not-asked', needs: 'two clients' },
+  };
+  const notAsked = (rules: RuleResult[]) =>
+    rules.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const, checks: [notAskedCheck] } : r));
 
   it('is not counted among the MUST rules of the verdict line, never undecided; a rule skipped otherwise still is', () => {
     const all = resultFixture().rules;
     const must = all.filter((r) => r.severity === 'MUST').length;
     const plain = decideVerdict({ rules: notAsked(all), strict: false, loads: [] });
     expect(plain).toMatchObject({ verdict: 'conformant', reason: `${must - 1} of ${must - 1} MUST rules passed`, undecided: [] });
-    const skipped = decideVerdict({ rules: all.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const } : r)), strict: false, loads: [] });
+    const skipped = decideVerdict({
+      rules: all.map((r) => (r.id === 'CLIENT-INDEPENDENT' ? { ...r, outcome: 'skip' as const } : r)),
+      strict: false,
+      loads: [],
+    });
     expect(skipped.reason).toBe(`${must - 1} of ${must} MUST rules passed, 1 skipped`);
   });
 
   it('withholds a certificate: a certification always asks it', () => {
     const result = resultFixture();
-    expect(certificationDecision({ ...result, seed: 20_301_205, numRuns: 40, options: { ...result.options, load: 'smoke' }, rules: notAsked(result.rules) }).reasons).toContain('1 MUST rule(s) were skipped: CLIENT-INDEPENDENT');
+    expect(
+      certificationDecision({
+        ...result,
+        seed: 20_301_205,
+        numRuns: 40,
+        options: { ...result.options, load: 'smoke' },
+        rules: notAsked(result.rules),
+      }).reasons,
+    ).toContain('1 MUST rule(s) were skipped: CLIENT-INDEPENDENT');
   });
 });
 

@@ -4,10 +4,14 @@ import { ruleAnchor } from '../../../spec/anchor.js';
 import { rules } from '../../../spec/rules.js';
 
 /** GitHub's heading id: lower case, spaces to hyphens, other punctuation dropped. */
-const githubSlug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const githubSlug = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 describe('one anchor per rule', () => {
-  it('is the id RULES.md\'s heading of the rule gets from a Markdown renderer', () => {
+  it("is the id RULES.md's heading of the rule gets from a Markdown renderer", () => {
     const headings = [...readFileSync(new URL('../../../RULES.md', import.meta.url), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
     for (const rule of rules) {
       expect(headings, rule.id).toContain(rule.id);

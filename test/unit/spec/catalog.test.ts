@@ -40,7 +40,16 @@ describe('rule catalog', () => {
 
   it('traces every rule to a section of the document and a quoted statement', () => {
     const document = readFileSync(INTERFACE_DOCUMENT, 'utf8');
-    const headings = ['Resources and their fields', 'Endpoints', 'Authentication', 'Errors', 'Limits', 'Versioning', 'States and transitions', 'What the service does'];
+    const headings = [
+      'Resources and their fields',
+      'Endpoints',
+      'Authentication',
+      'Errors',
+      'Limits',
+      'Versioning',
+      'States and transitions',
+      'What the service does',
+    ];
     for (const rule of rules) {
       expect(headings.some((h) => rule.section.includes(h)) || rule.section.includes('introduction'), rule.id).toBe(true);
       expect(rule.statement.length, rule.id).toBeGreaterThan(10);
@@ -49,7 +58,9 @@ describe('rule catalog', () => {
   });
 
   it('reads the vendored interface document, unchanged since it was copied (spec/animal-store-interface.SOURCE.md)', () => {
-    const recorded = /sha256: `([0-9a-f]{64})`/.exec(readFileSync(new URL('../../../spec/animal-store-interface.SOURCE.md', import.meta.url), 'utf8'))?.[1];
+    const recorded = /sha256: `([0-9a-f]{64})`/.exec(
+      readFileSync(new URL('../../../spec/animal-store-interface.SOURCE.md', import.meta.url), 'utf8'),
+    )?.[1];
     expect(createHash('sha256').update(readFileSync(INTERFACE_DOCUMENT)).digest('hex')).toBe(recorded);
   });
 
@@ -61,7 +72,9 @@ describe('rule catalog', () => {
 });
 
 describe('OpenAPI document', () => {
-  const operations = Object.entries(openapi.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as Record<string, unknown> })));
+  const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Record<string, unknown> })),
+  );
 
   it('is OpenAPI 3.1 with version 1.0.0', () => {
     expect(openapi.openapi).toBe('3.1.0');

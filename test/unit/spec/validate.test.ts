@@ -32,7 +32,7 @@ describe('validateSchema', () => {
   });
 });
 
-describe('the interface\'s schemas', () => {
+describe("the interface's schemas", () => {
   // spec/validate.ts skips the meta-schema check at start (it costs start-up time): it is made here, once.
   it.each(Object.keys(openapi.components.schemas))('%s is valid JSON Schema 2020-12 and compiles', (name) => {
     const ajv = newAjv();
@@ -46,7 +46,12 @@ describe('schemaErrorText', () => {
     type: 'object',
     required: ['name'],
     additionalProperties: false,
-    properties: { name: { type: 'string' }, 'a/b': { const: 1 }, rules: { type: 'array', items: { enum: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'] } }, kind: { enum: ['x', 'y'] } },
+    properties: {
+      name: { type: 'string' },
+      'a/b': { const: 1 },
+      rules: { type: 'array', items: { enum: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'] } },
+      kind: { enum: ['x', 'y'] },
+    },
   });
   const text = (value: unknown) => (validate(value) ? 'valid' : schemaErrorText(validate.errors));
 
@@ -61,6 +66,8 @@ describe('schemaErrorText', () => {
   ])('%j: %s', (value, expected) => expect(text(value)).toBe(expected));
 
   it('words the violations of a server body alike', () => {
-    expect(validateSchema('Pet', pet(',"status":"Sold"'))).toEqual([{ path: '/status', message: 'must be one of "available", "pending", "sold"' }]);
+    expect(validateSchema('Pet', pet(',"status":"Sold"'))).toEqual([
+      { path: '/status', message: 'must be one of "available", "pending", "sold"' },
+    ]);
   });
 });

@@ -14,7 +14,12 @@ const refuseAll = async (request: SendOptions): Promise<SentExchange> => ({
     {
       seq: 1,
       request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
-      response: { status: 400, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"code":"invalid","message":"no","status":400}'), truncated: false },
+      response: {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        body: new TextEncoder().encode('{"code":"invalid","message":"no","status":400}'),
+        truncated: false,
+      },
       durationMs: 1,
     },
     new Redactor(),
@@ -46,6 +51,8 @@ describe('a valid body refused twice', () => {
   });
 
   it('both, when both were open', async () => {
-    expect(await refusal({ name: 'pctest tab\there', categoryId: 7n })).toContain('the same body with an ordinary name and categoryId 1 (accepted before) is created');
+    expect(await refusal({ name: 'pctest tab\there', categoryId: 7n })).toContain(
+      'the same body with an ordinary name and categoryId 1 (accepted before) is created',
+    );
   });
 });

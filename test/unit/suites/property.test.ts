@@ -39,8 +39,12 @@ function sinkThatReplays() {
   return { ...s, replaying: () => replaying };
 }
 
-const base = { arbitrary: fc.integer({ min: 0, max: 1000 }), seed: 42, numRuns: 50, timeLimitMs: 10_000, concurrency: 4 } satisfies Omit<PropertyRun<number>, 'body'>;
-const failOver = (rule: RuleId, bound: number, when: () => boolean = () => true): PropertyRun<number>['body'] =>
+const base = { arbitrary: fc.integer({ min: 0, max: 1000 }), seed: 42, numRuns: 50, timeLimitMs: 10_000, concurrency: 4 } satisfies Omit<
+  PropertyRun<number>,
+  'body'
+>;
+const failOver =
+  (rule: RuleId, bound: number, when: () => boolean = () => true): PropertyRun<number>['body'] =>
   async (value, assert) => {
     await Promise.resolve();
     if (value > bound && when()) assert.fail(rule, { code: 'CUT_SHORT', args: { reason: `value ${value}` } }, []);
@@ -73,21 +77,34 @@ describe('the property runner, without a target', () => {
     // Fails in the sampled run and while shrinking; never when the counterexample is replayed last.
     const s = sinkThatReplays();
     await runProperty({ ...base, body: failOver('CREATE-ECHO', 500, () => !s.replaying()) }, s.sink);
-    expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([['CREATE-ECHO', 'fail', 'intermittent']]);
+    expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([
+      ['CREATE-ECHO', 'fail', 'intermittent'],
+    ]);
     expect(s.counted).toEqual(['CREATE-ECHO']);
   });
 
   it('a failure that does not reproduce turns inconclusive when its judgement rested on what was inferred about the store', async () => {
     const s = sinkThatReplays();
     await runProperty({ ...base, body: failOver('LIST-PAGE-FULL', 500, () => !s.replaying()) }, s.sink);
-    expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([['LIST-PAGE-FULL', 'inconclusive', 'not-reproduced']]);
+    expect(s.recorded.map((r) => [r.finding.rule, r.finding.outcome, r.finding.message.repeat])).toEqual([
+      ['LIST-PAGE-FULL', 'inconclusive', 'not-reproduced'],
+    ]);
     expect(s.counted).toEqual([]);
   });
 
   it('runs the examples first, within the run count', async () => {
     const s = sink();
     const seen: number[] = [];
-    await runProperty({ ...base, numRuns: 3, concurrency: 1, examples: [7, 8, 9, 10], body: async (value, assert) => void (seen.push(value), assert.pass('CREATE-ECHO')) }, s.sink);
+    await runProperty(
+      {
+        ...base,
+        numRuns: 3,
+        concurrency: 1,
+        examples: [7, 8, 9, 10],
+        body: async (value, assert) => void (seen.push(value), assert.pass('CREATE-ECHO')),
+      },
+      s.sink,
+    );
     expect(seen).toEqual([7, 8, 9]);
   });
 });

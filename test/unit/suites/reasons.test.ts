@@ -18,7 +18,15 @@ const skips: SkipReason[] = [
   { code: 'not-selected' },
   { code: 'not-run', stop: stops[0]! },
   { code: 'cut-short', stop: stops[2]! },
-  { code: 'nothing-judged', rule: 'LIST-PAGE-FULL', scope: 'check', answers: [{ label: '503', count: 3 }, { label: 'no response (PC_ERR_TIMEOUT)', count: 1 }] },
+  {
+    code: 'nothing-judged',
+    rule: 'LIST-PAGE-FULL',
+    scope: 'check',
+    answers: [
+      { label: '503', count: 3 },
+      { label: 'no response (PC_ERR_TIMEOUT)', count: 1 },
+    ],
+  },
   { code: 'nothing-judged', rule: 'ERROR-SCHEMA', scope: 'run', answers: [] },
   { code: 'crashed', detail: 'boom' },
   { code: 'load-none' },
@@ -67,8 +75,20 @@ describe('reasons as data', () => {
   });
 
   it('a re-run is worded from the run and the finding: seed, runs, load, strictness and TLS choice kept, the key from the environment (never on the command line)', () => {
-    const run = { target: 'https://staging.example/v1', seed: 7, numRuns: 40, options: { strict: true, timeoutMs: 1, only: [], skip: [], load: 'none', insecure: true, customCa: false } };
-    expect(rerunCommand(run, { only: ['CREATE-ECHO', 'PET-SCHEMA'] })).toBe('npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --strict --insecure --only CREATE-ECHO,PET-SCHEMA');
-    expect(rerunCommand({ ...run, target: "http://h/v1?x='y'", options: { ...run.options, strict: false, insecure: false } }, { only: ['AUTH-REQUIRED'] })).toBe(`npx petstore-conformance --base-url 'http://h/v1?x='\\''y'\\''' --seed 7 --num-runs 40 --load none --only AUTH-REQUIRED`);
+    const run = {
+      target: 'https://staging.example/v1',
+      seed: 7,
+      numRuns: 40,
+      options: { strict: true, timeoutMs: 1, only: [], skip: [], load: 'none', insecure: true, customCa: false },
+    };
+    expect(rerunCommand(run, { only: ['CREATE-ECHO', 'PET-SCHEMA'] })).toBe(
+      'npx petstore-conformance --base-url https://staging.example/v1 --seed 7 --num-runs 40 --load none --strict --insecure --only CREATE-ECHO,PET-SCHEMA',
+    );
+    expect(
+      rerunCommand(
+        { ...run, target: "http://h/v1?x='y'", options: { ...run.options, strict: false, insecure: false } },
+        { only: ['AUTH-REQUIRED'] },
+      ),
+    ).toBe(`npx petstore-conformance --base-url 'http://h/v1?x='\\''y'\\''' --seed 7 --num-runs 40 --load none --only AUTH-REQUIRED`);
   });
 });
