@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { connect as netConnect, type Socket } from 'node:net';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,17 @@ export async function withServer<T>(options: Partial<ServeOptions>, fn: (url: st
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'pc-test-'));
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 (openssl, RSA 2048, two days), written into a new temporary folder as
+ * key.pem and cert.pem: `dir` holds them, `tls` is what a server on loopback takes (`cert` is also the CA to trust).
+ */
+export function selfSignedCert(): { dir: string; tls: { key: string; cert: string } } {
+  const dir = tempDir();
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')];
+  execFileSync('openssl', [...args, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  return { dir, tls: { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') } };
 }
 
 /**

@@ -5,17 +5,14 @@
  * another request's answer; gzip, deflate and br bodies are decoded within the
  * body bound, a decompression bomb cut there and said so.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import { createServer as createTlsServer } from 'node:tls';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { skipContinue } from '../../../core/connection.js';
 import { bodyJson, DEFAULT_MAX_BODY_BYTES, HttpClient } from '../../../core/http.js';
-import { tempDir } from '../../helpers.js';
+import { selfSignedCert } from '../../helpers.js';
 
 const open: Server[] = [];
 afterAll(() => {
@@ -154,29 +151,7 @@ describe("interim answers (RFC 9110 §15.2): skipped, never another request's an
   });
 
   it('over TLS too: the filter sees the decrypted bytes', async () => {
-    const dir = tempDir();
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    const { tls } = selfSignedCert();
     const target = await raw((socket, n) => void socket.write(`HTTP/1.1 100 Continue\r\n\r\n${final(n)}`), tls);
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 1, ca: tls.cert });
     try {

@@ -4,16 +4,13 @@
  * User-Agent, connection habit), straight and through a proxy tunnel; and the
  * tool's own shape, unchanged but for `userAgent`.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
 import { HttpClient } from '../../../core/http.js';
-import { openTunnel, tempDir } from '../../helpers.js';
+import { openTunnel, selfSignedCert } from '../../helpers.js';
 
 const open: Server[] = [];
 afterAll(async () => {
@@ -242,29 +239,7 @@ describe("the tool's own shape", () => {
 });
 
 describe('shaped over TLS and through a proxy tunnel', () => {
-  const dir = tempDir();
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  const { tls } = selfSignedCert();
 
   it.each(['curl', 'chrome'] as const)('%s over TLS: the head is rewritten before encryption', async (id) => {
     const target = await capturing(tls);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
@@ -16,7 +15,7 @@ import { answeredThreshold, evaluate, runProfile } from '../../../suites/load/ru
 import type { ConformanceResult } from '../../../result/model.js';
 import { stringifyJson } from '../../../core/json.js';
 import { mutants } from '../../fixtures/mutants/index.js';
-import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
+import { DISTINCTIVE_KEY, reportErrors, runInProcess, selfSignedCert, tempDir, withServer } from '../../helpers.js';
 import { notAsked } from '../../../result/policy.js';
 
 // A test runs a load profile of 1 to 4 s after the functional phases, or certifies: up to 8 s on a quiet two-core machine,
@@ -669,29 +668,7 @@ describe('load phase: every answer stays with its request', () => {
 });
 
 describe('load phase over https: TLS verified as in the functional phase', () => {
-  const dir = tempDir();
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  const { dir, tls } = selfSignedCert();
   // A certificate refused fails every request; a machine too busy to answer each request in time fails a few (the
   // threshold tells the two apart without asking the machine to keep pace).
   const tiny = { kind: 'closed', connections: 2, durationSec: 1, maxRequests: 5000, mix: MIX, thresholds: ['errorRate < 50%'] };

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
@@ -8,7 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../../../reference/handler.js';
 import { startReference } from '../../../reference/server.js';
 import { runConformance } from '../../../suites/engine.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../../helpers.js';
+import { DISTINCTIVE_KEY, runInProcess, selfSignedCert, tempDir, withServer } from '../../helpers.js';
 import { expectNotStarved, judgedUnlessStarved, starvedStep } from '../../starvation.js';
 
 // A CLI case is bounded by BOUND_MS (runInProcess fails past it, with what it saw); a test's timeout comes after it.
@@ -278,29 +277,7 @@ describe('unreachable and misconfigured targets (exit 2, one line, no wait for a
   });
 
   describe('https', () => {
-    const dir = tempDir();
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    const { dir, tls } = selfSignedCert();
     writeFileSync(join(dir, 'not-a-ca.pem'), 'nonsense');
 
     it('a certificate nobody vouches for: exit 2, a TLS error', () =>
