@@ -354,10 +354,15 @@ describe('certify', () => {
     expect(bad.stdout).toMatch(/NOT CERTIFIED: Acme Petstore 2\.4\.1\n {2}- 1 MUST rule\(s\) failed: LIST-LIMIT-DEFAULT/);
     const files = await unpack(BAD);
     expect(files.has('manifest.sig')).toBe(false);
-    expect(json(files, 'manifest.json')).toMatchObject({ certified: false, reasons: ['1 MUST rule(s) failed: LIST-LIMIT-DEFAULT'] });
+    const manifest = json<{ certified: boolean; reasons: string[] }>(files, 'manifest.json');
+    expect(manifest.certified).toBe(false);
+    // The broken rule first; on a starved machine the smoke profile's latency may also miss its threshold, which is a
+    // reason of its own (the load phase measured it), never one in place of the rule.
+    expect(manifest.reasons[0]).toBe('1 MUST rule(s) failed: LIST-LIMIT-DEFAULT');
+    for (const reason of manifest.reasons.slice(1)) expect(reason).toMatch(/^load threshold\(s\) breached or not measured: /);
     const ran = await verify(BAD);
     expect(ran.code, ran.stdout).toBe(0);
-    expect(ran.stdout).toMatch(/manifest: NOT CERTIFIED \(1 MUST rule\(s\) failed: LIST-LIMIT-DEFAULT\)/);
+    expect(ran.stdout).toMatch(/manifest: NOT CERTIFIED \(1 MUST rule\(s\) failed: LIST-LIMIT-DEFAULT[;)]/);
     expect(ran.stdout).toMatch(/the bundle is unsigned/);
     const withKey = await verify(BAD, path('vendor.pub.pem'));
     expect(withKey.code).toBe(1);
