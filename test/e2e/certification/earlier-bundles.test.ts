@@ -7,6 +7,7 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { packBundle, unpackBundle } from '../../../certification/bundle.js';
 import { describeStep } from '../../../certification/format.js';
 import { suiteHash } from '../../../certification/manifest.js';
 import { verifyBundle } from '../../../certification/verify.js';
@@ -47,7 +48,6 @@ describe('a bundle certified by eeacbf3', () => {
     async () => {
       // The same bundle without its signature check, report.json edited: the hash of the edited file differs, and the
       // recomputation disagrees with the claimed outcome. Both are problems, whatever the suite hash says.
-      const { unpackBundle, packBundle } = await import('../../../certification/bundle.js');
       const { files } = await unpackBundle(BUNDLE);
       const report = JSON.parse(files.get('report.json')!.toString('utf8')) as { rules: { id: string; outcome: string }[] };
       report.rules.find((r) => r.id === 'CLIENT-INDEPENDENT')!.outcome = 'fail';
