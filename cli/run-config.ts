@@ -58,6 +58,9 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
   for (const [key, spec] of Object.entries(OPTION_SCHEMA) as [OptionKey, (typeof OPTION_SCHEMA)[OptionKey]][]) {
     if (APART.includes(key)) continue;
     const given = spec.list ? list(args[spec.flag]) : args[spec.flag];
+    // yargs reads a number flag's text that is no number as NaN, and the text is gone: say what was expected, not "NaN".
+    // (A variable's text is refused with its value by withEnv, before this.)
+    if (spec.type === 'number' && Number.isNaN(given)) throw new UsageError(`--${spec.flag} must be a number`);
     merged[key] = given ?? fromFile(key) ?? spec.default;
   }
   const reporter = merged.reporter as string[];

@@ -1,5 +1,6 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../result/model.js';
 import { findingText } from '../spec/findings.js';
+import { plural } from './components.js';
 import { replayCommand, rerunCommand } from './commands.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMeasure, undecidedText } from '../result/policy.js';
@@ -154,7 +155,7 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
           endPhase();
           phase = { name: event.phase, done: 0, total: event.checks };
           if (ctx.interactive) draw(false);
-          else ctx.progress.write(`· ${event.phase} (${event.checks} checks)\n`);
+          else ctx.progress.write(`· ${event.phase} (${plural(event.checks, 'check')})\n`);
           break;
         case 'load-start':
           endPhase();

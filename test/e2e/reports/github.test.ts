@@ -113,7 +113,7 @@ describe('outside GitHub Actions', () => {
     );
     expect(ran.code).toBe(0);
     expect(ran.stdout).not.toMatch(/^::/m);
-    expect(ran.stderr).toMatch(/^· setup \(1 checks\)$/m);
+    expect(ran.stderr).toMatch(/^· setup \(1 check\)$/m);
     expect(ran.stderr).toMatch(/^· auth \(5 checks\)$/m);
     expect(ran.stderr).not.toContain('\r');
     expect(ran.stdout).not.toMatch(/\u001b\[/);
