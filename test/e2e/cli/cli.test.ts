@@ -86,7 +86,7 @@ describe('petstore-conformance CLI', () => {
     [['--embedded', '--base-url', 'http://x/v1'], /exclude each other/],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--only', 'NOT-A-RULE'], /unknown rule id NOT-A-RULE/],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--num-runs', '0'], /--num-runs must be an integer from 1/],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--timeout', 'soon'], /--timeout must be an integer/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--timeout', 'soon'], /--timeout must be a number \(see --help\)$/],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--load', 'hurricane'], /unknown profile "hurricane"/],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'dummy-key', '--reporter', 'pdf'], /unknown reporter pdf/],
     [['--no-such-flag'], /unknown argument: --no-such-flag/],
