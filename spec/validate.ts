@@ -3,16 +3,21 @@
  * as OpenAPI 3.1 uses) for shape and types, plus an exact walk for `format:
  * int64`, which ajv-formats only checks on a JavaScript double (2^63 and 2^64
  * would pass it).
+ *
+ * The interface's schemas are compiled at build time (scripts/build-validators.js,
+ * ajv's standalone code in spec/validators.generated.ts): a run judges answers
+ * without loading ajv or compiling anything. ajv itself is loaded only by
+ * {@link newAjv}, for the suite's own files (config, waivers, reports, bundles).
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type Json, exactInteger, isJsonObject, isLosslessNumber, toPlain, INT64_MAX, INT64_MIN, show } from '../core/json.js';
 import { type SchemaName, openapi } from './openapi.js';
+import * as standalone from './validators.generated.js';
 
-// ajv-formats is CommonJS; under nodenext its default export sits one level down.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-
-const SPEC_ID = 'https://petstore-conformance.invalid/spec/openapi.json';
+// ajv and ajv-formats are CommonJS: required on first use, so that a command that reads none of the suite's files
+// never loads them.
+const require = createRequire(import.meta.url);
 
 /** One way a value breaks a schema. `path` is a JSON pointer into the value. */
 export interface SchemaViolation {
@@ -35,24 +40,28 @@ type SchemaNode = {
  * against the meta-schema (default true).
  */
 export function newAjv(options: { allErrors?: boolean; validateSchema?: boolean } = {}): Ajv2020 {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = (require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 }).default;
   const ajv = new Ajv2020({ strict: true, allErrors: options.allErrors ?? false, validateSchema: options.validateSchema ?? true });
   addFormats(ajv);
   return ajv;
 }
 
-// Not checked against the meta-schema: that check compiles the 2020-12 meta-schema (50–130 ms of every start) and
-// never looks inside `components`, so it proved nothing here. Each schema is checked when it is compiled (strict
-// mode), and against the meta-schema by test/unit/spec/validate.test.ts.
-const ajv = newAjv({ allErrors: true, validateSchema: false });
-ajv.addVocabulary(['components']);
-ajv.addSchema({ $id: SPEC_ID, components: { schemas: openapi.components.schemas } });
+// The interface's schemas are compiled by scripts/build-validators.js as `newAjv({ allErrors: true, validateSchema:
+// false })` with the `components` vocabulary would compile them at run time (test/unit/spec/validators-standalone.test.ts
+// compares the two). Not checked against the meta-schema: that never looks inside `components`, so it proved nothing
+// here; each schema is checked when it is compiled (strict mode), and against the meta-schema by
+// test/unit/spec/validate.test.ts.
+
+/** The build's validators, by schema name. */
+const interfaceValidators = standalone as unknown as Record<SchemaName, ValidateFunction>;
 
 const schemas = openapi.components.schemas as unknown as Record<SchemaName, SchemaNode>;
 
 /** Validates a lossless JSON value against a named schema of the interface. Empty when valid. */
 export function validateSchema(name: SchemaName, value: Json): SchemaViolation[] {
-  const validate = ajv.getSchema(`${SPEC_ID}#/components/schemas/${name}`);
-  if (!validate) throw new Error(`schema ${name} is not registered`);
+  const validate = interfaceValidators[name];
+  if (typeof validate !== 'function') throw new Error(`schema ${name} is not registered`);
   // The exact walk below reports int64 problems with the value as written.
   const errors = validate(toPlain(value))
     ? []
