@@ -4,6 +4,14 @@
  * `--help` and every command start from cli/main.ts, which must load no
  * package (yargs and the rest come with `await import()` where a command needs
  * them); `rules` loads the catalog only; `serve` the reference only.
+ *
+ * Issue 23: a run reaches its first request without what it needs only later
+ * or never: xmlbuilder2 and the HTML page (junit.xml and report.html are
+ * written at the end), ajv (the interface's validators are compiled at build
+ * time, spec/validators.generated.ts; ajv is required only by `newAjv`, for a
+ * config file, waivers or the suite's own files), the load phase's histograms.
+ * CommonJS required inside a function (`newAjv`'s) is not a static import, and
+ * is rightly not walked: it loads when called.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -37,6 +45,9 @@ function staticGraph(entry: string): { modules: string[]; packages: string[] } {
   return { modules: [...modules].sort(), packages: [...packages].sort() };
 }
 
+/** Packages a command pays for in start-up: XML and YAML, JSON Schema compilation, properties, HTTP, histograms. */
+const HEAVY = ['xmlbuilder2', 'ajv', 'ajv-formats', 'fast-check', 'undici', 'hdr-histogram-js'];
+
 describe('cold start', () => {
   it('cli/main.ts loads no package and none of the engine, the checks, the reporters or the reference before a command runs', () => {
     const { modules, packages } = staticGraph('cli/main.ts');
@@ -59,8 +70,43 @@ describe('cold start', () => {
   it('the engine loads the load drivers (undici lanes, HDR histograms) only when a profile runs', () => {
     const { packages } = staticGraph('suites/engine.ts');
     // The walk sees what a run needs…
-    expect(packages).toEqual(expect.arrayContaining(['ajv', 'fast-check', 'undici']));
+    expect(packages).toEqual(expect.arrayContaining(['fast-check', 'undici']));
     // …and not the histograms of a load profile.
     expect(packages).not.toContain('hdr-histogram-js');
+  });
+
+  it('--help loads yargs and the redactor, no other package', () => {
+    // main.ts answers `--version` alone before its first `await import()`; `--help` then imports these two.
+    const main = readFileSync(join(root, 'cli/main.ts'), 'utf8');
+    expect(main.indexOf("argv[0] === '--version'")).toBeGreaterThan(-1);
+    expect(main.indexOf("argv[0] === '--version'")).toBeLessThan(main.indexOf("await import('"));
+    expect([...main.matchAll(/await import\('([^']+)'\)/g)].slice(0, 2).map((m) => m[1])).toEqual(['../core/redact.js', 'yargs']);
+    expect(staticGraph('core/redact.ts').packages.filter((p) => HEAVY.includes(p))).toEqual([]);
+  });
+
+  it('a run reaches its first request without xmlbuilder2, the HTML page, ajv or the histograms', () => {
+    // What a run loads before its first request: main.ts, its run command, and what that imports as it starts
+    // (cli/run-command.ts's Promise.all; cli/run-config.ts's config and redactor).
+    const entries = [
+      'cli/main.ts',
+      'cli/run-command.ts',
+      'cli/run-config.ts',
+      'cli/config.ts',
+      'core/redact.ts',
+      'suites/engine.ts',
+      'reports/index.ts',
+      'reports/json.ts',
+      'cli/run-setup.ts',
+      'cli/transport.ts',
+    ];
+    const graphs = entries.map(staticGraph);
+    const packages = new Set(graphs.flatMap((g) => g.packages));
+    const modules = new Set(graphs.flatMap((g) => g.modules));
+    // fast-check and undici it needs: the checks are built with the one, the first request sent with the other.
+    expect([...packages].filter((p) => HEAVY.includes(p)).sort()).toEqual(['fast-check', 'undici']);
+    expect([...modules].filter((m) => /^reports\/(junit|html|page)\.ts$/.test(m))).toEqual([]);
+    // The interface's validators come built; spec/validate.ts imports no ajv (types aside).
+    expect(modules).toContain('spec/validators.generated.ts');
+    expect(staticGraph('spec/validate.ts').packages.filter((p) => p.startsWith('ajv'))).toEqual([]);
   });
 });
