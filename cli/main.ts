@@ -15,6 +15,7 @@ import { connectionFlags } from './connection-flags.js';
 import { explainUnknown, repeatedOption } from './conventions.js';
 import { errorLine } from './errors.js';
 import { apiKeyOf, documented, withEnv } from './env.js';
+import { helpWidth, renderedHelp } from './help.js';
 import { defaultIo, type Io } from './io.js';
 import { matrixOptions, replayOptions, rulesOptions, SERVE_DEFAULTS, serveOptions } from './options.js';
 import { RUN_OPTIONS, toConfig } from './run-config.js';
@@ -36,6 +37,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
   // Answered before yargs is loaded: `--version` alone starts about as fast as node itself.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     io.stdout.write(`${TOOL_VERSION}\n`);
+    return EXIT.conformant;
+  }
+  // `--help` alone, as yargs rendered it at build (cli/help.ts says when that is the same text); yargs' locale comes
+  // from the process's environment, not the command's.
+  const help = renderedHelp(argv, io.stdout as { columns?: number }, process.env);
+  if (help !== undefined) {
+    io.stdout.write(help);
     return EXIT.conformant;
   }
   let exitCode: number = EXIT.conformant;
@@ -218,7 +226,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
       .help()
       .alias('h', 'help')
       .strict()
-      .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
+      .wrap(helpWidth(io.stdout as { columns?: number }))
       .exitProcess(false)
       .fail((message: string | undefined, error: Error | undefined) => {
         throw (

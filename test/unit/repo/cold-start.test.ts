@@ -75,11 +75,16 @@ describe('cold start', () => {
     expect(packages).not.toContain('hdr-histogram-js');
   });
 
-  it('--help loads yargs and the redactor, no other package', () => {
-    // main.ts answers `--version` alone before its first `await import()`; `--help` then imports these two.
+  it('--version and --help alone are answered before any import; --help otherwise loads yargs and the redactor only', () => {
+    // main.ts answers `--version`, then `--help` as yargs rendered it at build (cli/help.ts), before its first
+    // `await import()`; any other help (a command's, another width or locale) then imports the redactor and yargs.
     const main = readFileSync(join(root, 'cli/main.ts'), 'utf8');
+    const firstImport = main.indexOf("await import('");
     expect(main.indexOf("argv[0] === '--version'")).toBeGreaterThan(-1);
-    expect(main.indexOf("argv[0] === '--version'")).toBeLessThan(main.indexOf("await import('"));
+    expect(main.indexOf("argv[0] === '--version'")).toBeLessThan(firstImport);
+    expect(main.indexOf('renderedHelp(argv')).toBeGreaterThan(-1);
+    expect(main.indexOf('renderedHelp(argv')).toBeLessThan(firstImport);
+    expect(staticGraph('cli/help.ts').packages).toEqual([]);
     expect([...main.matchAll(/await import\('([^']+)'\)/g)].slice(0, 2).map((m) => m[1])).toEqual(['../core/redact.js', 'yargs']);
     expect(staticGraph('core/redact.ts').packages.filter((p) => HEAVY.includes(p))).toEqual([]);
   });
