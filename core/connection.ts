@@ -14,7 +14,8 @@
  * the proxy worded as the proxy's. The options themselves, their check, their
  * secrets and their record are core/connection/options.ts's.
  */
-import { buildConnector, Client, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
+import type { buildConnector as Connector, Dispatcher } from 'undici';
+import { buildConnector, Client, EnvHttpProxyAgent, Pool, ProxyAgent } from './undici.js';
 import type { Fingerprint } from './fingerprints.js';
 import { type ConnectOptions, shownProxy } from './connection/options.js';
 import { skipContinueOn } from './connection/socket.js';
@@ -89,7 +90,7 @@ export function openDispatcher(
 ): Dispatcher {
   const tls = tlsOptions(options);
   const direct = buildConnector({ timeout: shape.timeoutMs, ...tls });
-  const make = (o: string | URL, connect: buildConnector.connector): Dispatcher => {
+  const make = (o: string | URL, connect: Connector.connector): Dispatcher => {
     const common = {
       pipelining: 1,
       headersTimeout: shape.timeoutMs,
@@ -110,7 +111,7 @@ export function openDispatcher(
     const connect = (opts as { connect?: unknown }).connect;
     const tunnelled = typeof connect === 'function';
     route.proxied = tunnelled;
-    return make(o, tunnelled ? boundedTunnel(connect as buildConnector.connector, shape.signal) : direct);
+    return make(o, tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct);
   };
   const proxyTls = {
     timeout: shape.timeoutMs,

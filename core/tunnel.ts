@@ -31,7 +31,8 @@
  * own CONNECT gets a signal of the tunnel's, aborted from that one listener,
  * and nothing stays on the run's signal once no tunnel is being opened.
  */
-import { type buildConnector, type Dispatcher, Pool } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { Pool } from './undici.js';
 import { proxyErrorFrom, TransportError } from './errors.js';
 
 /** CONNECTs one tunnel may take: the first, and two more when the proxy closed the connection under it. */
