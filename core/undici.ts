@@ -4,7 +4,7 @@
  * about 95 ms of CPU at every start, of which the suite uses nothing; the
  * modules here cost about 35 ms (issue 23). undici declares no `exports`, so
  * its files are reachable by path; they are the same modules its index
- * re-exports (test/unit/core/undici.test.ts compares them, and what the index
+ * re-exports (test/e2e/core/undici.test.ts compares them, and what the index
  * adds to `Dispatcher.prototype`). Should a later undici move them, the whole
  * undici is loaded instead.
  */

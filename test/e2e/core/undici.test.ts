@@ -2,7 +2,8 @@
  * core/undici.ts takes undici's dispatchers from their own files, not from undici's index (which loads fetch,
  * WebSocket, cookies and the rest with them). They must be the very classes the index exports, and the index must add
  * nothing to a dispatcher that core/undici.ts does not: checked here against the undici installed, so an update that
- * moves a file or adds to the prototype fails here rather than in a run.
+ * moves a file or adds to the prototype fails here rather than in a run. (In e2e: it loads undici, which a unit test
+ * may not.)
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
