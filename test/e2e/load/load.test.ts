@@ -90,7 +90,7 @@ describe('load profiles', () => {
     const slow =
       (inner: Handler): Handler =>
       async (request) => {
-        if (request.method === 'GET' && request.path === '/pets') await sleep(25);
+        if (request.method === 'GET' && request.path === '/pets') await sleep(60);
         return inner(request);
       };
     await withServer({ wrap: slow }, async (url) => {
