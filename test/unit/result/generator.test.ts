@@ -58,7 +58,7 @@ describe('the generator counts as bound when its event-loop delay is high agains
   const issue = figures({ p50: 14.7, p99: 193 }, 0.02);
   const busyLoop = { cpuShare: 0.35, eventLoopDelayP99Ms: 418 };
 
-  it('loop delay beyond the latency reported: the latency breaches read "not measured: the generator was bound"; error rate and answered are still judged', () => {
+  it('loop delay high against the latencies reported: the latency breaches read "not measured: the generator was bound", error rate and answered are still judged; loop delay low: every breach stands', () => {
     const judged = judge(['p99 < 100ms', 'p50 < 10ms', 'errorRate < 1%', 'throughput > 100/s'], issue, busyLoop);
     expect(outcomes(judged)).toEqual({
       'LOAD-BUSY-ALL-P99': 'inconclusive',
@@ -72,24 +72,23 @@ describe('the generator counts as bound when its event-loop delay is high agains
     expect(p99.reason).toContain(`its event loop ran ${418 - LOOP_SAMPLE_MS} ms late at p99, against 193 ms measured`);
     expect(thresholdMeasure(p99)).toMatch(BOUND);
     expect(judged.boundBy).toEqual(['eventLoopDelay']);
-  });
 
-  it('loop delay low against the same latencies (an idle generator, a slow target): every breach stands', () => {
-    const idle = { cpuShare: 0.35, eventLoopDelayP99Ms: 11.5 };
-    const judged = judge(['p99 < 100ms', 'p50 < 10ms', 'errorRate < 1%', 'throughput > 100/s'], issue, idle);
-    expect(outcomes(judged)).toEqual({
+    // The same latencies with an idle generator (a slow target): the breaches are the target's.
+    const idle = judge(['p99 < 100ms', 'p50 < 10ms', 'errorRate < 1%', 'throughput > 100/s'], issue, {
+      cpuShare: 0.35,
+      eventLoopDelayP99Ms: 11.5,
+    });
+    expect(outcomes(idle)).toEqual({
       'LOAD-BUSY-ALL-P99': 'fail',
       'LOAD-BUSY-ALL-P50': 'fail',
       'LOAD-BUSY-ALL-ERRORRATE': 'fail',
       'LOAD-BUSY-ALL-THROUGHPUT': 'fail',
       'LOAD-BUSY-ALL-ANSWERED': 'pass',
     });
-    expect(judged.boundBy).toEqual([]);
-  });
-
-  it('an idle loop reads its sampling interval: 10 ms of recorded delay is no lateness, even against 1 ms latencies', () => {
-    const judged = judge(['p99 < 0.5ms'], figures({ p50: 0.4, p99: 1 }), { cpuShare: 0.2, eventLoopDelayP99Ms: LOOP_SAMPLE_MS });
-    expect(outcomes(judged)['LOAD-BUSY-ALL-P99']).toBe('fail');
+    expect(idle.boundBy).toEqual([]);
+    // An idle loop reads its sampling interval: 10 ms of recorded delay is no lateness, even against 1 ms latencies.
+    const interval = judge(['p99 < 0.5ms'], figures({ p50: 0.4, p99: 1 }), { cpuShare: 0.2, eventLoopDelayP99Ms: LOOP_SAMPLE_MS });
+    expect(outcomes(interval)['LOAD-BUSY-ALL-P99']).toBe('fail');
   });
 
   it('a breach within what the loop delay could add is not measured; one beyond it stands', () => {
@@ -122,9 +121,13 @@ describe('the generator counts as bound when its event-loop delay is high agains
     expect(met[0]!.outcome).toBe('inconclusive');
   });
 
-  it('without the generator (a report of an earlier version, judged by verify), thresholds are judged on the figures alone', () => {
-    const judged = judgeThresholds('busy', parse('p99 < 100ms'), issue, undefined, { answered: 1000, due: 1000 });
-    expect(judged[0]!.outcome).toBe('fail');
+  it('verify judges a report with its recorded generator load; one of an earlier version (no boundBy), on the figures alone', () => {
+    const expressions = parse('p99 < 100ms');
+    const recorded = { cpuShare: 0.35, eventLoopDelayP99Ms: 418, bound: false };
+    expect(judgeThresholds('busy', expressions, issue, undefined, { answered: 1000, due: 1000 }, recorded)[0]!.outcome).toBe(
+      'inconclusive',
+    );
+    expect(judgeThresholds('busy', expressions, issue, undefined, { answered: 1000, due: 1000 })[0]!.outcome).toBe('fail');
   });
 });
 
@@ -144,9 +147,7 @@ describe('a bound generator in the load section', () => {
     const text = renderSummary({ ...resultFixture(), load: [{ ...load, thresholds: [p99!] }] }, [], false);
     expect(text).toMatch(/\? LOAD-SMOKE-ALL-P99: p99 < 5ms, not measured: the generator was bound \(its event loop ran 408 ms late/);
     expect(text).toMatch(/generator: 35% of a core, event-loop delay p99 418 ms — generator-bound by its event loop/);
-  });
-
-  it('a report of an earlier version (no boundBy) was bound by its CPU share', () => {
+    // A report of an earlier version (no boundBy) was bound by its CPU share alone.
     expect(boundWords(smokeLoad({ generatorLoad: { cpuShare: 0.9, eventLoopDelayP99Ms: 12, bound: true } }))).toBe(
       'generator-bound by its CPU (90% of a core): the load generator, not the target, was the limit',
     );
