@@ -9,6 +9,8 @@ import { boundWords, judgeAsGenerator, LOOP_SAMPLE_MS } from '../../../result/ge
 import type { LoadFigures, LoadOperation, LoadResult } from '../../../result/model.js';
 import { thresholdMeasure } from '../../../result/policy.js';
 import { renderSummary } from '../../../reports/console.js';
+import { reportSchema } from '../../../spec/report-schema.js';
+import { newAjv } from '../../../spec/validate.js';
 import { parseThreshold } from '../../../suites/load/profiles.js';
 import { judgeThresholds } from '../../../suites/load/run.js';
 import { smokeLoad } from '../../fixtures/load-result.js';
@@ -151,5 +153,19 @@ describe('a bound generator in the load section', () => {
     expect(boundWords(smokeLoad({ generatorLoad: { cpuShare: 0.9, eventLoopDelayP99Ms: 12, bound: true } }))).toBe(
       'generator-bound by its CPU (90% of a core): the load generator, not the target, was the limit',
     );
+  });
+});
+
+describe('report.json records what made the generator bound', () => {
+  it('the published schema takes boundBy, takes a report of an earlier version without it, and no other signal', () => {
+    const ajv = newAjv();
+    ajv.addSchema(reportSchema);
+    const valid = ajv.compile({ $ref: `${reportSchema.$id}#/$defs/load` });
+    const withLoad = (generatorLoad: object) => smokeLoad({ generatorLoad } as Partial<LoadResult>);
+    expect(valid(withLoad({ cpuShare: 0.35, eventLoopDelayP99Ms: 418, bound: true, boundBy: ['eventLoopDelay'] }))).toBe(true);
+    expect(valid(withLoad({ cpuShare: 0.35, eventLoopDelayP99Ms: 12, bound: false, boundBy: [] }))).toBe(true);
+    expect(valid(withLoad({ cpuShare: 0.9, eventLoopDelayP99Ms: 12, bound: true }))).toBe(true);
+    expect(valid(withLoad({ cpuShare: 0.9, eventLoopDelayP99Ms: 12, bound: true, boundBy: ['memory'] }))).toBe(false);
+    expect(valid(withLoad({ cpuShare: 0.9, eventLoopDelayP99Ms: 12, bound: true, boundBy: ['cpu', 'cpu'] }))).toBe(false);
   });
 });
