@@ -84,7 +84,7 @@ function targetRange(
   t: ThresholdResult,
   g: GeneratorSignals,
   profile: readonly BoundSignal[],
-): { low: number; high: number; signals: readonly BoundSignal[]; words: string } | undefined {
+): { low: number; high: number; signals: readonly BoundSignal[]; why: string; so: string } | undefined {
   const figure = t.measured;
   const late = loopLatenessMs(g);
   const said = (signals: readonly BoundSignal[], against: string) =>
@@ -100,14 +100,16 @@ function targetRange(
         low: 0,
         high: figure,
         signals: whole,
-        words: `${said(whole, `, against ${figure} ms measured`)}: the target's own ${t.metric} is anywhere up to the ${figure} ms measured`,
+        why: said(whole, `, against ${figure} ms measured`),
+        so: `the target's own ${t.metric} is anywhere from 0 to ${figure} ms`,
       };
     if (late === 0) return undefined;
     return {
       low: Math.max(0, figure - late),
       high: figure,
       signals: ['eventLoopDelay'],
-      words: `${said(['eventLoopDelay'], '')}: the target's own ${t.metric} lies between ${Math.round(Math.max(0, figure - late) * 100) / 100} and ${figure} ms, on both sides of the limit`,
+      why: said(['eventLoopDelay'], ''),
+      so: `the target's own ${t.metric} is anywhere from ${Math.round(Math.max(0, figure - late) * 100) / 100} to ${figure} ms, on both sides of the limit`,
     };
   }
   if (profile.length === 0) return undefined;
@@ -117,10 +119,17 @@ function targetRange(
       low: figure,
       high: Infinity,
       signals: profile,
-      words: `${said(profile, '')}: the target may answer more than the ${figure} req/s measured`,
+      why: said(profile, ''),
+      so: `the target may answer more than the ${figure} req/s measured`,
     };
   if (t.metric === 'drift')
-    return { low: 0, high: Infinity, signals: profile, words: `${said(profile, '')}: the p99s it compares over time are partly its own` };
+    return {
+      low: 0,
+      high: Infinity,
+      signals: profile,
+      why: said(profile, ''),
+      so: 'the p99s a drift compares over time are partly its own',
+    };
   return undefined;
 }
 
@@ -146,7 +155,7 @@ export function judgeAsGenerator(
     const range = targetRange(t, g, profile);
     if (!range || meetsLimit(t, range.low) === meetsLimit(t, range.high)) return t;
     for (const s of range.signals) signals.add(s);
-    return { ...t, outcome: 'inconclusive', reason: `${NOT_MEASURED}: the generator was bound (${range.words})` };
+    return { ...t, outcome: 'inconclusive', reason: `${NOT_MEASURED}: the generator was bound (${range.why}): ${range.so}` };
   });
   return { thresholds: judged, boundBy: (['cpu', 'eventLoopDelay'] as const).filter((s) => signals.has(s)) };
 }
