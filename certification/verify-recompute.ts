@@ -218,7 +218,8 @@ function judgedAgain(load: LoadResult): ThresholdResult[] | undefined {
     : load.thresholds
         .filter((t) => t.metric !== 'answered')
         .map(({ expression, operation, metric, comparator, limit, unit }) => ({ expression, operation, metric, comparator, limit, unit }));
-  // A report without the count of requests due (an earlier version's) is judged on what its figures show was sent.
+  // A report without the count of requests due (an earlier version's) is judged on what its figures show was sent; one
+  // without `boundBy` (also earlier) set no threshold aside for its generator's load, and is judged as it was.
   const { requests, errors } = load.overall;
   return judgeThresholds(
     load.profile,
@@ -226,5 +227,6 @@ function judgedAgain(load: LoadResult): ThresholdResult[] | undefined {
     load,
     load.drift,
     load.answered ?? { answered: requests, due: requests + errors.timeouts + errors.socketErrors },
+    load.generatorLoad.boundBy ? load.generatorLoad : undefined,
   );
 }

@@ -1,4 +1,5 @@
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../result/model.js';
+import { boundWords } from '../result/generator.js';
 import { findingText } from '../spec/findings.js';
 import { plural } from './components.js';
 import { replayCommand, rerunCommand } from './commands.js';
@@ -119,7 +120,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
   );
   const g = load.generatorLoad;
   lines.push(
-    `  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ' — generator-bound: the load generator, not the target, was the limit') : ''}`,
+    `  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ` — ${boundWords(load)}`) : ''}`,
   );
   if (load.stoppedEarly) lines.push(`  stopped early: ${load.stoppedEarly}`);
   return lines;

@@ -3,6 +3,7 @@
  * thresholds, conformance under load, and charts over time.
  */
 import type { ConformanceResult, LoadFigures, LoadResult, ThresholdResult } from '../result/model.js';
+import { boundWords } from '../result/generator.js';
 import { NOT_MEASURED, thresholdMeasured } from '../result/policy.js';
 import { ruleAnchor as anchor } from '../spec/anchor.js';
 import { lineChart } from './charts.js';
@@ -31,7 +32,7 @@ function renderProfile(load: LoadResult): SafeHtml {
   const g = load.generatorLoad;
   const facts: SafeHtml[] = [
     html`${text(load.kind)} loop, ${text(load.generator)}, ${seconds(load.durationMs)}, up to ${count(load.settings.connections)} connections${load.settings.rate ? html`, ${text(load.settings.rate)} req/s due` : ''}`,
-    html`generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${millis(g.eventLoopDelayP99Ms)}${g.bound && html` — <strong>generator-bound</strong>: the load generator, not the target, was the limit`}`,
+    html`generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${millis(g.eventLoopDelayP99Ms)}${g.bound && html` — <strong>${text(boundWords(load))}</strong>`}`,
     html`conformance under load: ${plural(load.conformance.sampled, 'response')} judged${load.conformance.failedRules.length ? html`; <strong>failing under load: ${text(load.conformance.failedRules.join(', '))}</strong>` : ', every rule held'}`,
     ...(load.answered ? [html`answered: ${count(load.answered.answered)} of ${count(load.answered.due)} requests due`] : []),
     ...(load.schedule

@@ -61,6 +61,7 @@
  */
 import { hostname as machineName } from 'node:os';
 import { create } from 'xmlbuilder2';
+import { boundWords } from '../result/generator.js';
 import { findingText } from '../spec/findings.js';
 import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../result/model.js';
@@ -178,7 +179,7 @@ function loadFigures(load: LoadResult): string {
     `profile ${load.profile} (${load.kind}, ${load.generator}), ${(load.durationMs / 1000).toFixed(1)} s`,
     row('all', load.overall),
     ...Object.entries(load.operations).map(([op, f]) => row(op, f)),
-    `generator: ${Math.round(load.generatorLoad.cpuShare * 100)}% of a core${load.generatorLoad.bound ? ' (generator-bound)' : ''}`,
+    `generator: ${Math.round(load.generatorLoad.cpuShare * 100)}% of a core, event-loop delay p99 ${load.generatorLoad.eventLoopDelayP99Ms} ms${load.generatorLoad.bound ? ` (${boundWords(load)})` : ''}`,
     `conformance under load: ${load.conformance.sampled} responses judged; failing rules: ${load.conformance.failedRules.join(', ') || 'none'}`,
   ].join('\n');
 }

@@ -50,6 +50,9 @@ export interface ThresholdResult {
   reason?: string;
 }
 
+/** What made the load generator bound: its CPU share, or its event loop's delay against the latencies it reported. */
+export type BoundSignal = 'cpu' | 'eventLoopDelay';
+
 /** One load profile's run. */
 export interface LoadResult {
   profile: string;
@@ -85,8 +88,15 @@ export interface LoadResult {
    */
   answered?: { answered: number; due: number };
   thresholds: ThresholdResult[];
-  /** The load generator's own load: CPU share of one core, event-loop delay; `bound` when it, not the target, was the limit. */
-  generatorLoad: { cpuShare: number; eventLoopDelayP99Ms: number; bound: boolean };
+  /**
+   * The load generator's own load: CPU share of one core, event-loop delay at
+   * p99 as Node samples it (every 10 ms, the interval included); `bound` when
+   * it, not the target, answers for a figure it reported, `boundBy` the
+   * signals that said so (result/generator.ts decides). Reports of earlier
+   * versions have no `boundBy`: there `bound` meant a CPU share of 85% or more,
+   * and no threshold was set aside for it.
+   */
+  generatorLoad: { cpuShare: number; eventLoopDelayP99Ms: number; bound: boolean; boundBy?: BoundSignal[] };
   /**
    * Responses checked with the functional validators during the profile.
    * `undecodable`: sampled bodies that were not judged because the generator

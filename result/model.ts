@@ -11,7 +11,7 @@ import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
 import type { AnswerCount, SkipReason } from './reasons.js';
 import type { LoadResult } from './load.js';
 
-export type { LatencyFigures, LoadFigures, LoadOperation, LoadResult, ThresholdResult } from './load.js';
+export type { BoundSignal, LatencyFigures, LoadFigures, LoadOperation, LoadResult, ThresholdResult } from './load.js';
 
 /** Operations of the interface, plus the store-orders listing. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';

@@ -138,6 +138,13 @@ export const loadDefs = {
           cpuShare: { type: 'number', minimum: 0 },
           eventLoopDelayP99Ms: { type: 'number', minimum: 0 },
           bound: { type: 'boolean' },
+          boundBy: {
+            type: 'array',
+            description:
+              'What made the generator bound (empty when it was not): cpu, a share of a core of 0.85 or more; eventLoopDelay, its event loop late against the latencies it reported. Absent from reports of earlier versions',
+            items: { enum: ['cpu', 'eventLoopDelay'] },
+            uniqueItems: true,
+          },
         },
       },
       conformance: {

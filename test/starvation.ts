@@ -125,3 +125,27 @@ export async function within<T>(ms: number, what: string, promise: Promise<T>, b
     watch.stop();
   }
 }
+
+/**
+ * Runs `assertions` on a load profile's result: when one fails and the
+ * result says its generator was bound (result/generator.ts: its CPU, or its
+ * event loop late against the latencies it measured, as when the machine
+ * starves this process), the failure's message starts with "starved: …": a
+ * latency threshold set aside as "not measured" then is the machine's doing,
+ * not a verdict on the target. A profile whose generator was bound and still
+ * shows what is asserted passes.
+ */
+export async function judgedUnlessBound(
+  load: { generatorLoad: { cpuShare: number; eventLoopDelayP99Ms: number; bound: boolean; boundBy?: string[] } } | undefined,
+  what: string,
+  assertions: () => void | Promise<void>,
+): Promise<void> {
+  try {
+    await assertions();
+  } catch (error) {
+    const g = load?.generatorLoad;
+    if (g?.bound && error instanceof Error)
+      error.message = `starved: ${what}: the load generator was bound by ${(g.boundBy ?? ['cpu']).join(' and ')} (event-loop delay p99 ${g.eventLoopDelayP99Ms} ms, ${Math.round(g.cpuShare * 100)}% of a core)\n${error.message}`;
+    throw error;
+  }
+}

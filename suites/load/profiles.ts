@@ -6,6 +6,7 @@
  * (run.ts), which is not written here.
  */
 import { UsageError } from '../../core/errors.js';
+import { meetsLimit } from '../../result/generator.js';
 import type { LoadOperation, ThresholdResult } from '../../result/model.js';
 
 export type LoadMix = Record<LoadOperation, number>;
@@ -227,16 +228,7 @@ export function thresholdId(profile: string, threshold: Threshold): string {
   return `LOAD-${profile}-${threshold.operation}-${threshold.metric}`.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
 }
 
-/** Whether `measured` meets the threshold. */
+/** Whether `measured` meets the threshold (result/generator.ts, which judges a threshold again over a range, owns the comparison). */
 export function meets(threshold: Threshold, measured: number): boolean {
-  switch (threshold.comparator) {
-    case '<':
-      return measured < threshold.limit;
-    case '<=':
-      return measured <= threshold.limit;
-    case '>':
-      return measured > threshold.limit;
-    case '>=':
-      return measured >= threshold.limit;
-  }
+  return meetsLimit(threshold, measured);
 }

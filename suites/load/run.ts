@@ -6,7 +6,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ConnectOptions } from '../../core/connection.js';
 import type { FingerprintId } from '../../core/fingerprints.js';
-import type { LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../../result/model.js';
+import type { BoundSignal, LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../../result/model.js';
+import { type GeneratorSignals, judgeAsGenerator, LOOP_SAMPLE_MS } from '../../result/generator.js';
 import { NOT_MEASURED } from '../../result/policy.js';
 import { runClosed } from './closed.js';
 import type { MixRequest } from './mix.js';
@@ -23,9 +24,6 @@ import {
 } from './profiles.js';
 import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
-
-/** The generator counts as the limit when it used this share of a core or more. */
-export const GENERATOR_BOUND_CPU = 0.85;
 
 export interface LoadRunDeps {
   baseUrl: string;
@@ -55,9 +53,7 @@ export async function runProfile(
   deps: LoadRunDeps,
 ): Promise<Omit<LoadResult, 'conformance'>> {
   const startedAt = new Date();
-  const cpu = process.cpuUsage();
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
+  const generator = watchGenerator();
   const started = performance.now();
   const stats = new LoadStats(started);
   const durationSec = durationSecOf(profile);
@@ -109,6 +105,8 @@ export async function runProfile(
   let proxyFailed: string | undefined;
   let remaining = profile.maxRequests;
   let held: ThresholdResult[] | undefined;
+  /** What made the generator bound in a stage of a ramp: a breach it set aside there says so in the profile's `boundBy`. */
+  const stageBound = new Set<BoundSignal>();
   /** Requests due: sent (closed loop, ramp) or due by the schedule (fixed rate). */
   let due = 0;
   const perStage = thresholds.filter((t) => t.metric !== 'drift');
@@ -127,7 +125,9 @@ export async function runProfile(
     for (const [index, connections] of profile.stages.entries()) {
       const stage = new LoadStats();
       const stageStarted = performance.now();
+      const stageGenerator = watchGenerator();
       const run = await runClosed(common(connections, profile.stageSec, Math.max(connections, remaining), [stats, stage]));
+      const stageLoad = stageGenerator.stop();
       due += run.sent;
       if (deps.signal?.aborted) {
         stoppedEarly = 'interrupted';
@@ -139,10 +139,14 @@ export async function runProfile(
       }
       const figures = stage.finish((performance.now() - stageStarted) / 1000);
       remaining -= run.sent;
-      const evaluated = [
-        ...evaluate(profile.name, perStage, figures, undefined),
-        answeredThreshold(profile.name, figures.overall.requests, run.sent),
-      ];
+      // A stage breaks only on what the target did: a breach its generator could have caused is not measured, and the ramp goes on.
+      const stageJudged = judgeAsGenerator(
+        [...evaluate(profile.name, perStage, figures, undefined), answeredThreshold(profile.name, figures.overall.requests, run.sent)],
+        stageLoad,
+        figures.overall.latencyMs.p99,
+      );
+      for (const s of stageJudged.boundBy) stageBound.add(s);
+      const evaluated = stageJudged.thresholds;
       const broken = evaluated.filter((t) => t.outcome === 'fail');
       if (broken.length === 0)
         held = evaluated.map((t) => ({
@@ -166,9 +170,7 @@ export async function runProfile(
   }
 
   const durationMs = performance.now() - started;
-  loopDelay.disable();
-  const used = process.cpuUsage(cpu);
-  const cpuShare = (used.user + used.system) / 1000 / durationMs;
+  const load = generator.stop();
   const figures = stats.finish(durationMs / 1000);
   const timeline = stats.timeline;
   const drift = profile.thresholds.some((t) => t.includes('drift')) ? measureDrift(timeline) : undefined;
@@ -187,10 +189,13 @@ export async function runProfile(
           ...held.filter((t) => t.metric === 'answered'),
         ]
       : judgeThresholds(profile.name, thresholds, figures, drift, answered);
+  // What the generator could not measure honestly is not measured (result/generator.ts); judged on the figures as reported, as verify judges them.
+  const honest = judgeAsGenerator(measured, load, figures.overall.latencyMs.p99);
+  const boundBy = (['cpu', 'eventLoopDelay'] as const).filter((s) => honest.boundBy.includes(s) || stageBound.has(s));
   // Through a proxy that failed its tunnels, the figures are the proxy's: no threshold of the target's was measured.
   const judged = proxyFailed
     ? measured.map((t): ThresholdResult => ({ ...t, measured: 0, outcome: 'fail', reason: `${NOT_MEASURED}: ${proxyFailed}` }))
-    : measured;
+    : honest.thresholds;
   deps.emit({ type: 'load-end', profile: profile.name, thresholdsFailed: judged.filter((t) => t.outcome === 'fail').length });
   return {
     profile: profile.name,
@@ -213,11 +218,7 @@ export async function runProfile(
     ...(schedule ? { schedule } : {}),
     answered,
     thresholds: judged,
-    generatorLoad: {
-      cpuShare: Math.round(cpuShare * 100) / 100,
-      eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
-      bound: cpuShare >= GENERATOR_BOUND_CPU,
-    },
+    generatorLoad: { ...load, bound: boundBy.length > 0, boundBy },
     ...(brokeAt ? { brokeAt } : {}),
     ...(drift ? { drift } : {}),
     ...(stoppedEarly ? { stoppedEarly } : {}),
@@ -226,9 +227,10 @@ export async function runProfile(
 
 /**
  * A profile's thresholds judged on its whole run: each of its expressions
- * against the figures, then the share answered. `verify` judges a bundle's
- * recorded figures with it too, so a recorded pass the figures do not support
- * is found.
+ * against the figures, then the share answered; with `generator` (the
+ * generator's recorded load), what it could not measure honestly is not
+ * measured (result/generator.ts). `verify` judges a bundle's recorded figures
+ * with it too, so a recorded pass the figures do not support is found.
  */
 export function judgeThresholds(
   profile: string,
@@ -236,8 +238,30 @@ export function judgeThresholds(
   figures: Pick<LoadResult, 'overall' | 'operations'>,
   drift: LoadResult['drift'],
   answered: { answered: number; due: number },
+  generator?: GeneratorSignals,
 ): ThresholdResult[] {
-  return [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
+  const judged = [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
+  return generator ? judgeAsGenerator(judged, generator, figures.overall.latencyMs.p99).thresholds : judged;
+}
+
+/**
+ * Starts measuring the generator's own load: its CPU share of one core and
+ * its event loop's delay, rounded as report.json keeps them, so that what is
+ * decided from them here is what verify decides from the report.
+ */
+function watchGenerator(): { stop(): GeneratorSignals } {
+  const cpu = process.cpuUsage();
+  const loop = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
+  loop.enable();
+  const started = performance.now();
+  return {
+    stop() {
+      loop.disable();
+      const used = process.cpuUsage(cpu);
+      const share = (used.user + used.system) / 1000 / Math.max(1, performance.now() - started);
+      return { cpuShare: Math.round(share * 100) / 100, eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e4) / 100 };
+    },
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { stringifyJson } from '../../../core/json.js';
 import { mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, reportErrors, runInProcess, selfSignedCert, tempDir, withServer } from '../../helpers.js';
 import { notAsked } from '../../../result/policy.js';
+import { judgedUnlessBound } from '../../starvation.js';
 
 // A test runs a load profile of 1 to 4 s after the functional phases, or certifies: up to 8 s on a quiet two-core machine,
 // ×7 for a shared runner; the longer profiles set their own.
@@ -90,7 +91,7 @@ describe('load profiles', () => {
     const slow =
       (inner: Handler): Handler =>
       async (request) => {
-        if (request.method === 'GET' && request.path === '/pets') await sleep(25);
+        if (request.method === 'GET' && request.path === '/pets') await sleep(100);
         return inner(request);
       };
     await withServer({ wrap: slow }, async (url) => {
@@ -114,12 +115,15 @@ describe('load profiles', () => {
         cwd: dir,
         env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
       });
-      expect(ran.code).toBe(3);
-      expect(ran.stdout).toMatch(/✗ LOAD-TIGHT-LISTPETS-P50: listPets\.p50 < 10ms, measured (2\d|[3-9]\d)\.\d+ ms/);
-      expect(ran.stdout).toMatch(/✓ LOAD-TIGHT-ALL-ERRORRATE/);
-      expect(ran.stdout).toMatch(/CONFORMANT: .*load threshold\(s\) breached or unmeasured: listPets\.p50 < 10ms/);
       const report = JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as ConformanceResult;
-      expect(report.summary.thresholds).toBe('fail');
+      // A generator the machine starved sets the breach aside as not measured: then the test says so.
+      await judgedUnlessBound(report.load[0], 'the breach test', () => {
+        expect(ran.code).toBe(3);
+        expect(ran.stdout).toMatch(/✗ LOAD-TIGHT-LISTPETS-P50: listPets\.p50 < 10ms, measured (1\d\d)\.\d+ ms/);
+        expect(ran.stdout).toMatch(/✓ LOAD-TIGHT-ALL-ERRORRATE/);
+        expect(ran.stdout).toMatch(/CONFORMANT: .*load threshold\(s\) breached or unmeasured: listPets\.p50 < 10ms/);
+        expect(report.summary.thresholds).toBe('fail');
+      });
       const junit = readFileSync(join(dir, 'r', 'junit.xml'), 'utf8');
       expect(junit).toMatch(/testcase [^>]*name="LOAD-TIGHT-LISTPETS-P50[^"]*"/);
     });
@@ -267,7 +271,7 @@ describe('load profiles', () => {
       async (request) => {
         inFlight++;
         try {
-          await sleep(inFlight * 3);
+          await sleep(inFlight * 10);
           return await inner(request);
         } finally {
           inFlight--;
@@ -280,16 +284,19 @@ describe('load profiles', () => {
         kind: 'ramp',
         stages: [1, 2, 4, 8, 16, 32],
         stageSec: 1,
-        thresholds: ['p50 < 20ms'],
+        thresholds: ['p50 < 60ms'],
       } as Partial<LoadProfile> & { kind: 'ramp' }),
     );
     const [run] = result.load;
-    expect(run!.brokeAt).toBeDefined();
-    expect(run!.brokeAt!.connections).toBeGreaterThan(1);
-    expect(run!.brokeAt!.connections).toBeLessThan(32);
-    expect(run!.stoppedEarly).toMatch(/a threshold broke at \d+ connections/);
-    expect(run!.thresholds[0]!.outcome).toBe('pass');
-    expect(run!.thresholds[0]!.reason).toMatch(/the last stage that held/);
+    // A stage breaks only on a breach its generator could not have caused: one the machine starved goes on, and the test says so.
+    await judgedUnlessBound(run, 'the ramp', () => {
+      expect(run!.brokeAt).toBeDefined();
+      expect(run!.brokeAt!.connections).toBeGreaterThan(1);
+      expect(run!.brokeAt!.connections).toBeLessThan(32);
+      expect(run!.stoppedEarly).toMatch(/a threshold broke at \d+ connections/);
+      expect(run!.thresholds[0]!.outcome).toBe('pass');
+      expect(run!.thresholds[0]!.reason).toMatch(/the last stage that held/);
+    });
   });
 
   it('stops by itself within its bound when the target stops answering mid-profile', async () => {
