@@ -17,7 +17,7 @@ import type { Judgement } from '../result/model.js';
 import { bodyNotRead, describeResponse, jsonOf, notAPet, petView } from './judge/answer.js';
 import { comparePet, type Judge, JUDGE_GAPS, noteAll } from './judge/pet-compare.js';
 
-export { bodyNotRead, describeResponse, jsonOf, notAPet, petView, rawId, withoutNullStatus } from './judge/answer.js';
+export { bodyNotRead, describeResponse, jsonOf, notAPet, petView, petViolations, rawId, withoutNullStatus } from './judge/answer.js';
 export { codePoints, comparePet, type Judge, JUDGE_GAPS, nameDifference, showString } from './judge/pet-compare.js';
 export { judgeList, judgePageFull, provenMatches } from './judge/list.js';
 

@@ -1,22 +1,24 @@
 /**
  * Pieces of secrets: every {@link FRAGMENT}-character window of a registered
- * form (or of its base64 or hex), found in a text with a rolling hash in one
- * pass. A key cut short, or mangled past some point (a client that keeps 7
+ * form (or of its base64 or hex), found in a text by hashing the windows
+ * that may be one. A key cut short, or mangled past some point (a client that keeps 7
  * bits of each header byte), or a piece of it encoded, still shows no part of
  * itself.
+ *
+ * Every text of a run is scanned (a page of 100 animals is 8 KB), so a scan
+ * first looks only at the {@link GRAM}-character grams starting every
+ * `size - GRAM + 1` characters: a window of `size` covers one of them whole,
+ * so a window can start only just before a gram that some window holds, and
+ * only there are windows hashed. The hits are those of hashing every window.
  */
 import { FRAGMENT } from './types.js';
 
 const HASH_BASE = 0x01000193;
 const FILTER_BITS = 20;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
-
-/** `HASH_BASE` to the power `size - 1`, what the rolling hash takes off for the character leaving a window of `size`. */
-function hashPow(size: number): number {
-  let p = 1;
-  for (let k = 1; k < size; k++) p = Math.imul(p, HASH_BASE);
-  return p;
-}
+/** Characters of a gram the scan samples (see the module comment). */
+const GRAM = 4;
+const GRAM_BITS = 16;
 
 /** The hash of the window of `size` at `at`; `fold`: its ASCII capitals taken as small letters. */
 function windowHash(text: string, at: number, size: number, fold: boolean): number {
@@ -28,11 +30,21 @@ function windowHash(text: string, at: number, size: number, fold: boolean): numb
   return h;
 }
 
+/** A {@link GRAM_BITS}-bit hash of the gram at `at`, its ASCII capitals taken as small letters when `fold`. */
+function gramHash(text: string, at: number, fold: boolean): number {
+  let h = 0;
+  for (let k = 0; k < GRAM; k++) {
+    const c = text.charCodeAt(at + k);
+    h = Math.imul(h ^ (fold && c >= 0x41 && c <= 0x5a ? c + 0x20 : c), HASH_BASE);
+  }
+  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - GRAM_BITS);
+}
+
 /** How a {@link Pieces} looks for its windows. */
 export interface PiecesOptions {
   /** Windows (in lower case) of text the suite publishes itself, never looked for: see `RedactorOptions`. */
   publicPieces?: ReadonlySet<string>;
-  /** Characters of a window. Default {@link FRAGMENT}. */
+  /** Characters of a window, at least {@link GRAM}. Default {@link FRAGMENT}. */
   size?: number;
   /** Windows match whatever the letter case of their ASCII letters (an encoding in a header name comes back in lower case). */
   foldAscii?: boolean;
@@ -50,7 +62,8 @@ export class Pieces {
   readonly #hashes = new Set<number>();
   /** A bit per window hash's low {@link FILTER_BITS} bits: most positions of a text are ruled out by one array read. */
   readonly #filter = new Uint8Array(1 << (FILTER_BITS - 3));
-  readonly #pow: number;
+  /** A bit per {@link gramHash} of every gram of every window: where none is set, no window can start close before. */
+  readonly #grams = new Uint8Array(1 << (GRAM_BITS - 3));
   readonly #public: ReadonlySet<string>;
   readonly size: number;
   readonly #fold: boolean;
@@ -61,7 +74,7 @@ export class Pieces {
     this.size = options.size ?? FRAGMENT;
     this.#fold = options.foldAscii ?? false;
     this.#stride = options.stride ?? 1;
-    this.#pow = hashPow(this.size);
+    if (this.size < GRAM) throw new RangeError(`a piece is at least ${GRAM} characters long, got ${this.size}`);
   }
 
   /** Adds every window of `text`, a form of the secret `placeholder` stands for, but the public ones. */
@@ -74,6 +87,10 @@ export class Pieces {
       const h = windowHash(window, 0, this.size, false);
       this.#hashes.add(h);
       this.#filter[(h & FILTER_MASK) >>> 3]! |= 1 << (h & 7);
+      for (let k = 0; k + GRAM <= this.size; k++) {
+        const g = gramHash(window, k, false);
+        this.#grams[g >>> 3]! |= 1 << (g & 7);
+      }
     }
   }
 
@@ -93,15 +110,22 @@ export class Pieces {
       const owner = this.#owners.get(this.#fold ? asciiLower(window) : window);
       if (owner !== undefined) hit(i, i + size, owner);
     };
-    if (this.#stride > 1 || this.#fold) {
-      for (let i = 0; i + size <= v.length; i += this.#stride) found(windowHash(v, i, size, this.#fold), i);
-      return;
-    }
-    let h = windowHash(v, 0, size, false);
-    for (let i = 0; ; i++) {
-      found(h, i);
-      if (i + size >= v.length) break;
-      h = (Math.imul((h - Math.imul(v.charCodeAt(i), this.#pow)) | 0, HASH_BASE) + v.charCodeAt(i + size)) | 0;
+    // Windows start every `stride` characters. One that is a piece holds whole the gram at the one multiple of `gap` in
+    // [start, start + size - GRAM]: only the starts from `size - GRAM` before a gram whose bit is set up to it are
+    // hashed, each once and in order (`next`: the first start not yet looked at).
+    const stride = this.#stride;
+    const gap = size - GRAM + 1;
+    const grams = this.#grams;
+    const lastStart = v.length - size;
+    let next = 0;
+    for (let q = 0; q + GRAM <= v.length; q += gap) {
+      const g = gramHash(v, q, this.#fold);
+      if ((grams[g >>> 3]! & (1 << (g & 7))) === 0) continue;
+      let i = Math.max(next, q - (size - GRAM));
+      if (i % stride !== 0) i += stride - (i % stride);
+      const last = Math.min(q, lastStart);
+      for (; i <= last; i += stride) found(windowHash(v, i, size, this.#fold), i);
+      next = Math.max(next, i);
     }
   }
 }

@@ -177,9 +177,14 @@ export class Redactor {
     return { text: out.text as Redacted, changed: out.changed };
   }
 
-  /** True when `text` holds a registered secret in any form. */
+  /**
+   * True when `text` holds a registered secret in any form: when redacting it
+   * as a whole text changes it. Every request's path and headers are asked
+   * (core/boundary.ts), and short texts repeat: they are answered from the
+   * texts already redacted.
+   */
   leaks(text: string): boolean {
-    return this.#wholes.has(text) || this.#spans(text, 0).length > 0;
+    return this.#replace(text, true, 0).changed;
   }
 
   /**

@@ -8,7 +8,7 @@ import { excerpt } from '../../core/excerpt.js';
 import { type Json, exactInteger, int64Of, isJsonObject, isLosslessNumber, jsonObject, MAX_JSON_TOKENS } from '../../core/json.js';
 import { type JsonShape, mayBeginJson } from '../../core/json-prefix.js';
 import type { RuleId } from '../../spec/rules.js';
-import { describeViolations, validateSchema } from '../../spec/validate.js';
+import { describeViolations, type SchemaViolation, validateSchema } from '../../spec/validate.js';
 import type { Asserter, PetView, SentExchange } from '../check.js';
 
 /** Characters of a body an excerpt in a message carries at most (before it is redacted and cut to what is shown). */
@@ -89,13 +89,35 @@ export function withoutNullStatus(value: Json): Json {
 }
 
 /**
+ * How each parsed value breaks the Pet schema, by the value's identity: a page
+ * of animals is judged item by item by several judgements of one exchange
+ * (PET-SCHEMA, LIST-RESPONSE, the listed-as-created comparison, the store's
+ * categories), and each item is validated once. A parsed value is never
+ * changed after parsing (core/json.ts builds it, the judgements only read it),
+ * so what an object was found to break cannot change; another exchange's
+ * body, equal or not, is another parse and other objects, validated anew.
+ */
+const petViolationsOf = new WeakMap<object, readonly SchemaViolation[]>();
+
+/** The ways `value` breaks the Pet schema (spec/validate.ts), empty when it is one; validated once per parsed object. */
+export function petViolations(value: Json): readonly SchemaViolation[] {
+  if (typeof value !== 'object' || value === null) return validateSchema('Pet', value);
+  let violations = petViolationsOf.get(value);
+  if (violations === undefined) {
+    violations = validateSchema('Pet', value);
+    petViolationsOf.set(value, violations);
+  }
+  return violations;
+}
+
+/**
  * The Pet's fields, exact, when `value` is a Pet (a `"status": null` read as
  * absent, so the animal can still be followed; PET-SCHEMA fails it). Undefined
  * when it is not one.
  */
 export function petView(value: Json): PetView | undefined {
   const pet = withoutNullStatus(value);
-  if (!isJsonObject(pet) || validateSchema('Pet', pet).length > 0) return undefined;
+  if (!isJsonObject(pet) || petViolations(pet).length > 0) return undefined;
   const id = int64Of(pet.id);
   const categoryId = int64Of(pet.categoryId);
   if (id === undefined || categoryId === undefined || typeof pet.name !== 'string') return undefined;
@@ -105,7 +127,7 @@ export function petView(value: Json): PetView | undefined {
 /** Why a JSON value is not a Pet, in a few words; undefined when it is one. */
 export function notAPet(value: Json): string | undefined {
   if (isJsonObject(value) && value.status === null) return '"status": null (an absent status is omitted)';
-  const violations = validateSchema('Pet', value);
+  const violations = petViolations(value);
   return violations.length > 0 ? describeViolations(violations.slice(0, 2)) : undefined;
 }
 
