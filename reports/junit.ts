@@ -36,11 +36,9 @@
  * Counts: `tests`, `failures`, `errors`, `skipped` on each testsuite and
  * `tests`, `failures`, `errors` on testsuites (the schema has no `skipped`
  * there) count testcases. Times, in seconds: on testsuites, the run's
- * duration; on a rule's testcase, the time of the checks that judge it (an
- * active check's run, its requests included; a response check's judging),
- * each check's time split evenly between the rules it judges, so no time is
- * counted twice; on a threshold's testcase, its profile's duration split
- * evenly between its thresholds; on a testsuite, the sum of its testcases.
+ * duration; on a rule group's testsuite, its wall time, shared by its rules'
+ * testcases (reports/junit-times.ts); on the load testsuite, its profiles'
+ * durations, each split evenly between its thresholds.
  *
  * Whatever a server sends, the XML is well-formed and its text reads back as
  * sent, except for characters XML 1.0 cannot carry (C0 controls other than
@@ -67,6 +65,7 @@ import { RULE_GROUPS } from '../spec/rules.js';
 import type { CheckResult, ConformanceResult, Evidence, Finding, LoadResult, RuleResult, ThresholdResult } from '../result/model.js';
 import { rerunCommand } from './commands.js';
 import { fileReporter } from './file.js';
+import { suiteTimes } from './junit-times.js';
 import { ampersands, antTimestamp, attribute, block, escapeChar, seconds } from './junit-text.js';
 import { REPORT_MARKERS } from './markers.js';
 import { REPORT_FILES } from './names.js';
@@ -98,7 +97,6 @@ export interface JunitOptions {
 export function renderJunit(result: ConformanceResult, options: JunitOptions = {}): string {
   const host = options.hostname ?? machineName();
   const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escapeChar });
-  const times = ruleTimes(result.rules);
   const groups = groupRules(result.rules);
   const cases = groups.map(([, rules]) => rules.map((rule) => ({ rule, kind: caseKind(rule, result.summary.strict) })));
   const all = cases.flat();
@@ -123,18 +121,22 @@ export function renderJunit(result: ConformanceResult, options: JunitOptions = {
   };
   groups.forEach(([group], i) => {
     const groupCases = cases[i]!;
+    const times = suiteTimes(
+      groupCases.map((c) => c.rule),
+      result.rules,
+    );
     const suite = root.ele('testsuite', {
       name: ampersands(group),
       tests: String(groupCases.length),
       failures: String(groupCases.filter((c) => c.kind === 'failure').length),
       errors: String(groupCases.filter((c) => c.kind === 'error').length),
       skipped: String(groupCases.filter((c) => c.kind === 'skipped').length),
-      time: seconds(groupCases.reduce((sum, c) => sum + (times.get(c.rule.id) ?? 0), 0)),
+      time: seconds(times.suite),
       timestamp: antTimestamp(result.startedAt),
       hostname: attribute(host),
     });
     properties(suite);
-    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind, times.get(rule.id) ?? 0, result);
+    for (const { rule, kind } of groupCases) writeCase(suite, rule, kind, times.rules.get(rule.id) ?? 0, result);
   });
   if (thresholds.length > 0) {
     // One testcase per load threshold: a breach is a failure (it fails the run, exit 3).
@@ -227,21 +229,6 @@ function runProperties(result: ConformanceResult): [string, string][] {
     ['strict', String(result.summary.strict)],
     ['startedAt', result.startedAt],
   ];
-}
-
-/**
- * Each rule's time, ms: the time of the checks that judge it, each check's
- * time split evenly between the rules it judges in this result.
- */
-function ruleTimes(rules: readonly RuleResult[]): Map<string, number> {
-  const sharedBy = new Map<string, number>();
-  for (const rule of rules) for (const check of rule.checks) sharedBy.set(check.id, (sharedBy.get(check.id) ?? 0) + 1);
-  return new Map(
-    rules.map((rule) => [
-      rule.id,
-      rule.checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? Math.max(0, c.durationMs!) : 0) / sharedBy.get(c.id)!, 0),
-    ]),
-  );
 }
 
 function writeCase(suite: XMLBuilder, rule: RuleResult, kind: CaseKind, timeMs: number, run: ConformanceResult): void {

@@ -163,6 +163,11 @@ export interface CheckResult {
    * rules took it for all of them (junit.xml splits it evenly).
    */
   durationMs?: number;
+  /**
+   * When an active check started, ms after the run started: with `durationMs`,
+   * its interval in the run (junit.xml's testsuite times are the union of these).
+   */
+  startedMs?: number;
 }
 
 export interface RuleResult {

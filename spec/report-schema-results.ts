@@ -62,6 +62,11 @@ export const resultDefs = {
         minimum: 0,
         description: "Time the check took (an active check's run, a response check's judging), shared by the rules it judges",
       },
+      startedMs: {
+        type: 'number',
+        minimum: 0,
+        description: 'When an active check started, ms after the run started: with durationMs, its interval in the run',
+      },
     },
   },
   finding: {

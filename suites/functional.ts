@@ -64,7 +64,7 @@ export async function runFunctionalPhases(run: Run, aborted: StopReason | undefi
             error = skipText({ code: 'crashed', detail: (e as Error).message });
           }
         }
-        run.took(check.id, started);
+        run.ran(check.id, started);
         end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       });
     });

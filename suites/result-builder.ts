@@ -27,6 +27,8 @@ export interface ResultInput {
   recorded: { rules: RuleResult[]; observations: Observation[] };
   /** Time each check took, ms. */
   checkTime: ReadonlyMap<string, number>;
+  /** When each active check started, ms since the epoch. */
+  checkStart?: ReadonlyMap<string, number>;
   /** Requests the run's transport sent. */
   requestsSent: number;
   /** The run's checks, counted. */
@@ -42,10 +44,18 @@ export interface ResultInput {
 
 /** The result: rule results with times and waivers applied, and the summary; not yet redacted once more. */
 export function buildResult(input: ResultInput): ConformanceResult {
-  const { settings, options, names, recorded, checkTime, startedAt, stopped, abort } = input;
+  const { settings, options, names, recorded, checkTime, checkStart, startedAt, stopped, abort } = input;
+  const tenths = (ms: number) => Math.round(ms * 10) / 10;
   const timed = recorded.rules.map((rule) => ({
     ...rule,
-    checks: rule.checks.map((c) => (checkTime.has(c.id) ? { ...c, durationMs: Math.round(checkTime.get(c.id)! * 10) / 10 } : c)),
+    checks: rule.checks.map((c) => {
+      const started = checkStart?.get(c.id);
+      return {
+        ...c,
+        ...(checkTime.has(c.id) ? { durationMs: tenths(checkTime.get(c.id)!) } : {}),
+        ...(started !== undefined ? { startedMs: tenths(Math.max(0, started - startedAt.getTime())) } : {}),
+      };
+    }),
   }));
   const { rules, waivers } = applyWaivers(withDiagnoses(timed), options.waivers ?? [], options.now ?? new Date());
   const finishedAt = new Date();

@@ -69,6 +69,8 @@ export class Run {
   readonly #answers = new Map<string, Map<string, number>>();
   /** Time each check took, ms: active checks' runs, response checks' judging. */
   readonly #checkTime = new Map<string, number>();
+  /** When each active check started, ms since the epoch (with its time, its interval in the run). */
+  readonly #checkStart = new Map<string, number>();
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
@@ -220,6 +222,12 @@ export class Run {
     this.#checkTime.set(check, (this.#checkTime.get(check) ?? 0) + (performance.now() - since));
   }
 
+  /** An active check ran from `since` (`performance.now()`) until now: its time, and when it started. */
+  ran(check: string, since: number): void {
+    this.#checkStart.set(check, performance.timeOrigin + since);
+    this.took(check, since);
+  }
+
   /** Marks a phase as not run, with why. */
   skipPhase(phase: Phase | 'load', why: SkipReason): void {
     this.skippedPhases.push({ phase, why, reason: skipText(why) });
@@ -280,6 +288,7 @@ export class Run {
       names: this.names,
       recorded: this.recorder.results(),
       checkTime: this.#checkTime,
+      checkStart: this.#checkStart,
       requestsSent: this.client.requestsSent,
       checks: this.checks.length,
       skippedPhases: this.skippedPhases,
