@@ -131,6 +131,7 @@ describe('export-load --format k6', () => {
       'http_req_failed{load:yes}': ['rate<0.01'],
       'http_req_duration{load:yes}': ['p(99)<1000'],
       answered: ['rate>=0.9'],
+      checks: ['rate==1'],
     });
     expect(smoke).toContain("const answered = new Rate('answered');");
     expect(smoke).toContain('answered.add(response.status !== 0);');
