@@ -91,7 +91,8 @@ describe('the k6 export checks each answer as the load phase judges it', () => {
     const wrap =
       (inner: Handler): Handler =>
       async (request) => {
-        if (request.method === 'GET' && request.path === '/pets' && !request.headers.authorization) return { status: 401, body: 'no' };
+        if (request.method === 'GET' && request.path === '/pets' && !request.headers.authorization)
+          return { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: 'no' };
         const answer = await inner(request);
         if (request.method === 'GET' && request.path === '/pets') {
           const pet = { id: 1n, name: 'a', categoryId: 1n, status: 'pending' };
