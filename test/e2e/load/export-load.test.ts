@@ -185,8 +185,8 @@ describe('export-load --format k6', () => {
 });
 
 /** The error rate as Artillery's ensure computes it: a 2xx to a request with the key, or a 401 to a probe, is not an error. */
-const ARTILLERY_ERROR_RATE =
-  '(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0) + (plugins.metrics-by-endpoint.authProbe.codes.200 ? plugins.metrics-by-endpoint.authProbe.codes.200 : 0) - (plugins.metrics-by-endpoint.authProbe.codes.401 ? plugins.metrics-by-endpoint.authProbe.codes.401 : 0)) / http.requests * 100';
+/** The error rate by name: requests less the answers the processor counted as ok (a 2xx with the key, a 401 without). */
+const ARTILLERY_ERROR_RATE = '(http.requests - petstore.ok_answers) / http.requests * 100';
 
 describe('export-load --format artillery', () => {
   interface Script {
@@ -217,6 +217,7 @@ describe('export-load --format artillery', () => {
       `${ARTILLERY_ERROR_RATE} < 1`,
       'http.response_time.p99 < 1000',
       '(http.responses ? http.responses : 0) / http.requests * 100 >= 90',
+      'petstore.wrong_answers == 0',
     ]);
     // 20 animals first, ids captured as digits.
     expect(script.before.flow).toHaveLength(20);
@@ -263,7 +264,9 @@ describe('export-load --format artillery', () => {
       readFileSync(await exportScript(dir, 'steady', 'artillery', ['--base-url', 'http://127.0.0.1:8080/v1']), 'utf8'),
     ) as Script;
     expect(script.config.target).toBe('http://127.0.0.1:8080/v1');
-    expect(script.config.processor).toBeUndefined();
+    // A processor beside it too: it judges every answer.
+    expect(script.config.processor).toBe('./steady.artillery.processor.cjs');
+    expect(script.scenarios.every((s) => (s as { afterResponse?: string }).afterResponse === 'checkAnswer')).toBe(true);
     expect(script.config.phases).toEqual([{ name: 'steady', duration: 2, arrivalRate: 40, maxVusers: 8 }]);
     expect(script.scenarios.every((s) => s.weight === 1 && s.flow.length === 1)).toBe(true);
     expect(script.config.plugins.ensure.conditions.map((c) => c.expression)).toEqual([
@@ -273,6 +276,7 @@ describe('export-load --format artillery', () => {
       'http.request_rate > 5',
       // Due requests: those sent, and the arrivals skipped at maxVusers.
       '(http.responses ? http.responses : 0) / (http.requests + (vusers.skipped ? vusers.skipped : 0)) * 100 >= 90',
+      'petstore.wrong_answers == 0',
     ]);
     const text = readFileSync(join(dir, 'steady.artillery.yml'), 'utf8');
     expect(text).toMatch(/^# Not reproduced: getPet\.errorRate < 1%: /m);
@@ -280,7 +284,7 @@ describe('export-load --format artillery', () => {
     expect(text).toMatch(/^# Not reproduced: p99_9 < 900ms: Artillery's ensure plugin cannot name its p999 metric/m);
   });
 
-  it('without probes in the mix, the error rate names no probe metric', async () => {
+  it('without probes in the mix, the error rate reads the same, by name', async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'petstore-conformance.config.json'),
@@ -299,9 +303,7 @@ describe('export-load --format artillery', () => {
       }),
     );
     const script = parse(readFileSync(await exportScript(dir, 'keyed', 'artillery'), 'utf8')) as Script;
-    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe(
-      '(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0)) / http.requests * 100 < 1',
-    );
+    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe(`${ARTILLERY_ERROR_RATE} < 1`);
   });
 
   it("a ramp: each stage's new users arrive in turn, all looping until the ramp ends", async () => {
@@ -379,8 +381,11 @@ describe.skipIf(!ARTILLERY)('export-load: the Artillery script, run by Artillery
 
     expect(broken.code, broken.out.slice(-3000)).not.toBe(0);
     expect(broken.out).toContain(`\nfail: ${ARTILLERY_ERROR_RATE} < 1\n`);
+    // A 401 to a request with the key is a wrong answer too, as the load phase judges it.
+    expect(broken.out).toContain('\nfail: petstore.wrong_answers == 0\n');
+    expect(held.out).toContain('\nok: petstore.wrong_answers == 0\n');
     // Each request got an answer, a 401 or another: answered holds, only the error rate breaks.
-    expect(broken.out).toContain(`\nok: ${conditionsOf(steady).at(-1)!}\n`);
+    expect(broken.out).toContain(`\nok: ${conditionsOf(steady).at(-2)!}\n`);
     for (const ran of [held, broken]) expect(ran.out).not.toContain(DISTINCTIVE_KEY);
   }, 120_000);
 });
