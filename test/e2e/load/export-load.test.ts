@@ -434,7 +434,10 @@ describe('export-load usage', () => {
     [['export-load', '--profile', 'smoke'], /export-load needs --format \(k6 or artillery\)/],
     [['export-load', '--profile', 'hurricane', '--format', 'k6'], /unknown profile "hurricane"/],
     [['export-load', '--profile', 'smoke', '--format', 'jmeter'], /invalid value for --format \(choices: "k6", "artillery"\)/],
-    [['export-load', '--profile', 'smoke', '--format', 'artillery'], /needs a processor file beside it: give --out/],
+    [
+      ['export-load', '--profile', 'smoke', '--format', 'artillery'],
+      /comes with a processor file that judges each answer, so it cannot go to stdout: give --out <file>\.yml to write both/,
+    ],
   ])('%j is a usage error: exit 2', async (args, message) => {
     const ran = await runInProcess(args);
     expect(ran.code).toBe(2);
