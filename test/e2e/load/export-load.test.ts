@@ -8,9 +8,9 @@
  * .ci/artillery; elsewhere, without one, those runs are skipped loudly).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -410,11 +410,50 @@ describe('.ci/install-artillery', () => {
     const { bin, calls } = fakeNpm();
     const temp = tempDir();
     const printed = run({ PATH: `${bin}:/usr/bin:/bin`, RUNNER_TEMP: temp });
-    const dir = join(temp, 'petstore-conformance-artillery');
-    expect(printed).toBe(join(dir, 'node_modules', '.bin', 'artillery'));
-    expect(readFileSync(calls, 'utf8')).toBe(`1 ci --prefix ${dir} --no-audit --no-fund --loglevel=error\n`);
+    const dir = printed.replace(/\/node_modules\/\.bin\/artillery$/, '');
+    expect(dir).toMatch(new RegExp(`^${temp}/petstore-conformance-artillery-[0-9a-f]{12}$`));
+    expect(readFileSync(calls, 'utf8')).toMatch(
+      new RegExp(`^1 ci --prefix ${temp}/petstore-conformance-artillery\\.\\w{6} --no-audit --no-fund --loglevel=error\n$`),
+    );
     expect(JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')).packages['node_modules/artillery'].version).toBe('2.0.21');
+    expect(readdirSync(temp)).toEqual([basename(dir)]);
   });
+
+  it('two installs side by side each print the same complete install; a third installs nothing', async () => {
+    // A stand-in npm that takes its time, then leaves an artillery in the folder it was given.
+    const bin = tempDir();
+    const calls = join(bin, 'calls');
+    writeFileSync(
+      join(bin, 'npm'),
+      [
+        '#!/bin/sh',
+        `echo "$*" >> ${calls}`,
+        'prefix="$3"',
+        'sleep 1',
+        'mkdir -p "$prefix/node_modules/.bin" && printf "#!/bin/sh\\n" > "$prefix/node_modules/.bin/artillery" && chmod +x "$prefix/node_modules/.bin/artillery"',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'npm'), 0o755);
+    const temp = tempDir();
+    const env = { HOME: tempDir(), PATH: `${bin}:/usr/bin:/bin`, RUNNER_TEMP: temp };
+    const install = () =>
+      new Promise<{ code: number | null; out: string }>((done) => {
+        const child = spawn(script, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('close', (code) => done({ code, out: out.trim() }));
+      });
+    const [a, b] = await Promise.all([install(), install()]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.out).toBe(b.out);
+    expect(existsSync(a.out)).toBe(true);
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
+    // The folder of the install that lost the race is gone; the winner's stays, complete.
+    expect(readdirSync(temp)).toEqual([basename(dirname(dirname(dirname(a.out))))]);
+    expect(run(env)).toBe(a.out);
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
+  }, 30_000);
 
   it('uses $ARTILLERY_PATH, or an artillery on PATH, and installs nothing', () => {
     const { bin, calls } = fakeNpm();
