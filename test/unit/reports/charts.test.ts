@@ -54,3 +54,34 @@ describe('lineChart', () => {
     expect(svg).not.toContain('<path');
   });
 });
+
+describe('charts in dark mode', () => {
+  it("draw on the page's card in its palette, axes and grid in currentColor: no light colour of their own", async () => {
+    const { reportCss, sharedCss } = await import('../../../reports/assets/generated.js');
+    const rule = /\.chart\{([^}]*)\}/.exec(reportCss)?.[1];
+    expect(rule).toBeDefined();
+    expect(rule).toContain('background:var(--card)');
+    expect(rule).toContain('color:var(--fg)');
+    expect(rule).not.toMatch(/#[0-9a-f]{3,6}/i);
+    // The palette the chart takes has a dark card.
+    expect(sharedCss).toMatch(/@media \(prefers-color-scheme:dark\)\{:root\{[^}]*--card:#1b2029/);
+    const svg = lineChart({
+      title: 'T',
+      xLabel: 'x',
+      yLabel: 'y',
+      series: [
+        {
+          label: 's',
+          colour: '#2563eb',
+          points: [
+            [0, 1],
+            [1, 2],
+          ],
+        },
+      ],
+    }).toString();
+    const strokes = [...svg.matchAll(/<line [^>]*stroke="([^"]*)"/g)].map((m) => m[1]);
+    expect(strokes.length).toBeGreaterThan(2);
+    expect(new Set(strokes)).toEqual(new Set(['currentColor']));
+  });
+});
