@@ -1,4 +1,5 @@
 /** Round ticks for the report's charts (reports/charts.ts): steps of 1, 2 or 5 × 10^n. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lineChart, niceStep, niceTicks } from '../../../reports/charts.js';
 
@@ -56,8 +57,9 @@ describe('lineChart', () => {
 });
 
 describe('charts in dark mode', () => {
-  it("draw on the page's card in its palette, axes and grid in currentColor: no light colour of their own", async () => {
-    const { reportCss, sharedCss } = await import('../../../reports/assets/generated.js');
+  it("draw on the page's card in its palette, axes and grid in currentColor: no light colour of their own", () => {
+    const sheet = (name: string) => readFileSync(new URL(`../../../reports/assets/${name}`, import.meta.url), 'utf8');
+    const [reportCss, sharedCss] = [sheet('report.css'), sheet('shared.css')];
     const rule = /\.chart\{([^}]*)\}/.exec(reportCss)?.[1];
     expect(rule).toBeDefined();
     expect(rule).toContain('background:var(--card)');
