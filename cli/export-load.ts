@@ -29,7 +29,8 @@ export const exportLoadOptions = {
   },
   out: {
     type: 'string',
-    describe: "File to write (default: stdout). Artillery's closed loop needs a processor, written beside it as <name>.processor.cjs",
+    describe:
+      'File to write (default: stdout, k6 only). An Artillery script comes with its processor (it judges each answer), written beside it as <name>.processor.cjs',
   },
   'base-url': {
     type: 'string',
@@ -65,7 +66,7 @@ export async function exportLoadCommand(args: Record<string, unknown>, io: Io): 
   if (!out) {
     if (Object.keys(exported.extra).length > 0)
       throw new UsageError(
-        `an Artillery script for the ${profile.kind} profile "${name}" needs a processor file beside it: give --out <file>.yml`,
+        `an Artillery script comes with a processor file that judges each answer, so it cannot go to stdout: give --out <file>.yml to write both`,
       );
     io.stdout.write(exported.script);
     return EXIT.conformant;

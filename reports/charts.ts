@@ -75,10 +75,10 @@ export function lineChart(chart: LineChart): SafeHtml {
   return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${chart.title}" class="chart">${[
     html`<title>${chart.title}</title>`,
     html`<text x="${pad.left}" y="16" font-size="13" font-weight="600" fill="currentColor">${chart.title}</text>`,
-    html`<line x1="${pad.left}" y1="${bottom}" x2="${width - pad.right}" y2="${bottom}" stroke="#9aa4b2"/>`,
-    html`<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${bottom}" stroke="#9aa4b2"/>`,
+    html`<line x1="${pad.left}" y1="${bottom}" x2="${width - pad.right}" y2="${bottom}" stroke="currentColor" stroke-opacity="0.45"/>`,
+    html`<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${bottom}" stroke="currentColor" stroke-opacity="0.45"/>`,
     yTicks.map((y) => [
-      html`<line x1="${pad.left}" y1="${py(y)}" x2="${width - pad.right}" y2="${py(y)}" stroke="#e3e8ef"/>`,
+      html`<line x1="${pad.left}" y1="${py(y)}" x2="${width - pad.right}" y2="${py(y)}" stroke="currentColor" stroke-opacity="0.15"/>`,
       html`<text x="${pad.left - 6}" y="${(Number(py(y)) + 4).toFixed(1)}" font-size="11" text-anchor="end" fill="currentColor">${label(y, yStep)}</text>`,
     ]),
     xTicks.map(

@@ -1,5 +1,5 @@
-import type { ConformanceResult, Finding, LoadFigures, LoadResult, RuleResult } from '../result/model.js';
 import { boundWords } from '../result/generator.js';
+import type { ConformanceResult, Finding, LoadFigures, LoadResult, Outcome, RuleResult, RunEvent } from '../result/model.js';
 import { findingText } from '../spec/findings.js';
 import { plural } from './components.js';
 import { replayCommand, rerunCommand } from './commands.js';
@@ -126,19 +126,42 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
   return lines;
 }
 
+/** A phase's end: `· listPets ended in 3.2 s: 6 rules passed, 1 failed (LIST-LIMIT-DEFAULT)`. */
+export function phaseEndLine(event: Extract<RunEvent, { type: 'phase-end' }>): string {
+  const words: [Outcome, string][] = [
+    ['pass', 'passed'],
+    ['fail', 'failed'],
+    ['error', 'errored'],
+    ['inconclusive', 'inconclusive'],
+    ['skip', 'skipped'],
+  ];
+  const counts = words.filter(([o]) => (event.rules[o] ?? 0) > 0).map(([o, word]) => `${event.rules[o]} ${word}`);
+  const total = Object.values(event.rules).reduce((a, b) => a + (b ?? 0), 0);
+  const failed = event.failed.length ? ` (${event.failed.join(', ')})` : '';
+  const seconds = (event.durationMs / 1000).toFixed(1);
+  return `· ${event.phase} ended in ${seconds} s: ${total === 0 ? 'no rule judged' : `${plural(total, 'rule')}, ${counts.join(', ')}`}${failed}`;
+}
+
 /**
  * Progress while the suite runs: on a TTY one line per phase, redrawn as its
  * checks finish; otherwise (pipes, CI) one plain line per phase. Then the summary.
  */
 export function consoleReporter(ctx: ReporterContext): Reporter {
   const verbosity = ctx.verbosity ?? 'normal';
-  let phase = { name: '', done: 0, total: 0 };
-  const draw = (final: boolean) => {
-    const text = `· ${phase.name} ${phase.done}/${phase.total} checks`;
+  const paintFor = painter(ctx.color);
+  // Phases under way (listPets, storeOrders and auth run side by side), each with its checks ended.
+  const running = new Map<string, { done: number; total: number }>();
+  const clear = ctx.interactive ? '\r\u001b[2K' : '';
+  const draw = (final = false) => {
+    const text = [...running].map(([name, p]) => `· ${name} ${p.done}/${p.total} checks`).join('  ');
     ctx.progress.write(`\r\u001b[2K${text}${final ? '\n' : ''}`);
   };
+  const redraw = () => {
+    if (ctx.interactive && running.size > 0) draw();
+  };
   const endPhase = () => {
-    if (ctx.interactive && phase.name) draw(true);
+    if (ctx.interactive && running.size > 0) draw(true);
+    running.clear();
   };
   return {
     onEvent(event) {
@@ -146,21 +169,19 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
       switch (event.type) {
         case 'exchange':
           if (verbosity !== 'verbose') break;
-          ctx.progress.write(`${ctx.interactive ? '\r\u001b[2K' : ''}  ${event.line}\n`);
-          if (ctx.interactive && phase.name) draw(false);
+          ctx.progress.write(`${clear}  ${event.line}\n`);
+          redraw();
           break;
         case 'run-start':
           ctx.progress.write(`testing ${event.target} (seed ${event.seed})\n`);
           break;
         case 'phase-start':
-          endPhase();
-          phase = { name: event.phase, done: 0, total: event.checks };
-          if (ctx.interactive) draw(false);
+          running.set(event.phase, { done: 0, total: event.checks });
+          if (ctx.interactive) draw();
           else ctx.progress.write(`· ${event.phase} (${plural(event.checks, 'check')})\n`);
           break;
         case 'load-start':
           endPhase();
-          phase = { name: '', done: 0, total: 0 };
           ctx.progress.write(`· load profile "${event.profile}" (${event.durationSec} s)\n`);
           break;
         case 'load-tick': {
@@ -177,11 +198,28 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
         case 'load-end':
           if (ctx.interactive) ctx.progress.write('\n');
           break;
-        case 'check-end':
-          phase.done++;
-          if (event.error) ctx.progress.write(`${ctx.interactive ? '\r\u001b[2K' : ''}  ${event.check}: ${event.error}\n`);
-          if (ctx.interactive) draw(false);
+        case 'rule-failed': {
+          const mark = event.severity === 'MUST' ? paintFor(31, '✗') : paintFor(33, '!');
+          ctx.progress.write(`${clear}  ${mark} ${event.rule} (${event.severity}) failed, in check ${event.check}\n`);
+          redraw();
           break;
+        }
+        case 'phase-end':
+          running.delete(event.phase);
+          ctx.progress.write(`${clear}${phaseEndLine(event)}\n`);
+          redraw();
+          break;
+        case 'heartbeat':
+          // A TTY's line is redrawn as checks end; a CI log gets this line instead, at most every 10 s.
+          if (!ctx.interactive) ctx.progress.write(`  … ${plural(event.requests, 'request')} sent, ${event.elapsedSec} s\n`);
+          break;
+        case 'check-end': {
+          const phase = running.get(event.phase);
+          if (phase) phase.done++;
+          if (event.error) ctx.progress.write(`${clear}  ${event.check}: ${event.error}\n`);
+          redraw();
+          break;
+        }
       }
     },
     onRunEnd(result, written) {

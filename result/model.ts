@@ -315,6 +315,12 @@ export type RunEvent =
   | { type: 'run-start'; target: string; seed: number; checks: number }
   | { type: 'phase-start'; phase: Phase; checks: number }
   | { type: 'check-end'; phase: Phase; check: string; title: string; error?: string; skipped?: string }
+  /** A phase's checks have all ended: the rules they judged, by outcome so far (response checks, judging every phase, aside). */
+  | { type: 'phase-end'; phase: Phase; rules: Partial<Record<Outcome, number>>; failed: RuleId[]; durationMs: number }
+  /** A rule failed for the first time in the run, as it was decided (the finding's text comes with the result, redacted). */
+  | { type: 'rule-failed'; rule: RuleId; check: string; severity: Severity }
+  /** Every 10 s while the functional phases run: requests sent so far, seconds since the run started. */
+  | { type: 'heartbeat'; requests: number; elapsedSec: number }
   /** With `exchangeEvents`: an exchange of the functional phases as it completes, one line (`#12 GET …/pets?limit=1 → 200 …`), the key already redacted. */
   | { type: 'exchange'; check: string; seq: number; line: string }
   | { type: 'load-start'; profile: string; durationSec: number }

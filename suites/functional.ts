@@ -3,7 +3,7 @@
  * phases, each check run with what it sees of the run (its context).
  */
 import type { ActiveCheck, CheckContext, SendOptions, SentExchange } from './check.js';
-import type { RunEvent } from '../result/model.js';
+import type { Outcome, RunEvent } from '../result/model.js';
 import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
 import { runProperty } from './property.js';
 import { PLAN } from './plan.js';
@@ -17,9 +17,27 @@ import { checkSeed } from './seeds.js';
  * concurrently, and their events go out in plan order whatever ends first.
  */
 export async function runFunctionalPhases(run: Run, aborted: StopReason | undefined): Promise<void> {
-  const { recorder, session, settings } = run;
   const plan = run.checks.filter((c): c is ActiveCheck => c.kind === 'example' || c.kind === 'property');
   const events = new InPlanOrder<RunEvent>(plan.length, run.emit);
+  // A CI log without a TTY shows the run is alive through a long phase: requests sent, every 10 s.
+  const started = performance.now();
+  const heartbeat = setInterval(
+    () => run.emit({ type: 'heartbeat', requests: run.client.requestsSent, elapsedSec: Math.round((performance.now() - started) / 1000) }),
+    HEARTBEAT_MS,
+  );
+  heartbeat.unref();
+  try {
+    await runPhasesOf(run, plan, events, aborted);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Time between two heartbeats of the functional phases, ms: at most one line every 10 s in a CI log. */
+const HEARTBEAT_MS = 10_000;
+
+async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<RunEvent>, aborted: StopReason | undefined): Promise<void> {
+  const { recorder, session, settings } = run;
   await runPhases(PLAN, async (phase) => {
     const active = plan.filter((c) => c.phase === phase);
     if (active.length === 0) return;
@@ -32,10 +50,31 @@ export async function runFunctionalPhases(run: Run, aborted: StopReason | undefi
       run.skipPhase(phase, { code: 'not-run', stop });
       return;
     }
-    const phaseStart: RunEvent = { type: 'phase-start', phase, checks: active.length };
-    await mapBounded(active, active.length, (check, i) => {
+    // Told as it starts (a CI log then shows a failing rule under its phase); its checks' ends follow in plan order.
+    run.emit({ type: 'phase-start', phase, checks: active.length });
+    const phaseStarted = performance.now();
+    // The phase's last check in plan order settles once every check has ended, with the phase's end after it.
+    const last = active.length - 1;
+    let lastEvents: RunEvent[] = [];
+    const settleLast = () => {
+      const outcomes = [...recorder.outcomesOf(active)];
+      const rules: Partial<Record<Outcome, number>> = {};
+      for (const [, outcome] of outcomes) rules[outcome] = (rules[outcome] ?? 0) + 1;
+      const failed = outcomes.filter(([, o]) => o === 'fail').map(([rule]) => rule);
+      const durationMs = Math.round(performance.now() - phaseStarted);
+      events.settle(plan.indexOf(active[last]!), [...lastEvents, { type: 'phase-end', phase, rules, failed, durationMs }]);
+    };
+    try {
+      await mapBounded(active, active.length, (check, i) => runCheck(check, i));
+    } finally {
+      settleLast();
+    }
+    function runCheck(check: ActiveCheck, i: number): Promise<void> {
       const slot = plan.indexOf(check);
-      const end = (event: RunEvent) => events.settle(slot, i === 0 ? [phaseStart, event] : [event]);
+      const end = (event: RunEvent) => {
+        if (i === last) lastEvents = [event];
+        else events.settle(slot, [event]);
+      };
       const skip = (why: SkipReason) => {
         recorder.checkSkipped(check, why);
         return end({ type: 'check-end', phase, check: check.id, title: check.title, skipped: skipText(why) });
@@ -67,14 +106,14 @@ export async function runFunctionalPhases(run: Run, aborted: StopReason | undefi
         run.ran(check.id, started);
         end({ type: 'check-end', phase, check: check.id, title: check.title, ...(error ? { error } : {}) });
       });
-    });
+    }
   });
 }
 
 /** What a check sees of the run: its asserter (failures counted), its seed, the store, and a send that keeps a replay's exchanges. */
 function contextFor(check: ActiveCheck, run: Run): CheckContext {
   const { recorder, store, settings } = run;
-  const asserter = run.counted(recorder.asserter(check, check.operation));
+  const asserter = run.counted(recorder.asserter(check, check.operation), check.id);
   // While a counterexample is replayed, what it sends is kept as evidence.
   let recording: SentExchange[] | undefined;
   const send = async (request: SendOptions) => {
@@ -116,7 +155,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
           asserter,
           observer,
           record: (finding, counterexample) => recorder.record(check, check.operation, finding, counterexample),
-          noteFailure: (rule) => run.noteFailure(rule),
+          noteFailure: (rule) => run.noteFailure(rule, check.id),
           async recording(into, during) {
             recording = into;
             try {

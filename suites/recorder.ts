@@ -233,6 +233,17 @@ export class Recorder {
     return { rules: ruleResults, observations };
   }
 
+  /** The rules `checks` declare (selected ones), each with its outcome over those checks alone, so far. */
+  outcomesOf(checks: readonly CheckDefinition[]): Map<RuleId, Outcome> {
+    const outcomes = new Map<RuleId, Outcome>();
+    for (const rule of new Set(checks.flatMap((c) => c.rules as readonly RuleId[]))) {
+      if (!this.#selected(rule)) continue;
+      const judged = checks.filter((c) => (c.rules as readonly RuleId[]).includes(rule)).map((c) => this.#checkResult(rule, c).outcome);
+      outcomes.set(rule, combine(judged));
+    }
+    return outcomes;
+  }
+
   #checkResult(rule: RuleId, check: CheckDefinition): CheckResult {
     const tally = this.#tallies.get(`${rule}\u0000${check.id}`);
     const base = { id: check.id, kind: check.kind, title: check.title };

@@ -71,6 +71,8 @@ export class Run {
   readonly #checkTime = new Map<string, number>();
   /** When each active check started, ms since the epoch (with its time, its interval in the run). */
   readonly #checkStart = new Map<string, number>();
+  /** Rules whose first failure was announced (`rule-failed`). */
+  readonly #told = new Set<RuleId>();
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
@@ -167,7 +169,7 @@ export class Run {
       names: this.names,
       store: this.store,
       send: (request, how) => this.session.send(check.id, request, how),
-      asserter: (operation) => this.counted(this.recorder.asserter(check, operation)),
+      asserter: (operation) => this.counted(this.recorder.asserter(check, operation), check.id),
       // A recorded transcript replayed sends nothing real: no pause.
       ...(options.transport ? {} : { sleep: (ms: number) => delay(ms, undefined, signal ? { signal } : {}).catch(() => undefined) }),
       mayCreate: (id) => {
@@ -198,8 +200,12 @@ export class Run {
   }
 
   /** Counts a failure of `rule` towards --max-failures. */
-  noteFailure(rule: RuleId): void {
+  noteFailure(rule: RuleId, check?: string): void {
     const severity = catalog.find((r) => r.id === rule)?.severity ?? 'MUST';
+    if (check !== undefined && this.selected(rule) && !this.#told.has(rule)) {
+      this.#told.add(rule);
+      this.emit({ type: 'rule-failed', rule, check, severity });
+    }
     if (!this.selected(rule) || !failsRun({ outcome: 'fail', severity }, this.settings.strict)) return;
     this.#failing.add(rule);
     const limit = this.settings.maxFailures;
@@ -207,13 +213,13 @@ export class Run {
       this.session.stop(new TargetLost({ code: 'max-failures', failing: this.#failing.size, limit }));
   }
 
-  /** `asserter` with its failures counted towards --max-failures. */
-  counted(asserter: Asserter): Asserter {
+  /** `asserter` (of `check`) with its failures counted towards --max-failures, the first of each rule announced. */
+  counted(asserter: Asserter, check: string): Asserter {
     return {
       ...asserter,
       fail: (rule, ...rest) => {
         asserter.fail(rule, ...rest);
-        this.noteFailure(rule);
+        this.noteFailure(rule, check);
       },
     };
   }
@@ -238,7 +244,7 @@ export class Run {
     for (const check of this.responseChecks) {
       const started = performance.now();
       try {
-        check.inspect(x, { ...this.counted(this.recorder.asserter(check, x.meta.operation)), ...this.recorder.observer(check) });
+        check.inspect(x, { ...this.counted(this.recorder.asserter(check, x.meta.operation), check.id), ...this.recorder.observer(check) });
       } catch (error) {
         this.recorder.checkError(check, (error as Error).message);
       }

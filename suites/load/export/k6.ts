@@ -6,6 +6,7 @@
 import { ANSWERED_THRESHOLD, type Threshold } from '../profiles.js';
 import { LIST_LIMITS, LIST_STATUSES } from '../mix.js';
 import { type ExportedScript, type ExportInput, header, planOf, SETUP_ANIMALS, thresholdsOf } from './script.js';
+import { JUDGE_BEGIN, JUDGE_END, judgeAnswerLines } from './k6-judge.js';
 
 const K6_STAT: Record<string, string> = {
   p50: 'p(50)',
@@ -104,7 +105,12 @@ export function renderK6(input: ExportInput): ExportedScript {
     'Distributed (k6 cloud run, k6-operator): the virtual users, the rate and the request bound are split between the instances, not multiplied;',
     `setup() runs once in Grafana Cloud, but in every k6-operator runner (${SETUP_ANIMALS} animals each), and each k6-operator runner judges the thresholds on its own share.`,
   );
+  notes.push(
+    'Every answer is checked as the load phase judges the answers it samples (status and body shape per operation, judgeAnswer below); checks rate==1 fails the test on any wrong answer. Header rules and what needs the store (listings against the animals created) are judged by the suite alone.',
+  );
   notes.push(...unsupported.map((u) => `Not reproduced: ${u}.`));
+  // Any wrong answer fails the run, as a failed rule fails the suite's.
+  thresholds['checks'] = ['rate==1'];
   const plan = planOf(profile);
   const options = { scenarios, thresholds, summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'] };
   const lines = [
@@ -112,7 +118,7 @@ export function renderK6(input: ExportInput): ExportedScript {
     ...notes.map((n) => `// ${n}`),
     "import http from 'k6/http';",
     "import exec from 'k6/execution';",
-    "import { fail } from 'k6';",
+    "import { check, fail } from 'k6';",
     "import { Rate } from 'k6/metrics';",
     '',
     `const BASE_URL = (__ENV.PETSTORE_BASE_URL || ${JSON.stringify(input.baseUrl ?? '')}).replace(/\\/+$/, '');`,
@@ -167,6 +173,10 @@ export function renderK6(input: ExportInput): ExportedScript {
     '  return { prefix, ids };',
     '}',
     '',
+    JUDGE_BEGIN,
+    ...judgeAnswerLines(),
+    JUDGE_END,
+    '',
     '/** @param {{ prefix: string, ids: string[] }} data What setup() returned. */',
     'export default function (data) {',
     '  const i = exec.scenario.iterationInTest;',
@@ -178,18 +188,29 @@ export function renderK6(input: ExportInput): ExportedScript {
     "  const tags = { load: 'yes', operation: op, probe: probe ? 'yes' : 'no' };",
     '  const responseCallback = probe ? UNAUTHORIZED : OK;',
     '  let response;',
+    '  /** @type {{ limit?: number | null, status?: string | null, id?: string, sent?: string }} */',
+    '  let asked = {};',
     "  if (op === 'listPets') {",
     '    const limit = LIMITS[n % LIMITS.length];',
     '    const status = STATUSES[Math.floor(n / LIMITS.length) % STATUSES.length];',
+    '    asked = { limit, status };',
     "    const query = [limit === null ? '' : `limit=${limit}`, status === null ? '' : `status=${status}`].filter(Boolean).join('&');",
     "    response = http.get(`${BASE_URL}/pets${query ? `?${query}` : ''}`, { headers, tags: { ...tags, name: 'GET /pets' }, responseCallback });",
     "  } else if (op === 'getPet') {",
     '    const id = data.ids[n % data.ids.length];',
+    '    asked = { id };',
     "    response = http.get(`${BASE_URL}/pets/${id}`, { headers, tags: { ...tags, name: 'GET /pets/{petId}' }, responseCallback });",
     '  } else {',
-    "    response = http.post(`${BASE_URL}/pets`, newPet(data.prefix, i), { headers: { ...headers, 'content-type': 'application/json' }, tags: { ...tags, name: 'POST /pets' }, responseCallback });",
+    '    const sent = newPet(data.prefix, i);',
+    '    asked = { sent };',
+    "    response = http.post(`${BASE_URL}/pets`, sent, { headers: { ...headers, 'content-type': 'application/json' }, tags: { ...tags, name: 'POST /pets' }, responseCallback });",
     '  }',
     '  answered.add(response.status !== 0);',
+    '  // An answer, judged; a timeout or a network error is counted by answered and http_req_failed, not here.',
+    '  if (response.status !== 0) {',
+    '    const judged = judgeAnswer(op, probe === 1, asked, response.status, String(response.body));',
+    '    check(response, Object.fromEntries(Object.entries(judged).map(([name, ok]) => [name, () => ok])), tags);',
+    '  }',
     '}',
     '',
   ];

@@ -8,9 +8,9 @@
  * .ci/artillery; elsewhere, without one, those runs are skipped loudly).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -131,6 +131,7 @@ describe('export-load --format k6', () => {
       'http_req_failed{load:yes}': ['rate<0.01'],
       'http_req_duration{load:yes}': ['p(99)<1000'],
       answered: ['rate>=0.9'],
+      checks: ['rate==1'],
     });
     expect(smoke).toContain("const answered = new Rate('answered');");
     expect(smoke).toContain('answered.add(response.status !== 0);');
@@ -184,8 +185,8 @@ describe('export-load --format k6', () => {
 });
 
 /** The error rate as Artillery's ensure computes it: a 2xx to a request with the key, or a 401 to a probe, is not an error. */
-const ARTILLERY_ERROR_RATE =
-  '(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0) + (plugins.metrics-by-endpoint.authProbe.codes.200 ? plugins.metrics-by-endpoint.authProbe.codes.200 : 0) - (plugins.metrics-by-endpoint.authProbe.codes.401 ? plugins.metrics-by-endpoint.authProbe.codes.401 : 0)) / http.requests * 100';
+/** The error rate by name: requests less the answers the processor counted as ok (a 2xx with the key, a 401 without). */
+const ARTILLERY_ERROR_RATE = '(http.requests - petstore.ok_answers) / http.requests * 100';
 
 describe('export-load --format artillery', () => {
   interface Script {
@@ -216,6 +217,7 @@ describe('export-load --format artillery', () => {
       `${ARTILLERY_ERROR_RATE} < 1`,
       'http.response_time.p99 < 1000',
       '(http.responses ? http.responses : 0) / http.requests * 100 >= 90',
+      'petstore.wrong_answers == 0',
     ]);
     // 20 animals first, ids captured as digits.
     expect(script.before.flow).toHaveLength(20);
@@ -262,7 +264,9 @@ describe('export-load --format artillery', () => {
       readFileSync(await exportScript(dir, 'steady', 'artillery', ['--base-url', 'http://127.0.0.1:8080/v1']), 'utf8'),
     ) as Script;
     expect(script.config.target).toBe('http://127.0.0.1:8080/v1');
-    expect(script.config.processor).toBeUndefined();
+    // A processor beside it too: it judges every answer.
+    expect(script.config.processor).toBe('./steady.artillery.processor.cjs');
+    expect(script.scenarios.every((s) => (s as { afterResponse?: string }).afterResponse === 'checkAnswer')).toBe(true);
     expect(script.config.phases).toEqual([{ name: 'steady', duration: 2, arrivalRate: 40, maxVusers: 8 }]);
     expect(script.scenarios.every((s) => s.weight === 1 && s.flow.length === 1)).toBe(true);
     expect(script.config.plugins.ensure.conditions.map((c) => c.expression)).toEqual([
@@ -272,6 +276,7 @@ describe('export-load --format artillery', () => {
       'http.request_rate > 5',
       // Due requests: those sent, and the arrivals skipped at maxVusers.
       '(http.responses ? http.responses : 0) / (http.requests + (vusers.skipped ? vusers.skipped : 0)) * 100 >= 90',
+      'petstore.wrong_answers == 0',
     ]);
     const text = readFileSync(join(dir, 'steady.artillery.yml'), 'utf8');
     expect(text).toMatch(/^# Not reproduced: getPet\.errorRate < 1%: /m);
@@ -279,7 +284,7 @@ describe('export-load --format artillery', () => {
     expect(text).toMatch(/^# Not reproduced: p99_9 < 900ms: Artillery's ensure plugin cannot name its p999 metric/m);
   });
 
-  it('without probes in the mix, the error rate names no probe metric', async () => {
+  it('without probes in the mix, the error rate reads the same, by name', async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'petstore-conformance.config.json'),
@@ -298,9 +303,7 @@ describe('export-load --format artillery', () => {
       }),
     );
     const script = parse(readFileSync(await exportScript(dir, 'keyed', 'artillery'), 'utf8')) as Script;
-    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe(
-      '(http.requests - (http.response_time.2xx.count ? http.response_time.2xx.count : 0)) / http.requests * 100 < 1',
-    );
+    expect(script.config.plugins.ensure.conditions[0]!.expression).toBe(`${ARTILLERY_ERROR_RATE} < 1`);
   });
 
   it("a ramp: each stage's new users arrive in turn, all looping until the ramp ends", async () => {
@@ -378,8 +381,11 @@ describe.skipIf(!ARTILLERY)('export-load: the Artillery script, run by Artillery
 
     expect(broken.code, broken.out.slice(-3000)).not.toBe(0);
     expect(broken.out).toContain(`\nfail: ${ARTILLERY_ERROR_RATE} < 1\n`);
+    // A 401 to a request with the key is a wrong answer too, as the load phase judges it.
+    expect(broken.out).toContain('\nfail: petstore.wrong_answers == 0\n');
+    expect(held.out).toContain('\nok: petstore.wrong_answers == 0\n');
     // Each request got an answer, a 401 or another: answered holds, only the error rate breaks.
-    expect(broken.out).toContain(`\nok: ${conditionsOf(steady).at(-1)!}\n`);
+    expect(broken.out).toContain(`\nok: ${conditionsOf(steady).at(-2)!}\n`);
     for (const ran of [held, broken]) expect(ran.out).not.toContain(DISTINCTIVE_KEY);
   }, 120_000);
 });
@@ -404,11 +410,50 @@ describe('.ci/install-artillery', () => {
     const { bin, calls } = fakeNpm();
     const temp = tempDir();
     const printed = run({ PATH: `${bin}:/usr/bin:/bin`, RUNNER_TEMP: temp });
-    const dir = join(temp, 'petstore-conformance-artillery');
-    expect(printed).toBe(join(dir, 'node_modules', '.bin', 'artillery'));
-    expect(readFileSync(calls, 'utf8')).toBe(`1 ci --prefix ${dir} --no-audit --no-fund --loglevel=error\n`);
+    const dir = printed.replace(/\/node_modules\/\.bin\/artillery$/, '');
+    expect(dir).toMatch(new RegExp(`^${temp}/petstore-conformance-artillery-[0-9a-f]{12}$`));
+    expect(readFileSync(calls, 'utf8')).toMatch(
+      new RegExp(`^1 ci --prefix ${temp}/petstore-conformance-artillery\\.\\w{6} --no-audit --no-fund --loglevel=error\n$`),
+    );
     expect(JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')).packages['node_modules/artillery'].version).toBe('2.0.21');
+    expect(readdirSync(temp)).toEqual([basename(dir)]);
   });
+
+  it('two installs side by side each print the same complete install; a third installs nothing', async () => {
+    // A stand-in npm that takes its time, then leaves an artillery in the folder it was given.
+    const bin = tempDir();
+    const calls = join(bin, 'calls');
+    writeFileSync(
+      join(bin, 'npm'),
+      [
+        '#!/bin/sh',
+        `echo "$*" >> ${calls}`,
+        'prefix="$3"',
+        'sleep 1',
+        'mkdir -p "$prefix/node_modules/.bin" && printf "#!/bin/sh\\n" > "$prefix/node_modules/.bin/artillery" && chmod +x "$prefix/node_modules/.bin/artillery"',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'npm'), 0o755);
+    const temp = tempDir();
+    const env = { HOME: tempDir(), PATH: `${bin}:/usr/bin:/bin`, RUNNER_TEMP: temp };
+    const install = () =>
+      new Promise<{ code: number | null; out: string }>((done) => {
+        const child = spawn(script, [], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('close', (code) => done({ code, out: out.trim() }));
+      });
+    const [a, b] = await Promise.all([install(), install()]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.out).toBe(b.out);
+    expect(existsSync(a.out)).toBe(true);
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
+    // The folder of the install that lost the race is gone; the winner's stays, complete.
+    expect(readdirSync(temp)).toEqual([basename(dirname(dirname(dirname(a.out))))]);
+    expect(run(env)).toBe(a.out);
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
+  }, 30_000);
 
   it('uses $ARTILLERY_PATH, or an artillery on PATH, and installs nothing', () => {
     const { bin, calls } = fakeNpm();
@@ -428,7 +473,10 @@ describe('export-load usage', () => {
     [['export-load', '--profile', 'smoke'], /export-load needs --format \(k6 or artillery\)/],
     [['export-load', '--profile', 'hurricane', '--format', 'k6'], /unknown profile "hurricane"/],
     [['export-load', '--profile', 'smoke', '--format', 'jmeter'], /invalid value for --format \(choices: "k6", "artillery"\)/],
-    [['export-load', '--profile', 'smoke', '--format', 'artillery'], /needs a processor file beside it: give --out/],
+    [
+      ['export-load', '--profile', 'smoke', '--format', 'artillery'],
+      /comes with a processor file that judges each answer, so it cannot go to stdout: give --out <file>\.yml to write both/,
+    ],
   ])('%j is a usage error: exit 2', async (args, message) => {
     const ran = await runInProcess(args);
     expect(ran.code).toBe(2);

@@ -1,4 +1,5 @@
 /** Round ticks for the report's charts (reports/charts.ts): steps of 1, 2 or 5 × 10^n. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lineChart, niceStep, niceTicks } from '../../../reports/charts.js';
 
@@ -52,5 +53,37 @@ describe('lineChart', () => {
     const svg = lineChart({ title: 'T', xLabel: 'x', yLabel: 'y', series: [] }).toString();
     expect(svg).toContain('>no data</text>');
     expect(svg).not.toContain('<path');
+  });
+});
+
+describe('charts in dark mode', () => {
+  it("draw on the page's card in its palette, axes and grid in currentColor: no light colour of their own", () => {
+    const sheet = (name: string) => readFileSync(new URL(`../../../reports/assets/${name}`, import.meta.url), 'utf8');
+    const [reportCss, sharedCss] = [sheet('report.css'), sheet('shared.css')];
+    const rule = /\.chart\{([^}]*)\}/.exec(reportCss)?.[1];
+    expect(rule).toBeDefined();
+    expect(rule).toContain('background:var(--card)');
+    expect(rule).toContain('color:var(--fg)');
+    expect(rule).not.toMatch(/#[0-9a-f]{3,6}/i);
+    // The palette the chart takes has a dark card.
+    expect(sharedCss).toMatch(/@media \(prefers-color-scheme:dark\)\{:root\{[^}]*--card:#1b2029/);
+    const svg = lineChart({
+      title: 'T',
+      xLabel: 'x',
+      yLabel: 'y',
+      series: [
+        {
+          label: 's',
+          colour: '#2563eb',
+          points: [
+            [0, 1],
+            [1, 2],
+          ],
+        },
+      ],
+    }).toString();
+    const strokes = [...svg.matchAll(/<line [^>]*stroke="([^"]*)"/g)].map((m) => m[1]);
+    expect(strokes.length).toBeGreaterThan(2);
+    expect(new Set(strokes)).toEqual(new Set(['currentColor']));
   });
 });

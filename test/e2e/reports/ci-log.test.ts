@@ -1,0 +1,39 @@
+/**
+ * A CI log (no TTY) tells as the run goes: each failing rule as it is decided, each phase's end with its rules by
+ * outcome, before the summary (issue 24, CI logs that tell).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../../../reference/handler.js';
+import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../../helpers.js';
+
+/** A listing without a limit answers 21 animals where the document says at most 20 (LIST-LIMIT-DEFAULT). */
+const overLimit =
+  (inner: Handler): Handler =>
+  (request) =>
+    inner(
+      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
+        ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) }
+        : request,
+    );
+
+describe('the console in a CI log', () => {
+  it('prints a failing rule as it is decided, and each phase its end with the rules by outcome', async () => {
+    const ran = await withServer({ wrap: overLimit }, (url) =>
+      runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', tempDir(), '--load', 'none'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: '' },
+      }),
+    );
+    expect(ran.code).toBe(1);
+    const lines = ran.stderr.split('\n');
+    const failed = lines.findIndex((l) => /^ {2}✗ LIST-LIMIT-DEFAULT \(MUST\) failed, in check \S+$/.test(l));
+    const ended = lines.findIndex((l) =>
+      /^· listPets ended in \d+\.\d s: \d+ rules, \d+ passed, 1 failed.* \(LIST-LIMIT-DEFAULT\)$/.test(l),
+    );
+    expect(failed, ran.stderr).toBeGreaterThan(lines.indexOf(lines.find((l) => l.startsWith('· listPets ('))!));
+    expect(ended, ran.stderr).toBeGreaterThan(failed);
+    for (const phase of ['setup', 'listPets', 'createPet', 'getPet', 'storeOrders', 'auth'])
+      expect(ran.stderr, phase).toMatch(new RegExp(`^· ${phase} ended in \\d+\\.\\d s: `, 'm'));
+    expect(lines.filter((l) => l.includes('LIST-LIMIT-DEFAULT (MUST) failed'))).toHaveLength(1);
+    expect(ran.stderr + ran.stdout).not.toContain(DISTINCTIVE_KEY);
+  }, 60_000);
+});
