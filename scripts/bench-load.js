@@ -8,8 +8,9 @@
 //  machine's load drifts: one pair of runs says little);
 //  3. the suite's peak memory (RSS high-water mark) during a long profile when `--soak-seconds S` is given (default 0:
 //     `npm run bench:memory` is the memory bench, with RSS over time).
-// The suite's CPU is the load phase's own (the report's `generatorLoad.cpuShare` × its duration, which leaves out the
-// functional run before it); wrk's is `time`'s user + sys. Installs wrk (Debian) if it is missing.
+// The suite's CPU is the load phase's own: the CLI's user + sys time from /proc, read every 100 ms, between the readings
+// nearest the profile's start and end (its report's `startedAt` and `durationMs`; the functional run before it is left
+// out), scaled to the profile's length; wrk's is `time`'s user + sys. Installs wrk (Debian) if it is missing.
 // Usage: npm run bench:load [-- --seconds 20 --rounds 3 --connections 32 --soak-seconds 0]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,21 +41,29 @@ async function runSuite(url, profile, dir) {
     { cwd: dir, env: { ...process.env, PETSTORE_API_KEY: key }, stdio: 'ignore' },
   );
   let peakKb = 0;
+  /** The CLI's CPU seconds so far, `[epoch ms, seconds]`, every 100 ms. */
+  const cpu = [];
+  let polls = 0;
   const poll = setInterval(() => {
     try {
+      cpu.push([Date.now(), cpuSeconds(child.pid)]);
+      if (polls++ % 5 > 0) return;
       const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
     } catch {
       // the process has ended
     }
-  }, 500);
+  }, 100);
   await new Promise((resolve) => child.once('exit', resolve));
   clearInterval(poll);
   const report = JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8'));
   const load = report.load[0];
   const attempts = load.overall.requests + load.overall.errors.timeouts + load.overall.errors.socketErrors;
-  // cpuShare is of one core over the profile's duration: CPU µs = share × duration.
-  const cpuUs = load.generatorLoad.cpuShare * load.durationMs * 1000;
+  // The CLI's CPU between the readings nearest the profile's start and end (the functional run before it left out).
+  const start = Date.parse(load.startedAt);
+  const nearest = (when) => cpu.reduce((best, r) => (Math.abs(r[0] - when) < Math.abs(best[0] - when) ? r : best), cpu[0]);
+  const [from, to] = [nearest(start), nearest(start + load.durationMs)];
+  const cpuUs = (to[1] - from[1]) * 1e6 * (load.durationMs / Math.max(1, to[0] - from[0]));
   return { load, peakMb: Math.round(peakKb / 1024), usPerRequest: cpuUs / Math.max(1, attempts) };
 }
 
