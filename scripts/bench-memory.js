@@ -240,10 +240,12 @@ export async function benchMemory({ runs = 3, loadSeconds = 60, soakSeconds = 0,
       }
       const medianMB = median(peaks);
       if (kind.soak) {
-        const reference = rows.find((row) => row.target === TARGETS.load)?.medianMB ?? TARGETS.load;
-        const limit = Math.round(reference * (1 + TARGETS.soak) * 10) / 10;
+        // Within 10 % of the 60 s run's figure, itself held to its target: a 60 s run that peaked high (a late
+        // collection) does not make a high soak pass.
+        const measured = rows.find((row) => row.target === TARGETS.load)?.medianMB ?? TARGETS.load;
+        const limit = Math.round(Math.min(measured, TARGETS.load) * (1 + TARGETS.soak) * 10) / 10;
         rows.push({
-          what: `${kind.what}: CLI peak within ${TARGETS.soak * 100} % of the ${loadSeconds} s run's`,
+          what: `${kind.what}: CLI peak within ${TARGETS.soak * 100} % of the ${loadSeconds} s run's (${measured} MB; at most ${TARGETS.load} MB counted)`,
           medianMB,
           target: limit,
           met: medianMB <= limit,
