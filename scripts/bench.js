@@ -2,13 +2,13 @@
 // each a median of several runs and against its target, references measured
 // in the same run. Shared, noisy machines: read the ratios more than seconds.
 //
-//   npm run bench [-- --runs 3 --memory-load-seconds 45 --load-rounds 3 --load-seconds 10]
+//   npm run bench [-- --runs 3 --memory-load-seconds 60 --load-rounds 3 --load-seconds 10]
 //
 // Rows:
 //   functional phase, 30 ms and 100 ms away  scripts/bench-network.js (own delay proxy)
 //   cold starts against `node -e 0`           scripts/bench-cold.js
 //   peak RSS, functional run and load run     scripts/bench-memory.js
-//   closed-loop throughput against wrk        scripts/bench-load.js (installs wrk if missing)
+//   sender CPU per request against wrk        scripts/bench-load.js (installs wrk if missing)
 import { cpus } from 'node:os';
 import { benchCold } from './bench-cold.js';
 import { benchLoad } from './bench-load.js';
@@ -36,8 +36,8 @@ const section = async (name, run) => {
 };
 await section('functional phase through the delay proxy', () => benchNetwork({ runs, log: console.log }));
 await section('cold starts', () => benchCold({ runs: Math.max(runs, 7) }));
-await section('peak memory', () => benchMemory({ runs, loadSeconds: arg('memory-load-seconds', 45) }));
-await section('throughput against wrk', () =>
+await section('peak memory', () => benchMemory({ runs, loadSeconds: arg('memory-load-seconds', 60) }));
+await section('load sender against wrk', () =>
   benchLoad({ rounds: arg('load-rounds', 3), seconds: arg('load-seconds', 10), soakSeconds: arg('soak-seconds', 0), log: quiet }),
 );
 

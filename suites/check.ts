@@ -16,6 +16,7 @@ import type { NewPetInput } from '../generators/newPet.js';
 import type { Names } from '../generators/names.js';
 import type { AuthVariants } from './credentials.js';
 import { comparePlace, place } from './schedule.js';
+import { IdSet } from './id-set.js';
 import type { Judgement, OperationId, Phase } from '../result/model.js';
 
 export type { Phase } from '../result/model.js';
@@ -88,7 +89,8 @@ export interface PetView {
  * so every id seen stays known: `ids.size` is a lower bound on the store's size.
  */
 export class StoreState {
-  readonly ids = new Set<bigint>();
+  /** Every id the suite knows of: an exact set with no object per id (id-set.ts), since a load profile adds every created id. */
+  readonly ids = new IdSet();
   /** Created animals with the plan position of the code that created them, in order of creation. */
   readonly #made: { pet: CreatedPet; at: readonly [number, number] }[] = [];
   #inPlanOrder: CreatedPet[] | undefined;

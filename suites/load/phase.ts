@@ -156,15 +156,21 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     const n = (counts[request.operation] = (counts[request.operation] ?? 0) + 1);
     return n % SAMPLE_EVERY === 1 && n / SAMPLE_EVERY < MAX_SAMPLES;
   };
-  // A sampled body with a content coding is decoded (asynchronously, within the same bound) before it is judged.
-  const decoding: Promise<void>[] = [];
+  // A sampled body with a content coding is decoded (asynchronously, within the same bound) before it is judged. Only
+  // the decodings under way are held (every createPet answer is sampled: a soak against a compressing target would
+  // otherwise keep a promise per create); one that failed stays, so that the profile ends with its error as before.
+  const decoding = new Set<Promise<void>>();
   const authorization = bearer(deps.apiKey);
   const judge = (observed: Observed) => {
     if (observed.headers['content-encoding'] !== undefined) {
-      decoding.push(
-        decodeBody(observed.body, observed.headers['content-encoding'], deps.maxBodyBytes, observed.truncated).then((decoded) =>
+      const pending = decodeBody(observed.body, observed.headers['content-encoding'], deps.maxBodyBytes, observed.truncated).then(
+        (decoded) =>
           judgeNow(decoded ? { ...observed, body: decoded.body, truncated: decoded.truncated, decoding: decoded.decoding } : observed),
-        ),
+      );
+      decoding.add(pending);
+      pending.then(
+        () => decoding.delete(pending),
+        () => undefined,
       );
       return;
     }
@@ -208,7 +214,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     judge,
     emit: deps.emit,
   });
-  await Promise.all(decoding);
+  await Promise.all([...decoding]);
   return { ...result, conformance: { sampled, undecodable: 0, failedRules: [...failed].sort() } };
 }
 
