@@ -74,7 +74,7 @@ function executable(path: string): boolean {
 }
 
 /**
- * An external program the tests use, as README.md's prerequisites list it:
+ * An external program the tests use, as docs/developing.md's prerequisites list it:
  * the path in `$<envVar>` when set, else the first of `names` on PATH, else the
  * Debian path. Undefined when none is there.
  */
@@ -94,8 +94,8 @@ export function findProgram(names: readonly string[], options: { envVar?: string
  * Chromium, for the tests that open reports in a browser: `$CHROMIUM_PATH`,
  * then `chromium`, `chromium-browser`, `google-chrome` on PATH, then
  * /usr/bin/chromium (Debian's package). When there is none, the browser tests
- * are skipped with a loud message, except under CI=true, where they fail: the
- * README lets only a developer's machine go without a browser.
+ * are skipped with a loud message, except under CI=true, where they fail:
+ * docs/developing.md lets only a developer's machine go without a browser.
  */
 export function findChromium(file: string): string | undefined {
   const path = findProgram(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], {
@@ -133,7 +133,7 @@ export function findArtillery(file: string): string | undefined {
   );
 }
 
-/** A program missing where the README lets a developer's machine skip: a loud warning, or an error under CI=true. */
+/** A program missing where docs/developing.md lets a developer's machine skip: a loud warning, or an error under CI=true. */
 function skippedUnlessCi(file: string, program: string, searched: string, tests: string, install: string): undefined {
   if (process.env.CI === 'true')
     throw new Error(`${file}: no ${program} found (${searched}); under CI=true ${tests} may not be skipped. Install it: ${install}`);
@@ -141,10 +141,11 @@ function skippedUnlessCi(file: string, program: string, searched: string, tests:
   return undefined;
 }
 
-/** A program the README lists as required: its path, or an error saying which package gives it. */
+/** A program docs/developing.md lists as required: its path, or an error saying which package gives it. */
 export function requireProgram(name: string, debianPackage: string): string {
   const path = findProgram([name], { debianPath: `/usr/bin/${name}` });
-  if (!path) throw new Error(`${name} is missing: install it (Debian: apt-get install ${debianPackage}); see README.md, Prerequisites`);
+  if (!path)
+    throw new Error(`${name} is missing: install it (Debian: apt-get install ${debianPackage}); see docs/developing.md, Prerequisites`);
   return path;
 }
 

@@ -4,7 +4,7 @@
  * evidence take it from PETSTORE_API_KEY in a header file bash's printf
  * builtin writes (`-H @<(printf …)`), every form the auth checks send
  * included; printed re-run and replay commands rely on the CLI reading the
- * variable itself; the README shows no example that puts it in argv.
+ * variable itself; the README and docs/ show no example that puts it in argv.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -115,7 +115,7 @@ describe('curl commands in evidence: the key from PETSTORE_API_KEY, in a header 
   );
 });
 
-describe('printed re-run and replay commands, and the README, never put the key on a command line', () => {
+describe('printed re-run and replay commands, the README and docs/ never put the key on a command line', () => {
   it("re-run and replay commands carry no --api-key: the CLI reads PETSTORE_API_KEY itself; replay names the run's target", () => {
     const run = {
       target: 'https://staging.example/v1',
@@ -145,9 +145,21 @@ describe('printed re-run and replay commands, and the README, never put the key 
     }
   });
 
-  it('no example of the README passes the key with --api-key and a value or variable', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const examples = readme.split('\n').filter((line) => /petstore-conformance\b.*--api-key[ =]\S/.test(line) && !line.startsWith('|'));
+  it('no example of the README or of docs/ passes the key with --api-key and a value or variable', () => {
+    const docs = new URL('../../../docs/', import.meta.url);
+    const pages = [
+      new URL('../../../README.md', import.meta.url),
+      ...readdirSync(docs)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => new URL(f, docs)),
+    ];
+    expect(pages.length).toBeGreaterThan(1);
+    const examples = pages.flatMap((page) =>
+      readFileSync(page, 'utf8')
+        .split('\n')
+        .filter((line) => /petstore-conformance\b.*--api-key[ =]\S/.test(line) && !line.startsWith('|'))
+        .map((line) => `${page.pathname.split('/').slice(-2).join('/')}: ${line}`),
+    );
     expect(examples).toEqual([]);
   });
 });

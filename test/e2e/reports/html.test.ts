@@ -11,7 +11,7 @@ import { runConformance } from '../../../suites/engine.js';
 import type { ConformanceResult, Outcome } from '../../../result/model.js';
 import { artifactsDir, DISTINCTIVE_KEY, findChromium, tempDir, withServer, watch } from '../../helpers.js';
 
-/** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
+/** Chromium for the browser tests (docs/developing.md: skipped only when absent and not under CI). */
 const CHROMIUM = findChromium('test/e2e/reports/html.test.ts');
 const CHROMIUM_ARGS = [
   '--headless',

@@ -15,7 +15,7 @@ import { evidence, finding, resultFixture, withOpenCases, withOutcomes } from '.
 import { DISTINCTIVE_KEY, requireProgram, withServer } from '../../helpers.js';
 
 const XSD = new URL('../../fixtures/junit/jenkins-junit.xsd', import.meta.url).pathname;
-/** xmllint (Debian libxml2-utils), a prerequisite the README lists: found on PATH. */
+/** xmllint (Debian libxml2-utils), a prerequisite docs/developing.md lists: found on PATH. */
 let XMLLINT: string;
 const XUNIT_VIEWER = join(dirname(createRequire(import.meta.url).resolve('xunit-viewer/package.json')), 'bin', 'xunit-viewer.js');
 

@@ -20,7 +20,7 @@ import { CONTRACT_API_KEY, mutants } from '../../fixtures/mutants/index.js';
 import { artifactsDir, findChromium, type Ran, reportErrors, runInProcess, tempDir, watch } from '../../helpers.js';
 import { suiteText } from '../../../core/redact.js';
 
-/** Chromium for the browser tests (README.md: skipped only when absent and not under CI). */
+/** Chromium for the browser tests (docs/developing.md: skipped only when absent and not under CI). */
 const CHROMIUM = findChromium('test/e2e/reports/matrix.test.ts');
 const CHROMIUM_ARGS = [
   '--headless',
