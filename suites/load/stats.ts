@@ -10,6 +10,9 @@ const OPERATIONS: readonly LoadOperation[] = ['listPets', 'createPet', 'getPet']
 /** Percentiles kept as the latency distribution of a report. */
 const DISTRIBUTION = [0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.9, 99.99, 100];
 
+/** How the statistics get a histogram: {@link histogram} unless a test counts them. */
+export type NewHistogram = () => hdr.Histogram;
+
 function histogram(): hdr.Histogram {
   // 1 µs to 1 hour, 3 significant digits; grows if needed.
   return hdr.build({
@@ -24,11 +27,15 @@ function histogram(): hdr.Histogram {
 const ms = (us: number) => Math.round(us) / 1000;
 
 class Series {
-  latency = histogram();
+  latency: hdr.Histogram;
   requests = 0;
   non2xx = 0;
   timeouts = 0;
   socketErrors = 0;
+
+  constructor(newHistogram: NewHistogram) {
+    this.latency = newHistogram();
+  }
 
   /** Counts a response without recording its latency (the overall series: its histogram is the operations' sum). */
   count(ok: boolean): void {
@@ -93,12 +100,12 @@ export interface TimelineRow {
  * profile, so a second allocates nothing.
  */
 export class LoadStats {
-  readonly overall = new Series();
-  readonly operations: Record<LoadOperation, Series> = { listPets: new Series(), createPet: new Series(), getPet: new Series() };
+  readonly overall: Series;
+  readonly operations: Record<LoadOperation, Series>;
   readonly #timeline: TimelineRow[] = [];
-  readonly #second = new Series();
+  readonly #second: Series;
   /** The histogram of the second that closed last, until its percentiles are read ({@link LoadStats.settle}); then empty. */
-  #closed = histogram();
+  #closed: hdr.Histogram;
   /** The row whose p50 and p99 are still to be read from {@link LoadStats.#closed}. */
   #pending: TimelineRow | undefined;
   #settling: NodeJS.Immediate | undefined;
@@ -109,8 +116,13 @@ export class LoadStats {
   #secondIndex = 0;
   readonly #started: number;
 
-  constructor(started = performance.now()) {
+  /** `newHistogram`: how it gets each histogram (the project's tests count them). */
+  constructor(started = performance.now(), newHistogram: NewHistogram = histogram) {
     this.#started = started;
+    this.overall = new Series(newHistogram);
+    this.operations = { listPets: new Series(newHistogram), createPet: new Series(newHistogram), getPet: new Series(newHistogram) };
+    this.#second = new Series(newHistogram);
+    this.#closed = newHistogram();
   }
 
   /** Per-second figures, each second's percentiles read. */

@@ -4,33 +4,15 @@
  * percentile walks ran inside a response's handler); the figures stay those of one histogram of every latency.
  */
 import * as hdr from 'hdr-histogram-js';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LoadStats } from '../../../suites/load/stats.js';
 
-/** hdr-histogram-js as the stats use it, counting the histograms built and the percentiles read. */
-const counted = vi.hoisted(() => ({ built: 0, percentiles: 0 }));
-vi.mock('hdr-histogram-js', async (original) => {
-  const real = await original<typeof import('hdr-histogram-js')>();
-  return {
-    ...real,
-    build: (...args: Parameters<typeof real.build>) => {
-      counted.built++;
-      const histogram = real.build(...args);
-      const at = histogram.getValueAtPercentile.bind(histogram);
-      histogram.getValueAtPercentile = (p: number) => {
-        counted.percentiles++;
-        return at(p);
-      };
-      return histogram;
-    },
-  };
-});
+/** Histograms built and percentiles read through {@link counting} (vitest shares modules between files: no mock). */
+const counted = { built: 0, percentiles: 0 };
 
-const { LoadStats } = await import('../../../suites/load/stats.js');
-
-/** The same settings as the stats' own histograms, built without counting. */
-async function reference(values: readonly number[]): Promise<hdr.Histogram> {
-  const real = await vi.importActual<typeof import('hdr-histogram-js')>('hdr-histogram-js');
-  const h = real.build({
+/** The same settings as the stats' own histograms. */
+function reference(values: readonly number[] = []): hdr.Histogram {
+  const h = hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: 3_600_000_000,
     numberOfSignificantValueDigits: 3,
@@ -39,6 +21,18 @@ async function reference(values: readonly number[]): Promise<hdr.Histogram> {
   });
   for (const v of values) h.recordValue(v);
   return h;
+}
+
+/** A histogram as the stats get one, counting its building and each percentile read. */
+function counting(): hdr.Histogram {
+  counted.built++;
+  const histogram = reference();
+  const at = histogram.getValueAtPercentile.bind(histogram);
+  histogram.getValueAtPercentile = (p: number) => {
+    counted.percentiles++;
+    return at(p);
+  };
+  return histogram;
 }
 
 /** Latencies (µs) of second `s`: spread, so that p50 and p99 differ from one second to the next. */
@@ -51,7 +45,7 @@ beforeEach(() => {
 
 describe('load statistics', () => {
   it('closes a second inside a response handler without reading a percentile or building a histogram', () => {
-    const stats = new LoadStats(0);
+    const stats = new LoadStats(0, counting);
     const built = counted.built;
     for (const v of latencies(0)) stats.record('getPet', v, true, 500);
     // The first response of second 1 closes second 0.
@@ -61,7 +55,7 @@ describe('load statistics', () => {
   });
 
   it('reuses its histograms however long the profile runs', () => {
-    const stats = new LoadStats(0);
+    const stats = new LoadStats(0, counting);
     const built = counted.built;
     for (let s = 0; s < 30; s++) {
       for (const v of latencies(s)) stats.record(s % 2 ? 'listPets' : 'getPet', v, true, s * 1000 + 10);
@@ -71,7 +65,7 @@ describe('load statistics', () => {
   });
 
   it('gives each second and the whole the figures of one histogram of their latencies', async () => {
-    const stats = new LoadStats(0);
+    const stats = new LoadStats(0, counting);
     const all: number[] = [];
     for (let s = 0; s < 5; s++)
       for (const [i, v] of latencies(s).entries()) {
@@ -86,7 +80,7 @@ describe('load statistics', () => {
     const timeline = stats.timeline;
     expect(timeline.map((r) => r.second)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (let s = 0; s < 5; s++) {
-      const h = await reference(latencies(s));
+      const h = reference(latencies(s));
       expect(timeline[s]).toEqual({
         second: s,
         requests: 200,
@@ -97,7 +91,7 @@ describe('load statistics', () => {
     }
     expect(timeline[5]).toEqual({ second: 5, requests: 0, errors: 0, p50: 0, p99: 0 });
     const figures = stats.finish(8, 7600);
-    const h = await reference(all);
+    const h = reference(all);
     expect(figures.overall.requests).toBe(all.length);
     expect(figures.overall.errors).toEqual({ non2xx: 20, timeouts: 2, socketErrors: 0 });
     expect(figures.overall.latencyMs).toEqual({

@@ -70,3 +70,21 @@ describe('unit tests need no socket, process or waiting timer', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('no test mocks a module', () => {
+  // vitest.config.ts shares modules between the files a worker runs (isolate: false): a module mocked in one file may
+  // already be loaded, unmocked, by an earlier one, and the test then passes without testing anything.
+  it('no source under test/ calls vi.mock or vi.doMock (inject what a test counts instead)', () => {
+    const self = new URL(import.meta.url).pathname;
+    const pattern = /\bvi\.(do)?[mM]ock\s*\(/;
+    expect(pattern.test("vi.mock('hdr-histogram-js', () => ({}))")).toBe(true);
+    const found = sources(join(UNIT, '..'))
+      .filter((file) => file !== self)
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (pattern.test(line) ? [`${relative(root, file)}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+      );
+    expect(found).toEqual([]);
+  });
+});
