@@ -35,6 +35,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
+import { type ConcurrencyRecord, concurrencyFor, MAX_WIDENED, roundTripOf } from './session/in-flight.js';
 
 /**
  * One run's state and the services its phases share: the recorder, the
@@ -63,6 +64,8 @@ export class Run {
   readonly names: Names;
   readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
   readonly loads: LoadResult[] = [];
+  /** Requests in flight at most, and why (suites/session/in-flight.ts): the given limit, or the default until the preflight widens it. */
+  concurrency: ConcurrencyRecord;
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   readonly cutShort: string[] = [];
   /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
@@ -105,7 +108,8 @@ export class Run {
           baseUrl: options.baseUrl,
           timeoutMs: settings.timeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
-          connections: settings.concurrency,
+          // Not given, the limit may widen after the preflight: the pool can grow to the widest; the session holds the limit.
+          connections: options.concurrency === undefined ? MAX_WIDENED : settings.concurrency,
           ...settings.connection,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
@@ -113,6 +117,7 @@ export class Run {
       this.redactor,
     );
     this.client = transport && isRedacted(transport) ? transport : boundary;
+    this.concurrency = concurrencyFor(options.concurrency, undefined);
     // What the load phase's own connections receive comes in through the same door.
     this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
@@ -131,6 +136,8 @@ export class Run {
       // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
       jitterMs: transport ? 0 : settings.jitterMs,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+      // A caller's transport (verify's replay) never had a pool to wait for: only the checks' own bounds, as before.
+      ...(transport ? {} : { concurrency: this.concurrency.limit }),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
@@ -182,6 +189,17 @@ export class Run {
     } catch (error) {
       if (!(error instanceof TargetLost || error instanceof RateLimited || error instanceof NotJudged)) throw error;
     }
+  }
+
+  /**
+   * After the preflight: the limit for the rest of the run, from the time its
+   * first request took (suites/session/in-flight.ts `concurrencyFor`); a
+   * given limit stays as it is.
+   */
+  widen(preflightMs: number): void {
+    if (this.concurrency.source === 'given') return;
+    this.concurrency = concurrencyFor(undefined, roundTripOf(preflightMs, this.settings.target.startsWith('https:')));
+    if (!this.options.transport) this.session.concurrency = this.concurrency.limit;
   }
 
   selected(rule: RuleId): boolean {
@@ -281,6 +299,7 @@ export class Run {
       recorded: this.recorder.results(),
       checkTime: this.#checkTime,
       requestsSent: this.client.requestsSent,
+      concurrency: this.concurrency,
       checks: this.checks.length,
       skippedPhases: this.skippedPhases,
       loads: this.loads,
