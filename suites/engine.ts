@@ -57,9 +57,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
     await run.prelude();
     abort = await preflight((request) => run.send(PREFLIGHT, request)).then(
-      (tookMs) => {
+      (ms) => {
         // The round trip is measured: without a limit given, the rest of the run may keep more in flight.
-        run.widen(tookMs);
+        run.widen(ms);
         return undefined;
       },
       (error: unknown) => {

@@ -35,7 +35,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
-import { type ConcurrencyRecord, concurrencyFor, MAX_WIDENED, roundTripOf } from './session/in-flight.js';
+import { type ConcurrencyRecord, concurrencyFor, MAX_WIDENED, RoundTrip } from './session/in-flight.js';
 
 /**
  * One run's state and the services its phases share: the recorder, the
@@ -72,6 +72,8 @@ export class Run {
   readonly #answers = new Map<string, Map<string, number>>();
   /** Time each check took, ms: active checks' runs, response checks' judging. */
   readonly #checkTime = new Map<string, number>();
+  /** The shortest round trip seen, once the preflight has measured one (the in-flight limit follows it when none was given). */
+  readonly #roundTrip = new RoundTrip();
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
@@ -144,6 +146,10 @@ export class Run {
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
+        if (x.response && this.#roundTrip.ms !== undefined) {
+          this.#roundTrip.saw(x.durationMs);
+          this.#follow();
+        }
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },
@@ -192,14 +198,22 @@ export class Run {
   }
 
   /**
-   * After the preflight: the limit for the rest of the run, from the time its
-   * first request took (suites/session/in-flight.ts `concurrencyFor`); a
-   * given limit stays as it is.
+   * The preflight answered in `ms`: without a limit given, the run may keep
+   * more in flight from now on (suites/session/in-flight.ts), and the limit
+   * follows each later exchange's time; a given limit stays as it is.
    */
-  widen(preflightMs: number): void {
-    if (this.concurrency.source === 'given') return;
-    this.concurrency = concurrencyFor(undefined, roundTripOf(preflightMs, this.settings.target.startsWith('https:')));
-    if (!this.options.transport) this.session.concurrency = this.concurrency.limit;
+  widen(ms: number): void {
+    this.#roundTrip.first(ms, this.settings.target.startsWith('https:'));
+    this.#follow();
+  }
+
+  /** The limit for the shortest round trip seen, once the preflight has measured one. */
+  #follow(): void {
+    if (this.concurrency.source === 'given' || this.#roundTrip.ms === undefined) return;
+    const next = concurrencyFor(undefined, this.#roundTrip.ms);
+    if (next.limit === this.concurrency.limit && next.rttMs === this.concurrency.rttMs) return;
+    this.concurrency = next;
+    if (!this.options.transport) this.session.concurrency = next.limit;
   }
 
   selected(rule: RuleId): boolean {

@@ -1,8 +1,9 @@
 /**
  * How many requests the run keeps in flight (functional phases): the limit a
  * caller gave is a hard one; without one the run starts at the default and,
- * once the preflight has measured the round trip, widens it for the rest of
- * the run ({@link concurrencyFor}). A long round trip means a request spends
+ * once the preflight has measured the round trip, widens it
+ * ({@link concurrencyFor}), following the shortest round trip seen
+ * ({@link RoundTrip}) for the rest of the run. A long round trip means a request spends
  * its time on the wire, not in the target, so more of them in flight cost the
  * target little and save the run whole waves of waiting. `--rate-limit`
  * (suites/pacing.ts) still paces on top, whatever the limit.
@@ -39,14 +40,32 @@ export function concurrencyFor(given: number | undefined, rttMs: number | undefi
 }
 
 /**
- * The round trip a first request's time tells, ms: it opened its connection,
- * so it waited one round trip for TCP's handshake, one more for TLS 1.3's on
- * https, and one for the exchange; the target's own time counts as wire. An
- * estimate that errs long through a proxy (the tunnel adds round trips),
- * which only widens within {@link MAX_WIDENED}.
+ * The round trip of a run, ms, as the shortest exchange seen so far (as
+ * BBR's min-RTT filter: queueing and the target's work only ever lengthen an
+ * exchange). The preflight's time counts halved (a third on https): its
+ * connection was opened for it, one round trip for TCP's handshake (and
+ * TLS 1.3's), one for the exchange; it also holds the suite's own cost of a
+ * first request, so it errs long, and the next exchange on an open
+ * connection corrects it. Through a proxy it errs long too, which only widens
+ * within {@link MAX_WIDENED}.
  */
-export function roundTripOf(firstRequestMs: number, https: boolean): number {
-  return firstRequestMs / (https ? 3 : 2);
+export class RoundTrip {
+  #shortest: number | undefined;
+
+  /** The estimate, ms; undefined before any answer. */
+  get ms(): number | undefined {
+    return this.#shortest;
+  }
+
+  /** The preflight's time, ms (its connection opened for it). */
+  first(ms: number, https: boolean): void {
+    this.saw(ms / (https ? 3 : 2));
+  }
+
+  /** An answered exchange's time, ms. */
+  saw(ms: number): void {
+    if (Number.isFinite(ms) && ms >= 0 && (this.#shortest === undefined || ms < this.#shortest)) this.#shortest = ms;
+  }
 }
 
 /**

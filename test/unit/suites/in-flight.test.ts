@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../suites/defaults.js';
-import { concurrencyFor, InFlightGate, MAX_WIDENED, roundTripOf } from '../../../suites/session/in-flight.js';
+import { concurrencyFor, InFlightGate, MAX_WIDENED, RoundTrip } from '../../../suites/session/in-flight.js';
 import { reportSchema } from '../../../spec/report-schema.js';
 import { newAjv } from '../../../spec/validate.js';
 
@@ -32,9 +32,19 @@ describe('the in-flight limit: widened only when not given', () => {
     }
   });
 
-  it("a first request's time holds TCP's handshake (and TLS's on https) besides the exchange", () => {
-    expect(roundTripOf(120, false)).toBe(60);
-    expect(roundTripOf(120, true)).toBe(40);
+  it("the round trip is the shortest exchange seen; the preflight's time halved (a third on https), its connection opened for it", () => {
+    const rtt = new RoundTrip();
+    expect(rtt.ms).toBeUndefined();
+    rtt.first(120, false);
+    expect(rtt.ms).toBe(60);
+    rtt.saw(75);
+    expect(rtt.ms).toBe(60);
+    rtt.saw(31);
+    rtt.saw(Number.NaN);
+    expect(rtt.ms).toBe(31);
+    const tls = new RoundTrip();
+    tls.first(120, true);
+    expect(tls.ms).toBe(40);
   });
 
   it('what it records is valid in the published report schema', () => {
