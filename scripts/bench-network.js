@@ -63,6 +63,8 @@ async function functionalRun(target, rttMs, keepLog, concurrency) {
       waves,
       maxInFlight,
       verdict: report.summary.verdict,
+      // The in-flight limit the run kept and why (reports of versions before it was recorded: none).
+      limit: report.options.concurrency ? `${report.options.concurrency.limit} ${report.options.concurrency.source}` : 'not recorded',
       log,
     };
   } finally {
@@ -82,7 +84,7 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
       try {
         const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency);
         log(
-          `  ${rtt} ms away, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.waves} waves, ${r.requests} requests (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight, ${r.verdict}`,
+          `  ${rtt} ms away, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.waves} waves, ${r.requests} requests (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight (limit ${r.limit}), ${r.verdict}`,
         );
         if (requestLog && i === runs - 1)
           for (const q of r.log) log(`    #${q.n} depth ${q.depth} ${q.start.toFixed(1)}–${q.end?.toFixed(1) ?? '?'} ms ${q.line}`);
