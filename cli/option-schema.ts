@@ -199,7 +199,7 @@ const ENTRIES = {
   },
   concurrency: {
     type: 'number',
-    help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it [default: ${DEFAULTS.concurrency}]`,
+    help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it. Given, a hard limit; not given, widened once the first request has measured the round trip to ${DEFAULTS.concurrency} × ⌈round trip / 10 ms⌉, at most ${4 * DEFAULTS.concurrency} [default: ${DEFAULTS.concurrency}]`,
     engine: engine('concurrency'),
     file: {
       type: 'integer',

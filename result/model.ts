@@ -293,6 +293,8 @@ export interface ConformanceResult {
     connection?: ConnectionRecord;
     sources?: SettingSources;
     names?: 'natural';
+    /** Requests in flight at most in the functional phases, and why; absent in reports of versions before it was recorded. */
+    concurrency?: ConcurrencyRecord;
   };
   /** Name prefix of every animal the run created; absent when its names were natural (`options.names`), which have none. */
   namePrefix?: string;
@@ -327,3 +329,13 @@ export type RunEvent =
   | { type: 'load-tick'; profile: string; elapsedSec: number; durationSec: number; requests: number; throughput: number; p99Ms: number }
   | { type: 'load-end'; profile: string; thresholdsFailed: number }
   | { type: 'run-end'; result: ConformanceResult };
+
+/** What report.json records of the functional phases' in-flight limit (`options.concurrency`; suites/session/in-flight.ts decides it). */
+export interface ConcurrencyRecord {
+  /** Requests in flight at most after the preflight (before it: the given limit, or the default). */
+  limit: number;
+  /** `given`: by the caller, a hard limit; `default`: not given, the round trip too short to widen; `widened`: not given, widened. */
+  source: 'given' | 'default' | 'widened';
+  /** The round trip the preflight measured (an estimate), ms; absent when the limit was given or nothing was measured. */
+  rttMs?: number;
+}

@@ -146,6 +146,27 @@ export const reportSchema = {
             },
           },
         },
+        concurrency: {
+          type: 'object',
+          description:
+            'Requests in flight at most in the functional phases, and why; reports of earlier versions have none (their limit was 32, or the one given)',
+          required: ['limit', 'source'],
+          additionalProperties: false,
+          properties: {
+            limit: { type: 'integer', minimum: 1, description: 'The limit after the preflight (before it: the one given, or the default)' },
+            source: {
+              enum: ['given', 'default', 'widened'],
+              description:
+                'given: by a flag, variable, config key or the caller, a hard limit; default: none given and the round trip too short to widen; widened: none given, widened for the round trip',
+            },
+            rttMs: {
+              type: 'number',
+              minimum: 0,
+              description:
+                "The round trip estimated from the preflight's time, ms; absent when the limit was given or the preflight got no answer",
+            },
+          },
+        },
         timeoutMs: { type: 'integer' },
         only: { type: 'array', items: { $ref: '#/$defs/ruleId' } },
         skip: { type: 'array', items: { $ref: '#/$defs/ruleId' } },

@@ -57,7 +57,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
     await run.prelude();
     abort = await preflight((request) => run.send(PREFLIGHT, request)).then(
-      () => undefined,
+      (ms) => {
+        // The round trip is measured: without a limit given, the rest of the run may keep more in flight.
+        run.widen(ms);
+        return undefined;
+      },
       (error: unknown) => {
         if (error instanceof PcError) return { code: error.code, message: error.message };
         // Interrupted during the preflight: nothing was tested; every check is "not run" below.
@@ -131,9 +135,10 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
 /**
  * One request before anything else: the target must answer HTTP, and accept the
  * key. Otherwise every check would only repeat the same problem: the run stops,
- * and the result says why (`summary.abort`).
+ * and the result says why (`summary.abort`). Resolves with the time it took, ms
+ * (the round trip the run's in-flight limit may widen with).
  */
-async function preflight(send: (request: SendOptions) => Promise<SentExchange>): Promise<void> {
+async function preflight(send: (request: SendOptions) => Promise<SentExchange>): Promise<number> {
   const x = await send(listPets({ limit: 1 }));
   if (x.error) throw x.error;
   if (x.response?.status === 401) {
@@ -151,4 +156,5 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
       `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`,
     );
   }
+  return x.durationMs;
 }

@@ -136,8 +136,8 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
     store,
     authVariants: run.variants,
     send,
-    sendAll: (requests) => mapBounded(requests, settings.concurrency, send),
-    parallel: (items, fn) => mapBounded(items, settings.concurrency, (item) => fn(item)),
+    sendAll: (requests) => mapBounded(requests, run.concurrency.limit, send),
+    parallel: (items, fn) => mapBounded(items, run.concurrency.limit, (item) => fn(item)),
     property: (arbitrary, body, options) =>
       runProperty(
         {
@@ -147,7 +147,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
           seed: checkSeed(settings.seed, check.id),
           numRuns: settings.numRuns,
           timeLimitMs: settings.propertyTimeLimitMs,
-          concurrency: settings.concurrency,
+          concurrency: run.concurrency.limit,
         },
         {
           check,

@@ -11,7 +11,7 @@ import type { Names } from '../generators/names.js';
 import { INTERFACE_VERSION } from '../spec/openapi.js';
 import type { RuleId } from '../spec/rules.js';
 import type { Phase } from './check.js';
-import type { ConformanceResult, LoadResult, Observation, RuleOutcome, RuleResult, Summary } from '../result/model.js';
+import type { ConcurrencyRecord, ConformanceResult, LoadResult, Observation, RuleOutcome, RuleResult, Summary } from '../result/model.js';
 import { decideVerdict, thresholdsOutcome } from '../result/policy.js';
 import type { ConformanceOptions, Resolved } from './options.js';
 import { PHASES } from './plan.js';
@@ -31,6 +31,8 @@ export interface ResultInput {
   checkStart?: ReadonlyMap<string, number>;
   /** Requests the run's transport sent. */
   requestsSent: number;
+  /** The in-flight limit and why (suites/session/in-flight.ts). */
+  concurrency: ConcurrencyRecord;
   /** The run's checks, counted. */
   checks: number;
   skippedPhases: ConformanceResult['skippedPhases'];
@@ -80,6 +82,7 @@ export function buildResult(input: ResultInput): ConformanceResult {
       ...clientRecord(settings),
       ...(settings.sources ? { sources: settings.sources } : {}),
       ...(names.natural ? { names: 'natural' as const } : {}),
+      concurrency: input.concurrency,
     },
     // Natural names have no prefix: the field is left out rather than given one no name starts with.
     ...(names.natural ? {} : { namePrefix: names.prefix }),

@@ -35,6 +35,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
+import { type ConcurrencyRecord, concurrencyFor, MAX_WIDENED, RoundTrip } from './session/in-flight.js';
 
 /**
  * One run's state and the services its phases share: the recorder, the
@@ -63,6 +64,8 @@ export class Run {
   readonly names: Names;
   readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
   readonly loads: LoadResult[] = [];
+  /** Requests in flight at most, and why (suites/session/in-flight.ts): the given limit, or the default until the preflight widens it. */
+  concurrency: ConcurrencyRecord;
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   readonly cutShort: string[] = [];
   /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
@@ -73,6 +76,8 @@ export class Run {
   readonly #checkStart = new Map<string, number>();
   /** Rules whose first failure was announced (`rule-failed`). */
   readonly #told = new Set<RuleId>();
+  /** The shortest round trip seen, once the preflight has measured one (the in-flight limit follows it when none was given). */
+  readonly #roundTrip = new RoundTrip();
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
@@ -109,7 +114,8 @@ export class Run {
           baseUrl: options.baseUrl,
           timeoutMs: settings.timeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
-          connections: settings.concurrency,
+          // Not given, the limit may widen after the preflight: the pool can grow to the widest; the session holds the limit.
+          connections: options.concurrency === undefined ? MAX_WIDENED : settings.concurrency,
           ...settings.connection,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
@@ -117,6 +123,7 @@ export class Run {
       this.redactor,
     );
     this.client = transport && isRedacted(transport) ? transport : boundary;
+    this.concurrency = concurrencyFor(options.concurrency, undefined);
     // What the load phase's own connections receive comes in through the same door.
     this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
@@ -135,12 +142,18 @@ export class Run {
       // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
       jitterMs: transport ? 0 : settings.jitterMs,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+      // A caller's transport (verify's replay) never had a pool to wait for: only the checks' own bounds, as before.
+      ...(transport ? {} : { concurrency: this.concurrency.limit }),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
+        if (x.response && this.#roundTrip.ms !== undefined) {
+          this.#roundTrip.saw(x.durationMs);
+          this.#follow();
+        }
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },
@@ -186,6 +199,25 @@ export class Run {
     } catch (error) {
       if (!(error instanceof TargetLost || error instanceof RateLimited || error instanceof NotJudged)) throw error;
     }
+  }
+
+  /**
+   * The preflight answered in `ms`: without a limit given, the run may keep
+   * more in flight from now on (suites/session/in-flight.ts), and the limit
+   * follows each later exchange's time; a given limit stays as it is.
+   */
+  widen(ms: number): void {
+    this.#roundTrip.first(ms, this.settings.target.startsWith('https:'));
+    this.#follow();
+  }
+
+  /** The limit for the shortest round trip seen, once the preflight has measured one. */
+  #follow(): void {
+    if (this.concurrency.source === 'given' || this.#roundTrip.ms === undefined) return;
+    const next = concurrencyFor(undefined, this.#roundTrip.ms);
+    if (next.limit === this.concurrency.limit && next.rttMs === this.concurrency.rttMs) return;
+    this.concurrency = next;
+    if (!this.options.transport) this.session.concurrency = next.limit;
   }
 
   selected(rule: RuleId): boolean {
@@ -296,6 +328,7 @@ export class Run {
       checkTime: this.#checkTime,
       checkStart: this.#checkStart,
       requestsSent: this.client.requestsSent,
+      concurrency: this.concurrency,
       checks: this.checks.length,
       skippedPhases: this.skippedPhases,
       loads: this.loads,

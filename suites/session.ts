@@ -27,6 +27,7 @@ import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from '../result/reasons.js';
 import { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
+import { InFlightGate } from './session/in-flight.js';
 
 export { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 
@@ -98,6 +99,8 @@ export interface SessionOptions {
   jitterMs?: number;
   /** The suite's own requests per second at most. */
   rateLimit?: number;
+  /** Requests in flight at most (suites/session/in-flight.ts), until {@link TargetSession.concurrency} changes it. Default: no limit of the session's own. */
+  concurrency?: number;
   signal?: AbortSignal;
   /** Each exchange sent for a check, before it is judged (and a probe's, never judged). */
   onExchange(x: SentExchange): void;
@@ -115,6 +118,7 @@ export class TargetSession {
   readonly #options: SessionOptions;
   readonly #pacing: PacingGate;
   readonly #silence: SilenceWatch;
+  readonly #gate: InFlightGate;
   #inFlight = 0;
   /** Requests asked for so far (a resend, a wait, a probe aside): a request's order, from which its client is drawn. */
   #requests = 0;
@@ -128,6 +132,7 @@ export class TargetSession {
 
   constructor(options: SessionOptions) {
     this.#options = options;
+    this.#gate = new InFlightGate(options.concurrency ?? Number.POSITIVE_INFINITY);
     this.#pacing = new PacingGate({
       maxWaitMs: options.maxWaitMs,
       ...(options.rateLimit ? { ratePerSecond: options.rateLimit } : {}),
@@ -148,6 +153,15 @@ export class TargetSession {
   stop(reason: TargetLost): TargetLost {
     this.stopped ??= reason;
     return this.stopped;
+  }
+
+  /** Requests in flight at most; set, it holds for every request sent after (the waiting ones included). */
+  get concurrency(): number {
+    return this.#gate.limit;
+  }
+
+  set concurrency(limit: number) {
+    this.#gate.limit = limit;
   }
 
   /** Time spent waiting out 429 answers, ms. */
@@ -188,6 +202,8 @@ export class TargetSession {
       await this.#pacing.beforeSend();
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
+      // After the pacing, as the transport's own pool was: a paced request waits its turn here, not twice.
+      await this.#gate.acquire();
       try {
         x = {
           ...(await this.#options.client.send({
@@ -199,6 +215,7 @@ export class TargetSession {
           meta: { operation, auth, check },
         };
       } finally {
+        this.#gate.release();
         this.#inFlight--;
       }
       fresh = false;
@@ -301,15 +318,21 @@ export class TargetSession {
         const nth = this.#byCheck.get(PROBE) ?? 0;
         this.#byCheck.set(PROBE, nth + 1);
         const fingerprint = this.#fingerprintOf(PROBE, nth);
-        const x: SentExchange = {
-          ...(await this.#options.client.send({
-            ...probe,
-            headers: { authorization: bearer(this.#options.apiKey) },
-            ...(fresh ? { fresh } : {}),
-            ...(fingerprint ? { fingerprint } : {}),
-          })),
-          meta: { operation: 'listPets', auth: 'valid', check: PROBE },
-        };
+        await this.#gate.acquire();
+        let x: SentExchange;
+        try {
+          x = {
+            ...(await this.#options.client.send({
+              ...probe,
+              headers: { authorization: bearer(this.#options.apiKey) },
+              ...(fresh ? { fresh } : {}),
+              ...(fingerprint ? { fingerprint } : {}),
+            })),
+            meta: { operation: 'listPets', auth: 'valid', check: PROBE },
+          };
+        } finally {
+          this.#gate.release();
+        }
         this.#options.onExchange(x);
         // A probe on a connection closed as idle tells nothing: asked again, once, on a new connection.
         if (closedWhenIdle(x.error) !== undefined && !fresh) {

@@ -98,14 +98,18 @@ export const statusFilter = defineCheck({
   ],
   gaps: [...JUDGE_GAPS, 'GAP-READ-AFTER-WRITE'],
   async run(ctx) {
-    for (const status of PET_STATUSES) {
-      const small = [1, 2, 5];
-      const queries = [{ status, limit: 100 }, { status }, ...small.map((limit) => ({ status, limit }))];
-      // Expected on these pages: the animals last read with `status` before
-      // they were sent (the pages, answered one after another, may show an
-      // animal that moved in between: that read does not bind the others).
-      const known = ctx.store.createdWithStatus(status);
-      const exchanges = await ctx.sendAll(queries.map((query) => listPets(query)));
+    // Every status's pages are sent at once (a run far from its target waits one round trip, not one per status),
+    // then judged status after status, as when sent one status after another. Expected on a page: the animals last
+    // read with its status before it was sent (the pages, answered one after another, may show an animal that moved
+    // in between: that read does not bind the others).
+    const pages = PET_STATUSES.map((status) => {
+      const queries: ListQuery[] = [{ status, limit: 100 }, { status }, ...[1, 2, 5].map((limit) => ({ status, limit }))];
+      return { status, queries, known: ctx.store.createdWithStatus(status) };
+    });
+    const sent = await ctx.sendAll(pages.flatMap((p) => p.queries.map((query) => listPets(query))));
+    let at = 0;
+    for (const { status, queries, known } of pages) {
+      const exchanges = sent.slice(at, (at += queries.length));
       const items = exchanges.map((x, i) => judgeList(ctx, x, queries[i]!, ctx.store, 0, 'later'));
       if (items[0]) await judgeComplete(ctx, status, queries[0]!, exchanges[0]!, items[0].length, known);
       else if (known.length > 0) bodyNotRead(ctx, ['LIST-STATUS-COMPLETE'], exchanges[0]!, 'array');
