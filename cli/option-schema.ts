@@ -48,6 +48,7 @@ export type EngineKey = keyof Pick<
   | 'strict'
   | 'timeoutMs'
   | 'maxWaitMs'
+  | 'waitForMs'
   | 'visibilityWindowMs'
   | 'rateLimit'
   | 'concurrency'
@@ -184,6 +185,18 @@ const ENTRIES = {
       minimum: 0,
       maximum: 86400,
       description: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}`,
+    },
+  },
+  waitFor: {
+    type: 'number',
+    help: 'Seconds to wait before the run for the target to give any HTTP answer (a server still starting), asking again with backoff; past them, one line and exit 2 [default: 0, not waited for]',
+    engine: seconds('waitForMs'),
+    commands: RUN,
+    file: {
+      type: 'number',
+      minimum: 0,
+      maximum: 3600,
+      description: 'Seconds to wait before the run for the target to give any HTTP answer (--wait-for). Default 0: not waited for',
     },
   },
   visibilityWindow: {
