@@ -296,6 +296,10 @@ const ENTRIES = {
     type: 'string',
     help: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]',
   },
+  color: {
+    type: 'boolean',
+    help: 'Colour the console output: --color forces it, --no-color turns it off [default: off when NO_COLOR is set, then as FORCE_COLOR says, then on a terminal only]',
+  },
   quiet: { type: 'boolean', alias: 'q', help: 'Print the verdict line only (the reports are still written)', default: false },
   verbose: { type: 'boolean', help: 'Print each exchange as it completes, one line, the key redacted', default: false },
   maxFailures: {

@@ -60,6 +60,8 @@ export interface CliConfig {
   ca: string | undefined;
   insecure: boolean;
   /** Print the verdict line only. */
+  /** --color or --no-color, when given: wins over NO_COLOR, FORCE_COLOR and the terminal. */
+  color: boolean | undefined;
   quiet: boolean;
   /** Print each exchange, one line, redacted. */
   verbose: boolean;

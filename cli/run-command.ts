@@ -49,7 +49,7 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
       reportDir,
       out,
       progress: io.stderr,
-      color: useColor(out, io.env),
+      color: config.color ?? useColor(out, io.env),
       interactive: io.stderr.isTTY === true && !io.env.CI,
       env: io.env,
       verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal',

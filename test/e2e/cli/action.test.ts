@@ -310,7 +310,7 @@ describe('action.yml', () => {
   it('every input and output is described; the verdict output with each of its values', () => {
     for (const [name, input] of Object.entries(action.inputs)) expect((input as { description?: string }).description, name).toBeTruthy();
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['args', 'config', 'wait-for']));
-    const verdict = (action.outputs.verdict as { description: string }).description;
+    const verdict = (action.outputs.verdict as unknown as { description: string }).description;
     for (const value of ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted']) expect(verdict).toContain(value);
   });
 
