@@ -48,6 +48,7 @@ export type EngineKey = keyof Pick<
   | 'strict'
   | 'timeoutMs'
   | 'maxWaitMs'
+  | 'waitForMs'
   | 'visibilityWindowMs'
   | 'rateLimit'
   | 'concurrency'
@@ -186,6 +187,18 @@ const ENTRIES = {
       description: `Seconds the run may spend waiting out temporary answers, 429 and 503 with Retry-After (--max-wait). Default ${SECONDS.fromEngine(DEFAULTS.maxWaitMs)}`,
     },
   },
+  waitFor: {
+    type: 'number',
+    help: 'Seconds to wait before the run for the target to give any HTTP answer (a server still starting), asking again with backoff; past them, one line and exit 2 [default: 0, not waited for]',
+    engine: seconds('waitForMs'),
+    commands: RUN,
+    file: {
+      type: 'number',
+      minimum: 0,
+      maximum: 3600,
+      description: 'Seconds to wait before the run for the target to give any HTTP answer (--wait-for). Default 0: not waited for',
+    },
+  },
   visibilityWindow: {
     type: 'number',
     help: `Seconds after its 201 a created animal may still be missing (getPet 404, absent from a listing) while it is asked for again with backoff: no read-after-write guarantee is stated. Once seen it must stay visible; past the window it fails [default: ${SECONDS.fromEngine(DEFAULTS.visibilityWindowMs)}]`,
@@ -282,6 +295,10 @@ const ENTRIES = {
   config: {
     type: 'string',
     help: 'Config file [default: petstore-conformance.config.json in the working directory or a folder above it, up to the repository root]',
+  },
+  color: {
+    type: 'boolean',
+    help: 'Colour the console output: --color forces it, --no-color turns it off [default: off when NO_COLOR is set, then as FORCE_COLOR says, then on a terminal only]',
   },
   quiet: { type: 'boolean', alias: 'q', help: 'Print the verdict line only (the reports are still written)', default: false },
   verbose: { type: 'boolean', help: 'Print each exchange as it completes, one line, the key redacted', default: false },

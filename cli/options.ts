@@ -36,6 +36,8 @@ export interface CliConfig {
   timeout: number | undefined;
   /** Seconds the run may spend waiting out 429 and 503 answers, when given. */
   maxWait: number | undefined;
+  /** Seconds to wait before the run for the target to give any HTTP answer, when given. */
+  waitFor: number | undefined;
   /** Seconds after its 201 a created animal may stay unreadable while it is asked for again, when given. */
   visibilityWindow: number | undefined;
   /** The suite's own requests per second at most, when given. */
@@ -58,6 +60,8 @@ export interface CliConfig {
   ca: string | undefined;
   insecure: boolean;
   /** Print the verdict line only. */
+  /** --color or --no-color, when given: wins over NO_COLOR, FORCE_COLOR and the terminal. */
+  color: boolean | undefined;
   quiet: boolean;
   /** Print each exchange, one line, redacted. */
   verbose: boolean;
@@ -105,6 +109,7 @@ const FLAG_OF: Readonly<Record<Setting, string>> = {
   userAgent: '--user-agent',
   // No flag sets it: certify paces its requests itself.
   jitterMs: OPTION_NAMES.jitterMs,
+  waitForMs: '--wait-for',
   cert: '--cert',
   certKey: '--cert-key',
   proxy: '--proxy',

@@ -31,7 +31,7 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
   let embedded: Awaited<ReturnType<typeof startReferenceProcess>> | undefined;
   let lock: DirectoryLock | undefined;
   try {
-    const [{ runConformance }, { reporters }, { renderJson }, { setUpRun }, { headerLines }] = await Promise.all([
+    const [{ runConformance }, { reporters, renderVerdictLine }, { renderJson }, { setUpRun }, { headerLines }] = await Promise.all([
       import('../suites/engine.js'),
       import('../reports/index.js'),
       import('../reports/json.js'),
@@ -49,7 +49,7 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
       reportDir,
       out,
       progress: io.stderr,
-      color: useColor(out, io.env),
+      color: config.color ?? useColor(out, io.env),
       interactive: io.stderr.isTTY === true && !io.env.CI,
       env: io.env,
       verbosity: config.quiet ? 'quiet' : config.verbose ? 'verbose' : 'normal',
@@ -104,6 +104,9 @@ export async function run(config: CliConfig, io: Io): Promise<number> {
           written.map((path) => basename(path)),
         );
       if (config.json) io.stdout.write(renderJson(result));
+      // Without the console reporter the verdict still shows, one line: `--reporter junit` alone used to print nothing.
+      if (!config.reporter.includes('console') && !result.summary.abort && !result.summary.interrupted)
+        out.write(`${renderVerdictLine(result, ctx.color)}\n`);
       const notWritten = unwritten.length > 0 ? notWrittenLine(unwritten, written, config.reportDir) : undefined;
       if (result.summary.interrupted) {
         if (notWritten) io.stderr.write(`petstore-conformance: error: ${notWritten}\n`);

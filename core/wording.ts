@@ -24,6 +24,7 @@ export type Setting =
   | 'fingerprints'
   | 'userAgent'
   | 'jitterMs'
+  | 'waitForMs'
   | 'cert'
   | 'certKey'
   | 'proxy'
@@ -75,6 +76,7 @@ export const OPTION_NAMES: Readonly<Record<Setting, string>> = {
   fingerprints: 'fingerprints',
   userAgent: 'userAgent',
   jitterMs: 'jitterMs',
+  waitForMs: 'waitForMs',
   cert: 'connection.cert',
   certKey: 'connection.key',
   proxy: 'connection.proxy',

@@ -15,6 +15,7 @@ import type { ReporterName } from './names.js';
 import type { Reporter, ReporterContext } from './reporter.js';
 
 export { REPORTER_NAMES, type ReporterName } from './names.js';
+export { renderVerdictLine } from './console.js';
 
 export type { Reporter, ReporterContext } from './reporter.js';
 

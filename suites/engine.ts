@@ -19,6 +19,7 @@ import type { SkipReason, StopReason } from '../result/reasons.js';
 import { Interrupted, PREFLIGHT, TargetLost } from './session.js';
 import { Run } from './run.js';
 import { runFunctionalPhases } from './functional.js';
+import { waitForTarget } from './wait-for.js';
 
 export type { RunEvent } from '../result/model.js';
 export type { ConformanceOptions } from './options.js';
@@ -54,9 +55,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   bound.unref();
   let abort: Summary['abort'];
   try {
+    // A target still starting is waited for, when asked; one that never listened is not tested.
+    abort = await waitIfAsked(run, options.signal);
     // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
-    await run.prelude();
-    abort = await preflight((request) => run.send(PREFLIGHT, request)).then(
+    if (!abort) await run.prelude();
+    abort ??= await preflight((request) => run.send(PREFLIGHT, request)).then(
       (ms) => {
         // The round trip is measured: without a limit given, the rest of the run may keep more in flight.
         run.widen(ms);
@@ -130,6 +133,19 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
     if (!(error instanceof TargetLost)) throw error;
     skipLoad({ code: 'load-not-run', stop: error.reason });
   }
+}
+
+/** Waits for the target to listen when the run was asked to; the abort of a target that never did. */
+async function waitIfAsked(run: Run, signal: AbortSignal | undefined): Promise<Summary['abort']> {
+  const { settings } = run;
+  if (settings.waitForMs === 0) return undefined;
+  const waited = await waitForTarget(settings.target, { ...settings, signal });
+  if (waited.listening || signal?.aborted) return undefined;
+  const seconds = Math.round(settings.waitForMs / 100) / 10;
+  return {
+    code: waited.code ?? 'PC_ERR_UNREACHABLE',
+    message: `no HTTP answer within the ${seconds} s waited for the target: ${waited.last}`,
+  };
 }
 
 /**

@@ -31,6 +31,11 @@ export interface ConformanceOptions {
   strict?: boolean;
   /** Deadline of one request, headers and body, in ms. */
   timeoutMs?: number;
+  /**
+   * Before anything is sent: how long to wait for the target to give any HTTP answer (a server still starting, as a
+   * CI job starts it beside the suite), in ms, asking again with backoff. Default 0: not waited for.
+   */
+  waitForMs?: number;
   /** Run only these rules. */
   only?: readonly string[];
   /** Do not run these rules. */
@@ -145,6 +150,8 @@ export interface Resolved {
   propertyTimeLimitMs: number;
   insecure: boolean;
   maxWaitMs: number;
+  /** Time to wait for a first HTTP answer before the run, ms (0: none). */
+  waitForMs: number;
   visibilityWindowMs: number;
   rateLimit: number | undefined;
   maxTimeMs: number;
@@ -217,6 +224,7 @@ export function resolve(options: ConformanceOptions): Resolved {
         0,
         86_400,
       ) * 1000,
+    waitForMs: options.waitForMs === undefined ? 0 : waitFor(options.waitForMs),
     visibilityWindowMs:
       options.visibilityWindowMs === undefined ? DEFAULTS.visibilityWindowMs : window('visibilityWindowMs', options.visibilityWindowMs),
     rateLimit: options.rateLimit === undefined ? undefined : positive('rateLimit', options.rateLimit),
@@ -260,6 +268,13 @@ function userAgentOf(value: string): string {
 function window(name: Setting, value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 600_000)
     throw new UsageError(wording`${setting(name)} must be a number of seconds from 0 to 600, got ${value / 1000}`);
+  return value;
+}
+
+/** Time to wait for a target to start, from 0 to an hour, in ms. */
+function waitFor(value: number): number {
+  if (!Number.isFinite(value) || value < 0 || value > 3_600_000)
+    throw new UsageError(wording`${setting('waitForMs')} must be a number of seconds from 0 to 3600, got ${value / 1000}`);
   return value;
 }
 

@@ -265,6 +265,55 @@ describe('action.yml', () => {
     });
   });
 
+  it('args, config and wait-for reach the tool; args are split, never evaluated, and refuse the key', async () => {
+    await withServer({}, async (url) => {
+      const run = await runAction({
+        'base-url': url,
+        'api-key': DISTINCTIVE_KEY,
+        load: 'none',
+        'wait-for': '30',
+        args: '--only AUTH-REQUIRED  --num-runs 3 $(touch injected)',
+      });
+      // "$(touch" is an argument like any other: the tool refuses it, nothing runs it.
+      expect(run.outputs['exit-code'], run.log).toBe('2');
+      expect(existsSync(join(run.workspace, 'injected'))).toBe(false);
+      expect(run.log).toMatch(/unknown argument|\$\(touch/);
+    });
+    await withServer({}, async (url) => {
+      const run = await runAction({
+        'base-url': url,
+        'api-key': DISTINCTIVE_KEY,
+        load: 'none',
+        'wait-for': '30',
+        args: '--only AUTH-REQUIRED --num-runs 3',
+      });
+      expect(run.outputs['exit-code'], run.log).toBe('0');
+      const report = JSON.parse(readFileSync(join(run.workspace, 'petstore-conformance-report', 'report.json'), 'utf8')) as {
+        options: { only: string[] };
+        numRuns: number;
+      };
+      expect(report.options.only).toEqual(['AUTH-REQUIRED']);
+      expect(report.numRuns).toBe(3);
+    });
+    const refused = await runAction({
+      'base-url': 'http://127.0.0.1:9/v1',
+      'api-key': DISTINCTIVE_KEY,
+      args: `--api-key ${DISTINCTIVE_KEY}`,
+    });
+    expect(refused.outputs['exit-code']).toBe('2');
+    expect(refused.log).toMatch(/::error title=petstore-conformance::the args input takes no --api-key/);
+    expect(refused.failedStep).toBe('Fail when not conformant');
+    // Nothing was sent: the tool never ran, so no report.
+    expect(refused.outputs.verdict).toBe('');
+  }, 120_000);
+
+  it('every input and output is described; the verdict output with each of its values', () => {
+    for (const [name, input] of Object.entries(action.inputs)) expect((input as { description?: string }).description, name).toBeTruthy();
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['args', 'config', 'wait-for']));
+    const verdict = (action.outputs.verdict as unknown as { description: string }).description;
+    for (const value of ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted']) expect(verdict).toContain(value);
+  });
+
   it('fail-on-error: false leaves the exit code to the workflow', async () => {
     await withServer({ wrap: broken }, async (url) => {
       const run = await runAction({ 'base-url': url, 'api-key': DISTINCTIVE_KEY, load: 'none', 'fail-on-error': 'false' });

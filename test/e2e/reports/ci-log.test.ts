@@ -36,4 +36,30 @@ describe('the console in a CI log', () => {
     expect(lines.filter((l) => l.includes('LIST-LIMIT-DEFAULT (MUST) failed'))).toHaveLength(1);
     expect(ran.stderr + ran.stdout).not.toContain(DISTINCTIVE_KEY);
   }, 60_000);
+
+  it('prints the verdict line whatever reporters are chosen', async () => {
+    const ran = await withServer({}, (url) =>
+      runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', tempDir(), '--load', 'none', '--reporter', 'junit'], {
+        env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+      }),
+    );
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^CONFORMANT: \d+ of \d+ MUST rules passed/m);
+    expect(ran.stdout.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it('--color forces colour over NO_COLOR, --no-color turns it off over FORCE_COLOR', async () => {
+    const [forced, off] = await withServer({}, (url) => {
+      const args = ['--base-url', url, '--num-runs', '3', '--load', 'none', '-q'];
+      return Promise.all([
+        runInProcess([...args, '--color', '--report-dir', tempDir()], { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '1' } }),
+        runInProcess([...args, '--no-color', '--report-dir', tempDir()], {
+          env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '', FORCE_COLOR: '1' },
+        }),
+      ]);
+    });
+    expect(forced.stdout).toMatch(/^\u001b\[32mCONFORMANT\u001b\[0m: /);
+    expect(off.stdout).toMatch(/^CONFORMANT: /);
+    expect(off.stdout).not.toContain('\u001b');
+  }, 60_000);
 });

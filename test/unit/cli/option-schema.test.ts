@@ -37,6 +37,7 @@ const SAMPLES: Partial<Record<OptionKey, { text: string; file: unknown; engine: 
   strict: { text: 'true', file: true, engine: true },
   timeout: { text: '1234', file: 1234, engine: 1234 },
   maxWait: { text: '3', file: 3, engine: 3000 },
+  waitFor: { text: '2.5', file: 2.5, engine: 2500 },
   visibilityWindow: { text: '1.5', file: 1.5, engine: 1500 },
   concurrency: { text: '4', file: 4, engine: 4 },
   rateLimit: { text: '5', file: 5, engine: 5 },
