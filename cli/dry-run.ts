@@ -21,6 +21,7 @@ import { startReference } from '../reference/server.js';
 import { rules } from '../spec/rules.js';
 import { PHASES, runConformance } from '../suites/engine.js';
 import { resolve as resolveOptions } from '../suites/options.js';
+import { ANSWERED_THRESHOLD } from '../suites/load/profiles.js';
 import { EXIT } from '../result/policy.js';
 import type { Io } from './io.js';
 import type { CliConfig } from './options.js';
@@ -145,7 +146,8 @@ export async function dryRun(config: CliConfig, io: Io): Promise<number> {
     lines.push(
       `Load profile "${config.load}": ${shape}; at most ${profile.maxRequests} requests; it creates 20 animals first, then ${share}% of its requests create one.`,
     );
-    lines.push(`  thresholds: ${resolved.thresholds.map((t) => t.expression).join(', ') || 'none'}`);
+    // Every threshold the run judges: the profile's own, then the one every profile has (answered, load/profiles.ts).
+    lines.push(`  thresholds: ${[...resolved.thresholds, ANSWERED_THRESHOLD].map((t) => t.expression).join(', ')}`);
   } else {
     lines.push('Load: none.');
   }

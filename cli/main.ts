@@ -244,8 +244,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
         );
       });
     // yargs prints the script for `completion` and then, with exitProcess(false), goes on to run the default command.
-    if (argv[0] === 'completion' && argv.length === 1) {
-      cli.showCompletionScript();
+    // `completion --help` printed the script, then refused "completion" as an argument.
+    if (argv[0] === 'completion') {
+      const rest = argv.slice(1);
+      if (rest.length === 0) cli.showCompletionScript();
+      else if (rest.every((arg) => arg === '--help' || arg === '-h')) io.stdout.write(COMPLETION_HELP);
+      else throw new UsageError(`completion takes no arguments, got ${rest.join(' ')}`);
       return EXIT.conformant;
     }
     await cli.parseAsync();
@@ -257,6 +261,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
     return pcError.exitCode;
   }
 }
+
+/** `completion --help`. */
+const COMPLETION_HELP = `petstore-conformance completion
+
+Print a bash/zsh completion script for petstore-conformance's commands and flags:
+  petstore-conformance completion >> ~/.bashrc    (or ~/.zshrc)
+`;
 
 /** A long option as written on a command line: `--name` or `--name=…`. */
 const LONG_FLAG = /^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=|$)/;

@@ -15,6 +15,7 @@ import type { Io } from './io.js';
 import { CONNECTION_KEYS, OPTION_SCHEMA, type OptionKey } from './option-schema.js';
 import { type CliConfig, parseFingerprints, parseRateLimit, runOptions } from './options.js';
 import type { Options } from 'yargs';
+import { suggest } from './conventions.js';
 
 /** The default command's options: the run's and the connection's. */
 export const RUN_OPTIONS: Record<string, Options> = { ...runOptions, ...connectionOptions };
@@ -65,7 +66,12 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
   }
   const reporter = merged.reporter as string[];
   const unknown = reporter.filter((r) => !(REPORTER_NAMES as string[]).includes(r));
-  if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')} (known: ${REPORTER_NAMES.join(', ')})`);
+  if (unknown.length > 0) {
+    const near = suggest(unknown[0]!, REPORTER_NAMES);
+    throw new UsageError(
+      `--reporter: unknown reporter ${unknown.join(', ')}${near ? `; did you mean ${near}?` : ''} (known: ${REPORTER_NAMES.join(', ')})`,
+    );
+  }
   const embedded = merged.embedded === true;
   if (embedded && args['base-url'] !== undefined) throw new UsageError('--embedded and --base-url exclude each other');
   // Under --embedded an exported PETSTORE_BASE_URL is set aside; otherwise it fills --base-url as any variable fills its flag.

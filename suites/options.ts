@@ -11,6 +11,7 @@ import { FINGERPRINT_IDS, type FingerprintId, isFingerprintId } from '../core/fi
 import type { RedactedTransport } from '../core/boundary.js';
 import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
+import { nearest } from '../core/nearest.js';
 import type { CheckDefinition, SentExchange } from './check.js';
 import { checkRunKey, checkSecrets } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
@@ -175,7 +176,12 @@ export function resolve(options: ConformanceOptions): Resolved {
   const ruleList = (name: Setting, ids: readonly string[] = []): RuleId[] => {
     const unknown = ids.filter((id) => !isRuleId(id));
     if (unknown.length > 0)
-      throw new UsageError(wording`${setting(name)}: unknown rule id ${unknown.join(', ')} (see petstore-conformance rules)`);
+      throw new UsageError(
+        wording`${setting(name)}: unknown rule id ${unknown.join(', ')}${didYouMean(
+          unknown,
+          rules.map((r) => r.id),
+        )} (see petstore-conformance rules)`,
+      );
     return ids as RuleId[];
   };
   const integer = (name: Setting, value: number | undefined, fallback: number, min: number, max: number): number => {
@@ -195,7 +201,9 @@ export function resolve(options: ConformanceOptions): Resolved {
   const profiles: Record<string, LoadProfile> = { ...builtinProfiles, ...options.loadProfiles };
   const profile = load === 'none' ? undefined : profiles[load];
   if (load !== 'none' && !profile)
-    throw new UsageError(wording`${setting('load')}: unknown profile "${load}" (known: ${['none', ...Object.keys(profiles)].join(', ')})`);
+    throw new UsageError(
+      wording`${setting('load')}: unknown profile "${load}"${didYouMean([load], ['none', ...Object.keys(profiles)])} (known: ${['none', ...Object.keys(profiles)].join(', ')})`,
+    );
   const thresholds = profile ? validateProfile({ ...profile, name: load }) : [];
   if (options.names === 'natural' && options.namePrefix !== undefined)
     throw new UsageError('namePrefix: natural names have no prefix; give one or the other');
@@ -288,4 +296,13 @@ function span(name: Setting, value: number): number {
 function positive(name: Setting, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new UsageError(wording`${setting(name)} must be a positive number, got ${value}`);
   return value;
+}
+
+/** `, did you mean X?` for the first typed word with a near known one; empty otherwise. */
+function didYouMean(typed: readonly string[], known: readonly string[]): string {
+  for (const word of typed) {
+    const near = nearest(word, known);
+    if (near) return `; did you mean ${near}?`;
+  }
+  return '';
 }

@@ -211,7 +211,7 @@ describe('conventions', () => {
       expect(ran.stdout).toMatch(/^ {6}- auth\.missing-key +not run \(not among the rules selected to run\)$/m);
       expect(ran.stdout).toMatch(/^ {2}total +~ *\d+ requests +~ *\d+ animals created/m);
       expect(ran.stdout).toMatch(/Load profile "smoke": closed loop, 4 connections for 3 s/);
-      expect(ran.stdout).toMatch(/thresholds: errorRate < 1%, p99 < 1000ms/);
+      expect(ran.stdout).toMatch(/thresholds: errorRate < 1%, p99 < 1000ms, answered >= 90%$/m);
     });
     expect(received).toBe(0);
   });
@@ -257,6 +257,10 @@ describe('conventions', () => {
     [['--concurrency', '0'], /--concurrency must be an integer from 1 to 256, got 0/],
     // A number flag given text: what it takes, never "got NaN" (yargs keeps no text of it).
     [['--max-wait', 'abc'], /^petstore-conformance: error: --max-wait must be a number \(see --help\)$/],
+    // A value near a known one is named, as a flag near a known one is.
+    [['--load', 'smok'], /--load: unknown profile "smok"; did you mean smoke\? \(known: none, smoke, /],
+    [['--only', 'list-limit-defalt'], /--only: unknown rule id list-limit-defalt; did you mean LIST-LIMIT-DEFAULT\? /],
+    [['--reporter', 'jnuit'], /--reporter: unknown reporter jnuit; did you mean junit\? /],
   ])('%j: exit 2, one line, in a run and in a dry run', async (args, message) => {
     for (const dry of [[], ['--dry-run']]) {
       const ran = await runInProcess(['--base-url', 'http://127.0.0.1:9/v1', '--num-runs', '2', ...args, ...dry], {
@@ -265,6 +269,17 @@ describe('conventions', () => {
       expect(ran.code, `${dry.join('')} ${ran.stderr}`).toBe(2);
       expect(ran.stderr.trim().split('\n'), dry.join('')).toEqual([expect.stringMatching(message)]);
     }
+  });
+
+  it('completion --help says what completion does; completion with another argument is a usage error', async () => {
+    const help = await runInProcess(['completion', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/^petstore-conformance completion\n\nPrint a bash\/zsh completion script/);
+    expect(help.stdout).not.toContain('###-begin');
+    const extra = await runInProcess(['completion', 'bash']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toMatch(/^petstore-conformance: error: completion takes no arguments, got bash/);
   });
 
   it('--dry-run does not create the report directory a run would create', async () => {
