@@ -17,6 +17,50 @@ export function engineDefault(spec: Pick<OptionSpec, 'engine'>): unknown {
 }
 
 /** The yargs options of these keys, by flag, in the schema's order. */
+/** The headings `--help` lists the options under (yargs' own "Options:" keeps --version and --help). */
+const TARGET = 'Target and TLS:';
+const RUN = 'Run:';
+const OUTPUT = 'Output:';
+const LOAD = 'Load:';
+/** Each option's heading in `--help`: 35 options read in four groups, not one list. */
+export const HELP_GROUP: Readonly<Record<OptionKey, string>> = {
+  baseUrl: TARGET,
+  apiKey: TARGET,
+  embedded: TARGET,
+  timeout: TARGET,
+  waitFor: TARGET,
+  ca: TARGET,
+  insecure: TARGET,
+  cert: TARGET,
+  certKey: TARGET,
+  proxy: TARGET,
+  header: TARGET,
+  secretHeader: TARGET,
+  userAgent: TARGET,
+  fingerprints: TARGET,
+  seed: RUN,
+  numRuns: RUN,
+  strict: RUN,
+  only: RUN,
+  skip: RUN,
+  maxWait: RUN,
+  visibilityWindow: RUN,
+  concurrency: RUN,
+  rateLimit: RUN,
+  maxTime: RUN,
+  maxFailures: RUN,
+  waivers: RUN,
+  config: RUN,
+  dryRun: RUN,
+  reportDir: OUTPUT,
+  reporter: OUTPUT,
+  json: OUTPUT,
+  color: OUTPUT,
+  quiet: OUTPUT,
+  verbose: OUTPUT,
+  load: LOAD,
+};
+
 export function yargsOptionsOf(keys: readonly OptionKey[]): Record<string, Options> {
   return Object.fromEntries(
     keys.map((key) => {
@@ -28,6 +72,7 @@ export function yargsOptionsOf(keys: readonly OptionKey[]): Record<string, Optio
           ...(spec.list ? { array: true } : {}),
           ...(spec.alias ? { alias: spec.alias } : {}),
           describe: spec.help,
+          group: HELP_GROUP[key],
         } satisfies Options,
       ];
     }),

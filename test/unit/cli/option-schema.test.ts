@@ -19,7 +19,7 @@ import { documented } from '../../../cli/env.js';
 import type { Io } from '../../../cli/io.js';
 import { main } from '../../../cli/main.js';
 import { type Command, OPTION_SCHEMA, type OptionKey } from '../../../cli/option-schema.js';
-import { engineDefault, engineSettingsOf } from '../../../cli/option-views.js';
+import { engineDefault, engineSettingsOf, HELP_GROUP } from '../../../cli/option-views.js';
 import { inFlags, replayOptions, serveOptions } from '../../../cli/options.js';
 import { RUN_OPTIONS, toConfig } from '../../../cli/run-config.js';
 import { rules } from '../../../spec/rules.js';
@@ -152,11 +152,24 @@ describe('the option schema', () => {
     } finally {
       log.mockRestore();
     }
-    const options = help.slice(help.indexOf('\nOptions:'), help.indexOf('\nExamples:'));
-    const listed = [...options.matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+    const options = help.slice(help.indexOf('\nTarget and TLS:'), help.indexOf('\nExamples:'));
+    const listed = [...options.matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)(?= {2,}|$)/gm)].map((m) => m[1]!);
     expect(help).toContain('\nOptions:');
     expect(help).toContain('\nExamples:');
     expect(listed.sort()).toEqual([...flags, 'help', 'version'].sort());
+    // Grouped, each flag under the heading the schema's view gives it, in four groups before yargs' own.
+    const sections = options
+      .trim()
+      .split(/\n(?=[A-Z][A-Za-z ]*:\n)/)
+      .map((section) => {
+        const [heading, ...lines] = section.trim().split('\n');
+        return [heading!, [...lines.join('\n').matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)(?= {2,}|$)/gm)].map((m) => m[1]!)] as const;
+      });
+    expect(sections.map(([heading]) => heading)).toEqual(['Target and TLS:', 'Output:', 'Run:', 'Load:', 'Options:']);
+    for (const [key, spec] of ENTRIES) {
+      const under = sections.find(([, listedThere]) => listedThere.includes(spec.flag))?.[0];
+      expect(under, spec.flag).toBe(HELP_GROUP[key]);
+    }
   });
 
   const tables: Record<Command, Record<string, Options>> = {
