@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import { boundWords } from '../result/generator.js';
 import type { ConformanceResult, Finding, LoadFigures, LoadResult, Outcome, RuleResult, RunEvent } from '../result/model.js';
 import { findingText } from '../spec/findings.js';
@@ -9,14 +10,18 @@ import { inconclusiveCases, outcomeLabel, shownCounts, shownOutcome, thresholdMe
 /** Failing rules listed in full at the end; the rest are counted. */
 const MAX_FAILING_LISTED = 30;
 
-type Paint = (code: number, text: string) => string;
+/** The colours the console uses: failures, warnings, passes, errors. */
+type Colour = 'red' | 'yellow' | 'green' | 'magenta';
+type Paint = (colour: Colour, text: string) => string;
 
-const painter = (color: boolean): Paint => (color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text);
+/** Node's own styling (`util.styleText`, its stream check off), or none: whether to colour is the caller's (--color, NO_COLOR, FORCE_COLOR, the terminal). */
+const painter = (color: boolean): Paint =>
+  color ? (colour, text) => styleText(colour, text, { validateStream: false }) : (_colour, text) => text;
 
 /** The verdict line: `CONFORMANT: 24 of 24 MUST rules passed` (all `--quiet` prints). */
 export function renderVerdictLine(result: ConformanceResult, color: boolean): string {
   const { summary } = result;
-  return `${painter(color)(summary.verdict === 'conformant' ? 32 : summary.verdict === 'inconclusive' ? 33 : 31, summary.verdict.toUpperCase())}: ${summary.reason}`;
+  return `${painter(color)(summary.verdict === 'conformant' ? 'green' : summary.verdict === 'inconclusive' ? 'yellow' : 'red', summary.verdict.toUpperCase())}: ${summary.reason}`;
 }
 
 /** The end-of-run summary: verdict, counts, each failing rule with its first evidence and how to reproduce it. */
@@ -33,7 +38,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
   for (const rule of failing.slice(0, MAX_FAILING_LISTED)) lines.push('', ...describeRule(rule, paint, result, report));
   if (failing.length > MAX_FAILING_LISTED) lines.push('', `… and ${failing.length - MAX_FAILING_LISTED} more in the reports`);
   for (const waiver of result.waivers) {
-    const mark = waiver.status === 'applied' ? paint(33, 'W') : paint(31, '!');
+    const mark = waiver.status === 'applied' ? paint('yellow', 'W') : paint('red', '!');
     lines.push(
       '',
       `${mark} waiver ${waiver.status}: ${waiver.rule}${waiver.operation ? ` on ${waiver.operation}` : ''}, ${waiver.note}`,
@@ -41,7 +46,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
     );
   }
   const undecided = summary.undecided ?? [];
-  if (undecided.length > 0) lines.push('', ...undecided.map((u) => `${paint(33, '?')} ${u.rule} ${undecidedText(u)}`));
+  if (undecided.length > 0) lines.push('', ...undecided.map((u) => `${paint('yellow', '?')} ${u.rule} ${undecidedText(u)}`));
   const open = result.rules.filter(
     (r) => (r.outcome === 'inconclusive' && !undecided.some((u) => u.rule === r.id)) || (r.outcome === 'pass' && inconclusiveCases(r) > 0),
   );
@@ -63,7 +68,7 @@ export function renderSummary(result: ConformanceResult, written: readonly strin
 
 function describeRule(rule: RuleResult, paint: Paint, run: ConformanceResult, report: string | undefined): string[] {
   const warning = shownOutcome(rule, run.summary.strict) === 'warning';
-  const mark = rule.outcome === 'error' ? paint(35, 'E') : warning ? paint(33, '!') : paint(31, '✗');
+  const mark = rule.outcome === 'error' ? paint('magenta', 'E') : warning ? paint('yellow', '!') : paint('red', '✗');
   const lines = [`${mark} ${rule.id} (${rule.severity}${warning ? ', warning' : ''}) ${rule.title}`];
   for (const d of rule.diagnoses ?? []) lines.push(`    diagnosis: ${d.text}`);
   const checks = rule.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
@@ -105,7 +110,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
       `  schedule: ${load.schedule.sent} of ${load.schedule.due} due requests sent, ${load.schedule.dropped} dropped (all connections busy), ${load.schedule.late} late`,
     );
   for (const t of load.thresholds) {
-    const mark = t.outcome === 'pass' ? paint(32, '✓') : t.outcome === 'fail' ? paint(31, '✗') : paint(33, '?');
+    const mark = t.outcome === 'pass' ? paint('green', '✓') : t.outcome === 'fail' ? paint('red', '✗') : paint('yellow', '?');
     lines.push(`  ${mark} ${t.id}: ${t.expression}, ${thresholdMeasure(t)}`);
   }
   if (load.brokeAt)
@@ -116,11 +121,11 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
     );
   const { conformance } = load;
   lines.push(
-    `  conformance under load: ${conformance.sampled} responses judged${conformance.failedRules.length ? `, ${paint(31, `rules failing under load: ${conformance.failedRules.join(', ')}`)}` : ', every rule held'}`,
+    `  conformance under load: ${conformance.sampled} responses judged${conformance.failedRules.length ? `, ${paint('red', `rules failing under load: ${conformance.failedRules.join(', ')}`)}` : ', every rule held'}`,
   );
   const g = load.generatorLoad;
   lines.push(
-    `  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint(33, ` — ${boundWords(load)}`) : ''}`,
+    `  generator: ${Math.round(g.cpuShare * 100)}% of a core, event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.bound ? paint('yellow', ` — ${boundWords(load)}`) : ''}`,
   );
   if (load.stoppedEarly) lines.push(`  stopped early: ${load.stoppedEarly}`);
   return lines;
@@ -199,7 +204,7 @@ export function consoleReporter(ctx: ReporterContext): Reporter {
           if (ctx.interactive) ctx.progress.write('\n');
           break;
         case 'rule-failed': {
-          const mark = event.severity === 'MUST' ? paintFor(31, '✗') : paintFor(33, '!');
+          const mark = event.severity === 'MUST' ? paintFor('red', '✗') : paintFor('yellow', '!');
           ctx.progress.write(`${clear}  ${mark} ${event.rule} (${event.severity}) failed, in check ${event.check}\n`);
           redraw();
           break;

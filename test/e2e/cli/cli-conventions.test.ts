@@ -110,7 +110,7 @@ describe('conventions', () => {
       const args = ['--base-url', url, '-q', '--num-runs', '3', '--reporter', 'console'];
       const forced = await runInProcess(args, { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '', FORCE_COLOR: '1' } });
       expect(forced.code).toBe(0);
-      expect(forced.stdout).toContain('\u001b[32mCONFORMANT\u001b[0m');
+      expect(forced.stdout).toContain('\u001b[32mCONFORMANT\u001b[39m');
       const both = await runInProcess(args, { env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, NO_COLOR: '1', FORCE_COLOR: '1' } });
       expect(both.stdout).not.toMatch(/\u001b\[/);
     });

@@ -58,7 +58,7 @@ describe('the console in a CI log', () => {
         }),
       ]);
     });
-    expect(forced.stdout).toMatch(/^\u001b\[32mCONFORMANT\u001b\[0m: /);
+    expect(forced.stdout).toMatch(/^\u001b\[32mCONFORMANT\u001b\[39m: /);
     expect(off.stdout).toMatch(/^CONFORMANT: /);
     expect(off.stdout).not.toContain('\u001b');
   }, 60_000);
