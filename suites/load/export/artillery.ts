@@ -4,6 +4,7 @@
  * ramps bounded by a processor beside the script), thresholds as `ensure`
  * conditions (script.ts says what every script holds and what it cannot).
  */
+import { Document, type Scalar, type YAMLMap } from 'yaml';
 import { listQueryString } from '../../../generators/listQuery.js';
 import { TOOL_VERSION } from '../../../core/version.js';
 import { LIST_STATUSES, listQueryOf, type MixSlot } from '../mix.js';
@@ -71,30 +72,34 @@ export function artilleryAnswered(profile: LoadProfile, answered: Threshold): st
   return `${orZero('http.responses')} / ${due} * 100 ${answered.comparator} ${answered.limit}`;
 }
 
+/** A step of an Artillery flow: `{ get: {…} }` or `{ post: {…} }`. */
+type Step = Record<string, Record<string, unknown>>;
+
+/** The key's header, read from the environment when Artillery runs: never written into the script. */
+const KEY_HEADER = { authorization: 'Bearer {{ $env.PETSTORE_API_KEY }}' };
+
 /**
- * One request of the cycle, the `i`-th, as YAML lines at `indent`: the query
- * and the animal of the n-th request of its operation, as the load phase
- * sends it; one sent without a key is named `authProbe`.
+ * One request of the cycle, the `i`-th, as a flow step: the query and the
+ * animal of the n-th request of its operation, as the load phase sends it; one
+ * sent without a key is named `authProbe`.
  */
-function artilleryRequest(slot: MixSlot, i: number, indent: string): string[] {
+function artilleryRequest(slot: MixSlot, i: number): Step {
   const { operation, n, authProbe } = slot;
   const name = authProbe ? 'authProbe' : operation;
-  const auth = authProbe ? [] : [`${indent}    headers:`, `${indent}      authorization: "Bearer {{ $env.PETSTORE_API_KEY }}"`];
+  const auth = authProbe ? {} : { headers: KEY_HEADER };
   if (operation === 'createPet') {
     const status = LIST_STATUSES[i % LIST_STATUSES.length];
-    return [
-      `${indent}- post:`,
-      `${indent}    url: "/pets"`,
-      `${indent}    name: ${name}`,
-      ...auth,
-      `${indent}    json:`,
-      `${indent}      name: "pcload-{{ $randomString(4) }} ${i}"`,
-      `${indent}      categoryId: 1`,
-      ...(status ? [`${indent}      status: ${status}`] : []),
-    ];
+    return {
+      post: {
+        url: '/pets',
+        name,
+        ...auth,
+        json: { name: `pcload-{{ $randomString(4) }} ${i}`, categoryId: 1, ...(status ? { status } : {}) },
+      },
+    };
   }
   const url = operation === 'getPet' ? `/pets/{{ petId${n % SETUP_ANIMALS} }}` : `/pets${listQueryString(listQueryOf(n))}`;
-  return [`${indent}- get:`, `${indent}    url: "${url}"`, `${indent}    name: ${name}`, ...auth];
+  return { get: { url, name, ...auth } };
 }
 
 /** An Artillery script (YAML, `artillery run`); closed loops and ramps need the processor it names, `<script name>.processor.cjs`. */
@@ -111,9 +116,9 @@ export function renderArtillery(input: ExportInput): ExportedScript {
   }
   // Every answer judged as the load phase judges its samples: any wrong one fails the run, as a failed rule fails the suite's.
   conditions.push(`${WRONG_ANSWERS} == 0`);
-  const lines = [
+  const head = [
     ...header(
-      '#',
+      '',
       input,
       'artillery',
       input.baseUrl
@@ -123,28 +128,22 @@ export function renderArtillery(input: ExportInput): ExportedScript {
   ];
   const notes: string[] = [];
   const extra: Record<string, string> = {};
-  const phases: string[] = [];
-  let scenarios: string[];
+  const phases: Record<string, unknown>[] = [];
+  let scenarios: Record<string, unknown>[];
   let bound: string[] = [];
   if (profile.kind === 'rate') {
     notes.push(
       'Fixed rate: virtual users arrive at the rate, each sending one request (weighted scenarios), at most `maxVusers` in flight.',
     );
     notes.push('Artillery measures latency from when a request is sent; the suite measures it from when it was due.');
-    phases.push(
-      `    - name: ${profile.name}`,
-      `      duration: ${profile.durationSec}`,
-      `      arrivalRate: ${profile.rate}`,
-      `      maxVusers: ${profile.connections}`,
-    );
+    phases.push({ name: profile.name, duration: profile.durationSec, arrivalRate: profile.rate, maxVusers: profile.connections });
     // One scenario per request of the mix cycle, of equal weight: the mix, the queries and the probes in their proportions.
-    scenarios = cycle.flatMap((slot, i) => [
-      `  - name: ${slot.authProbe ? 'authProbe' : slot.operation} ${i + 1}`,
-      '    weight: 1',
-      '    afterResponse: checkAnswer',
-      '    flow:',
-      ...artilleryRequest(slot, i, '      '),
-    ]);
+    scenarios = cycle.map((slot, i) => ({
+      name: `${slot.authProbe ? 'authProbe' : slot.operation} ${i + 1}`,
+      weight: 1,
+      afterResponse: 'checkAnswer',
+      flow: [artilleryRequest(slot, i)],
+    }));
   } else {
     const duration = durationSecOf(profile);
     const connections = peakConnectionsOf(profile);
@@ -156,25 +155,23 @@ export function renderArtillery(input: ExportInput): ExportedScript {
       notes.push(
         'A virtual user whose request gets no answer (a timeout, a network error) stops: Artillery ends a scenario at its first error, where the suite goes on.',
       );
-      phases.push(`    - name: ${profile.name}`, '      duration: 1', `      arrivalCount: ${profile.connections}`);
+      phases.push({ name: profile.name, duration: 1, arrivalCount: profile.connections });
     } else {
       notes.push(
         'Ramp: at each stage the virtual users that make up its connections arrive, and all loop until the last stage ends; Artillery cannot stop at the first breaking stage, so the thresholds are judged on the whole ramp.',
       );
       profile.stages.forEach((vus, i) => {
         const arriving = vus - (i === 0 ? 0 : profile.stages[i - 1]!);
-        if (arriving > 0)
-          phases.push(`    - name: stage ${i + 1} (${vus} connections)`, '      duration: 1', `      arrivalCount: ${arriving}`);
-        if (profile.stageSec > 1 || arriving <= 0) phases.push(`    - pause: ${arriving > 0 ? profile.stageSec - 1 : profile.stageSec}`);
+        if (arriving > 0) phases.push({ name: `stage ${i + 1} (${vus} connections)`, duration: 1, arrivalCount: arriving });
+        if (profile.stageSec > 1 || arriving <= 0) phases.push({ pause: arriving > 0 ? profile.stageSec - 1 : profile.stageSec });
       });
     }
     scenarios = [
-      '  - name: mix',
-      '    afterResponse: checkAnswer',
-      '    flow:',
-      '      - loop:',
-      ...cycle.flatMap((slot, i) => artilleryRequest(slot, i, '          ')),
-      '        whileTrue: withinProfile',
+      {
+        name: 'mix',
+        afterResponse: 'checkAnswer',
+        flow: [{ loop: cycle.map((slot, i) => artilleryRequest(slot, i)), whileTrue: 'withinProfile' }],
+      },
     ];
     bound = [
       `const DURATION_MS = ${duration * 1000};`,
@@ -197,43 +194,41 @@ export function renderArtillery(input: ExportInput): ExportedScript {
     "Artillery merges the workers' figures before it judges the ensure conditions.",
     ...unsupported.map((u) => `Not reproduced: ${u}.`),
   );
-  lines.push(...notes.map((n) => `# ${n}`));
-  lines.push(
-    'config:',
-    `  target: ${JSON.stringify(input.baseUrl ?? '{{ $env.PETSTORE_BASE_URL }}')}`,
-    `  processor: ${JSON.stringify(`./${processorName}`)}`,
-    '  phases:',
-    ...phases,
-    '  plugins:',
-    '    metrics-by-endpoint:',
-    '      useOnlyRequestNames: true',
-    '    ensure:',
-    ...(conditions.length ? ['      conditions:', ...conditions.map((c) => `        - expression: ${JSON.stringify(c)}`)] : []),
-    '',
-    `# ${SETUP_ANIMALS} animals for getPet, created once before the load; their ids captured as digits (never through a double).`,
-    "# Artillery leaves this flow's requests out of its report, as the suite leaves its set-up out of the figures.",
-    'before:',
-    '  flow:',
-    ...Array.from({ length: SETUP_ANIMALS }, (_, i) => [
-      '    - post:',
-      '        url: "/pets"',
-      '        name: setup',
-      '        headers:',
-      '          authorization: "Bearer {{ $env.PETSTORE_API_KEY }}"',
-      '        json:',
-      `          name: "pcload-{{ $randomString(4) }} setup ${i}"`,
-      '          categoryId: 1',
-      '        capture:',
-      `          - regexp: '"id"\\s*:\\s*(-?\\d+)'`,
-      '            group: 1',
-      `            as: petId${i}`,
-    ]).flat(),
-    '',
-    'scenarios:',
-    ...scenarios,
-    '',
+  const doc = new Document(
+    {
+      config: {
+        target: input.baseUrl ?? '{{ $env.PETSTORE_BASE_URL }}',
+        processor: `./${processorName}`,
+        phases,
+        plugins: {
+          'metrics-by-endpoint': { useOnlyRequestNames: true },
+          ensure: conditions.length ? { conditions: conditions.map((expression) => ({ expression })) } : {},
+        },
+      },
+      before: {
+        flow: Array.from({ length: SETUP_ANIMALS }, (_, i) => ({
+          post: {
+            url: '/pets',
+            name: 'setup',
+            headers: KEY_HEADER,
+            json: { name: `pcload-{{ $randomString(4) }} setup ${i}`, categoryId: 1 },
+            capture: [{ regexp: '"id"\\s*:\\s*(-?\\d+)', group: 1, as: `petId${i}` }],
+          },
+        })),
+      },
+      scenarios,
+    },
+    // The key's header is one object in many steps: written out each time, never as a YAML alias.
+    { aliasDuplicateObjects: false },
   );
-  return { script: lines.join('\n'), extra };
+  // The header and what the script cannot hold, as comments at its top; each line a comment line of its own.
+  doc.commentBefore = [...head, ...notes.map((n) => ` ${n}`)].join('\n');
+  const before = (doc.contents as YAMLMap<Scalar, unknown>).items.find((pair) => String(pair.key) === 'before')!;
+  before.key.commentBefore = [
+    ` ${SETUP_ANIMALS} animals for getPet, created once before the load; their ids captured as digits (never through a double).`,
+    " Artillery leaves this flow's requests out of its report, as the suite leaves its set-up out of the figures.",
+  ].join('\n');
+  return { script: doc.toString({ lineWidth: 0 }), extra };
 }
 
 /**
