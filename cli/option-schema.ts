@@ -52,6 +52,7 @@ export type EngineKey = keyof Pick<
   | 'visibilityWindowMs'
   | 'rateLimit'
   | 'concurrency'
+  | 'widenConcurrency'
   | 'maxTimeMs'
   | 'load'
   | 'only'
@@ -212,13 +213,23 @@ const ENTRIES = {
   },
   concurrency: {
     type: 'number',
-    help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it. Given, a hard limit; not given, widened once the first request has measured the round trip to ${DEFAULTS.concurrency} × ⌈round trip / 10 ms⌉, at most ${4 * DEFAULTS.concurrency} [default: ${DEFAULTS.concurrency}]`,
+    help: `Requests in flight at most (functional phases), on as many connections; 1 sends one at a time. Outcomes do not depend on it. A hard limit [default: ${DEFAULTS.concurrency}]`,
     engine: engine('concurrency'),
     file: {
       type: 'integer',
       minimum: 1,
       maximum: 256,
       description: `Requests in flight at most in the functional phases (--concurrency). Default ${DEFAULTS.concurrency}`,
+    },
+  },
+  widenConcurrency: {
+    type: 'boolean',
+    help: `Without --concurrency: once the first request has measured the round trip, keep ${DEFAULTS.concurrency} × ⌈round trip / 10 ms⌉ requests in flight, at most ${4 * DEFAULTS.concurrency}; a far target is tested in fewer waves of round trips, and a slow one gets more connections at once [default: false]`,
+    engine: engine('widenConcurrency'),
+    commands: RUN,
+    file: {
+      type: 'boolean',
+      description: 'Without concurrency: widen the requests in flight with the round trip the first request measured (--widen-concurrency)',
     },
   },
   rateLimit: {

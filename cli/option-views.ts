@@ -46,6 +46,7 @@ export const HELP_GROUP: Readonly<Record<OptionKey, string>> = {
   maxWait: RUN,
   visibilityWindow: RUN,
   concurrency: RUN,
+  widenConcurrency: RUN,
   rateLimit: RUN,
   maxTime: RUN,
   maxFailures: RUN,

@@ -44,6 +44,8 @@ export interface CliConfig {
   rateLimit: number | undefined;
   /** Requests in flight at most in the functional phases, when given. */
   concurrency: number | undefined;
+  /** Widen the requests in flight with the round trip (without --concurrency), when given. */
+  widenConcurrency: boolean | undefined;
   /** Seconds the whole run may take, when given. */
   maxTime: number | undefined;
   load: string;

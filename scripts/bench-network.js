@@ -7,8 +7,8 @@
 // duration from report.json (preflight to verdict) and the whole CLI's wall
 // time (spawn to exit), which the targets are about.
 //
-//   node scripts/bench-network.js [--runs 3] [--rtt 0,30,100] [--concurrency N] [--log]
-//   (--concurrency: passed to the CLI; without it, the CLI's default)
+//   node scripts/bench-network.js [--runs 3] [--rtt 0,30,100] [--concurrency N] [--widen] [--log]
+//   (--concurrency: passed to the CLI; without it, the CLI's default; --widen: the CLI's --widen-concurrency)
 //   (--log: every request of the last run at each rtt, with its depth, start and end in ms)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ const KEY = 'bench-network-key';
 export const NETWORK_TARGETS = { 0: 0.6, 30: 1.0, 100: 1.5 };
 
 /** One CLI run through a proxy `rttMs` away: wall and report seconds, requests, waves, verdict. */
-async function functionalRun(target, rttMs, keepLog, concurrency) {
+async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
   const proxy = await startDelayProxy({ target, rttMs, log: keepLog });
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-net-'));
   try {
@@ -45,6 +45,7 @@ async function functionalRun(target, rttMs, keepLog, concurrency) {
         dir,
         '-q',
         ...(concurrency ? ['--concurrency', String(concurrency)] : []),
+        ...(widen ? ['--widen-concurrency'] : []),
       ],
       {
         env: { ...process.env, PETSTORE_API_KEY: KEY },
@@ -74,7 +75,7 @@ async function functionalRun(target, rttMs, keepLog, concurrency) {
 }
 
 /** Rows `{ what, median, unit, target, met, runs, waves, report }` for each round trip (median: whole-CLI wall time). */
-export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, log = () => {}, requestLog = false } = {}) {
+export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, widen = false, log = () => {}, requestLog = false } = {}) {
   const rows = [];
   for (const rtt of rtts) {
     const results = [];
@@ -82,7 +83,7 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
       // A fresh reference each run: every run creates its animals into the same empty store.
       const reference = await startReferenceProcess(KEY);
       try {
-        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency);
+        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, widen);
         log(
           `  ${rtt} ms away, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.waves} waves, ${r.requests} requests (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight (limit ${r.limit}), ${r.verdict}`,
         );
@@ -116,7 +117,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = process.argv.includes('--runs') ? Number(at('runs')) : 3;
   const rtts = process.argv.includes('--rtt') ? at('rtt').split(',').map(Number) : [0, 30, 100];
   const concurrency = process.argv.includes('--concurrency') ? Number(at('concurrency')) : undefined;
-  const rows = await benchNetwork({ runs, rtts, concurrency, log: console.log, requestLog: process.argv.includes('--log') });
+  const widen = process.argv.includes('--widen');
+  const rows = await benchNetwork({ runs, rtts, concurrency, widen, log: console.log, requestLog: process.argv.includes('--log') });
   if (concurrency) console.log(`\n--concurrency ${concurrency}`);
   console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | target');
   console.log('--- | --- | --- | --- | --- | --- | ---');

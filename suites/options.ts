@@ -130,6 +130,11 @@ export interface ConformanceOptions {
    * 1 sends one request at a time. Outcomes do not depend on it. Default 32.
    */
   concurrency?: number;
+  /**
+   * Without `concurrency`: widen the requests in flight with the round trip the preflight measured
+   * (suites/session/in-flight.ts). Off by default: a slow target would get up to 4× the connections at once.
+   */
+  widenConcurrency?: boolean;
   /** Where the caller took the target and the transport settings from (the CLI: flags, environment, which config file); recorded in report.json as given (`options.sources`). Default: not recorded. */
   sources?: SettingSources;
 }
@@ -158,6 +163,8 @@ export interface Resolved {
   maxTimeMs: number;
   maxFailures: number | undefined;
   concurrency: number;
+  /** Whether the in-flight limit widens with the round trip (only when no `concurrency` was given). */
+  widenConcurrency: boolean;
   /** The clients the run's requests are spread over (no repeats, in the order given); empty: the tool's own shape. */
   fingerprints: FingerprintId[];
   /** User-Agent of the tool's own shape, when not the default. */
@@ -239,6 +246,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : span('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
+    widenConcurrency: options.widenConcurrency === true && options.concurrency === undefined,
     fingerprints: fingerprintsOf(options.fingerprints),
     userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
     jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),

@@ -114,8 +114,8 @@ export class Run {
           baseUrl: options.baseUrl,
           timeoutMs: settings.timeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
-          // Not given, the limit may widen after the preflight: the pool can grow to the widest; the session holds the limit.
-          connections: options.concurrency === undefined ? MAX_WIDENED : settings.concurrency,
+          // Asked to widen, the limit may grow after the preflight: the pool can grow to the widest; the session holds the limit.
+          connections: settings.widenConcurrency ? MAX_WIDENED : settings.concurrency,
           ...settings.connection,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
@@ -213,7 +213,7 @@ export class Run {
 
   /** The limit for the shortest round trip seen, once the preflight has measured one. */
   #follow(): void {
-    if (this.concurrency.source === 'given' || this.#roundTrip.ms === undefined) return;
+    if (!this.settings.widenConcurrency || this.#roundTrip.ms === undefined) return;
     const next = concurrencyFor(undefined, this.#roundTrip.ms);
     if (next.limit === this.concurrency.limit && next.rttMs === this.concurrency.rttMs) return;
     this.concurrency = next;

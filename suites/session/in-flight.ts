@@ -1,7 +1,10 @@
 /**
  * How many requests the run keeps in flight (functional phases): the limit a
- * caller gave is a hard one; without one the run starts at the default and,
- * once the preflight has measured the round trip, widens it
+ * caller gave is a hard one; without one the run keeps the default, or, asked
+ * to widen (`widenConcurrency`, off by default: a slow target would get up to
+ * 4× the connections at once, and one with a short listen backlog could then
+ * time out a correct answer), starts at the default and, once the preflight
+ * has measured the round trip, widens it
  * ({@link concurrencyFor}), following the shortest round trip seen
  * ({@link RoundTrip}) for the rest of the run. A long round trip means a request spends
  * its time on the wire, not in the target, so more of them in flight cost the

@@ -46,8 +46,8 @@ async function runAway(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the in-flight limit 60 ms away', () => {
-  it('not given, it widens past 32 once the preflight measured the round trip, and more are in flight', async () => {
-    const { concurrency, maxInFlight } = await runAway([]);
+  it('asked to widen (--widen-concurrency), it widens past 32 once the preflight measured the round trip, and more are in flight', async () => {
+    const { concurrency, maxInFlight } = await runAway(['--widen-concurrency']);
     expect(concurrency?.source).toBe('widened');
     expect(concurrency!.limit).toBeGreaterThan(32);
     expect(concurrency!.limit).toBeLessThanOrEqual(128);
@@ -57,10 +57,16 @@ describe('the in-flight limit 60 ms away', () => {
     expect(maxInFlight).toBeLessThanOrEqual(concurrency!.limit);
   });
 
+  it('not asked to widen, the default 32 stays the limit however far the target', async () => {
+    const { concurrency, maxInFlight } = await runAway([]);
+    expect(concurrency).toEqual({ limit: 32, source: 'default' });
+    expect(maxInFlight).toBeLessThanOrEqual(32);
+  });
+
   it.each([
-    ['--concurrency 32', ['--concurrency', '32'], {}],
-    ['PETSTORE_CONCURRENCY=32', [], { PETSTORE_CONCURRENCY: '32' }],
-  ])('given (%s), 32 is a hard limit', async (_label, args, env) => {
+    ['--concurrency 32', ['--concurrency', '32', '--widen-concurrency'], {}],
+    ['PETSTORE_CONCURRENCY=32', [], { PETSTORE_CONCURRENCY: '32', PETSTORE_WIDEN_CONCURRENCY: 'true' }],
+  ])('given (%s), 32 is a hard limit, even asked to widen', async (_label, args, env) => {
     const { concurrency, maxInFlight } = await runAway(args, env);
     expect(concurrency).toEqual({ limit: 32, source: 'given' });
     expect(maxInFlight).toBeLessThanOrEqual(32);

@@ -35,6 +35,7 @@ const SAMPLES: Partial<Record<OptionKey, { text: string; file: unknown; engine: 
   seed: { text: '7', file: 7, engine: 7 },
   numRuns: { text: '5', file: 5, engine: 5 },
   strict: { text: 'true', file: true, engine: true },
+  widenConcurrency: { text: 'true', file: true, engine: true },
   timeout: { text: '1234', file: 1234, engine: 1234 },
   maxWait: { text: '3', file: 3, engine: 3000 },
   waitFor: { text: '2.5', file: 2.5, engine: 2500 },
