@@ -307,6 +307,23 @@ describe('action.yml', () => {
     expect(refused.outputs.verdict).toBe('');
   }, 120_000);
 
+  it("installs what the tool runs on and its build's compiler, not the project's test tools", () => {
+    const install = action.runs.steps.find((s) => s.name === 'Install petstore-conformance')!.run!;
+    expect(install).toContain('npm ci --omit=dev --ignore-scripts');
+    expect(install).not.toMatch(/npm ci(?! --omit=dev)/);
+    // The build's own steps, in package.json's order, with the compiler installed apart at the lock file's version.
+    const build = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } }).scripts.build;
+    const steps = build.split(' && ').map((step) => step.replace(/^tsc /, 'node "$build/node_modules/typescript/bin/tsc" '));
+    let at = -1;
+    for (const step of steps) {
+      const found = install.indexOf(step, at + 1);
+      expect(found, step).toBeGreaterThan(at);
+      at = found;
+    }
+    for (const pkg of ['typescript', '@types/node', '@types/yargs', '@types/escape-html'])
+      expect(install).toContain(`"${pkg}@$(pinned ${pkg})"`);
+  });
+
   it('every input and output is described; the verdict output with each of its values', () => {
     for (const [name, input] of Object.entries(action.inputs)) expect((input as { description?: string }).description, name).toBeTruthy();
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['args', 'config', 'wait-for']));
