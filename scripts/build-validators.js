@@ -7,9 +7,10 @@
 // it changes, so a build during the tests leaves the tree as it was. `node scripts/build-validators.js <file>` writes
 // another file (the tests use this).
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { writeIfChanged } from './write-if-changed.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020.js');
@@ -55,14 +56,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const target = process.argv[2] ?? new URL('../spec/validators.generated.ts', import.meta.url);
   try {
     const { components } = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
-    const generated = generate(components.schemas);
-    let current = '';
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      // not generated yet
-    }
-    if (current !== generated) writeFileSync(target, generated);
+    writeIfChanged(target, generate(components.schemas));
   } catch (error) {
     console.error(`build-validators: ${error.message}`);
     process.exitCode = 1;

@@ -5,9 +5,10 @@
 // puts them into the page unescaped. The file is written only when it changes, so a build during the tests
 // (`npm pack` runs one) leaves the repository as it was. `node scripts/embed-assets.js <dir>` embeds another folder's
 // assets into <dir>/generated.ts (the tests check the refusals so).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { writeIfChanged } from './write-if-changed.js';
 
 const dir = process.argv[2] ? pathToFileURL(`${process.argv[2]}/`) : new URL('../reports/assets/', import.meta.url);
 const target = new URL('generated.ts', dir);
@@ -53,14 +54,7 @@ function generate() {
 }
 
 try {
-  const generated = generate();
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    // not generated yet
-  }
-  if (current !== generated) writeFileSync(target, generated);
+  writeIfChanged(target, generate());
 } catch (error) {
   console.error(`embed-assets: ${error.message}`);
   process.exitCode = 1;

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import * as tar from 'tar';
 import type { StopSignal } from '../cli/io.js';
 import { type Io, main } from '../cli/main.js';
+import type { Handler } from '../reference/handler.js';
 import type { ServeOptions } from '../reference/server.js';
 import { startReference } from '../reference/server.js';
 import { newAjv } from '../spec/validate.js';
@@ -28,6 +29,16 @@ export const TINY_PROFILE = {
 };
 
 /** Starts the reference (or a variant of it) on loopback and closes it after `fn`. */
+/** A variant that answers a listing without a limit with up to 21 animals, where the document says at most 20: LIST-LIMIT-DEFAULT fails. */
+export const overDefaultLimit =
+  (inner: Handler): Handler =>
+  (request) =>
+    inner(
+      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
+        ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) }
+        : request,
+    );
+
 export async function withServer<T>(options: Partial<ServeOptions>, fn: (url: string) => Promise<T>): Promise<T> {
   const server = await startReference({ apiKey: DISTINCTIVE_KEY, ...options });
   try {

@@ -11,8 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Handler } from '../../../reference/handler.js';
-import { DISTINCTIVE_KEY, tempDir, withServer } from '../../helpers.js';
+import { DISTINCTIVE_KEY, overDefaultLimit, tempDir, withServer } from '../../helpers.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -209,14 +208,7 @@ async function runAction(given: Record<string, string>): Promise<ActionRun> {
 }
 
 /** Default limit 21 instead of 20: LIST-LIMIT-DEFAULT fails. */
-const broken =
-  (inner: Handler): Handler =>
-  (request) =>
-    inner(
-      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
-        ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) }
-        : request,
-    );
+const broken = overDefaultLimit;
 
 describe('action.yml', () => {
   it('is a composite action with the documented inputs and outputs; the key is an input never echoed', () => {

@@ -3,22 +3,11 @@
  * outcome, before the summary (issue 24, CI logs that tell).
  */
 import { describe, expect, it } from 'vitest';
-import type { Handler } from '../../../reference/handler.js';
-import { DISTINCTIVE_KEY, runInProcess, tempDir, withServer } from '../../helpers.js';
-
-/** A listing without a limit answers 21 animals where the document says at most 20 (LIST-LIMIT-DEFAULT). */
-const overLimit =
-  (inner: Handler): Handler =>
-  (request) =>
-    inner(
-      request.method === 'GET' && request.path === '/pets' && !request.query.has('limit')
-        ? { ...request, query: new URLSearchParams([...request.query, ['limit', '21']]) }
-        : request,
-    );
+import { DISTINCTIVE_KEY, overDefaultLimit, runInProcess, tempDir, withServer } from '../../helpers.js';
 
 describe('the console in a CI log', () => {
   it('prints a failing rule as it is decided, and each phase its end with the rules by outcome', async () => {
-    const ran = await withServer({ wrap: overLimit }, (url) =>
+    const ran = await withServer({ wrap: overDefaultLimit }, (url) =>
       runInProcess(['--base-url', url, '--num-runs', '3', '--report-dir', tempDir(), '--load', 'none'], {
         env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: '' },
       }),
