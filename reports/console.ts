@@ -131,7 +131,7 @@ function describeLoad(load: LoadResult, paint: Paint): string[] {
   return lines;
 }
 
-/** A phase's end: `· listPets ended in 3.2 s: 6 rules passed, 1 failed (LIST-LIMIT-DEFAULT)`. */
+/** A phase's end: `· listPets ended in 3.2 s: 7 rules, 6 passed, 1 failed (LIST-LIMIT-DEFAULT)`. */
 export function phaseEndLine(event: Extract<RunEvent, { type: 'phase-end' }>): string {
   const words: [Outcome, string][] = [
     ['pass', 'passed'],
@@ -148,8 +148,9 @@ export function phaseEndLine(event: Extract<RunEvent, { type: 'phase-end' }>): s
 }
 
 /**
- * Progress while the suite runs: on a TTY one line per phase, redrawn as its
- * checks finish; otherwise (pipes, CI) one plain line per phase. Then the summary.
+ * Progress while the suite runs: on a TTY one line showing the phases under
+ * way, redrawn as their checks finish; otherwise (pipes, CI) plain lines as
+ * each phase starts and ends, each failing rule and a heartbeat. Then the summary.
  */
 export function consoleReporter(ctx: ReporterContext): Reporter {
   const verbosity = ctx.verbosity ?? 'normal';

@@ -334,8 +334,8 @@ export type RunEvent =
 export interface ConcurrencyRecord {
   /** Requests in flight at most after the preflight (before it: the given limit, or the default). */
   limit: number;
-  /** `given`: by the caller, a hard limit; `default`: not given, the round trip too short to widen; `widened`: not given, widened. */
+  /** `given`: by the caller, a hard limit; `default`: not given, and not asked to widen or the round trip too short; `widened`: widened. */
   source: 'given' | 'default' | 'widened';
-  /** The round trip the preflight measured (an estimate), ms; absent when the limit was given or nothing was measured. */
+  /** The round trip estimated (the shortest exchange seen), ms; present only when the run was asked to widen and measured one. */
   rttMs?: number;
 }

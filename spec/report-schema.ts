@@ -157,13 +157,13 @@ export const reportSchema = {
             source: {
               enum: ['given', 'default', 'widened'],
               description:
-                'given: by a flag, variable, config key or the caller, a hard limit; default: none given and the round trip too short to widen; widened: none given, widened for the round trip',
+                'given: by a flag, variable, config key or the caller, a hard limit; default: none given, and not asked to widen or the round trip too short; widened: widened for the round trip',
             },
             rttMs: {
               type: 'number',
               minimum: 0,
               description:
-                "The round trip estimated from the preflight's time, ms; absent when the limit was given or the preflight got no answer",
+                'The round trip estimated (the shortest exchange seen, from the preflight on), ms; present only when the run was asked to widen and measured one',
             },
           },
         },

@@ -61,7 +61,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (!abort) await run.prelude();
     abort ??= await preflight((request) => run.send(PREFLIGHT, request)).then(
       (ms) => {
-        // The round trip is measured: without a limit given, the rest of the run may keep more in flight.
+        // The round trip is measured: asked to widen, the rest of the run may keep more in flight.
         run.widen(ms);
         return undefined;
       },

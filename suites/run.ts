@@ -76,7 +76,7 @@ export class Run {
   readonly #checkStart = new Map<string, number>();
   /** Rules whose first failure was announced (`rule-failed`). */
   readonly #told = new Set<RuleId>();
-  /** The shortest round trip seen, once the preflight has measured one (the in-flight limit follows it when none was given). */
+  /** The shortest round trip seen, once the preflight has measured one (the in-flight limit follows it when asked to widen). */
   readonly #roundTrip = new RoundTrip();
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
@@ -142,8 +142,9 @@ export class Run {
       // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
       jitterMs: transport ? 0 : settings.jitterMs,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
-      // A caller's transport (verify's replay) never had a pool to wait for: only the checks' own bounds, as before.
-      ...(transport ? {} : { concurrency: this.concurrency.limit }),
+      // Only a run that may widen holds its limit here (its pool is sized for the widest); otherwise the pool's own
+      // connections are the limit, as before, and a caller's transport (verify's replay) has only the checks' bounds.
+      ...(transport || !settings.widenConcurrency ? {} : { concurrency: this.concurrency.limit }),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
@@ -202,9 +203,9 @@ export class Run {
   }
 
   /**
-   * The preflight answered in `ms`: without a limit given, the run may keep
-   * more in flight from now on (suites/session/in-flight.ts), and the limit
-   * follows each later exchange's time; a given limit stays as it is.
+   * The preflight answered in `ms`: asked to widen (and no limit given), the
+   * run may keep more in flight from now on (suites/session/in-flight.ts), and
+   * the limit follows each later exchange's time; otherwise it stays as it is.
    */
   widen(ms: number): void {
     this.#roundTrip.first(ms, this.settings.target.startsWith('https:'));
