@@ -4,6 +4,9 @@
 //     ratio suite/wrk (target ≤ 1.5), and the throughput ratio;
 //  2. the sender's CPU per request on the default mix (listPets 6, getPet 3, createPet 1, auth probes), with today's
 //     judging (every createPet answer and 1 in 10 of the rest judged in full): target ≤ 100 µs;
+//  the floor: a minimal raw net.Socket keep-alive client (scripts/load-floor.js) in the same round, what Node itself
+//  costs per request; `--base <checkout>` runs that checkout's CLI on the same endpoint in the same round too (a
+//  before/after on one machine: `--base /work/main`); `--mix 0` leaves the default mix out;
 //  `--rounds N` runs all of it N times, alternating which of suite and wrk goes first, and prints the medians (a busy
 //  machine's load drifts: one pair of runs says little);
 //  3. the suite's peak memory (RSS high-water mark) during a long profile when `--soak-seconds S` is given (default 0:
@@ -11,7 +14,7 @@
 // The suite's CPU is the load phase's own: the CLI's user + sys time from /proc, read every 100 ms, between the readings
 // nearest the profile's start and end (its report's `startedAt` and `durationMs`; the functional run before it is left
 // out), scaled to the profile's length; wrk's is `time`'s user + sys. Installs wrk (Debian) if it is missing.
-// Usage: npm run bench:load [-- --seconds 20 --rounds 3 --connections 32 --soak-seconds 0]
+// Usage: npm run bench:load [-- --seconds 20 --rounds 3 --connections 32 --soak-seconds 0 --mix 1 --base <checkout>]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,6 +26,7 @@ import { median } from './median.js';
 const baseline = builtinProfiles.baseline;
 const key = 'bench-load-key';
 const bin = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
+const floorScript = new URL('./load-floor.js', import.meta.url).pathname;
 /** Targets of issue 23: CPU per request against wrk's on one endpoint, and on the default mix. */
 export const TARGETS = { ratioToWrk: 1.5, mixUs: 100 };
 
@@ -33,11 +37,11 @@ function cpuSeconds(pid) {
 }
 
 /** Runs the suite CLI with a config-file profile; returns the profile's result and the process's peak RSS. */
-async function runSuite(url, profile, dir) {
+async function runSuite(url, profile, dir, cli = bin) {
   writeFileSync(join(dir, 'petstore-conformance.config.json'), JSON.stringify({ profiles: { bench: profile } }));
   const child = spawn(
     process.execPath,
-    [bin, '--base-url', url, '--load', 'bench', '--num-runs', '5', '--reporter', 'json', '--report-dir', join(dir, 'r')],
+    [cli, '--base-url', url, '--load', 'bench', '--num-runs', '5', '--reporter', 'json', '--report-dir', join(dir, 'r')],
     { cwd: dir, env: { ...process.env, PETSTORE_API_KEY: key }, stdio: 'ignore' },
   );
   let peakKb = 0;
@@ -77,6 +81,8 @@ export async function benchLoad({
   seconds = baseline.durationSec,
   connections = baseline.connections,
   soakSeconds = 0,
+  mix: withMix = true,
+  base,
   log = console.log,
 } = {}) {
   if (!existsSync('/usr/bin/wrk')) {
@@ -100,17 +106,26 @@ export async function benchLoad({
     const profile = { ...baseline, name: undefined, connections, durationSec: seconds, thresholds: [] };
 
     // The suite: getPet only, no auth probes (wrk's request), or the default mix.
-    const runSuiteOnce = async (mix) => {
+    const runSuiteOnce = async (mix, cli = bin) => {
       const targetCpu0 = cpuSeconds(target.pid);
       const suite = await runSuite(
         target.url,
         mix ? profile : { ...profile, mix: { listPets: 0, createPet: 0, getPet: 1 }, authProbeShare: 0 },
         dir,
+        cli,
       );
       const requests = suite.load.overall.requests;
       return { ...suite, rps: requests / (suite.load.durationMs / 1000), targetCpu: (cpuSeconds(target.pid) - targetCpu0) / seconds };
     };
 
+    /** `time`'s user + sys seconds in `out`. */
+    const timed = (out) =>
+      ['user', 'sys']
+        .map((w) => {
+          const m = new RegExp(`${w}\\s+(\\d+)m([\\d.]+)s`).exec(out);
+          return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+        })
+        .reduce((a, b) => a + b);
     // wrk: same connections, duration and request (2 threads: this machine's cores).
     const runWrkOnce = () => {
       const targetCpu1 = cpuSeconds(target.pid);
@@ -120,17 +135,25 @@ export async function benchLoad({
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
       const targetCpu = (cpuSeconds(target.pid) - targetCpu1) / seconds;
-      const [user, sys] = ['user', 'sys'].map((w) => {
-        const m = new RegExp(`${w}\\s+(\\d+)m([\\d.]+)s`).exec(wrkOut);
-        return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
-      });
+      const cpu = timed(wrkOut);
       const total = Number(/(\d+) requests in/.exec(wrkOut)?.[1]);
       return {
         rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(wrkOut)?.[1]),
-        cpuShare: (user + sys) / seconds,
-        usPerRequest: ((user + sys) * 1e6) / Math.max(1, total),
+        cpuShare: cpu / seconds,
+        usPerRequest: (cpu * 1e6) / Math.max(1, total),
         targetCpu,
       };
+    };
+
+    // The floor: a raw net.Socket keep-alive client in one Node process (its start-up, ~50 ms, is left in).
+    const runFloorOnce = () => {
+      const out = execFileSync(
+        'bash',
+        ['-c', `{ time ${process.execPath} ${floorScript} '${target.url}${path}' ${seconds} ${connections} 'Bearer ${key}'; } 2>&1`],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const { requests } = JSON.parse(/\{.*\}/.exec(out)[0]);
+      return { rps: requests / seconds, usPerRequest: (timed(out) * 1e6) / Math.max(1, requests) };
     };
 
     log(
@@ -143,30 +166,46 @@ export async function benchLoad({
     const results = [];
     for (let round = 1; round <= rounds; round++) {
       // Alternate which goes first, so a machine getting busier or quieter favours neither.
-      let suite;
-      let wrk;
-      if (round % 2 === 1) {
-        suite = await runSuiteOnce(false);
-        wrk = runWrkOnce();
-      } else {
-        wrk = runWrkOnce();
-        suite = await runSuiteOnce(false);
-      }
-      const mix = await runSuiteOnce(true);
-      results.push({ suite, wrk, mix, cpuRatio: suite.usPerRequest / wrk.usPerRequest, rpsRatio: suite.rps / wrk.rps });
+      const runs = {
+        suite: () => runSuiteOnce(false),
+        wrk: async () => runWrkOnce(),
+        floor: async () => runFloorOnce(),
+        ...(base ? { base: () => runSuiteOnce(false, join(base, 'bin', 'petstore-conformance.js')) } : {}),
+      };
+      const order = Object.keys(runs);
+      if (round % 2 === 0) order.reverse();
+      const got = {};
+      for (const name of order) got[name] = await runs[name]();
+      const { suite, wrk, floor } = got;
+      const mix = withMix ? await runSuiteOnce(true) : undefined;
+      results.push({
+        suite,
+        wrk,
+        floor,
+        base: got.base,
+        mix,
+        cpuRatio: suite.usPerRequest / wrk.usPerRequest,
+        floorRatio: floor.usPerRequest / wrk.usPerRequest,
+        baseRatio: got.base ? got.base.usPerRequest / wrk.usPerRequest : undefined,
+        rpsRatio: suite.rps / wrk.rps,
+      });
       const l = suite.load;
       log(
         `  round ${round}: suite ${suite.rps.toFixed(0)} req/s, ${us(suite.usPerRequest)} CPU/request (${pct(l.generatorLoad.cpuShare)} of a core), p50 ${l.overall.latencyMs.p50} ms, p99 ${l.overall.latencyMs.p99} ms, target CPU ${pct(suite.targetCpu)}${l.generatorLoad.bound ? ' (generator-bound)' : ''}; wrk ${wrk.rps.toFixed(0)} req/s, ${us(wrk.usPerRequest)} CPU/request (${pct(wrk.cpuShare)}), target CPU ${pct(wrk.targetCpu)}; CPU ratio ${(suite.usPerRequest / wrk.usPerRequest).toFixed(2)}, throughput ratio ${(suite.rps / wrk.rps).toFixed(2)}`,
       );
       log(
-        `    default mix: ${mix.rps.toFixed(0)} req/s, ${us(mix.usPerRequest)} CPU/request (${pct(mix.load.generatorLoad.cpuShare)} of a core), ${mix.load.conformance?.sampled ?? '?'} answers judged, p99 ${mix.load.overall.latencyMs.p99} ms, target CPU ${pct(mix.targetCpu)}`,
+        `    floor (raw net.Socket client): ${floor.rps.toFixed(0)} req/s, ${us(floor.usPerRequest)} CPU/request, ratio ${(floor.usPerRequest / wrk.usPerRequest).toFixed(2)}${got.base ? `; base ${got.base.rps.toFixed(0)} req/s, ${us(got.base.usPerRequest)} CPU/request, ratio ${(got.base.usPerRequest / wrk.usPerRequest).toFixed(2)}` : ''}`,
       );
+      if (mix)
+        log(
+          `    default mix: ${mix.rps.toFixed(0)} req/s, ${us(mix.usPerRequest)} CPU/request (${pct(mix.load.generatorLoad.cpuShare)} of a core), ${mix.load.conformance?.sampled ?? '?'} answers judged, p99 ${mix.load.overall.latencyMs.p99} ms, target CPU ${pct(mix.targetCpu)}`,
+        );
     }
     const med = (pick) => median(results.map(pick));
     const cpuRatio = med((r) => r.cpuRatio);
-    const mixUs = med((r) => r.mix.usPerRequest);
+    const mixUs = withMix ? med((r) => r.mix.usPerRequest) : NaN;
     log(
-      `  medians: suite ${us(med((r) => r.suite.usPerRequest))} CPU/request, wrk ${us(med((r) => r.wrk.usPerRequest))}, ratio ${cpuRatio.toFixed(2)} (target ≤ ${TARGETS.ratioToWrk}); throughput suite ${med((r) => r.suite.rps).toFixed(0)} req/s, wrk ${med((r) => r.wrk.rps).toFixed(0)} req/s, ratio ${med((r) => r.rpsRatio).toFixed(2)}; default mix ${us(mixUs)} CPU/request (target ≤ ${TARGETS.mixUs} µs)`,
+      `  medians: suite ${us(med((r) => r.suite.usPerRequest))} CPU/request, wrk ${us(med((r) => r.wrk.usPerRequest))}, ratio ${cpuRatio.toFixed(2)} (target ≤ ${TARGETS.ratioToWrk}); floor ${us(med((r) => r.floor.usPerRequest))}, ratio ${med((r) => r.floorRatio).toFixed(2)}${base ? `; base ${us(med((r) => r.base.usPerRequest))}, ratio ${med((r) => r.baseRatio).toFixed(2)}` : ''}; throughput suite ${med((r) => r.suite.rps).toFixed(0)} req/s, wrk ${med((r) => r.wrk.rps).toFixed(0)} req/s, ratio ${med((r) => r.rpsRatio).toFixed(2)}${withMix ? `; default mix ${us(mixUs)} CPU/request (target ≤ ${TARGETS.mixUs} µs)` : ''}`,
     );
     rows.push(
       {
@@ -176,12 +215,21 @@ export async function benchLoad({
         target: `≤ ${TARGETS.ratioToWrk}`,
         met: cpuRatio <= TARGETS.ratioToWrk,
       },
+      ...(withMix
+        ? [
+            {
+              what: `sender CPU per request, default mix (${connections} connections, ${seconds} s, ${rounds} round(s))`,
+              median: mixUs,
+              unit: 'µs',
+              target: `≤ ${TARGETS.mixUs} µs`,
+              met: mixUs <= TARGETS.mixUs,
+            },
+          ]
+        : []),
       {
-        what: `sender CPU per request, default mix (${connections} connections, ${seconds} s, ${rounds} round(s))`,
-        median: mixUs,
-        unit: 'µs',
-        target: `≤ ${TARGETS.mixUs} µs`,
-        met: mixUs <= TARGETS.mixUs,
+        what: `a raw net.Socket keep-alive client's CPU per request against wrk's, one endpoint (the floor in Node)`,
+        median: med((r) => r.floorRatio),
+        unit: '× wrk',
       },
       {
         what: `closed-loop throughput against wrk, one endpoint (${connections} connections, ${seconds} s, ${rounds} round(s))`,
@@ -225,6 +273,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seconds: arg('seconds', baseline.durationSec),
     connections: arg('connections', baseline.connections),
     soakSeconds: arg('soak-seconds', 0),
+    mix: arg('mix', 1) !== 0,
+    base: process.argv.includes('--base') ? process.argv[process.argv.indexOf('--base') + 1] : undefined,
   });
   process.exitCode = rows.every((row) => row.met !== false) ? 0 : 1;
 }
