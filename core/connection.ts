@@ -61,8 +61,8 @@ export interface DispatcherShape {
   fingerprint?: Fingerprint;
 }
 
-/** The TLS options of the target's connections. */
-function tlsOptions(options: ConnectOptions): { ca?: string; cert?: string; key?: string; rejectUnauthorized?: boolean } {
+/** The TLS options of the target's connections (the load's raw lanes connect with them too). */
+export function tlsOptions(options: ConnectOptions): { ca?: string; cert?: string; key?: string; rejectUnauthorized?: boolean } {
   return {
     ...(options.ca ? { ca: options.ca } : {}),
     ...(options.cert && options.key ? { cert: options.cert, key: options.key } : {}),

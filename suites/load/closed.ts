@@ -13,7 +13,7 @@
  * the run then says so.
  */
 import type { MixRequest } from './mix.js';
-import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, type Prepared, prepare, type Sampled } from './sender.js';
+import { type FailureKind, Lanes, type LaneUser, type LoadRun, type Prepared, prepare, type Sampled, type SenderLane } from './sender.js';
 
 export type { LoadRun, Observed } from './sender.js';
 
@@ -38,13 +38,13 @@ interface Loop {
 /** One virtual user: sends on its lane, and on each outcome sends again until the profile ends. */
 class VirtualUser implements LaneUser {
   readonly #loop: Loop;
-  readonly #lane: Lane;
+  readonly #lane: SenderLane;
   #request: MixRequest | undefined;
   #at = 0;
   #backoff = 0;
   readonly #go = () => this.go();
 
-  constructor(loop: Loop, lane: Lane) {
+  constructor(loop: Loop, lane: SenderLane) {
     this.#loop = loop;
     this.#lane = lane;
     lane.user = this;

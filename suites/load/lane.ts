@@ -59,6 +59,8 @@ export interface Prepared {
   options: Dispatcher.DispatchOptions;
   /** The same request as each client of the run sends it (its own headers first). */
   as?: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>>;
+  /** The bytes a raw lane writes (raw-lane.ts), as undici would write them; absent when undici would refuse the request. */
+  raw?: Buffer;
 }
 
 /** Is told how each request on its lane ended: a response (any status), or a failure. */

@@ -12,7 +12,7 @@
  * sent, and the run says so.
  */
 import type { MixRequest } from './mix.js';
-import { type FailureKind, type Lane, Lanes, type LaneUser, type LoadRun, prepare, type Sampled } from './sender.js';
+import { type FailureKind, Lanes, type LaneUser, type LoadRun, prepare, type Sampled, type SenderLane } from './sender.js';
 
 export interface PacedRun extends LoadRun {
   /** Requests due per second. */
@@ -50,7 +50,7 @@ export async function runPaced(run: PacedRun): Promise<{
   class Slot implements LaneUser {
     request: MixRequest | undefined;
     due = 0;
-    constructor(readonly lane: Lane) {
+    constructor(readonly lane: SenderLane) {
       lane.user = this;
     }
     answered(status: number, sampled: Sampled | undefined): void {

@@ -18,13 +18,16 @@
  * say so ({@link Lanes.proxyFailed}) and the runners open no more.
  */
 import type { Dispatcher } from 'undici';
-import type { ConnectOptions } from '../../core/connection.js';
+import { type ConnectOptions, REFUSED_HEADERS, tlsOptions } from '../../core/connection.js';
+import { buildConnector } from '../../core/undici.js';
 import type { TransportError } from '../../core/errors.js';
 import { FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
 import { DEFAULT_MAX_BODY_BYTES, requestPath } from '../../core/http.js';
 import { fingerprintHeaders } from '../../core/request-head.js';
+import { encodeRequest } from './h1.js';
 import { type FailureKind, Lane, type LaneOptions, type Prepared, type Sampled } from './lane.js';
 import type { MixRequest } from './mix.js';
+import { RawLane } from './raw-lane.js';
 
 export { failureOf, Lane, type FailureKind, type LaneUser, type Prepared, type Sampled } from './lane.js';
 
@@ -66,9 +69,39 @@ export interface LoadRun {
   onTick?: (elapsedSec: number) => void;
 }
 
+/** A header name undici takes as given, a value it sends as given (its `isValidHTTPToken`, `isValidHeaderValue`). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A path undici writes (its `invalidPathRegex`, inverted). */
+const PATH = /^[\u0021-\u00ff]*$/;
+const REFUSED: ReadonlySet<string> = new Set(REFUSED_HEADERS);
+
+/**
+ * Whether the lanes of `run` are raw lanes (raw-lane.ts): a direct
+ * connection over HTTP or HTTPS, the tool's own head (no client fingerprint),
+ * and headers that undici would write as given (the key's form and the extra
+ * ones are checked when the run starts; this is the guard). Otherwise the
+ * lanes are undici's (lane.ts).
+ */
+export function rawRoute(run: Pick<LoadRun, 'baseUrl' | 'authorization' | 'connection' | 'fingerprints'>): boolean {
+  const { protocol } = new URL(run.baseUrl);
+  const proxy = run.connection?.proxy?.kind ?? 'none';
+  const extra = Object.entries(run.connection?.headers ?? {});
+  return (
+    (protocol === 'http:' || protocol === 'https:') &&
+    proxy === 'none' &&
+    !run.fingerprints?.length &&
+    VALUE.test(run.authorization) &&
+    extra.every(
+      ([name, value]) => TOKEN.test(name) && !REFUSED.has(name.toLowerCase()) && name.toLowerCase() !== 'content-type' && VALUE.test(value),
+    )
+  );
+}
+
 /** Prepares the mix for sending below `baseUrl`'s path, as the tool and as each client of `fingerprints`. */
 export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection' | 'fingerprints'>): Prepared[] {
   const base = new URL(run.baseUrl);
+  const raw = rawRoute(run);
   return run.requests.map((request) => {
     const body = request.body === undefined ? null : Buffer.from(request.body);
     // As few headers as a client needs (each costs the target too): the extra ones asked for (-H), the key, and the body's type.
@@ -84,9 +117,13 @@ export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorizati
         ...options,
         headers: { ...fingerprintHeaders(FINGERPRINTS[id], base.origin, body !== null && body.length > 0), ...headers },
       };
-    return { request, options, ...(run.fingerprints?.length ? { as } : {}) };
+    const bytes = raw && PATH.test(options.path) ? encodeRequest({ ...options, headers }, base.host) : undefined;
+    return { request, options, ...(run.fingerprints?.length ? { as } : {}), ...(bytes ? { raw: bytes } : {}) };
   });
 }
+
+/** A lane of a run: undici's (lane.ts) or raw (raw-lane.ts), see {@link rawRoute}. */
+export type SenderLane = Lane | RawLane;
 
 /**
  * Tunnels the proxy may fail in a row (refused, reset, closed on CONNECT:
@@ -100,13 +137,17 @@ export const PROXY_FAILURES_IN_A_ROW = 3;
  * and the count of tunnels the proxy failed in a row.
  */
 export class Lanes {
-  readonly all: Lane[] = [];
+  readonly all: SenderLane[] = [];
   readonly #options: LaneOptions;
   readonly #sweep: NodeJS.Timeout;
   #proxyFailures = 0;
   #proxyFailed: string | undefined;
 
-  constructor(run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints'>, count: number) {
+  constructor(
+    run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints'> &
+      Partial<Pick<LoadRun, 'authorization'>>,
+    count: number,
+  ) {
     this.#options = {
       origin: new URL(run.baseUrl).origin,
       timeoutMs: run.timeoutMs,
@@ -116,8 +157,14 @@ export class Lanes {
       ended: (failure) => this.#ended(failure),
     };
     const clients = run.fingerprints ?? [];
-    for (let i = 0; i < count; i++)
-      this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
+    if (run.authorization !== undefined && rawRoute({ ...run, authorization: run.authorization })) {
+      // undici's connector, one per lane as lane.ts's (core/connection.ts), so each keeps its own TLS sessions as there.
+      const tls = tlsOptions(run.connection ?? {});
+      for (let i = 0; i < count; i++)
+        this.all.push(new RawLane({ ...this.#options, connector: buildConnector({ timeout: run.timeoutMs, ...tls }) }));
+    } else
+      for (let i = 0; i < count; i++)
+        this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     this.#sweep = setInterval(() => {
       const now = performance.now();

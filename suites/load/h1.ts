@@ -1,0 +1,301 @@
+/**
+ * HTTP/1.1 framing for the raw lanes (raw-lane.ts): the request head written
+ * byte for byte as undici writes it, and a strict, bounded reader of the
+ * answers. The reader takes only what RFC 9112 allows and undici's parser
+ * (llhttp, strict) takes: a status line `HTTP/1.x ddd reason`, header lines
+ * `token: value` ended by CRLF, a body framed by one Content-Length, by a
+ * Transfer-Encoding ending in `chunked`, or by the connection's end; interim
+ * 1xx answers skipped (RFC 9110 §15.2). Anything else is a framing error,
+ * which the lane counts as a socket error, as undici does: a test feeds the
+ * same answers to both (test/e2e/load/raw-lane.test.ts).
+ *
+ * Bounds, as undici's: the header fields of one answer at most
+ * {@link MAX_HEADER_SIZE} bytes (names and values), the body kept at most the
+ * run's read bound (the rest read and dropped), a chunk-size line at most
+ * {@link MAX_LINE} bytes.
+ */
+import { maxHeaderSize } from 'node:http';
+
+/** undici's `maxHeaderSize`: Node's (16 KiB unless `--max-http-header-size`). */
+export const MAX_HEADER_SIZE = maxHeaderSize;
+/** A chunk-size line or a trailer line longer than this is a framing error. */
+const MAX_LINE = 16 * 1024;
+/** undici's keep-alive defaults: an idle connection is kept 4 s, or the server's hint less 2 s, at most 10 min. */
+const KEEP_ALIVE_DEFAULT_MS = 4_000;
+const KEEP_ALIVE_THRESHOLD_MS = 2_000;
+const KEEP_ALIVE_MAX_MS = 600_000;
+
+/** A request as undici's writeH1 writes it: method, path, headers (names as given), optional body. */
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer | null;
+}
+
+/** Methods undici writes `content-length: 0` for when they carry no body (its `expectsPayload`). */
+const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
+
+/**
+ * The bytes undici writes for `request` on a keep-alive connection to
+ * `host` (`hostname[:port]`, as its URL has it): head, then body.
+ */
+export function encodeRequest(request: RawRequest, host: string): Buffer {
+  let head = `${request.method} ${request.path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+  for (const [name, value] of Object.entries(request.headers)) head += `${name}: ${value}\r\n`;
+  const length = request.body?.length ?? 0;
+  if (length > 0) head += `content-length: ${length}\r\n`;
+  else if (EXPECTS_PAYLOAD.has(request.method)) head += 'content-length: 0\r\n';
+  head += '\r\n';
+  const bytes = Buffer.from(head, 'latin1');
+  return length > 0 ? Buffer.concat([bytes, request.body!]) : bytes;
+}
+
+/** A framing error: the answer broke HTTP/1.1 (or undici's bounds); the connection is closed and the request failed. */
+export class FramingError extends Error {
+  readonly code = 'PC_LOAD_FRAMING';
+}
+
+/** A complete final answer. */
+export interface Answer {
+  status: number;
+  /** The head's header lines (no status line), when the answer is kept: see {@link H1Reader.begin}. */
+  head: string | undefined;
+  body: Buffer[] | undefined;
+  size: number;
+  truncated: boolean;
+  /** The connection may carry the next request; `keepAliveMs`: for how long idle. */
+  reusable: boolean;
+  keepAliveMs: number;
+}
+
+/** A whole head: the status line (its version and code captured), then header lines, each `token:value` without CR or LF. */
+const HEAD =
+  /^HTTP\/1\.([01]) ([0-9]{3})(?: [\t\x20-\x7e\x80-\xff]*)?(?=\r\n|$)(?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*)*$/;
+/** The header lines that frame an answer or say how long its connection lives: name, value without surrounding whitespace. */
+const FRAMING = /\r\n(content-length|transfer-encoding|connection|keep-alive):[\t ]*([^\r]*?)[\t ]*(?=\r\n|$)/gi;
+const HEADER_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*$/;
+const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})[\t ]*(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
+const CRLF = Buffer.from('\r\n\r\n', 'latin1');
+
+const enum Phase {
+  Idle,
+  Head,
+  Length,
+  ChunkSize,
+  ChunkData,
+  ChunkEnd,
+  Trailers,
+  UntilEnd,
+}
+
+/** Reads the answers of one connection, one request at a time. */
+export class H1Reader {
+  #phase = Phase.Idle;
+  #held: Buffer | undefined;
+  #remaining = 0;
+  #answer: Answer | undefined;
+  #keep = false;
+  #wanted = false;
+  readonly #maxBodyBytes: number;
+
+  constructor(maxBodyBytes: number) {
+    this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** A request was written: its answer is read next. `wanted`: keep its head and body (also kept for a status ≥ 400). */
+  begin(wanted: boolean): void {
+    this.#phase = Phase.Head;
+    this.#wanted = wanted;
+    this.#held = undefined;
+  }
+
+  /** Bytes were read before any request was written, or after its answer: the connection carries what no request asked for. */
+  get idle(): boolean {
+    return this.#phase === Phase.Idle;
+  }
+
+  /** The answer is read up to the connection's end. */
+  get untilEnd(): boolean {
+    return this.#phase === Phase.UntilEnd;
+  }
+
+  /**
+   * Reads `chunk`; returns the answer once complete (then `rest`: bytes after
+   * it, which no request asked for), else undefined. Throws
+   * {@link FramingError}.
+   */
+  push(chunk: Buffer): { answer: Answer; rest: number } | undefined {
+    let data = chunk;
+    let at = 0;
+    if (this.#held) {
+      data = Buffer.concat([this.#held, chunk]);
+      this.#held = undefined;
+    }
+    while (at < data.length) {
+      switch (this.#phase) {
+        case Phase.Idle:
+          throw new FramingError('bytes no request asked for');
+        case Phase.Head: {
+          const end = data.indexOf(CRLF, at);
+          if (end < 0) {
+            if (data.length - at > MAX_HEADER_SIZE + 1024) throw new FramingError('headers overflow');
+            this.#held = Buffer.from(data.subarray(at));
+            return undefined;
+          }
+          const done = this.#head(data.toString('latin1', at, end));
+          at = end + 4;
+          if (done) return { answer: done, rest: data.length - at };
+          break;
+        }
+        case Phase.Length: {
+          const take = Math.min(this.#remaining, data.length - at);
+          this.#body(data, at, take);
+          at += take;
+          this.#remaining -= take;
+          if (this.#remaining === 0) return { answer: this.#complete(), rest: data.length - at };
+          break;
+        }
+        case Phase.ChunkSize:
+        case Phase.ChunkEnd:
+        case Phase.Trailers: {
+          const end = data.indexOf('\r\n', at, 'latin1');
+          if (end < 0) {
+            if (data.length - at > MAX_LINE) throw new FramingError('line too long');
+            this.#held = Buffer.from(data.subarray(at));
+            return undefined;
+          }
+          const line = data.toString('latin1', at, end);
+          at = end + 2;
+          if (this.#phase === Phase.ChunkEnd) {
+            if (line !== '') throw new FramingError('chunk not followed by CRLF');
+            this.#phase = Phase.ChunkSize;
+          } else if (this.#phase === Phase.Trailers) {
+            if (line === '') return { answer: this.#complete(), rest: data.length - at };
+            if (!HEADER_LINE.test(line)) throw new FramingError('invalid trailer');
+          } else {
+            const size = CHUNK_SIZE.exec(line);
+            if (!size) throw new FramingError('invalid chunk size');
+            this.#remaining = parseInt(size[1]!, 16);
+            this.#phase = this.#remaining === 0 ? Phase.Trailers : Phase.ChunkData;
+          }
+          break;
+        }
+        case Phase.ChunkData: {
+          const take = Math.min(this.#remaining, data.length - at);
+          this.#body(data, at, take);
+          at += take;
+          this.#remaining -= take;
+          if (this.#remaining === 0) this.#phase = Phase.ChunkEnd;
+          break;
+        }
+        case Phase.UntilEnd:
+          this.#body(data, at, data.length - at);
+          at = data.length;
+      }
+    }
+    return undefined;
+  }
+
+  /** The connection ended: the answer read up to its end, if its body was framed so; else undefined (a failure). */
+  end(): Answer | undefined {
+    return this.#phase === Phase.UntilEnd ? this.#complete() : undefined;
+  }
+
+  /** An answer's head; returns the answer when it has no body. */
+  #head(text: string): Answer | undefined {
+    const status = HEAD.exec(text);
+    if (!status) throw new FramingError('invalid head');
+    const code = Number(status[2]);
+    // Names and values, as undici counts them: only a head this long can hold that many.
+    if (text.length >= MAX_HEADER_SIZE) {
+      let size = 0;
+      for (const line of text.split('\r\n').slice(1)) size += line.replace(/:[\t ]*/, '').replace(/[\t ]+$/, '').length;
+      if (size >= MAX_HEADER_SIZE) throw new FramingError('headers overflow');
+    }
+    let length: string | undefined;
+    let chunked = false;
+    let encoded = false;
+    let connection = '';
+    let keepAlive = '';
+    FRAMING.lastIndex = 0;
+    for (let m = FRAMING.exec(text); m; m = FRAMING.exec(text)) {
+      const name = m[1]!.toLowerCase();
+      const value = m[2]!;
+      if (name === 'content-length') {
+        if (length !== undefined || !/^[0-9]+$/.test(value)) throw new FramingError('invalid content-length');
+        length = value;
+      } else if (name === 'transfer-encoding') {
+        encoded = true;
+        chunked = /(?:^|,)[\t ]*chunked$/i.test(value);
+      } else if (name === 'connection') connection += `,${value.toLowerCase()}`;
+      else keepAlive = value;
+    }
+    if (code < 100) throw new FramingError('invalid status');
+    if (length !== undefined && encoded) throw new FramingError('content-length with transfer-encoding');
+    // Interim answers: the final one follows (a 101 switches protocols no request asked to switch).
+    if (code === 101) throw new FramingError('bad upgrade');
+    if (code < 200) return undefined;
+    const tokens = connection.split(',').map((t) => t.trim());
+    const reusable = status[1] === '1' ? !tokens.includes('close') : tokens.includes('keep-alive');
+    const hint = /timeout=([0-9]+)/.exec(keepAlive);
+    const keepAliveMs = hint ? Math.min(Number(hint[1]) * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS) : KEEP_ALIVE_DEFAULT_MS;
+    this.#keep = this.#wanted || code >= 400;
+    this.#answer = {
+      status: code,
+      head: this.#keep ? headerLines(text) : undefined,
+      body: this.#keep ? [] : undefined,
+      size: 0,
+      truncated: false,
+      reusable: reusable && keepAliveMs > 0,
+      keepAliveMs,
+    };
+    if (code === 204 || code === 304 || (length !== undefined && Number(length) === 0 && !encoded)) return this.#complete();
+    if (chunked) this.#phase = Phase.ChunkSize;
+    else if (length !== undefined) {
+      this.#remaining = Number(length);
+      this.#phase = Phase.Length;
+    } else {
+      this.#phase = Phase.UntilEnd;
+      this.#answer.reusable = false;
+    }
+    return undefined;
+  }
+
+  #body(data: Buffer, at: number, length: number): void {
+    const answer = this.#answer!;
+    if (!this.#keep || answer.truncated || length === 0) return;
+    const room = this.#maxBodyBytes - answer.size;
+    const take = Math.min(room, length);
+    // A copy: the lane's read buffer is reused.
+    answer.body!.push(Buffer.from(data.subarray(at, at + take)));
+    answer.size += take;
+    if (length > room) answer.truncated = true;
+  }
+
+  #complete(): Answer {
+    const answer = this.#answer!;
+    this.#answer = undefined;
+    this.#phase = Phase.Idle;
+    return answer;
+  }
+}
+
+/** The header lines of a head (after its status line). */
+function headerLines(text: string): string {
+  const eol = text.indexOf('\r\n');
+  return eol < 0 ? '' : text.slice(eol + 2);
+}
+
+/** Header lines of a kept answer as one lower-cased record; repeated headers joined with `, ` (as the undici lane's). */
+export function headersOfHead(head: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (head === '') return out;
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, '');
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
