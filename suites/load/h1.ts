@@ -71,11 +71,20 @@ export interface Answer {
 
 /** A whole head: the status line (its version and code captured), then header lines, each `token:value` without CR or LF. */
 const HEAD =
-  /^HTTP\/1\.([01]) ([0-9]{3})(?: [\t\x20-\x7e\x80-\xff]*)?(?=\r\n|$)(?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*)*$/;
+  /^HTTP\/([0-9]\.[0-9]) ([0-9]{3})(?: [\t\x20-\x7e\x80-\xff]*)?(?=\r\n|$)(?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*)*$/;
 /** The header lines that frame an answer or say how long its connection lives: name, value without surrounding whitespace. */
 const FRAMING = /\r\n(content-length|transfer-encoding|connection|keep-alive):[\t ]*([^\r]*?)[\t ]*(?=\r\n|$)/gi;
 const HEADER_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*$/;
-const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})[\t ]*(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
+const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
+/** Versions undici's parser takes in a status line. */
+const VERSIONS: ReadonlySet<string> = new Set(['0.9', '1.0', '1.1', '2.0']);
+/**
+ * What may start a head that is not complete yet: a prefix of a status line,
+ * then whole header lines, then a prefix of one. Bytes that can start no
+ * head fail at once, as in undici's parser, rather than wait for the deadline.
+ */
+const HEAD_PREFIX =
+  /^(?:H(?:T(?:T(?:P(?:\/(?:[0-9](?:\.(?:[0-9](?: (?:[0-9](?:[0-9](?:[0-9](?: [\t\x20-\x7e\x80-\xff]*\r?|\r)?)?)?)?)?)?)?)?)?)?)?)?)$|^HTTP\/[0-9]\.[0-9] [0-9]{3}(?: [\t\x20-\x7e\x80-\xff]*)?(?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*)*(?:\r|\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]*(?::[\t\x20-\x7e\x80-\xff]*)?\r?|\r\n\r)?$/;
 const CRLF = Buffer.from('\r\n\r\n', 'latin1');
 
 const enum Phase {
@@ -140,6 +149,7 @@ export class H1Reader {
           const end = data.indexOf(CRLF, at);
           if (end < 0) {
             if (data.length - at > MAX_HEADER_SIZE + 1024) throw new FramingError('headers overflow');
+            if (!HEAD_PREFIX.test(data.toString('latin1', at))) throw new FramingError('invalid head');
             this.#held = Buffer.from(data.subarray(at));
             return undefined;
           }
@@ -205,12 +215,12 @@ export class H1Reader {
   /** An answer's head; returns the answer when it has no body. */
   #head(text: string): Answer | undefined {
     const status = HEAD.exec(text);
-    if (!status) throw new FramingError('invalid head');
+    if (!status || !VERSIONS.has(status[1]!)) throw new FramingError('invalid head');
     const code = Number(status[2]);
     // Names and values, as undici counts them: only a head this long can hold that many.
     if (text.length >= MAX_HEADER_SIZE) {
       let size = 0;
-      for (const line of text.split('\r\n').slice(1)) size += line.replace(/:[\t ]*/, '').replace(/[\t ]+$/, '').length;
+      for (const line of text.split('\r\n').slice(1)) size += line.replace(/:[\t ]*/, '').length;
       if (size >= MAX_HEADER_SIZE) throw new FramingError('headers overflow');
     }
     let length: string | undefined;
@@ -235,9 +245,13 @@ export class H1Reader {
     if (length !== undefined && encoded) throw new FramingError('content-length with transfer-encoding');
     // Interim answers: the final one follows (a 101 switches protocols no request asked to switch).
     if (code === 101) throw new FramingError('bad upgrade');
+    // No body for these, whatever the head says; a Content-Length other than 0 on them is a mismatch to undici.
+    const bodiless = code < 200 || code === 204 || code === 304;
+    if (bodiless && length !== undefined && Number(length) !== 0) throw new FramingError('content-length mismatch');
     if (code < 200) return undefined;
     const tokens = connection.split(',').map((t) => t.trim());
-    const reusable = status[1] === '1' ? !tokens.includes('close') : tokens.includes('keep-alive');
+    // As llhttp: HTTP/1.1 (and later minors) keeps the connection unless told to close; 1.0, 2.0 and 0.9 only when told to keep it.
+    const reusable = status[1]![0] !== '0' && status[1]![2] !== '0' ? !tokens.includes('close') : tokens.includes('keep-alive');
     const hint = /timeout=([0-9]+)/.exec(keepAlive);
     const keepAliveMs = hint ? Math.min(Number(hint[1]) * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS) : KEEP_ALIVE_DEFAULT_MS;
     this.#keep = this.#wanted || code >= 400;
@@ -250,7 +264,7 @@ export class H1Reader {
       reusable: reusable && keepAliveMs > 0,
       keepAliveMs,
     };
-    if (code === 204 || code === 304 || (length !== undefined && Number(length) === 0 && !encoded)) return this.#complete();
+    if (bodiless || (length !== undefined && Number(length) === 0 && !encoded)) return this.#complete();
     if (chunked) this.#phase = Phase.ChunkSize;
     else if (length !== undefined) {
       this.#remaining = Number(length);
@@ -294,7 +308,8 @@ export function headersOfHead(head: string): Record<string, string> {
   for (const line of head.split('\r\n')) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, '');
+    // As undici's parser: leading whitespace left out, trailing whitespace kept.
+    const value = line.slice(colon + 1).replace(/^[\t ]+/, '');
     out[name] = name in out ? `${out[name]}, ${value}` : value;
   }
   return out;
