@@ -249,11 +249,10 @@ export class H1Reader {
     const bodiless = code < 200 || code === 204 || code === 304;
     if (bodiless && length !== undefined && Number(length) !== 0) throw new FramingError('content-length mismatch');
     if (code < 200) return undefined;
-    const tokens = connection.split(',').map((t) => t.trim());
     // As llhttp: HTTP/1.1 (and later minors) keeps the connection unless told to close; 1.0, 2.0 and 0.9 only when told to keep it.
+    const tokens = connection === '' ? [] : connection.split(',').map((t) => t.trim());
     const reusable = status[1]![0] !== '0' && status[1]![2] !== '0' ? !tokens.includes('close') : tokens.includes('keep-alive');
-    const hint = /timeout=([0-9]+)/.exec(keepAlive);
-    const keepAliveMs = hint ? Math.min(Number(hint[1]) * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS) : KEEP_ALIVE_DEFAULT_MS;
+    const keepAliveMs = keepAlive === '' ? KEEP_ALIVE_DEFAULT_MS : keepAliveMsOf(keepAlive);
     this.#keep = this.#wanted || code >= 400;
     this.#answer = {
       status: code,
@@ -293,6 +292,18 @@ export class H1Reader {
     this.#phase = Phase.Idle;
     return answer;
   }
+}
+
+/** undici's idle time after a `Keep-Alive` hint (its parseKeepAliveTimeout): the last hint remembered, a target repeats it. */
+let lastHint = '';
+let lastHintMs = KEEP_ALIVE_DEFAULT_MS;
+function keepAliveMsOf(hint: string): number {
+  if (hint !== lastHint) {
+    const timeout = /timeout=([0-9]+)/.exec(hint);
+    lastHintMs = timeout ? Math.min(Number(timeout[1]) * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS) : KEEP_ALIVE_DEFAULT_MS;
+    lastHint = hint;
+  }
+  return lastHintMs;
 }
 
 /** The header lines of a head (after its status line). */

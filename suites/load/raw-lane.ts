@@ -27,7 +27,8 @@
  * - deadlines from when the request is written, enforced by the lanes' sweep.
  */
 import type { Socket } from 'node:net';
-import type { buildConnector } from 'undici';
+import type { buildConnector as Connector } from 'undici';
+import { buildConnector } from '../../core/undici.js';
 import { type Answer, H1Reader, headersOfHead } from './h1.js';
 import { failureOf, type LaneOptions, type LaneUser, type Prepared } from './lane.js';
 
@@ -41,9 +42,16 @@ function flush(): void {
   for (const lane of lanes) lane.write();
 }
 
-/** The options of a raw lane: a lane's, and how to connect (undici's connector, built once for all the lanes of a run). */
+/**
+ * Where plain connections read into: one buffer for all the raw lanes (the
+ * reader copies what it keeps), so a read costs no stream machinery and no
+ * allocation.
+ */
+const READS = Buffer.allocUnsafe(64 * 1024);
+
+/** The options of a raw lane: a lane's, and the TLS options of its connections (core/connection.ts `tlsOptions`). */
 export interface RawLaneOptions extends LaneOptions {
-  connector: buildConnector.connector;
+  tls: object;
 }
 
 /** One connection, one request at a time, undici's framing without undici's request machinery. */
@@ -52,6 +60,7 @@ export class RawLane {
   readonly #options: RawLaneOptions;
   readonly #url: URL;
   readonly #reader: H1Reader;
+  readonly #connector: Connector.connector;
   #socket: Socket | undefined;
   #connecting = false;
   /** The connection may carry the next request until `#idleSince + #keepAliveMs`. */
@@ -69,6 +78,20 @@ export class RawLane {
     this.#options = options;
     this.#url = new URL(options.origin);
     this.#reader = new H1Reader(options.maxBodyBytes);
+    // undici's connector, one per lane as lane.ts's (core/connection.ts), so each keeps its own TLS sessions as there;
+    // plain connections read straight into READS (net.Socket's `onread`, which the connector passes on).
+    const lane = this;
+    const onread = {
+      buffer: READS,
+      callback(this: Socket, length: number, buffer: Buffer): void {
+        if (lane.#socket === this) lane.#data(buffer.subarray(0, length));
+      },
+    };
+    this.#connector = buildConnector({
+      timeout: options.timeoutMs,
+      ...options.tls,
+      ...(this.#url.protocol === 'http:' ? { onread } : {}),
+    });
   }
 
   /** Sends `prepared` (its `raw` bytes); `user` is told once how it ended, never from within this call. */
@@ -94,7 +117,7 @@ export class RawLane {
     const url = this.#url;
     // As undici's Client: an IPv6 literal without its brackets.
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, url.hostname.indexOf(']')) : url.hostname;
-    this.#options.connector(
+    this.#connector(
       { hostname, host: url.host, protocol: url.protocol, port: url.port, servername: undefined } as never,
       (error, opened) => {
         this.#connecting = false;

@@ -19,7 +19,6 @@
  */
 import type { Dispatcher } from 'undici';
 import { type ConnectOptions, REFUSED_HEADERS, tlsOptions } from '../../core/connection.js';
-import { buildConnector } from '../../core/undici.js';
 import type { TransportError } from '../../core/errors.js';
 import { FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
 import { DEFAULT_MAX_BODY_BYTES, requestPath } from '../../core/http.js';
@@ -158,10 +157,8 @@ export class Lanes {
     };
     const clients = run.fingerprints ?? [];
     if (run.authorization !== undefined && rawRoute({ ...run, authorization: run.authorization })) {
-      // undici's connector, one per lane as lane.ts's (core/connection.ts), so each keeps its own TLS sessions as there.
       const tls = tlsOptions(run.connection ?? {});
-      for (let i = 0; i < count; i++)
-        this.all.push(new RawLane({ ...this.#options, connector: buildConnector({ timeout: run.timeoutMs, ...tls }) }));
+      for (let i = 0; i < count; i++) this.all.push(new RawLane({ ...this.#options, tls }));
     } else
       for (let i = 0; i < count; i++)
         this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
