@@ -20,6 +20,8 @@ import { maxHeaderSize } from 'node:http';
 export const MAX_HEADER_SIZE = maxHeaderSize;
 /** A chunk-size line or a trailer line longer than this is a framing error. */
 const MAX_LINE = 16 * 1024;
+/** A chunk size past what llhttp counts in 64 bits (near enough: no such chunk ends before the deadline anyway). */
+const MAX_CHUNK = 2 ** 60;
 /** undici's keep-alive defaults: an idle connection is kept 4 s, or the server's hint less 2 s, at most 10 min. */
 const KEEP_ALIVE_DEFAULT_MS = 4_000;
 const KEEP_ALIVE_THRESHOLD_MS = 2_000;
@@ -75,7 +77,7 @@ const HEAD =
 /** The header lines that frame an answer or say how long its connection lives: name, value without surrounding whitespace. */
 const FRAMING = /\r\n(content-length|transfer-encoding|connection|keep-alive):[\t ]*([^\r]*?)[\t ]*(?=\r\n|$)/gi;
 const HEADER_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*$/;
-const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
+const CHUNK_SIZE = /^([0-9A-Fa-f]+)(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
 /** Versions undici's parser takes in a status line. */
 const VERSIONS: ReadonlySet<string> = new Set(['0.9', '1.0', '1.1', '2.0']);
 /**
@@ -169,6 +171,13 @@ export class H1Reader {
         case Phase.ChunkSize:
         case Phase.ChunkEnd:
         case Phase.Trailers: {
+          // The common lines read byte by byte: a CRLF after a chunk, the empty line after the last, a bare size.
+          const fast = this.#fastLine(data, at);
+          if (fast >= 0) {
+            at = fast;
+            if ((this.#phase as Phase) === Phase.Idle) return { answer: this.#complete(), rest: data.length - at };
+            break;
+          }
           const end = data.indexOf('\r\n', at, 'latin1');
           if (end < 0) {
             if (data.length - at > MAX_LINE) throw new FramingError('line too long');
@@ -187,6 +196,7 @@ export class H1Reader {
             const size = CHUNK_SIZE.exec(line);
             if (!size) throw new FramingError('invalid chunk size');
             this.#remaining = parseInt(size[1]!, 16);
+            if (this.#remaining > MAX_CHUNK) throw new FramingError('chunk size overflow');
             this.#phase = this.#remaining === 0 ? Phase.Trailers : Phase.ChunkData;
           }
           break;
@@ -205,6 +215,37 @@ export class H1Reader {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Reads a CRLF (after a chunk, or ending the trailers) or a chunk size
+   * without extension at `at`, the line whole in `data`; returns where the
+   * next line starts (the phase moved on; {@link Phase.Idle} once the answer
+   * is complete), or -1 to read it as a line. Throws on bytes no such line
+   * can hold.
+   */
+  #fastLine(data: Buffer, at: number): number {
+    if (this.#phase !== Phase.ChunkSize) {
+      if (at + 1 >= data.length || data[at] !== 0x0d || data[at + 1] !== 0x0a) {
+        if (this.#phase === Phase.ChunkEnd && at < data.length && data[at] !== 0x0d) throw new FramingError('chunk not followed by CRLF');
+        return -1;
+      }
+      this.#phase = this.#phase === Phase.ChunkEnd ? Phase.ChunkSize : Phase.Idle;
+      return at + 2;
+    }
+    let size = 0;
+    let i = at;
+    for (; i < data.length; i++) {
+      const c = data[i]!;
+      const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      if (digit < 0) break;
+      size = size * 16 + digit;
+    }
+    if (i === at || i + 1 >= data.length || data[i] !== 0x0d || data[i + 1] !== 0x0a) return -1;
+    if (size > MAX_CHUNK) throw new FramingError('chunk size overflow');
+    this.#remaining = size;
+    this.#phase = size === 0 ? Phase.Trailers : Phase.ChunkData;
+    return i + 2;
   }
 
   /** The connection ended: the answer read up to its end, if its body was framed so; else undefined (a failure). */
