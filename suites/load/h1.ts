@@ -71,15 +71,8 @@ export interface Answer {
   keepAliveMs: number;
 }
 
-/** A whole head: the status line (its version and code captured), then header lines, each `token:value` without CR or LF. */
-const HEAD =
-  /^HTTP\/([0-9]\.[0-9]) ([0-9]{3})(?: [\t\x20-\x7e\x80-\xff]*)?(?=\r\n|$)(?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*)*$/;
-/** The header lines that frame an answer or say how long its connection lives: name, value without surrounding whitespace. */
-const FRAMING = /\r\n(content-length|transfer-encoding|connection|keep-alive):[\t ]*([^\r]*?)[\t ]*(?=\r\n|$)/gi;
 const HEADER_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]+)(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
-/** Versions undici's parser takes in a status line. */
-const VERSIONS: ReadonlySet<string> = new Set(['0.9', '1.0', '1.1', '2.0']);
 /**
  * What may start a head that is not complete yet: a prefix of a status line,
  * then whole header lines, then a prefix of one. Bytes that can start no
@@ -155,7 +148,7 @@ export class H1Reader {
             this.#held = Buffer.from(data.subarray(at));
             return undefined;
           }
-          const done = this.#head(data.toString('latin1', at, end));
+          const done = this.#head(data, at, end);
           at = end + 4;
           if (done) return { answer: done, rest: data.length - at };
           break;
@@ -253,61 +246,39 @@ export class H1Reader {
     return this.#phase === Phase.UntilEnd ? this.#complete() : undefined;
   }
 
-  /** An answer's head; returns the answer when it has no body. */
-  #head(text: string): Answer | undefined {
-    const status = HEAD.exec(text);
-    if (!status || !VERSIONS.has(status[1]!)) throw new FramingError('invalid head');
-    const code = Number(status[2]);
-    // Names and values, as undici counts them: only a head this long can hold that many.
-    if (text.length >= MAX_HEADER_SIZE) {
-      let size = 0;
-      for (const line of text.split('\r\n').slice(1)) size += line.replace(/:[\t ]*/, '').length;
-      if (size >= MAX_HEADER_SIZE) throw new FramingError('headers overflow');
-    }
-    let length: string | undefined;
-    let chunked = false;
-    let encoded = false;
-    let connection = '';
-    let keepAlive = '';
-    FRAMING.lastIndex = 0;
-    for (let m = FRAMING.exec(text); m; m = FRAMING.exec(text)) {
-      const name = m[1]!.toLowerCase();
-      const value = m[2]!;
-      if (name === 'content-length') {
-        if (length !== undefined || !/^[0-9]+$/.test(value)) throw new FramingError('invalid content-length');
-        length = value;
-      } else if (name === 'transfer-encoding') {
-        encoded = true;
-        chunked = /(?:^|,)[\t ]*chunked$/i.test(value);
-      } else if (name === 'connection') connection += `,${value.toLowerCase()}`;
-      else keepAlive = value;
-    }
+  /** An answer's head, `data` from `start` to `end` (its blank line); returns the answer when it has no body. */
+  #head(data: Buffer, start: number, end: number): Answer | undefined {
+    const head = readHead(data, start, end);
+    const code = head.status;
+    const length = head.length;
+    const encoded = head.encoded;
     if (code < 100) throw new FramingError('invalid status');
-    if (length !== undefined && encoded) throw new FramingError('content-length with transfer-encoding');
+    if (length >= 0 && encoded) throw new FramingError('content-length with transfer-encoding');
     // Interim answers: the final one follows (a 101 switches protocols no request asked to switch).
     if (code === 101) throw new FramingError('bad upgrade');
     // No body for these, whatever the head says; a Content-Length other than 0 on them is a mismatch to undici.
     const bodiless = code < 200 || code === 204 || code === 304;
-    if (bodiless && length !== undefined && Number(length) !== 0) throw new FramingError('content-length mismatch');
+    if (bodiless && length > 0) throw new FramingError('content-length mismatch');
     if (code < 200) return undefined;
-    // As llhttp: HTTP/1.1 (and later minors) keeps the connection unless told to close; 1.0, 2.0 and 0.9 only when told to keep it.
-    const tokens = connection === '' ? [] : connection.split(',').map((t) => t.trim());
-    const reusable = status[1]![0] !== '0' && status[1]![2] !== '0' ? !tokens.includes('close') : tokens.includes('keep-alive');
-    const keepAliveMs = keepAlive === '' ? KEEP_ALIVE_DEFAULT_MS : keepAliveMsOf(keepAlive);
+    // As llhttp: HTTP/1.1 keeps the connection unless told to close; 1.0, 2.0 and 0.9 only when told to keep it.
+    const reusable = head.version === 11 ? !head.close : head.keepAlive;
+    const keepAliveMs =
+      head.timeout < 0 ? KEEP_ALIVE_DEFAULT_MS : Math.min(head.timeout * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS);
+    const chunked = head.chunked;
     this.#keep = this.#wanted || code >= 400;
     this.#answer = {
       status: code,
-      head: this.#keep ? headerLines(text) : undefined,
+      head: this.#keep ? (head.lines < end ? data.toString('latin1', head.lines, end) : '') : undefined,
       body: this.#keep ? [] : undefined,
       size: 0,
       truncated: false,
       reusable: reusable && keepAliveMs > 0,
       keepAliveMs,
     };
-    if (bodiless || (length !== undefined && Number(length) === 0 && !encoded)) return this.#complete();
+    if (bodiless || length === 0) return this.#complete();
     if (chunked) this.#phase = Phase.ChunkSize;
-    else if (length !== undefined) {
-      this.#remaining = Number(length);
+    else if (length > 0) {
+      this.#remaining = length;
       this.#phase = Phase.Length;
     } else {
       this.#phase = Phase.UntilEnd;
@@ -335,24 +306,6 @@ export class H1Reader {
   }
 }
 
-/** undici's idle time after a `Keep-Alive` hint (its parseKeepAliveTimeout): the last hint remembered, a target repeats it. */
-let lastHint = '';
-let lastHintMs = KEEP_ALIVE_DEFAULT_MS;
-function keepAliveMsOf(hint: string): number {
-  if (hint !== lastHint) {
-    const timeout = /timeout=([0-9]+)/.exec(hint);
-    lastHintMs = timeout ? Math.min(Number(timeout[1]) * 1000 - KEEP_ALIVE_THRESHOLD_MS, KEEP_ALIVE_MAX_MS) : KEEP_ALIVE_DEFAULT_MS;
-    lastHint = hint;
-  }
-  return lastHintMs;
-}
-
-/** The header lines of a head (after its status line). */
-function headerLines(text: string): string {
-  const eol = text.indexOf('\r\n');
-  return eol < 0 ? '' : text.slice(eol + 2);
-}
-
 /** Header lines of a kept answer as one lower-cased record; repeated headers joined with `, ` (as the undici lane's). */
 export function headersOfHead(head: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -365,4 +318,148 @@ export function headersOfHead(head: string): Record<string, string> {
     out[name] = name in out ? `${out[name]}, ${value}` : value;
   }
   return out;
+}
+
+/** What a head says that frames its answer and its connection: one object, reused for every head. */
+interface HeadFacts {
+  status: number;
+  /** 9, 10, 11 or 20 (HTTP/0.9 … 2.0). */
+  version: number;
+  /** Content-Length, -1 when absent. */
+  length: number;
+  encoded: boolean;
+  chunked: boolean;
+  close: boolean;
+  keepAlive: boolean;
+  /** The `timeout=` of a Keep-Alive header, seconds; -1 when absent. */
+  timeout: number;
+  /** Where the header lines start (after the status line's CRLF); `end` when there is none. */
+  lines: number;
+}
+
+const facts: HeadFacts = {
+  status: 0,
+  version: 0,
+  length: -1,
+  encoded: false,
+  chunked: false,
+  close: false,
+  keepAlive: false,
+  timeout: -1,
+  lines: 0,
+};
+
+/** Byte classes: a token character (RFC 9110 §5.6.2), a field-value character (HTAB, SP, VCHAR, obs-text). */
+const TOKEN = new Uint8Array(256);
+const VALUE = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TOKEN[c.charCodeAt(0)] = 1;
+for (let c = 0; c < 256; c++) VALUE[c] = c === 0x09 || (c >= 0x20 && c !== 0x7f) ? 1 : 0;
+
+const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x09;
+
+/** Whether `data[at, at + name.length)` is `name` (lower case, letters and `-`) in any case. */
+function named(data: Buffer, at: number, length: number, name: string): boolean {
+  if (length !== name.length) return false;
+  for (let i = 0; i < length; i++) if ((data[at + i]! | 0x20) !== name.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Reads and checks a head byte by byte (no string made): a status line
+ * `HTTP/d.d ddd[ reason]`, then lines `token:value`, each ended by CRLF, up
+ * to `end`; the header fields counted as undici counts them (names and values
+ * without leading whitespace). Throws {@link FramingError}.
+ */
+function readHead(data: Buffer, start: number, end: number): HeadFacts {
+  const d = data;
+  if (
+    end - start < 12 ||
+    d[start] !== 0x48 ||
+    d[start + 1] !== 0x54 ||
+    d[start + 2] !== 0x54 ||
+    d[start + 3] !== 0x50 ||
+    d[start + 4] !== 0x2f ||
+    !isDigit(d[start + 5]) ||
+    d[start + 6] !== 0x2e ||
+    !isDigit(d[start + 7]) ||
+    d[start + 8] !== 0x20 ||
+    !isDigit(d[start + 9]) ||
+    !isDigit(d[start + 10]) ||
+    !isDigit(d[start + 11])
+  )
+    throw new FramingError('invalid status line');
+  const version = (d[start + 5]! - 0x30) * 10 + (d[start + 7]! - 0x30);
+  // The versions undici's parser takes.
+  if (version !== 11 && version !== 10 && version !== 20 && version !== 9) throw new FramingError('invalid version');
+  facts.version = version;
+  facts.status = (d[start + 9]! - 0x30) * 100 + (d[start + 10]! - 0x30) * 10 + (d[start + 11]! - 0x30);
+  let i = start + 12;
+  if (i < end && d[i] !== 0x0d) {
+    if (d[i] !== 0x20) throw new FramingError('invalid status line');
+    for (i++; i < end && VALUE[d[i]!]; i++);
+  }
+  facts.lines = i + 2 < end ? i + 2 : end;
+  facts.length = -1;
+  facts.encoded = facts.chunked = facts.close = facts.keepAlive = false;
+  facts.timeout = -1;
+  let size = 0;
+  while (i < end) {
+    if (d[i] !== 0x0d || d[i + 1] !== 0x0a) throw new FramingError('invalid line end');
+    i += 2;
+    const name = i;
+    for (; i < end && TOKEN[d[i]!]; i++);
+    const nameLength = i - name;
+    if (nameLength === 0 || d[i] !== 0x3a) throw new FramingError('invalid header name');
+    for (i++; i < end && isSpace(d[i]); i++);
+    const value = i;
+    for (; i < end && VALUE[d[i]!]; i++);
+    if (i < end && d[i] !== 0x0d) throw new FramingError('invalid header value');
+    size += nameLength + (i - value);
+    if (size >= MAX_HEADER_SIZE) throw new FramingError('headers overflow');
+    let last = i;
+    while (last > value && isSpace(d[last - 1])) last--;
+    const first = d[name]! | 0x20;
+    if (first === 0x63 /* c */) {
+      if (named(d, name, nameLength, 'content-length')) {
+        if (facts.length >= 0 || last === value) throw new FramingError('invalid content-length');
+        let length = 0;
+        for (let j = value; j < last; j++) {
+          if (!isDigit(d[j])) throw new FramingError('invalid content-length');
+          length = length * 10 + (d[j]! - 0x30);
+        }
+        facts.length = length;
+      } else if (named(d, name, nameLength, 'connection')) tokensOf(d, value, last);
+    } else if (first === 0x74 /* t */ && named(d, name, nameLength, 'transfer-encoding')) {
+      facts.encoded = true;
+      // Chunked only when it is the last coding.
+      let j = last - 7;
+      facts.chunked = j >= value && named(d, j, 7, 'chunked');
+      for (j--; facts.chunked && j >= value && isSpace(d[j]); j--);
+      if (facts.chunked && j >= value && d[j] !== 0x2c) facts.chunked = false;
+    } else if (first === 0x6b /* k */ && named(d, name, nameLength, 'keep-alive')) {
+      // As undici's parseKeepAliveTimeout: the digits after the first `timeout=` (case as written).
+      for (let j = value; j + 8 < last && facts.timeout < 0; j++)
+        if (d[j] === 0x74 && d.toString('latin1', j, j + 8) === 'timeout=' && isDigit(d[j + 8])) {
+          let seconds = 0;
+          for (let k = j + 8; isDigit(d[k]) && k < last; k++) seconds = seconds * 10 + (d[k]! - 0x30);
+          facts.timeout = seconds;
+        }
+    }
+  }
+  return facts;
+}
+
+/** Notes the `close` and `keep-alive` tokens of a Connection header's value (comma-separated, any case). */
+function tokensOf(d: Buffer, from: number, to: number): void {
+  let i = from;
+  while (i < to) {
+    for (; i < to && (isSpace(d[i]) || d[i] === 0x2c); i++);
+    const start = i;
+    for (; i < to && d[i] !== 0x2c; i++);
+    let last = i;
+    while (last > start && isSpace(d[last - 1])) last--;
+    if (named(d, start, last - start, 'close')) facts.close = true;
+    else if (named(d, start, last - start, 'keep-alive')) facts.keepAlive = true;
+  }
 }

@@ -80,11 +80,11 @@ export class RawLane {
     this.#reader = new H1Reader(options.maxBodyBytes);
     // undici's connector, one per lane as lane.ts's (core/connection.ts), so each keeps its own TLS sessions as there;
     // plain connections read straight into READS (net.Socket's `onread`, which the connector passes on).
-    const lane = this;
+    // (A lane's connection before this one was destroyed: it reads nothing more.)
     const onread = {
       buffer: READS,
-      callback(this: Socket, length: number, buffer: Buffer): void {
-        if (lane.#socket === this) lane.#data(buffer.subarray(0, length));
+      callback: (length: number, buffer: Buffer): void => {
+        if (this.#socket) this.#data(buffer.subarray(0, length));
       },
     };
     this.#connector = buildConnector({
