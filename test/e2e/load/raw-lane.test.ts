@@ -2,12 +2,15 @@
 // for byte, and the same answers, well-formed or broken, ending the same way on both: answered (status, kept headers
 // and body) or failed (timeout or socket error). A raw TCP server on loopback plays each answer.
 import { once } from 'node:events';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lane, type Prepared } from '../../../suites/load/lane.js';
 import { MAX_HEADER_SIZE } from '../../../suites/load/h1.js';
 import { RawLane } from '../../../suites/load/raw-lane.js';
-import { prepare, rawRoute } from '../../../suites/load/sender.js';
+import { Lanes, prepare, rawRoute } from '../../../suites/load/sender.js';
+import { tlsOptions } from '../../../core/connection.js';
+import { selfSignedCert } from '../../helpers.js';
 
 /** An answer the server plays: its pieces written apart (a turn between each), then the connection closed if asked. */
 interface Case {
@@ -249,4 +252,68 @@ describe('the raw lane against undici’s lane', () => {
       await Promise.all([undici.close(), raw.close()]);
       expect(got).toEqual(expected);
     });
+});
+
+describe('which lanes a run gets', () => {
+  const base = { baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 1000, authorization: 'Bearer raw-lane-key' };
+  const kinds = async (run: ConstructorParameters<typeof Lanes>[0]) => {
+    const lanes = new Lanes(run, 2);
+    await lanes.close();
+    return lanes.all.map((lane) => (lane instanceof RawLane ? 'raw' : 'undici'));
+  };
+
+  it('raw lanes for a direct connection, over HTTP or HTTPS, with extra headers undici sends as given', async () => {
+    expect(await kinds(base)).toEqual(['raw', 'raw']);
+    expect(await kinds({ ...base, baseUrl: 'https://127.0.0.1:9/v1', connection: { insecure: true } })).toEqual(['raw', 'raw']);
+    expect(await kinds({ ...base, connection: { headers: { 'x-tenant': 'a b' } } })).toEqual(['raw', 'raw']);
+  });
+
+  it("undici's lanes through a proxy, speaking as another client, or with headers it would not send as given", async () => {
+    expect(await kinds({ ...base, connection: { proxy: { kind: 'url', url: 'http://127.0.0.1:9' } } })).toEqual(['undici', 'undici']);
+    expect(
+      await kinds({ ...base, connection: { proxy: { kind: 'env', httpProxy: 'http://127.0.0.1:9', httpsProxy: '', noProxy: '' } } }),
+    ).toEqual(['undici', 'undici']);
+    expect(await kinds({ ...base, fingerprints: ['curl'] })).toEqual(['undici', 'undici']);
+    expect(await kinds({ ...base, connection: { headers: { 'x-a': 'line\nbreak' } } })).toEqual(['undici', 'undici']);
+    expect(await kinds({ ...base, connection: { headers: { host: 'elsewhere' } } })).toEqual(['undici', 'undici']);
+    // Without the key's form the guard cannot be checked: undici's lanes, as before.
+    expect(await kinds({ baseUrl: base.baseUrl, timeoutMs: 1000 })).toEqual(['undici', 'undici']);
+  });
+});
+
+describe('the raw lane over TLS, against undici’s lane', () => {
+  it('verifies the certificate as undici does: trusted with its CA or when insecure, refused otherwise', async () => {
+    const { tls } = selfSignedCert();
+    const server = createHttpsServer(tls, (_, res) => res.end('{}'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const prepared = prepare({
+        baseUrl: `${origin}/v1`,
+        requests: [{ operation: 'getPet', authProbe: false, method: 'GET', path: '/pets/1' }],
+        authorization: 'Bearer raw-lane-key',
+      })[0]!;
+      const outcomes: Record<string, string[]> = {};
+      for (const [name, connection] of [
+        ['with its CA', { ca: tls.cert }],
+        ['insecure', { insecure: true }],
+        ['unverified', {}],
+      ] as const) {
+        const options = { origin, timeoutMs: 2000, maxBodyBytes: 1024 };
+        const undici = new Lane({ ...options, connection });
+        const raw = new RawLane({ ...options, tls: tlsOptions(connection) });
+        outcomes[name] = [...(await twice(undici, prepared, true)), ...(await twice(raw, prepared, true))].map((o) =>
+          o.replace(/"date":"[^"]*"/, '"date":"…"'),
+        );
+        await Promise.all([undici.close(), raw.close()]);
+      }
+      expect(outcomes['with its CA']![2]).toBe(outcomes['with its CA']![0]);
+      expect(outcomes['with its CA']![0]).toMatch(/^answered 200 /);
+      expect(outcomes['insecure']![2]).toMatch(/^answered 200 /);
+      expect(outcomes['unverified']).toEqual(Array(4).fill('failed socketErrors'));
+    } finally {
+      server.close();
+    }
+  });
 });
