@@ -106,7 +106,8 @@ export function cachedDataOf(file: Buffer, id: string | undefined): Buffer | und
  * the bundle otherwise, or the ES modules when there is no bundle. `cache` says whether the bundle's cache was used.
  */
 export async function loadCli(argv: readonly string[]): Promise<CliModule & { cache: CacheUse }> {
-  if (argv.length === 1 && ['--version', '-v', '--help', '-h'].includes(argv[0]!)) return { main: (await import('./main.js')).main, cache: 'none' };
+  if (argv.length === 1 && ['--version', '-v', '--help', '-h'].includes(argv[0]!))
+    return { main: (await import('./main.js')).main, cache: 'none' };
   let cacheFile: Buffer | undefined;
   try {
     cacheFile = readFileSync(CACHE_FILE);
