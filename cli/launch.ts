@@ -51,10 +51,12 @@ export async function compileBundle(cacheFile?: Buffer): Promise<{ script: Scrip
   }
   const id = bundleId(source);
   const cachedData = cacheFile && cachedDataOf(cacheFile, id);
-  const { Script } = await import('node:vm');
+  const { constants, Script } = await import('node:vm');
   // CommonJS's own wrapper, so the bundle's `require` resolves its packages from dist/cli/ as a module there would.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE_FILE,
+    // An `import()` left in the bundle (none is, at this writing) loads as it would in an ES module.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     ...(cachedData ? { cachedData } : {}),
   });
   return { script, id, cache: cachedData === undefined ? 'none' : script.cachedDataRejected === false ? 'accepted' : 'rejected' };
@@ -73,14 +75,18 @@ export function runBundle(script: Script): CliModule {
   return module.exports;
 }
 
+/** How much newer than the bundle the ES modules may be: a copy of dist/ (`cp -r`) writes them in any order. */
+const COPY_SLACK_MS = 2000;
+
 /**
- * Whether the bundle was made after the ES modules it was made from: tsc rewrites every module, so a bundle older
- * than main.js is an earlier build's (dist/ rebuilt by tsc alone); then, or when either is missing, the ES modules run.
+ * Whether the bundle is as new as the ES modules it was made from: tsc rewrites every module, so main.js newer than
+ * the bundle (beyond a copy's slack) means dist/ was rebuilt by tsc alone, and the bundle is an earlier build's;
+ * then, or when either is missing, the ES modules run.
  */
 function bundleIsCurrent(): boolean {
   const bundle = statSync(BUNDLE_FILE, { throwIfNoEntry: false });
   const modules = statSync(new URL('./main.js', import.meta.url), { throwIfNoEntry: false });
-  return bundle !== undefined && modules !== undefined && bundle.mtimeMs >= modules.mtimeMs;
+  return bundle !== undefined && modules !== undefined && modules.mtimeMs - bundle.mtimeMs <= COPY_SLACK_MS;
 }
 
 /** The build id that closes `source` (its last line, `//# build <id>`), or undefined. */
@@ -103,11 +109,12 @@ export function cachedDataOf(file: Buffer, id: string | undefined): Buffer | und
 
 /**
  * The CLI for `argv`: the ES modules for `--version` or `--help` alone (answered before main.ts imports anything),
- * the bundle otherwise, or the ES modules when there is no bundle. `cache` says whether the bundle's cache was used.
+ * the bundle otherwise, or the ES modules when there is no bundle or it is older than them. `from` says which,
+ * `cache` whether V8 took the bundle's cache.
  */
-export async function loadCli(argv: readonly string[]): Promise<CliModule & { cache: CacheUse }> {
-  if (argv.length === 1 && ['--version', '-v', '--help', '-h'].includes(argv[0]!))
-    return { main: (await import('./main.js')).main, cache: 'none' };
+export async function loadCli(argv: readonly string[]): Promise<CliModule & { from: 'bundle' | 'modules'; cache: CacheUse }> {
+  const modules = async () => ({ main: (await import('./main.js')).main, from: 'modules' as const, cache: 'none' as const });
+  if (argv.length === 1 && ['--version', '-v', '--help', '-h'].includes(argv[0]!)) return modules();
   let cacheFile: Buffer | undefined;
   try {
     cacheFile = readFileSync(CACHE_FILE);
@@ -115,6 +122,6 @@ export async function loadCli(argv: readonly string[]): Promise<CliModule & { ca
     // No cache: the bundle is compiled as any script.
   }
   const compiled = bundleIsCurrent() ? await compileBundle(cacheFile) : undefined;
-  if (!compiled) return { main: (await import('./main.js')).main, cache: 'none' };
-  return { main: runBundle(compiled.script).main, cache: compiled.cache };
+  if (!compiled) return modules();
+  return { main: runBundle(compiled.script).main, from: 'bundle', cache: compiled.cache };
 }
