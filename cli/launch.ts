@@ -18,7 +18,6 @@
  * without that step) the ES modules run, as before.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Script } from 'node:vm';
 import type * as Main from './main.js';
@@ -67,7 +66,8 @@ export function runBundle(script: Script): CliModule {
   const module = { exports: {} as CliModule };
   (script.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
-    createRequire(BUNDLE_FILE),
+    // Taken from the process, not imported: --version and --help, which load this module too, need no `node:module`.
+    process.getBuiltinModule('node:module').createRequire(BUNDLE_FILE),
     module,
     BUNDLE_FILE,
     fileURLToPath(new URL('.', import.meta.url)),
