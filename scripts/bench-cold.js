@@ -5,8 +5,11 @@
 // implementation in its own process on loopback, spawns `--base-url <it> --load none` and times
 // spawn → the first request's arrival at that server, then stops the run (SIGTERM; it writes its
 // reports and exits 143).
+// A run loads the CLI from one bundle compiled with the V8 code cache made at build (cli/launch.ts); the bench says
+// whether V8 took that cache (a cache made under other V8 flags, or by another Node, is refused and the bundle compiled).
+// Node 20 has no module.enableCompileCache (Node 22.1+), so nothing of Node's own compile cache is measured here.
 // Usage: npm run bench:cold [-- --runs N]   (N default 7; or node scripts/bench-cold.js after a build)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +115,23 @@ export async function benchCold({ runs = 7 } = {}) {
   });
 }
 
+/** How a command other than --version and --help loads the CLI: from the bundle with its cache taken or not, or from the ES modules. */
+export function howLoaded() {
+  const watch = `data:text/javascript,${encodeURIComponent(
+    "import vm from 'node:vm'; import { syncBuiltinESMExports } from 'node:module'; const S = vm.Script; vm.Script = class extends S { constructor(c, o) { super(c, o); process.stderr.write(`@@ ${o?.cachedData ? (this.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\\n`); } }; syncBuiltinESMExports();",
+  )}`;
+  const { stderr } = spawnSync(process.execPath, ['--import', watch, BIN, 'rules'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const cache = /^@@ (\w+)$/m.exec(stderr)?.[1];
+  return cache === undefined
+    ? 'the ES modules (no current bundle)'
+    : cache === 'none'
+      ? 'the bundle, without a code cache'
+      : `the bundle, its code cache ${cache}`;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--runs');
   const runs = at === -1 ? 7 : Number(process.argv[at + 1]);
@@ -124,6 +144,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(
       `${r.what.padEnd(width)}  ${String(r.medianMs).padStart(9)}  ${r.rangeMs.join('–').padEnd(10)}  ${r.ratio.toFixed(2).padStart(11)}  ${r.target}${r.met === undefined ? '' : r.met ? '  met' : '  NOT met'}`,
     );
+  console.log(`a run loads the CLI from ${howLoaded()}`);
   console.log(
     `medians of ${runs} alternating runs; node ${process.version}, ${cpus().length} cores, load average ${load} before → ${loadavg()[0].toFixed(1)} after`,
   );

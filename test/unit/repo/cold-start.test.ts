@@ -61,6 +61,13 @@ describe('cold start', () => {
     ).toEqual([]);
   });
 
+  it('bin/ loads the CLI through cli/launch.ts, which loads no package and no module of the CLI before it chooses', () => {
+    // --version and --help alone then import main.ts's ES modules; any other command reads the bundle (one file).
+    expect(staticGraph('cli/launch.ts')).toEqual({ modules: ['cli/launch.ts'], packages: [] });
+    const bin = readFileSync(join(root, 'bin/petstore-conformance.js'), 'utf8');
+    expect([...bin.matchAll(/import\('([^']+)'\)/g)].map((m) => m[1])).toEqual(['../dist/cli/launch.js']);
+  });
+
   it('rules loads the catalog only, serve the reference only', () => {
     expect(staticGraph('cli/rules.ts').packages).toEqual([]);
     expect(staticGraph('cli/rules.ts').modules.filter((m) => m.startsWith('suites/'))).toEqual([]);
