@@ -130,10 +130,11 @@ const MARK_ESCAPE = '\\u0001';
 const MARK = '\u0001';
 /**
  * In valid JSON text, what comes before a number (strings whole, and characters that are neither a quote, a digit nor
- * a minus: outside strings only a number holds those), then the number. The alternatives start with distinct
- * characters, so a match never backtracks; the literals hold no digit.
+ * a minus: outside strings only a number holds those), then the number. On valid JSON (it is only used on text
+ * `JSON.parse` took) every match succeeds on its first way through: the star stops at a number's first character,
+ * never inside a string; the literals hold no digit.
  */
-const UP_TO_A_NUMBER = /((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"\d-])*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+const UP_TO_A_NUMBER = /((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"\d-]+)*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
 /** A number after the text, so that the text's tail ends a match; marked, it is cut off again. */
 const SENTINEL = ' 0';
 const MARKED_SENTINEL = ` "${MARK_ESCAPE}0"`;
