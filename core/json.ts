@@ -277,15 +277,14 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * judged separately on the lossless value.
  */
 export function toPlain(value: Json): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (isLosslessNumber(value)) return Number(value.value);
   if (Array.isArray(value)) return value.map(toPlain);
-  if (isJsonObject(value)) {
-    // No prototype: `out.__proto__ = …` would otherwise set one, and a validator would find the members it holds.
-    const out = Object.create(null) as Record<string, unknown>;
-    for (const [key, item] of Object.entries(value)) out[key] = toPlain(item);
-    return out;
-  }
-  return value;
+  // No prototype: `out.__proto__ = …` would otherwise set one, and a validator would find the members it holds.
+  const out = Object.create(null) as Record<string, unknown>;
+  // A parsed object has no prototype: `for … in` walks its own members, in order, without an array of entries.
+  for (const key in value) out[key] = toPlain(value[key]!);
+  return out;
 }
 
 /**
