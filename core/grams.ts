@@ -4,10 +4,11 @@
  * at least `min` characters long, so any occurrence covers a whole
  * 4-character piece (a gram) starting at a multiple of `min - 3`: only the
  * grams there are looked at. A gram none of them holds (ASCII letter case
- * aside) rules its place out with one array read; at a gram one of them may
- * hold, the strings that hold it are compared there, and the windows that
- * could cover it are asked ({@link WindowSet}). So the answer is exact: yes
- * only when one occurs. Letters A–F of the strings count without case (hex
+ * aside) rules its place out, most often with one array read; at a gram one of
+ * them holds, the strings that hold it are compared there, and the windows that
+ * could cover it are asked ({@link WindowSet}). So the answer is exact, yes
+ * only when one occurs, but for a gram held in too many places to compare
+ * (a long key repeating itself): that one says yes. Letters A–F of the strings count without case (hex
  * comes in either); a window set says itself how it takes case.
  *
  * The redactor asks it before scanning a text for a key in all its forms: most
@@ -24,6 +25,22 @@ const HASH_BITS = 16;
 const foldAscii = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
 /** A–F as a–f: how the strings compare (hex in either case). */
 const foldHex = (c: number) => (c >= 0x41 && c <= 0x46 ? c + 0x20 : c);
+
+/** The gram at `at`, its ASCII letters folded: what the exact set of grams holds. */
+function gramAt(text: string, at: number): string {
+  return String.fromCharCode(
+    foldAscii(text.charCodeAt(at)),
+    foldAscii(text.charCodeAt(at + 1)),
+    foldAscii(text.charCodeAt(at + 2)),
+    foldAscii(text.charCodeAt(at + 3)),
+  );
+}
+
+/**
+ * Places of a gram compared, at most: past this (a long key that repeats itself holds some grams hundreds of times),
+ * the gram alone says "maybe", as every gram did before the strings were compared.
+ */
+const MAX_PLACES = 64;
 
 function gramHash(text: string, at: number): number {
   let h = foldAscii(text.charCodeAt(at));
@@ -44,6 +61,8 @@ export interface WindowSet {
 export class SampledGrams {
   /** A bit per {@link gramHash} of every gram of every string and window. */
   readonly #hashes = new Uint8Array(1 << (HASH_BITS - 3));
+  /** Every gram of every string and window, folded: a hash's bit set by another gram is ruled out here. */
+  readonly #grams = new Set<string>();
   readonly #strings: string[] = [];
   /**
    * By the top {@link #bucketBits} bits of a gram's hash, the strings holding such a gram and where:
@@ -75,11 +94,15 @@ export class SampledGrams {
     for (let b = 0; b < 1 << this.#bucketBits; b++) this.#heads[b + 1]! += this.#heads[b]!;
     this.#places = new Uint32Array(2 * places);
     const filled = this.#heads.slice(0, 1 << this.#bucketBits);
-    const mark = (h: number) => (this.#hashes[h >>> 3]! |= 1 << (h & 7));
+    const mark = (text: string, at: number) => {
+      const h = gramHash(text, at);
+      this.#hashes[h >>> 3]! |= 1 << (h & 7);
+      this.#grams.add(gramAt(text, at));
+      return h;
+    };
     this.#strings.forEach((s, index) => {
       for (let i = 0; i + GRAM <= s.length; i++) {
-        const h = gramHash(s, i);
-        mark(h);
+        const h = mark(s, i);
         const at = 2 * filled[h >>> shift]!++;
         this.#places[at] = index;
         this.#places[at + 1] = i;
@@ -89,7 +112,7 @@ export class SampledGrams {
       let any = false;
       for (const window of set.windows()) {
         any = true;
-        for (let i = 0; i + GRAM <= window.length; i++) mark(gramHash(window, i));
+        for (let i = 0; i + GRAM <= window.length; i++) mark(window, i);
       }
       if (any) min = Math.min(min, set.size);
       return any;
@@ -104,7 +127,8 @@ export class SampledGrams {
     if (this.#stride === 0) return true;
     for (let at = 0; at + GRAM <= text.length; at += this.#stride) {
       const h = gramHash(text, at);
-      if ((this.#hashes[h >>> 3]! & (1 << (h & 7))) !== 0 && this.#holdsAround(text, at, h)) return true;
+      if ((this.#hashes[h >>> 3]! & (1 << (h & 7))) !== 0 && this.#grams.has(gramAt(text, at)) && this.#holdsAround(text, at, h))
+        return true;
     }
     return false;
   }
@@ -112,6 +136,7 @@ export class SampledGrams {
   /** Whether a string or a window occurs in `text` over the gram at `at` (hash `h`): the strings of its bucket compared there. */
   #holdsAround(text: string, at: number, h: number): boolean {
     const b = h >>> (HASH_BITS - this.#bucketBits);
+    if (this.#heads[b + 1]! - this.#heads[b]! > MAX_PLACES) return true;
     for (let p = 2 * this.#heads[b]!, end = 2 * this.#heads[b + 1]!; p < end; p += 2) {
       const s = this.#strings[this.#places[p]!]!;
       const start = at - this.#places[p + 1]!;
