@@ -18,6 +18,7 @@
  */
 import { PcError, TransportError } from './errors.js';
 import type { Exchange, RequestSpec, Transport } from './http.js';
+import { noteDecoded } from './http/body.js';
 import type { Redactor } from './redact/redactor.js';
 import { sha256 } from './hash.js';
 
@@ -110,13 +111,17 @@ export function redactExchange(exchange: Exchange, redactor: Redactor): Redacted
     },
     durationMs: exchange.durationMs,
   };
-  if (response)
+  if (response) {
+    const body = redactor.redactBytesRead(response.body, { complete: !response.truncated });
+    // The text the body was scanned as, unchanged, is the one its parse would decode again (core/http/body.ts).
+    if (body.text !== undefined && !response.truncated) noteDecoded(body.bytes, body.text);
     out.response = {
       status: response.status,
       headers: redactHeaders(redactor, response.headers),
-      body: redactor.redactBytes(response.body, { complete: !response.truncated }),
+      body: body.bytes,
       truncated: response.truncated,
     };
+  }
   if (error) out.error = new TransportError(error.code as ConstructorParameters<typeof TransportError>[0], redactor.redact(error.message));
   return out as RedactedExchange;
 }

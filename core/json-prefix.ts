@@ -187,6 +187,12 @@ export interface JsonMeasure {
   deep: [number, number][];
   /** Where the text passed `maxTokens` (outside the deep containers): the index of the token that did; absent when it did not. */
   over?: number;
+  /**
+   * Present when a number is written with a fraction or an exponent (a `.` outside strings, or an `e`/`E` after a
+   * digit: the literals' `e` follows a letter), in a text measured to its end. Absent, every number is an integer as
+   * written (core/json.ts parses such a text once).
+   */
+  fractional?: true;
 }
 
 /**
@@ -195,12 +201,14 @@ export interface JsonMeasure {
  * the containers that open deeper than `maxDepth` (a root value is at depth
  * 1), and where the text passes `maxTokens` structural tokens (`[`, `{`, `,`
  * and `:` outside strings, one or two per value) outside them. Stops there.
+ * Notes, on the way, a number with a fraction or an exponent.
  */
 export function measureJson(text: string, maxDepth: number, maxTokens: number): JsonMeasure {
   const deep: [number, number][] = [];
   let depth = 0;
   let deepFrom = 0;
   let tokens = 0;
+  let fractional = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -222,7 +230,9 @@ export function measureJson(text: string, maxDepth: number, maxTokens: number): 
       if (depth > 0) depth--;
     } else if ((c === 0x2c || c === 0x3a) && depth <= maxDepth && ++tokens > maxTokens) {
       return { deep, over: i };
+    } else if (c === 0x2e || ((c === 0x65 || c === 0x45) && isDigit(text.charCodeAt(i - 1)))) {
+      fractional = true;
     }
   }
-  return { deep: depth > maxDepth ? [...deep, [deepFrom, text.length]] : deep };
+  return { deep: depth > maxDepth ? [...deep, [deepFrom, text.length]] : deep, ...(fractional ? { fractional: true as const } : {}) };
 }

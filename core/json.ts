@@ -81,9 +81,12 @@ export class JsonTooLargeError extends Error {
  * JSON, {@link JsonTooLargeError} past {@link MAX_JSON_TOKENS}.
  *
  * Valid text takes a fast path: `JSON.parse` (native, several times faster than
- * a parser written in JavaScript) of the text with each number written as a
- * marked string holding its index, the markers then replaced by the numbers'
- * exact text. The text is checked first: the token rewrite is only sound on
+ * a parser written in JavaScript). Where no number is written with a fraction
+ * or an exponent (the measuring scan saw none) and every one is an integer a
+ * double holds exactly (not `-0`), each
+ * number's text is the shortest one of its value: that parse is the answer.
+ * Otherwise the text is parsed again with each number written as a marked
+ * string holding its exact text, the markers then replaced by the numbers. The first parse checks the text: the token rewrite is only sound on
  * valid JSON, and a second native parse costs less than proving it sound on
  * any text. lossless-json parses the rest: invalid text (its error messages
  * are the ones reports quote), and text that could hold a marker of its own.
@@ -92,14 +95,18 @@ export function parseJson(source: string): Json {
   const measured = measureJson(source, MAX_JSON_DEPTH, MAX_JSON_TOKENS);
   if (measured.over !== undefined) throw new JsonTooLargeError(measured.over);
   const text = measured.deep.length > 0 ? withoutDeep(source, measured.deep) : source;
-  if (!text.includes(MARK_ESCAPE) && isJson(text)) {
-    const numbers: string[] = [];
-    const marked = text.replace(STRING_OR_NUMBER, (token) =>
-      token.charCodeAt(0) === 0x22 ? token : `"${MARK_ESCAPE}${numbers.push(token) - 1}"`,
-    );
-    return settle(JSON.parse(marked) as unknown, numbers);
+  const parsed = text.includes(MARK_ESCAPE) ? NOT_JSON : parseOrNot(text);
+  if (parsed !== NOT_JSON) {
+    if (!measured.fractional) {
+      const plain = settlePlain(parsed);
+      if (plain !== NOT_PLAIN) return plain;
+    }
+    // Natively, without a call per token: the text up to each number (strings whole) kept, the number marked; the
+    // sentinel number at the end makes every match end at a number, so the last one takes the tail in one pass.
+    const marked = `${text}${SENTINEL}`.replace(UP_TO_A_NUMBER, `$1"${MARK_ESCAPE}$2"`);
+    return settle(JSON.parse(marked.slice(0, -MARKED_SENTINEL.length)) as unknown, true);
   }
-  return settle(parse(text, null, { onDuplicateKey: ({ newValue }) => newValue }), undefined);
+  return settle(parse(text, null, { onDuplicateKey: ({ newValue }) => newValue }), false);
 }
 
 /** `text` with each of the `deep` containers, once the scan found it whole and valid, written as {@link DEEPER_NOT_PARSED}. */
@@ -121,36 +128,75 @@ const PLACEHOLDER = JSON.stringify(DEEPER_NOT_PARSED);
 /** U+0001 as a JSON escape: raw, it cannot be in valid JSON text, so a string starting with it is a marker. */
 const MARK_ESCAPE = '\\u0001';
 const MARK = '\u0001';
-/** In valid JSON text, the string and number tokens in order (the literals hold no digit). */
-const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+/**
+ * In valid JSON text, what comes before a number (strings whole, and characters that are neither a quote, a digit nor
+ * a minus: outside strings only a number holds those), then the number. On valid JSON (it is only used on text
+ * `JSON.parse` took) every match succeeds on its first way through: the star stops at a number's first character,
+ * never inside a string; the literals hold no digit.
+ */
+const UP_TO_A_NUMBER = /((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"\d-]+)*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+/** A number after the text, so that the text's tail ends a match; marked, it is cut off again. */
+const SENTINEL = ' 0';
+const MARKED_SENTINEL = ` "${MARK_ESCAPE}0"`;
 
-function isJson(text: string): boolean {
+const NOT_JSON: unique symbol = Symbol('not JSON');
+const NOT_PLAIN: unique symbol = Symbol('a number not written as its shortest text');
+
+function parseOrNot(text: string): unknown {
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }
 
 /**
+ * Like {@link settle}, for a text whose numbers are written without fraction or
+ * exponent: each number as a {@link LosslessNumber} of its shortest text, which
+ * is the text it was written with when it is an integer a double holds exactly
+ * and not `-0`; {@link NOT_PLAIN} at the first that is not (arrays already
+ * settled are left half done: the caller parses the text again).
+ */
+function settlePlain(value: unknown): Json | typeof NOT_PLAIN {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? new LosslessNumber(String(value)) : NOT_PLAIN;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = settlePlain(value[i]);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      value[i] = item;
+    }
+    return value as Json[];
+  }
+  if (value === null || typeof value !== 'object') return value as Json;
+  const object = value as Record<string, unknown>;
+  const out = jsonObject();
+  for (const key of Object.keys(object)) {
+    const item = settlePlain(object[key]);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = item;
+  }
+  return out;
+}
+
+/**
  * A parsed value made final: each marker replaced by a {@link LosslessNumber}
- * of the number it stands for (`numbers`; lossless-json's values have none),
+ * of the number it holds (when `marked`; lossless-json's values have none),
  * each object copied into one without
  * prototype. Both parsers made every key an own property (`__proto__` too);
  * on an object without prototype, plain assignment sets that property, as no
  * `__proto__` setter is inherited. Depth is bounded by {@link MAX_JSON_DEPTH}.
  */
-function settle(value: unknown, numbers: readonly string[] | undefined): Json {
-  if (typeof value === 'string') return numbers && value.startsWith(MARK) ? new LosslessNumber(numbers[Number(value.slice(1))]!) : value;
+function settle(value: unknown, marked: boolean): Json {
+  if (typeof value === 'string') return marked && value.startsWith(MARK) ? new LosslessNumber(value.slice(1)) : value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = settle(value[i], numbers);
+    for (let i = 0; i < value.length; i++) value[i] = settle(value[i], marked);
     return value as Json[];
   }
   if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value as Json;
   const object = value as Record<string, unknown>;
   const out = jsonObject();
-  for (const key of Object.keys(object)) out[key] = settle(object[key], numbers);
+  for (const key of Object.keys(object)) out[key] = settle(object[key], marked);
   return out;
 }
 
@@ -231,15 +277,14 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * judged separately on the lossless value.
  */
 export function toPlain(value: Json): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (isLosslessNumber(value)) return Number(value.value);
   if (Array.isArray(value)) return value.map(toPlain);
-  if (isJsonObject(value)) {
-    // No prototype: `out.__proto__ = …` would otherwise set one, and a validator would find the members it holds.
-    const out = Object.create(null) as Record<string, unknown>;
-    for (const [key, item] of Object.entries(value)) out[key] = toPlain(item);
-    return out;
-  }
-  return value;
+  // No prototype: `out.__proto__ = …` would otherwise set one, and a validator would find the members it holds.
+  const out = Object.create(null) as Record<string, unknown>;
+  // A parsed object has no prototype: `for … in` walks its own members, in order, without an array of entries.
+  for (const key in value) out[key] = toPlain(value[key]!);
+  return out;
 }
 
 /**

@@ -18,7 +18,7 @@ const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({ options: { base: { type: 'string', default: 'main' }, seed: { type: 'string', default: '42' } } });
 
 /** Keys whose values are measured (times, durations), not decided. */
-const MEASURED = new Set(['durationMs', 'startedAt', 'finishedAt', 'date']);
+const MEASURED = new Set(['durationMs', 'startedAt', 'finishedAt', 'date', 'startedMs']);
 
 function normalise(value) {
   if (Array.isArray(value)) return value.map(normalise);

@@ -53,8 +53,8 @@ export function newAjv(options: { allErrors?: boolean; validateSchema?: boolean 
 // here; each schema is checked when it is compiled (strict mode), and against the meta-schema by
 // test/unit/spec/validate.test.ts.
 
-/** The build's validators, by schema name. */
-const interfaceValidators = standalone as unknown as Record<SchemaName, ValidateFunction>;
+/** The build's validators, by schema name: copied out of the module namespace, whose every property read is a getter's. */
+const interfaceValidators = { ...standalone } as unknown as Record<SchemaName, ValidateFunction>;
 
 const schemas = openapi.components.schemas as unknown as Record<SchemaName, SchemaNode>;
 
@@ -70,6 +70,9 @@ export function validateSchema(name: SchemaName, value: Json): SchemaViolation[]
   walkInt64(schemas[name], value, [], violations);
   return violations;
 }
+
+/** An integer written plainly with at most 18 digits: below 10^18, within int64 whatever it is (no BigInt needed). */
+const SHORT_INTEGER = /^-?(?:0|[1-9]\d{0,17})$/;
 
 /** ajv's errors as violations (`path` a JSON pointer, `/` for the whole value), worded by {@link schemaProblem}. */
 export function violationsOf(errors: readonly ErrorObject[] | null | undefined): SchemaViolation[] {
@@ -126,6 +129,7 @@ function resolve(node: SchemaNode): SchemaNode {
 function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out: SchemaViolation[]): void {
   const schema = resolve(node);
   if (schema.format === 'int64' && isLosslessNumber(value)) {
+    if (SHORT_INTEGER.test(value.value)) return;
     const n = exactInteger(value);
     const pointer = () => path.map((segment) => `/${typeof segment === 'number' ? segment : escapePointer(segment)}`).join('') || '/';
     if (typeof n === 'bigint' && (n < INT64_MIN || n > INT64_MAX)) {
@@ -135,13 +139,21 @@ function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out
     }
     return;
   }
+  // One path array, each segment pushed while its member is walked: a page of Pets is walked without copying it per member.
   if (schema.properties && isJsonObject(value)) {
     for (const [key, child] of Object.entries(schema.properties)) {
-      if (Object.hasOwn(value, key)) walkInt64(child, value[key] as Json, [...path, key], out);
+      if (!Object.hasOwn(value, key)) continue;
+      path.push(key);
+      walkInt64(child, value[key] as Json, path, out);
+      path.pop();
     }
   }
   if (schema.items && Array.isArray(value)) {
-    value.forEach((item, i) => walkInt64(schema.items as SchemaNode, item, [...path, i], out));
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      walkInt64(schema.items, value[i] as Json, path, out);
+      path.pop();
+    }
   }
 }
 

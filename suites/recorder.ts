@@ -52,7 +52,8 @@ export interface PendingFinding {
 }
 
 export class Recorder {
-  readonly #tallies = new Map<string, Tally>();
+  /** By check, then rule: two lookups of constant strings, not a key built for every assertion. */
+  readonly #tallies = new Map<string, Map<RuleId, Tally>>();
   readonly #observations = new Map<string, Observation>();
   readonly #perGap = new Map<GapId, number>();
   readonly #selected: (rule: RuleId) => boolean;
@@ -77,11 +78,12 @@ export class Recorder {
   }
 
   #tally(rule: RuleId, check: string): Tally {
-    const key = `${rule}\u0000${check}`;
-    let tally = this.#tallies.get(key);
+    let byRule = this.#tallies.get(check);
+    if (!byRule) this.#tallies.set(check, (byRule = new Map()));
+    let tally = byRule.get(rule);
     if (!tally) {
       tally = { passed: 0, failed: 0, inconclusive: 0, findings: [], keys: new Set() };
-      this.#tallies.set(key, tally);
+      byRule.set(rule, tally);
     }
     return tally;
   }
@@ -245,7 +247,7 @@ export class Recorder {
   }
 
   #checkResult(rule: RuleId, check: CheckDefinition): CheckResult {
-    const tally = this.#tallies.get(`${rule}\u0000${check.id}`);
+    const tally = this.#tallies.get(check.id)?.get(rule);
     const base = { id: check.id, kind: check.kind, title: check.title };
     const none = { passed: 0, failed: 0, inconclusive: 0, findings: [] };
     if (!this.#selected(rule)) return { ...base, outcome: 'skip', ...none, ...this.#why({ code: 'not-selected' }) };

@@ -45,6 +45,25 @@ export type BodyJson = { ok: true; value: Json } | { ok: false; reason: string; 
 
 const parsedBodies = new WeakMap<ResponseRecord, BodyJson>();
 
+/**
+ * Bodies already decoded as UTF-8 (a leading BOM kept) by the one that read them whole, the redaction boundary
+ * (core/boundary.ts): the text is taken, and forgotten, by the parse. Bytes are never changed once read.
+ */
+const decodedBodies = new WeakMap<Uint8Array, string>();
+
+/** Notes that `bytes`, a complete body, decode as UTF-8 to `text` (a leading BOM kept), for {@link bodyJson} to take. */
+export function noteDecoded(bytes: Uint8Array, text: string): void {
+  decodedBodies.set(bytes, text);
+}
+
+/** The body as UTF-8 text (a leading BOM dropped), or undefined when it is not UTF-8; decoded once. */
+function bodyText(body: Uint8Array): string | undefined {
+  const noted = decodedBodies.get(body);
+  if (noted === undefined) return decodeUtf8(body);
+  decodedBodies.delete(body);
+  return noted.charCodeAt(0) === 0xfeff ? noted.slice(1) : noted;
+}
+
 /** The response body parsed as JSON (memoised): strict UTF-8, complete, well-formed. */
 export function bodyJson(response: ResponseRecord): BodyJson {
   let parsed = parsedBodies.get(response);
@@ -69,7 +88,7 @@ function parseBody(response: ResponseRecord): BodyJson {
     };
   if (response.truncated) return { ok: false, reason: `a body longer than ${response.body.length} bytes (not read to its end)` };
   if (response.body.length === 0) return { ok: false, reason: 'an empty body' };
-  const text = decodeUtf8(response.body);
+  const text = bodyText(response.body);
   if (text === undefined) return { ok: false, reason: 'a body that is not valid UTF-8' };
   const json = text.replace(/^\uFEFF/, '');
   try {

@@ -68,8 +68,6 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
   const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });
   const hexPieces = new Pieces({ size: 12, foldAscii: true, stride: 4 });
-  /** What the grams must let through for the encoded pieces: each core as it is and in either letter case. */
-  const encodedGrams: string[] = [];
   for (const { text, owner, fragments } of plain) {
     if (!fragments) continue;
     pieces.add(text, owner);
@@ -77,12 +75,10 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     for (const core of base64Cores(bytes)) {
       for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
         base64Pieces.add(alphabet, owner);
-        encodedGrams.push(alphabet, alphabet.toLowerCase(), alphabet.toUpperCase());
       }
     }
     const hex = bytes.toString('hex');
     hexPieces.add(hex, owner);
-    encodedGrams.push(hex);
   }
   return {
     plain: plain.sort((a, b) => b.text.length - a.text.length),
@@ -93,13 +89,8 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     pieces,
     base64Pieces,
     hexPieces,
-    // Every match is one of these, whole: a needle, a piece, a core, a hex needle (in either case, which the grams allow), an encoded piece.
-    grams: new SampledGrams([
-      ...plain.map((n) => n.text),
-      ...pieces.windows(),
-      ...cores.keys(),
-      ...hex.map((h) => h.text),
-      ...encodedGrams.filter((g) => g.length >= FRAGMENT),
-    ]),
+    // Every match is one of these, whole: a needle, a core, a hex needle (in either case, which the grams allow), a piece
+    // or an encoded piece (each set as it takes case).
+    grams: new SampledGrams([...plain.map((n) => n.text), ...cores.keys(), ...hex.map((h) => h.text)], [pieces, base64Pieces, hexPieces]),
   };
 }

@@ -11,6 +11,7 @@
  * so a window can start only just before a gram that some window holds, and
  * only there are windows hashed. The hits are those of hashing every window.
  */
+import type { WindowSet } from '../grams.js';
 import { FRAGMENT } from './types.js';
 
 const HASH_BASE = 0x01000193;
@@ -57,7 +58,7 @@ export interface PiecesOptions {
 }
 
 /** The windows of a set of secrets, each with the placeholder of the secret it is a piece of (the first registered). */
-export class Pieces {
+export class Pieces implements WindowSet {
   readonly #owners = new Map<string, string>();
   readonly #hashes = new Set<number>();
   /** A bit per window hash's low {@link FILTER_BITS} bits: most positions of a text are ruled out by one array read. */
@@ -97,6 +98,16 @@ export class Pieces {
   /** Every window. */
   windows(): IterableIterator<string> {
     return this.#owners.keys();
+  }
+
+  /** Whether the window at `start` of `v` is a piece, whatever `stride` (core/grams.ts `WindowSet`). */
+  holdsAt(v: string, start: number): boolean {
+    const size = this.size;
+    if (start < 0 || start + size > v.length) return false;
+    const h = windowHash(v, start, size, this.#fold);
+    if ((this.#filter[(h & FILTER_MASK) >>> 3]! & (1 << (h & 7))) === 0 || !this.#hashes.has(h)) return false;
+    const window = v.slice(start, start + size);
+    return this.#owners.has(this.#fold ? asciiLower(window) : window);
   }
 
   /** Calls `hit` with each window of `v` that is a piece (every `stride` characters), and the placeholder of its secret. */

@@ -194,15 +194,24 @@ export class Redactor {
    * a longer body (see {@link redact}).
    */
   redactBytes(bytes: Uint8Array, options: { complete?: boolean } = {}): Uint8Array {
+    return this.redactBytesRead(bytes, options).bytes;
+  }
+
+  /**
+   * Like {@link redactBytes}, and, when nothing was replaced and the bytes are
+   * UTF-8, the text they were scanned as (a leading BOM kept): what a body then
+   * parsed would decode again (core/boundary.ts hands it on).
+   */
+  redactBytesRead(bytes: Uint8Array, options: { complete?: boolean } = {}): { bytes: Uint8Array; text?: string } {
     const text = decodeUtf8(bytes, { keepBom: true });
     const complete = options.complete ?? true;
     if (text !== undefined) {
       const out = this.#replace(text, complete, 0);
-      return out.changed ? Buffer.from(out.text) : bytes;
+      return out.changed ? { bytes: Buffer.from(out.text) } : { bytes, text };
     }
     const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
     const out = this.#replace(latin1, complete, 0);
-    return out.changed ? Buffer.from(out.text, 'latin1') : bytes;
+    return { bytes: out.changed ? Buffer.from(out.text, 'latin1') : bytes };
   }
 
   #replace(text: string, complete: boolean, depth: number): { text: string; changed: boolean } {

@@ -6,7 +6,7 @@ import { redactorFor } from '../../../core/redact.js';
 /** `text` with its letters a–f in random case, as hex may come back. */
 const recase = (text: string, upper: boolean[]) => [...text].map((ch, i) => (upper[i % upper.length] ? ch.toUpperCase() : ch)).join('');
 
-describe('SampledGrams', () => {
+describe('SampledGrams', { timeout: 30_000 }, () => {
   it('never rules out a text that holds one of the strings, wherever it is, whatever surrounds it', () => {
     fc.assert(
       fc.property(
@@ -44,9 +44,43 @@ describe('SampledGrams', () => {
     expect(new SampledGrams(['abc', 'Zq9-DISTINCTIVE-key']).mayHold('nothing here')).toBe(true);
     expect(new SampledGrams([]).mayHold('anything')).toBe(false);
   });
+
+  it('says no to a text holding grams of a string but not the string (the digits of a page against the hex of a key)', () => {
+    const grams = new SampledGrams(['3132333435363738']);
+    expect(grams.mayHold('3132333435363738')).toBe(true);
+    expect(grams.mayHold('{"id":3132,"categoryId":3334353,"n":63738,"m":31323334_35363738}')).toBe(false);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{8,20}$/), fc.stringMatching(/^[0-9,:"{}]{0,80}$/), (s, filler) => {
+        // Every gram of `s`, each where a sampled place may fall, but `s` itself broken by a comma each time.
+        const text = `${filler}${[...s.slice(1)].map((_, i) => `${s.slice(0, i + 1)},${s.slice(i + 1)}`).join(filler)}`;
+        fc.pre(!text.includes(s));
+        expect(new SampledGrams([s]).mayHold(text)).toBe(false);
+      }),
+    );
+  });
 });
 
 describe('the redactor behind its sampled grams', () => {
+  it('finds a piece of the base64 of the key in any letter case (a header name folds it), whatever surrounds it', () => {
+    const key = 'Zq9-DISTINCTIVE-key-7781xyzW';
+    const r = redactorFor(key);
+    const base64 = Buffer.from(key).toString('base64');
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 100 }),
+        fc.string({ maxLength: 100 }),
+        fc.nat(base64.length - 20),
+        fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
+        (before, after, from, upper) => {
+          // Ten characters: what eight characters of the key, encoded, always decide (core/redact/needles.ts).
+          const piece = [...base64.slice(from, from + 10)].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join('');
+          expect(r.leaks(before + piece + after)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds the key and its pieces wherever they are in a long text', () => {
     const key = 'Zq9-DISTINCTIVE-key-7781xyzW';
     const r = redactorFor(key);

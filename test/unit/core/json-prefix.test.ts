@@ -179,4 +179,11 @@ describe('measureJson', () => {
     expect(measureJson('[[1,2,3,4,5]]', 1, 3)).toEqual({ deep: [[1, 12]] });
     expect(measureJson('{"a,b:c":1}', 8, 2)).toEqual({ deep: [] });
   });
+
+  it('notes a number written with a fraction or an exponent, never the letters of a literal or a string', () => {
+    for (const text of ['[1.5]', '{"a":1e3}', '[0E-1]', '[-2.0,true]', '[1,2.50]'])
+      expect(measureJson(text, 8, 100).fractional, text).toBe(true);
+    for (const text of ['[1,-2,true,false,null]', '{"1.5":"3e4","x":"2E1 1.0"}', '[9007199254740993]', '[-0]'])
+      expect(measureJson(text, 8, 100).fractional, text).toBeUndefined();
+  });
 });
