@@ -1,6 +1,7 @@
 // Preloaded into the CLI by scripts/bench-memory.js (`--import`), never by the CLI itself: the largest heap figures of
 // process.memoryUsage() (heapTotal, heapUsed, external, arrayBuffers) over the run, read every 50 ms, written as JSON
-// to the file named by PC_BENCH_MEMORY_PROBE when the process exits. RSS alone cannot tell a live set that grows from
+// to the file named by PC_BENCH_MEMORY_PROBE when the process exits, with the CPU seconds it used (user + system, its
+// collector's threads included: a smaller heap is paid for in collections). RSS alone cannot tell a live set that grows from
 // collection lag, nor the JS heap from buffers. Only the process that is the CLI writes: the embedded reference it
 // starts inherits NODE_OPTIONS, so the file is claimed by the first process to write it (`wx`).
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ if (file && !process.argv.includes('serve')) {
   process.once('exit', () => {
     sample();
     try {
-      writeFileSync(file, JSON.stringify(peaks), { flag: 'wx' });
+      const cpu = process.cpuUsage();
+      writeFileSync(file, JSON.stringify({ ...peaks, cpuSeconds: (cpu.user + cpu.system) / 1e6 }), { flag: 'wx' });
     } catch {
       // another process of the run wrote first
     }
