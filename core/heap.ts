@@ -48,12 +48,18 @@ export const HEAP_SETTINGS: readonly HeapSetting[] = [
   { flag: '--heap-growing-percent=50', yieldsTo: ['heap-growing-percent'] },
 ];
 
-/** The V8 flag names (dashes, no `no-` prefix, no value) among `args`. */
+/**
+ * The V8 flag names among `args`, with dashes, without their value; a negated flag (`--no-x`, V8's `--nox`) also
+ * counts as `x`.
+ */
 function flagNames(args: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const arg of args) {
     const match = /^--?([A-Za-z][\w-]*)/.exec(arg);
-    if (match) names.add(match[1]!.replace(/_/g, '-').replace(/^no-/, ''));
+    if (!match) continue;
+    const name = match[1]!.replace(/_/g, '-');
+    names.add(name);
+    if (name.startsWith('no')) names.add(name.replace(/^no-?/, ''));
   }
   return names;
 }

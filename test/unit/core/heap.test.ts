@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { HEAP_SETTINGS, heapFlags, sizeHeap } from '../../../core/heap.js';
+
+const ALL = HEAP_SETTINGS.map((setting) => setting.flag);
+
+describe('heap settings (core/heap.ts)', () => {
+  it('applies every setting when the user gave none, whatever else node was given', () => {
+    expect(ALL).toEqual(['--semi-space-growth-factor=1', '--liftoff-only', '--heap-growing-percent=50']);
+    expect(heapFlags([], undefined)).toEqual(ALL);
+    expect(heapFlags(['--enable-source-maps', '--import', 'file:///x--liftoff.js'], '--max-old-space-size=4096 --import=x.js')).toEqual(
+      ALL,
+    );
+  });
+
+  it.each([
+    ['node args', ['--max-semi-space-size=16'], undefined],
+    ['node args, the value apart', ['--max-semi-space-size', '16'], undefined],
+    ['node args, underscores', ['--min_semi_space_size=4'], undefined],
+    ['NODE_OPTIONS', [], '--require ./a.js --max-semi-space-size=8'],
+    ['NODE_OPTIONS, underscores', [], '  --max_semi_space_size=8  '],
+    ['the growth factor itself', ['--semi-space-growth-factor=2'], undefined],
+  ])('leaves the young generation to the user who sized it (%s)', (_, execArgv, nodeOptions) => {
+    expect(heapFlags(execArgv, nodeOptions)).toEqual(['--liftoff-only', '--heap-growing-percent=50']);
+  });
+
+  it.each([['--no-liftoff-only'], ['--noliftoff-only'], ['--liftoff'], ['--no-wasm-tier-up'], ['--wasm_dynamic_tiering']])(
+    'leaves WebAssembly compilation to the user who chose it (%s)',
+    (flag) => {
+      expect(heapFlags([flag], undefined)).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=50']);
+    },
+  );
+
+  it('leaves the old generation to the user who set its growth', () => {
+    expect(heapFlags(['--heap_growing_percent=100'], undefined)).toEqual(['--semi-space-growth-factor=1', '--liftoff-only']);
+  });
+
+  it('sets what it applies in one call, and nothing when the user chose every setting', () => {
+    const calls: string[] = [];
+    expect(sizeHeap({ execArgv: [], env: {} }, (flags) => calls.push(flags))).toEqual(ALL);
+    expect(calls).toEqual([ALL.join(' ')]);
+    calls.length = 0;
+    const user = { execArgv: ['--no-liftoff-only', '--heap-growing-percent=20'], env: { NODE_OPTIONS: '--max-semi-space-size=32' } };
+    expect(sizeHeap(user, (flags) => calls.push(flags))).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});
