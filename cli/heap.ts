@@ -13,14 +13,22 @@
  *
  * Only flags V8 reads after start-up can be set from inside the process
  * (`v8.setFlagsFromString`): `--max-semi-space-size` is read once, when the
- * heap is made, and set later changes nothing, so the young generation is kept
- * at its initial size by not letting it grow instead.
+ * heap is made, and set later changes nothing (measured: the young generation
+ * still grew to 32 MB). V8 grows the semi-spaces by doubling from 1 MB, reading
+ * its growth factor each time; so once a collection finds them at
+ * {@link SEMI_SPACE_MB}, the factor is set to 1 and they grow no further.
+ * Held at 1 MB from the start, the load sender paid for it: a scavenge every
+ * ~90 requests, about 15 % more CPU per request on one endpoint.
  *
  * A user's own setting wins: a flag of the same setting in node's arguments
  * or in NODE_OPTIONS (either spelling, `-` or `_`, with or without `no-`)
  * leaves that setting to V8 and the user.
  */
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/** The young generation's semi-spaces grow no larger than this, MB (V8's default: 16). */
+export const SEMI_SPACE_MB = 4;
 
 /** One setting: the flag applied, and the V8 flags (names without dashes) that, when the user gives one, leave it alone. */
 export interface HeapSetting {
@@ -28,12 +36,14 @@ export interface HeapSetting {
   readonly flag: string;
   /** Flags of the same setting: any of them given by the user means the user's choice stands. */
   readonly yieldsTo: readonly string[];
+  /** Set not at once but after the first collection that finds the young generation (both semi-spaces) this large, bytes. */
+  readonly onceYoungAt?: number;
 }
 
 /**
  * What the CLI sets, each for a measured reason (module comment):
- * - the young generation stays at its initial 1 MB semi-spaces (growth factor 1): objects of one exchange die young
- *   anyway, and a larger nursery only delays collecting them;
+ * - the young generation stops growing at {@link SEMI_SPACE_MB} semi-spaces (growth factor 1 from then): objects of
+ *   one exchange die young anyway, and a larger nursery only delays collecting them;
  * - WebAssembly stays on the baseline compiler (Liftoff): undici's llhttp is the only WebAssembly the suite runs,
  *   a parse is a small share of an exchange's CPU, and its optimising recompilation cost a passing 35 MB;
  * - the old generation is collected when it has grown by half over what the last collection kept, not up to four
@@ -43,6 +53,7 @@ export const HEAP_SETTINGS: readonly HeapSetting[] = [
   {
     flag: '--semi-space-growth-factor=1',
     yieldsTo: ['semi-space-growth-factor', 'max-semi-space-size', 'min-semi-space-size'],
+    onceYoungAt: 2 * SEMI_SPACE_MB * 1024 * 1024,
   },
   { flag: '--liftoff-only', yieldsTo: ['liftoff-only', 'liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering'] },
   { flag: '--heap-growing-percent=50', yieldsTo: ['heap-growing-percent'] },
@@ -68,20 +79,56 @@ function flagNames(args: readonly string[]): Set<string> {
  * The settings of {@link HEAP_SETTINGS} to apply, given node's own arguments (`process.execArgv`) and NODE_OPTIONS:
  * those of which the user gave no flag of the same setting.
  */
-export function heapFlags(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+export function heapSettings(execArgv: readonly string[], nodeOptions: string | undefined): HeapSetting[] {
   const given = flagNames([...execArgv, ...(nodeOptions ?? '').split(/\s+/)]);
-  return HEAP_SETTINGS.filter((setting) => !setting.yieldsTo.some((name) => given.has(name))).map((setting) => setting.flag);
+  return HEAP_SETTINGS.filter((setting) => !setting.yieldsTo.some((name) => given.has(name)));
 }
 
+/** {@link heapSettings}' flags. */
+export function heapFlags(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  return heapSettings(execArgv, nodeOptions).map((setting) => setting.flag);
+}
+
+/** How the settings reach V8: V8 itself, or a test's stand-in. */
+export interface HeapHooks {
+  /** Sets V8 flags (`v8.setFlagsFromString`). */
+  set(flags: string): void;
+  /** The young generation's size now, both semi-spaces, bytes. */
+  youngBytes(): number;
+  /** Calls `after` after each garbage collection until the returned function is called; never keeps the process alive. */
+  afterGc(after: () => void): () => void;
+}
+
+const V8_HOOKS: HeapHooks = {
+  set: setFlagsFromString,
+  youngBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
+  afterGc: (after) => {
+    const observer = new PerformanceObserver(after);
+    observer.observe({ entryTypes: ['gc'] });
+    return () => observer.disconnect();
+  },
+};
+
 /**
- * Applies {@link heapFlags} to this process's V8 (bin/ passes `process`), once, before the suite's modules load;
- * returns the flags applied. `set` is V8's (a test passes its own).
+ * Applies {@link heapSettings} to this process's V8 (bin/ passes `process`), before the suite's modules load: at once,
+ * or, for a setting that waits for the young generation to reach a size, after the collection that finds it so.
+ * Returns the flags applied or to be applied.
  */
 export function sizeHeap(
   of: { readonly execArgv: readonly string[]; readonly env: { readonly NODE_OPTIONS?: string | undefined } },
-  set: (flags: string) => void = setFlagsFromString,
+  hooks: HeapHooks = V8_HOOKS,
 ): string[] {
-  const flags = heapFlags(of.execArgv, of.env.NODE_OPTIONS);
-  if (flags.length > 0) set(flags.join(' '));
-  return flags;
+  const settings = heapSettings(of.execArgv, of.env.NODE_OPTIONS);
+  const now = settings.filter((setting) => setting.onceYoungAt === undefined).map((setting) => setting.flag);
+  if (now.length > 0) hooks.set(now.join(' '));
+  for (const setting of settings) {
+    const at = setting.onceYoungAt;
+    if (at === undefined) continue;
+    const stop = hooks.afterGc(() => {
+      if (hooks.youngBytes() < at) return;
+      stop();
+      hooks.set(setting.flag);
+    });
+  }
+  return settings.map((setting) => setting.flag);
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HEAP_SETTINGS, heapFlags, sizeHeap } from '../../../core/heap.js';
+import { HEAP_SETTINGS, type HeapHooks, heapFlags, SEMI_SPACE_MB, sizeHeap } from '../../../cli/heap.js';
+
+const MB = 1024 * 1024;
 
 const ALL = HEAP_SETTINGS.map((setting) => setting.flag);
 
-describe('heap settings (core/heap.ts)', () => {
+describe('heap settings (cli/heap.ts)', () => {
   it('applies every setting when the user gave none, whatever else node was given', () => {
     expect(ALL).toEqual(['--semi-space-growth-factor=1', '--liftoff-only', '--heap-growing-percent=50']);
     expect(heapFlags([], undefined)).toEqual(ALL);
@@ -34,13 +36,41 @@ describe('heap settings (core/heap.ts)', () => {
     expect(heapFlags(['--heap_growing_percent=100'], undefined)).toEqual(['--semi-space-growth-factor=1', '--liftoff-only']);
   });
 
-  it('sets what it applies in one call, and nothing when the user chose every setting', () => {
+  it('sets the immediate settings in one call, the young generation once a collection finds it at its size', () => {
     const calls: string[] = [];
-    expect(sizeHeap({ execArgv: [], env: {} }, (flags) => calls.push(flags))).toEqual(ALL);
-    expect(calls).toEqual([ALL.join(' ')]);
-    calls.length = 0;
+    let young = 2 * MB;
+    let after: (() => void) | undefined;
+    const hooks: HeapHooks = {
+      set: (flags) => calls.push(flags),
+      youngBytes: () => young,
+      afterGc: (callback) => {
+        after = callback;
+        return () => (after = undefined);
+      },
+    };
+    expect(sizeHeap({ execArgv: [], env: {} }, hooks)).toEqual(ALL);
+    expect(calls).toEqual(['--liftoff-only --heap-growing-percent=50']);
+    after!();
+    young = 2 * SEMI_SPACE_MB * MB - 1;
+    after!();
+    expect(calls).toHaveLength(1);
+    young = 2 * SEMI_SPACE_MB * MB;
+    after!();
+    expect(calls).toEqual(['--liftoff-only --heap-growing-percent=50', '--semi-space-growth-factor=1']);
+    expect(after).toBeUndefined();
+  });
+
+  it('sets nothing and watches nothing when the user chose every setting', () => {
+    const calls: string[] = [];
+    let watched = false;
+    const hooks: HeapHooks = {
+      set: (flags) => calls.push(flags),
+      youngBytes: () => 0,
+      afterGc: () => ((watched = true), () => {}),
+    };
     const user = { execArgv: ['--no-liftoff-only', '--heap-growing-percent=20'], env: { NODE_OPTIONS: '--max-semi-space-size=32' } };
-    expect(sizeHeap(user, (flags) => calls.push(flags))).toEqual([]);
+    expect(sizeHeap(user, hooks)).toEqual([]);
     expect(calls).toEqual([]);
+    expect(watched).toBe(false);
   });
 });
