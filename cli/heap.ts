@@ -22,12 +22,13 @@
  * machine. Flags V8 reads only when the heap is made, or whose change needs
  * V8 to be idle, are not for this: `--single-threaded-gc` set so crashed V8.
  *
+ * `--version` and `--help` are left alone: they print a line or a page, and
+ * loading node:v8 (about 5 ms) would be most of what they add to `node -e 0`.
+ *
  * A user's own setting wins: a flag of the same setting in node's arguments
  * or in NODE_OPTIONS (either spelling, `-` or `_`, with or without `no-`)
  * leaves that setting to V8 and the user.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The young generation's semi-spaces grow no larger than this, MB (V8's default: 16). */
 export const SEMI_SPACE_MB = 4;
@@ -101,35 +102,52 @@ export interface HeapHooks {
   afterGc(after: () => void): () => void;
 }
 
-const V8_HOOKS: HeapHooks = {
-  set: setFlagsFromString,
-  youngBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
-  afterGc: (after) => {
-    const observer = new PerformanceObserver(after);
-    observer.observe({ entryTypes: ['gc'] });
-    return () => observer.disconnect();
-  },
-};
+/** V8's own hooks, loaded when a command needs them. */
+async function v8Hooks(): Promise<HeapHooks> {
+  const [{ getHeapSpaceStatistics, setFlagsFromString }, { PerformanceObserver }] = await Promise.all([
+    import('node:v8'),
+    import('node:perf_hooks'),
+  ]);
+  return {
+    set: setFlagsFromString,
+    youngBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
+    afterGc: (after) => {
+      const observer = new PerformanceObserver(after);
+      observer.observe({ entryTypes: ['gc'] });
+      return () => observer.disconnect();
+    },
+  };
+}
+
+/** The arguments of the commands that only print (`--version`, `--help`): nothing to size. */
+const PRINT_ONLY = new Set(['--version', '-v', '--help', '-h']);
 
 /**
  * Applies {@link heapSettings} to this process's V8 (bin/ passes `process`), before the suite's modules load: at once,
  * or, for a setting that waits for the young generation to reach a size, after the collection that finds it so.
- * Returns the flags applied or to be applied.
+ * Resolves to the flags applied or to be applied; none for `--version` and `--help`.
  */
-export function sizeHeap(
-  of: { readonly execArgv: readonly string[]; readonly env: { readonly NODE_OPTIONS?: string | undefined } },
-  hooks: HeapHooks = V8_HOOKS,
-): string[] {
+export async function sizeHeap(
+  of: {
+    readonly argv: readonly string[];
+    readonly execArgv: readonly string[];
+    readonly env: { readonly NODE_OPTIONS?: string | undefined };
+  },
+  hooks?: HeapHooks,
+): Promise<string[]> {
+  if (of.argv.slice(2).some((arg) => PRINT_ONLY.has(arg))) return [];
   const settings = heapSettings(of.execArgv, of.env.NODE_OPTIONS);
+  if (settings.length === 0) return [];
+  const v8 = hooks ?? (await v8Hooks());
   const now = settings.filter((setting) => setting.onceYoungAt === undefined).map((setting) => setting.flag);
-  if (now.length > 0) hooks.set(now.join(' '));
+  if (now.length > 0) v8.set(now.join(' '));
   for (const setting of settings) {
     const at = setting.onceYoungAt;
     if (at === undefined) continue;
-    const stop = hooks.afterGc(() => {
-      if (hooks.youngBytes() < at) return;
+    const stop = v8.afterGc(() => {
+      if (v8.youngBytes() < at) return;
       stop();
-      hooks.set(setting.flag);
+      v8.set(setting.flag);
     });
   }
   return settings.map((setting) => setting.flag);

@@ -14,10 +14,13 @@ import { runCli, tempDir } from '../../helpers.js';
 
 const PROBE = pathToFileURL(new URL('../../fixtures/heap-probe.mjs', import.meta.url).pathname).href;
 
-/** Runs `--version` with the probe preloaded; resolves to the flags the CLI set and the young generation's largest size. */
+/**
+ * Runs `rules` (quick, and not `--version` or `--help`, which the CLI leaves alone) with the probe preloaded; resolves
+ * to the flags the CLI set and the young generation's largest size.
+ */
 async function probe(nodeOptions: string, nodeArgs: string[] = []): Promise<{ set: string[]; newSpaceMB: number }> {
   const file = join(tempDir(), 'heap.json');
-  const ran = await runCli(['--version'], {
+  const ran = await runCli(['rules'], {
     nodeArgs,
     env: { NODE_OPTIONS: `--import=${PROBE} ${nodeOptions}`.trim(), HEAP_PROBE_FILE: file },
   });

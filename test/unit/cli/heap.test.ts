@@ -36,7 +36,7 @@ describe('heap settings (cli/heap.ts)', () => {
     expect(heapFlags(['--heap_growing_percent=100'], undefined)).toEqual(['--semi-space-growth-factor=1', '--liftoff-only']);
   });
 
-  it('sets the immediate settings in one call, the young generation once a collection finds it at its size', () => {
+  it('sets the immediate settings in one call, the young generation once a collection finds it at its size', async () => {
     const calls: string[] = [];
     let young = 2 * MB;
     let after: (() => void) | undefined;
@@ -48,7 +48,7 @@ describe('heap settings (cli/heap.ts)', () => {
         return () => (after = undefined);
       },
     };
-    expect(sizeHeap({ execArgv: [], env: {} }, hooks)).toEqual(ALL);
+    expect(await sizeHeap({ argv: ['node', 'bin'], execArgv: [], env: {} }, hooks)).toEqual(ALL);
     expect(calls).toEqual(['--liftoff-only --heap-growing-percent=50']);
     after!();
     young = 2 * SEMI_SPACE_MB * MB - 1;
@@ -60,7 +60,7 @@ describe('heap settings (cli/heap.ts)', () => {
     expect(after).toBeUndefined();
   });
 
-  it('sets nothing and watches nothing when the user chose every setting', () => {
+  it('sets nothing and watches nothing when the user chose every setting, or for --version', async () => {
     const calls: string[] = [];
     let watched = false;
     const hooks: HeapHooks = {
@@ -68,8 +68,13 @@ describe('heap settings (cli/heap.ts)', () => {
       youngBytes: () => 0,
       afterGc: () => ((watched = true), () => {}),
     };
-    const user = { execArgv: ['--no-liftoff-only', '--heap-growing-percent=20'], env: { NODE_OPTIONS: '--max-semi-space-size=32' } };
-    expect(sizeHeap(user, hooks)).toEqual([]);
+    const user = {
+      argv: ['node', 'bin'],
+      execArgv: ['--no-liftoff-only', '--heap-growing-percent=20'],
+      env: { NODE_OPTIONS: '--max-semi-space-size=32' },
+    };
+    expect(await sizeHeap(user, hooks)).toEqual([]);
+    expect(await sizeHeap({ argv: ['node', 'bin', '--version'], execArgv: [], env: {} }, hooks)).toEqual([]);
     expect(calls).toEqual([]);
     expect(watched).toBe(false);
   });
