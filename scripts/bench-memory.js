@@ -17,19 +17,25 @@
 //   embedded reference in its child process; not their sum). Without it, the largest VmHWM read from /proc/PID/status
 //   every 50 ms while the run goes (a rise in the last 50 ms before a process exits can be missed). Either way each
 //   run also prints each process's own VmHWM, so it says which side held the memory.
+// - Heap: the CLI's largest heapTotal, heapUsed, external and arrayBuffers (process.memoryUsage(), every 50 ms, by
+//   scripts/bench-memory-probe.js preloaded with `--import`): whether RSS is the JS heap, buffers, or neither (code,
+//   compilers, the runtime), and the CLI's CPU seconds (a smaller heap is paid for in collections).
+// - `--node-flags "…"` runs the CLI as `node <flags> bin/…` (e.g. `--node-flags --max-semi-space-size=16` to compare
+//   a heap setting against the CLI's own, which yields to flags given); `--no-load` / `--no-functional` skip a kind.
 //
-// Usage: npm run bench:memory [-- --runs 3 --load-seconds 60 --soak-seconds 600 --no-functional]
+// Usage: npm run bench:memory [-- --runs 3 --load-seconds 60 --soak-seconds 600 --no-functional --no-load]
 // From another script: `import { benchMemory } from './bench-memory.js'`; `await benchMemory({ runs: 3 })` resolves
 // to rows `{ what, medianMB, target, met }`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './median.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore-conformance.js', import.meta.url));
 const TIME = '/usr/bin/time';
+const PROBE = pathToFileURL(fileURLToPath(new URL('./bench-memory-probe.js', import.meta.url))).href;
 /** Targets of issue 23, MB; `soak`: the soak's peak at most this much above the 60 s profile's. */
 export const TARGETS = { functional: 110, load: 160, soak: 0.1 };
 /** The load run's profile: soak's connections and mix, shorter. */
@@ -123,18 +129,39 @@ function describeTimeline(marks, load) {
   return `RSS (MB) ${line}; from ${first.second} s to ${last.second} s ${perMinute >= 0 ? '+' : ''}${perMinute.toFixed(1)} MB/min, ${(((last.kib - first.kib) * 1024) / requests).toFixed(1)} bytes/request`;
 }
 
+/** The CLI's heap peaks written by the probe, in bytes; undefined when it wrote none. */
+function heapOf(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line for the heap peaks, MB, and the CLI's CPU. */
+const describeHeap = (heap) =>
+  heap
+    ? `heap peaks (MB): total ${mb(heap.heapTotal / 1024)}, used ${mb(heap.heapUsed / 1024)}, external ${mb(heap.external / 1024)}, arrayBuffers ${mb(heap.arrayBuffers / 1024)}; CLI CPU ${heap.cpuSeconds.toFixed(2)} s`
+    : 'no heap figures';
+
 /**
- * Runs the CLI once with `args`; resolves to its exit code, the peak RSS of the run (KiB) and each process's own
- * VmHWM (the CLI first, then the processes it started).
+ * Runs the CLI once with `args` (under node's `nodeFlags`); resolves to its exit code, the peak RSS of the run (KiB),
+ * each process's own VmHWM (the CLI first, then the processes it started) and the CLI's heap peaks.
  */
-function runOnce(args) {
+function runOnce(args, nodeFlags = []) {
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-memory-'));
   const timeFile = join(dir, 'time.txt');
+  const probeFile = join(dir, 'heap.json');
   const withTime = existsSync(TIME);
-  const command = withTime
-    ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, BIN, ...args, '--report-dir', join(dir, 'report')]]
-    : [process.execPath, [BIN, ...args, '--report-dir', join(dir, 'report')]];
-  const child = spawn(command[0], command[1], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  const cliArgs = [...nodeFlags, BIN, ...args, '--report-dir', join(dir, 'report')];
+  const command = withTime ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...cliArgs]] : [process.execPath, cliArgs];
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`.trim(),
+    PC_BENCH_MEMORY_PROBE: probeFile,
+  };
+  const child = spawn(command[0], command[1], { stdio: 'ignore', env });
   /** VmHWM by pid, in the order the processes were first seen. */
   const peaks = new Map();
   /** The CLI's own RSS, `[epoch ms, KiB]`, once a second. */
@@ -162,6 +189,7 @@ function runOnce(args) {
       const processes = [...peaks.values()];
       const timed = withTime && existsSync(timeFile) ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)) : NaN;
       const report = reportOf(join(dir, 'report', 'report.json'));
+      const heap = heapOf(probeFile);
       rmSync(dir, { recursive: true, force: true });
       // GNU time prints "Command exited with non-zero status N" before the figure; the figure is the last line.
       resolve({
@@ -172,6 +200,7 @@ function runOnce(args) {
         peakKib: Number.isFinite(timed) ? timed : Math.max(0, ...processes),
         processes,
         source: Number.isFinite(timed) ? 'time' : 'VmHWM',
+        heap,
       });
     });
   });
@@ -205,19 +234,31 @@ function writeProfile(dir, seconds) {
  * the suite's, not the reference's), its target and whether it was met. `log` gets a line per run, with a load run's
  * RSS over time.
  */
-export async function benchMemory({ runs = 3, loadSeconds = 60, soakSeconds = 0, functional = true, log = () => {} } = {}) {
+export async function benchMemory({
+  runs = 3,
+  loadSeconds = 60,
+  soakSeconds = 0,
+  functional = true,
+  load = true,
+  nodeFlags = [],
+  log = () => {},
+} = {}) {
   const configDir = mkdtempSync(join(tmpdir(), 'pc-bench-memory-config-'));
   const loadArgs = (seconds) => ['--embedded', '--load', PROFILE, '--config', writeProfile(configDir, seconds)];
   const kinds = [
     ...(functional
       ? [{ what: 'functional run (--embedded --load none)', target: TARGETS.functional, args: ['--embedded', '--load', 'none'], runs }]
       : []),
-    {
-      what: `load run (--embedded, closed loop, 8 connections, ${loadSeconds} s)`,
-      target: TARGETS.load,
-      args: loadArgs(loadSeconds),
-      runs,
-    },
+    ...(load
+      ? [
+          {
+            what: `load run (--embedded, closed loop, 8 connections, ${loadSeconds} s)`,
+            target: TARGETS.load,
+            args: loadArgs(loadSeconds),
+            runs,
+          },
+        ]
+      : []),
     ...(soakSeconds > 0
       ? [{ what: `soak (--embedded, closed loop, 8 connections, ${soakSeconds} s)`, soak: true, args: loadArgs(soakSeconds), runs: 1 }]
       : []),
@@ -226,8 +267,9 @@ export async function benchMemory({ runs = 3, loadSeconds = 60, soakSeconds = 0,
     const rows = [];
     for (const kind of kinds) {
       const peaks = [];
+      const cpus = [];
       for (let run = 1; run <= kind.runs; run++) {
-        const result = await runOnce(kind.args);
+        const result = await runOnce(kind.args, nodeFlags);
         // A run that wrote its report counts, whatever its verdict (exit 1 non-conformant, 3 a threshold breached on a
         // busy machine): the memory figure stands, and the verdict is printed. Without a report the run did not happen.
         if (result.verdict === undefined) throw new Error(`${kind.what}: the CLI exited with ${result.code} and wrote no report`);
@@ -236,9 +278,11 @@ export async function benchMemory({ runs = 3, loadSeconds = 60, soakSeconds = 0,
         log(
           `${kind.what} ${run}/${kind.runs}: peak ${mb(result.peakKib)} MB (${result.source}); CLI ${cli ?? '?'} MB${others.length ? `, reference ${others.join(' + ')} MB` : ''}; exit ${result.code}, ${result.verdict}`,
         );
+        if (result.heap) cpus.push(result.heap.cpuSeconds);
+        log(`  ${describeHeap(result.heap)}`);
         if (result.load) log(`  ${describeTimeline(result.timeline, result.load)} (${result.load.requests} requests)`);
       }
-      const medianMB = median(peaks);
+      const medianMB = Math.round(median(peaks) * 10) / 10;
       if (kind.soak) {
         // Within 10 % of the 60 s run's figure, itself held to its target: a 60 s run that peaked high (a late
         // collection) does not make a high soak pass.
@@ -250,7 +294,14 @@ export async function benchMemory({ runs = 3, loadSeconds = 60, soakSeconds = 0,
           target: limit,
           met: medianMB <= limit,
         });
-      } else rows.push({ what: kind.what, medianMB, target: kind.target, met: medianMB <= kind.target });
+      } else
+        rows.push({
+          what: kind.what,
+          medianMB,
+          target: kind.target,
+          met: medianMB <= kind.target,
+          cpuSeconds: cpus.length ? median(cpus) : undefined,
+        });
     }
     return rows;
   } finally {
@@ -268,13 +319,26 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const loadSeconds = Math.max(1, arg('load-seconds', 60));
   const soakSeconds = arg('soak-seconds', 0);
   const functional = !process.argv.includes('--no-functional');
+  const load = !process.argv.includes('--no-load');
+  const flagsAt = process.argv.indexOf('--node-flags');
+  const nodeFlags = flagsAt < 0 ? [] : (process.argv[flagsAt + 1] ?? '').split(/\s+/).filter(Boolean);
   console.log(
-    `peak RSS over ${runs} run(s) each${soakSeconds ? `, and one ${soakSeconds} s soak` : ''}; node ${process.version}; ${existsSync(TIME) ? `${TIME} -f %M` : 'VmHWM polled from /proc'}; load average ${loadavg()
+    `peak RSS over ${runs} run(s) each${soakSeconds ? `, and one ${soakSeconds} s soak` : ''}; node ${process.version}${nodeFlags.length ? ` ${nodeFlags.join(' ')}` : ''}; ${existsSync(TIME) ? `${TIME} -f %M` : 'VmHWM polled from /proc'}; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  const rows = await benchMemory({ runs, loadSeconds, soakSeconds, functional, log: (line) => console.log(`  ${line}`) });
+  const rows = await benchMemory({
+    runs,
+    loadSeconds,
+    soakSeconds,
+    functional,
+    load,
+    nodeFlags,
+    log: (line) => console.log(`  ${line}`),
+  });
   for (const row of rows)
-    console.log(`${row.met ? 'met    ' : 'NOT MET'} ${row.what}: median ${row.medianMB} MB (target ${row.target} MB)`);
+    console.log(
+      `${row.met ? 'met    ' : 'NOT MET'} ${row.what}: median ${row.medianMB} MB (target ${row.target} MB)${row.cpuSeconds === undefined ? '' : `; CLI CPU median ${row.cpuSeconds.toFixed(2)} s`}`,
+    );
   process.exitCode = rows.every((row) => row.met) ? 0 : 1;
 }

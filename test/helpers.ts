@@ -174,6 +174,8 @@ export interface RunOptions {
   cwd?: string;
   /** Default: 60 s. */
   timeoutMs?: number;
+  /** node's own arguments, before bin/ ({@link runCli} only). */
+  nodeArgs?: string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -197,7 +199,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<Ran> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...withDefaultLoad(args)], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...withDefaultLoad(args)], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
