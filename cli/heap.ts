@@ -125,7 +125,10 @@ const PRINT_ONLY = new Set(['--version', '-v', '--help', '-h']);
 /**
  * Applies {@link heapSettings} to this process's V8 (bin/ passes `process`), before the suite's modules load: at once,
  * or, for a setting that waits for the young generation to reach a size, after the collection that finds it so.
- * Resolves to the flags applied or to be applied; none for `--version` and `--help`.
+ * Resolves to the flags applied or to be applied; none for `--version` and `--help`. With `deferred: false` the
+ * settings that wait are left out: scripts/build-code-cache.js makes the bundle's code cache under the flags a run
+ * compiles the bundle with, which is before its first collection (V8 takes a cache only under the flags it was made
+ * with, and a flag set at a collection during the build's run would be one of them).
  */
 export async function sizeHeap(
   of: {
@@ -134,9 +137,10 @@ export async function sizeHeap(
     readonly env: { readonly NODE_OPTIONS?: string | undefined };
   },
   hooks?: HeapHooks,
+  { deferred = true }: { deferred?: boolean } = {},
 ): Promise<string[]> {
   if (of.argv.slice(2).some((arg) => PRINT_ONLY.has(arg))) return [];
-  const settings = heapSettings(of.execArgv, of.env.NODE_OPTIONS);
+  const settings = heapSettings(of.execArgv, of.env.NODE_OPTIONS).filter((setting) => deferred || setting.onceYoungAt === undefined);
   if (settings.length === 0) return [];
   const v8 = hooks ?? (await v8Hooks());
   const now = settings.filter((setting) => setting.onceYoungAt === undefined).map((setting) => setting.flag);

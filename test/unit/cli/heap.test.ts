@@ -60,6 +60,20 @@ describe('heap settings (cli/heap.ts)', () => {
     expect(after).toBeUndefined();
   });
 
+  it('leaves out the setting that waits for a collection when asked to (the code cache is made under the flags a run starts with)', async () => {
+    const calls: string[] = [];
+    let watched = false;
+    const hooks: HeapHooks = {
+      set: (flags) => calls.push(flags),
+      youngBytes: () => 2 * SEMI_SPACE_MB * MB,
+      afterGc: () => ((watched = true), () => {}),
+    };
+    const applied = await sizeHeap({ argv: ['node', 'bin'], execArgv: [], env: {} }, hooks, { deferred: false });
+    expect(applied).toEqual(['--liftoff-only', '--heap-growing-percent=50']);
+    expect(calls).toEqual(['--liftoff-only --heap-growing-percent=50']);
+    expect(watched).toBe(false);
+  });
+
   it('sets nothing and watches nothing when the user chose every setting, or for --version', async () => {
     const calls: string[] = [];
     let watched = false;
