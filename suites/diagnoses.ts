@@ -47,21 +47,25 @@ function differencesOf(finding: Finding): Difference[] | undefined {
 /**
  * A getPet that found nothing shows the rounding only when its answer names
  * the id asked for as its nearest double (`No animal has id 9007199254740992.`
- * for 9007199254740993): the id the server looked up.
+ * for 9007199254740993, written as {@link asDouble} says): the id the server looked up.
  */
 function fetchFailed(asked: bigint | undefined, received: string): Difference[] | undefined {
-  const rounded = asked === undefined ? undefined : asDouble(asked);
-  if (asked === undefined || rounded === undefined || rounded === asked) return undefined;
-  return new RegExp(`(^|[^0-9])${rounded}([^0-9]|$)`).test(received)
-    ? [{ kind: 'number', field: 'id', got: rounded, want: asked }]
-    : undefined;
+  if (asked === undefined) return undefined;
+  // Digits are read with the sign of the id asked for: a message may put a dash before a number ("id-9007199254740992").
+  const sign = asked < 0n ? -1n : 1n;
+  const named = [...received.matchAll(/[0-9]+/g)].map((m) => sign * BigInt(m[0])).find((n) => n !== asked && asDouble(n, asked));
+  return named === undefined ? undefined : [{ kind: 'number', field: 'id', got: named, want: asked }];
 }
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
-/** The integer as an IEEE double reads it back: the nearest double, ties to even (what `Number()` does). */
-const asDouble = (n: bigint): bigint | undefined => {
-  const d = Number(n);
-  return Number.isFinite(d) ? BigInt(d) : undefined;
+/**
+ * Whether `got` is `want` as a server holding it in an IEEE double writes it back: the nearest double (ties to even,
+ * what `Number()` does), written with all its digits (9007199254740992) or with the fewest that read back to it, as
+ * JavaScript and Python print a double (-7149901668071186000 for -7149901668071186432).
+ */
+const asDouble = (got: bigint, want: bigint): boolean => {
+  const d = Number(want);
+  return Number.isFinite(d) && (got === BigInt(d) || `${got}` === String(d));
 };
 
 /** A pattern: whether one finding's differences show it, and its words. */
@@ -93,7 +97,7 @@ function numeric(code: Diagnosis['code'], holds: (got: bigint, want: bigint) => 
 const PATTERNS: readonly Pattern[] = [
   numeric(
     'ids-as-doubles',
-    (got, want) => abs(want) > TWO_53 && got !== want && asDouble(want) === got,
+    (got, want) => abs(want) > TWO_53 && got !== want && asDouble(got, want),
     (fields) => `${fields} above 2^53 lose precision: the server handles them as IEEE doubles`,
   ),
   numeric(

@@ -183,9 +183,13 @@ describe('diagnoses where the pattern is certain', () => {
         failing(
           { args: { id: '3', differences: ['categoryId -9007199254740992 for -9007199254740993'] } },
           { code: 'ECHO_DIFFERS', args: { differences: ['categoryId 9007199254740996 for 9007199254740995'] } },
+          // Far beyond 2^53, a double printed with the fewest digits that read back to it (JavaScript's, Python's).
+          { code: 'ECHO_DIFFERS', args: { differences: ['categoryId -7149901668071186000 for -7149901668071186505'] } },
         ),
       ),
     ).toEqual([{ code: 'ids-as-doubles', text: 'categoryIds above 2^53 lose precision: the server handles them as IEEE doubles' }]);
+    // Digits that read back to the same double, but neither its own nor the fewest: no server prints them so.
+    expect(codes(failing({ args: { id: '3', differences: ['categoryId -7149901668071186001 for -7149901668071186505'] } }))).toEqual([]);
     // One finding outside the pattern: no diagnosis (never a guess).
     expect(
       codes(
