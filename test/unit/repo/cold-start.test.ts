@@ -61,11 +61,12 @@ describe('cold start', () => {
     ).toEqual([]);
   });
 
-  it('bin/ loads the CLI through cli/launch.ts, which loads no package and no module of the CLI before it chooses', () => {
+  it('bin/ sizes the heap, then loads the CLI through cli/launch.ts; neither loads a package or a module of the CLI first', () => {
     // --version and --help alone then import main.ts's ES modules; any other command reads the bundle (one file).
     expect(staticGraph('cli/launch.ts')).toEqual({ modules: ['cli/launch.ts'], packages: [] });
+    expect(staticGraph('cli/heap.ts')).toEqual({ modules: ['cli/heap.ts'], packages: [] });
     const bin = readFileSync(join(root, 'bin/petstore-conformance.js'), 'utf8');
-    expect([...bin.matchAll(/import\('([^']+)'\)/g)].map((m) => m[1])).toEqual(['../dist/cli/launch.js']);
+    expect([...bin.matchAll(/import\('([^']+)'\)/g)].map((m) => m[1])).toEqual(['../dist/cli/heap.js', '../dist/cli/launch.js']);
   });
 
   it('rules loads the catalog only, serve the reference only', () => {
