@@ -124,10 +124,18 @@ export class TargetSession {
   #requests = 0;
   /** Requests sent so far by each check. */
   readonly #byCheck = new Map<string, number>();
+  /**
+   * Requests sleeping (first-contact jitter, pacing, a Retry-After), woken by an interrupt. The session holds one
+   * listener on the run's signal, not one per sleeper: a load set-up's creates sleep by the dozen at once, and more
+   * than ten listeners on one signal is what Node warns of as a leak (MaxListenersExceededWarning).
+   */
+  readonly #sleepers = new Set<() => void>();
+
   readonly #interrupt = () => {
     this.interrupted ??= new Interrupted(this.#options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     this.stopped = this.interrupted;
     this.#silence.stop(this.interrupted);
+    for (const wake of [...this.#sleepers]) wake();
   };
 
   constructor(options: SessionOptions) {
@@ -358,15 +366,15 @@ export class TargetSession {
 
   /** A pause that ends early when the run is interrupted. */
   #sleep(ms: number): Promise<void> {
-    const signal = this.#options.signal;
+    if (this.interrupted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        this.#sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
+      this.#sleepers.add(done);
     });
   }
 }

@@ -118,3 +118,37 @@ describe('runConformance against the reference', () => {
     expect(finding.evidence[0]!.curl).toMatch(/^curl .*-X POST/);
   });
 });
+
+describe('sleeping requests and the run signal', () => {
+  it('a run with jitter and a signal wakes its sleepers without a listener each (no MaxListenersExceededWarning), and an abort still wakes them', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', warned);
+    try {
+      const controller = new AbortController();
+      const result = await withServer({}, (baseUrl) =>
+        runConformance({ baseUrl, apiKey: DISTINCTIVE_KEY, seed: 5, numRuns: 3, jitterMs: 20, signal: controller.signal }),
+      );
+      expect(result.summary.verdict).toBe('conformant');
+      // Sleepers woken by an abort: a run interrupted while its requests sleep 10 s each ends, interrupted.
+      const stopping = new AbortController();
+      const interrupted = await withServer({}, (baseUrl) => {
+        const running = runConformance({
+          baseUrl,
+          apiKey: DISTINCTIVE_KEY,
+          seed: 5,
+          numRuns: 3,
+          jitterMs: 10_000,
+          signal: stopping.signal,
+        });
+        setTimeout(() => stopping.abort('SIGTERM'), 200);
+        return running;
+      });
+      expect(interrupted.summary.verdict).toBe('interrupted');
+    } finally {
+      await new Promise((resolve) => setImmediate(resolve));
+      process.off('warning', warned);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  }, 120_000);
+});
