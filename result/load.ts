@@ -59,11 +59,14 @@ export interface LoadResult {
   kind: 'closed' | 'rate' | 'ramp';
   description: string;
   /**
-   * What generated the load: `undici`, the suite's own sender (one undici
-   * client per connection), for every kind. Reports of earlier versions say
-   * `autocannon` (closed loop, ramp) or `paced-undici` (fixed rate).
+   * What generated the load, the suite's own sender for every kind: `raw`,
+   * its raw lanes (a direct connection: undici's connector, the suite's own
+   * HTTP/1.1 reader, suites/load/raw-lane.ts), or `undici`, one undici client
+   * per connection (through a proxy, as other clients; every run before the
+   * raw lanes). Reports of earlier versions say `autocannon` (closed loop,
+   * ramp) or `paced-undici` (fixed rate).
    */
-  generator: 'undici' | 'autocannon' | 'paced-undici';
+  generator: 'raw' | 'undici' | 'autocannon' | 'paced-undici';
   startedAt: string;
   durationMs: number;
   settings: {

@@ -83,7 +83,7 @@ export const loadDefs = {
       profile: { type: 'string' },
       kind: { enum: ['closed', 'rate', 'ramp'] },
       description: { type: 'string' },
-      generator: { enum: ['undici', 'autocannon', 'paced-undici'] },
+      generator: { enum: ['raw', 'undici', 'autocannon', 'paced-undici'] },
       startedAt: { type: 'string', format: 'date-time' },
       durationMs: { type: 'integer', minimum: 0 },
       settings: {

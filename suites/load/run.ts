@@ -22,7 +22,7 @@ import {
   type Threshold,
   thresholdId,
 } from './profiles.js';
-import type { FailureKind, LoadRun, Observed, Sampled } from './sender.js';
+import { type FailureKind, type LoadRun, type Observed, rawRoute, type Sampled } from './sender.js';
 import { LoadStats } from './stats.js';
 
 export interface LoadRunDeps {
@@ -201,7 +201,15 @@ export async function runProfile(
     profile: profile.name,
     kind: profile.kind,
     description: profile.description,
-    generator: 'undici',
+    // Which lanes sent it (sender.ts rawRoute decides for the whole run).
+    generator: rawRoute({
+      baseUrl: deps.baseUrl,
+      authorization: deps.authorization,
+      connection: deps.connection,
+      fingerprints: deps.fingerprints,
+    })
+      ? 'raw'
+      : 'undici',
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(durationMs),
     settings: {

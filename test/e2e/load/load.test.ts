@@ -77,7 +77,8 @@ describe('load profiles', () => {
       ['LOAD-SMOKE-ALL-P99', 'pass'],
       ['LOAD-SMOKE-ALL-ANSWERED', 'pass'],
     ]);
-    expect(smoke!.generator).toBe('undici');
+    // A direct connection: the raw lanes sent it, and the report says so.
+    expect(smoke!.generator).toBe('raw');
     expect(smoke!.answered!.due).toBe(smoke!.overall.requests + smoke!.overall.errors.timeouts + smoke!.overall.errors.socketErrors);
     expect(smoke!.answered!.answered).toBe(smoke!.overall.requests);
     expect(smoke!.conformance.sampled).toBeGreaterThan(50);
@@ -158,7 +159,7 @@ describe('load profiles', () => {
     );
     const [run] = result.load;
     expect(stalls).toBeGreaterThan(20);
-    expect(run!.generator).toBe('undici');
+    expect(run!.generator).toBe('raw');
     expect(run!.overall.latencyMs.p99).toBeGreaterThan(700);
     expect(run!.overall.latencyMs.max).toBeGreaterThan(800);
     expect(run!.thresholds[0]!.outcome).toBe('fail');

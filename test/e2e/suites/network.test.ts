@@ -208,6 +208,8 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     expect(report.options.connection?.proxy).toBe(p.url);
     expect(report.load[0]!.overall.requests).toBeGreaterThan(20);
     expect(report.load[0]!.overall.errors.socketErrors).toBe(0);
+    // Through a proxy the lanes are undici's, and the report says so.
+    expect(report.load[0]!.generator).toBe('undici');
     expect(reportErrors(report)).toEqual([]);
   });
 
