@@ -62,25 +62,21 @@ function childrenOf(pid) {
   }
 }
 
-/** VmHWM of a process in KiB, or undefined once it is gone. */
-function hwmOf(pid) {
+/** A `Vm…:` field of a process's /proc status in KiB, or undefined once it is gone. */
+function statusKiB(pid, field) {
   try {
-    const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** VmHWM (peak RSS) of a process in KiB, or undefined once it is gone. */
+const hwmOf = (pid) => statusKiB(pid, 'VmHWM');
+
 /** VmRSS of a process in KiB, or undefined once it is gone. */
-function rssOf(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const rssOf = (pid) => statusKiB(pid, 'VmRSS');
 
 /**
  * The verdict of a report.json, with the rules that failed, and its load profile's start (epoch ms), length (ms) and

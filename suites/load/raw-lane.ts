@@ -30,7 +30,7 @@ import type { Socket } from 'node:net';
 import type { buildConnector as Connector } from 'undici';
 import { buildConnector } from '../../core/undici.js';
 import { type Answer, H1Reader, headersOfHead } from './h1.js';
-import { failureOf, type LaneOptions, type LaneUser, type Prepared } from './lane.js';
+import { failureOf, type FailureKind, type LaneOptions, type LaneUser, type Prepared } from './lane.js';
 
 /** Lanes with a request to write on the next check phase (one immediate for all of them). */
 const due: RawLane[] = [];
@@ -219,7 +219,7 @@ export class RawLane {
     this.user!.answered(answer.status, sampled);
   }
 
-  #fail(kind: 'timeouts' | 'socketErrors'): void {
+  #fail(kind: FailureKind): void {
     this.#busy = false;
     if (this.#dropped) return;
     this.#options.ended?.(undefined);
