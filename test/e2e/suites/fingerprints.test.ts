@@ -154,8 +154,6 @@ describe('the CLI: --fingerprints and --user-agent', () => {
   });
 
   it("--user-agent: every request carries it in the tool's shape, and report.json records it; --fingerprints all is recorded", async () => {
-    // Stores of their own: the run before this one filled the shared store past 100 animals of every status, where
-    // LIST-STATUS-COMPLETE cannot be decided (no pagination is shown) and a correct store's verdict is inconclusive.
     const [own, ownAll] = await Promise.all([startReference({ apiKey: DISTINCTIVE_KEY }), startReference({ apiKey: DISTINCTIVE_KEY })]);
     const relay = await headRelay(Number(new URL(own.url).port));
     try {

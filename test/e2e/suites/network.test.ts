@@ -214,8 +214,6 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
   });
 
   it('HTTP_PROXY is used; NO_PROXY matching 127.0.0.1 goes around it', async () => {
-    // A store of its own: the earlier tests' load profiles fill the shared one past 100 animals of every status, and a
-    // run against such a store cannot show LIST-STATUS-COMPLETE (inconclusive, exit 4), whatever the proxy does.
     const target = await reference();
     const p = await proxy();
     const via = await runInProcess(['--base-url', target.url, '--num-runs', '3', '--report-dir', join(work, 'env')], {

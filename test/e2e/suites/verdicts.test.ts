@@ -225,6 +225,42 @@ describe('every printed re-run command reproduces its failure', () => {
   });
 });
 
+describe('a store that already holds 100 or more animals of every status', () => {
+  // 450 prefilled: 112 or 113 of each status, so every status's page of 100 is full before the suite creates anything
+  // (a staging server after a few runs). The reference lists oldest first: the suite's own animals are on no page.
+  const PREFILL = 450;
+  const completeness = async (wrap?: (inner: Handler) => Handler) => {
+    const server = await startReference({ apiKey: CONTRACT_API_KEY, prefill: PREFILL, ...(wrap ? { wrap } : {}) });
+    try {
+      return await runConformance({ baseUrl: server.url, apiKey: CONTRACT_API_KEY, seed: 20_241_205, numRuns: 10 });
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('a correct target is conformant: a full page answers the filter, and the animals it leaves out are observed', async () => {
+    const result = await completeness();
+    expect(result.summary.verdict, result.summary.reason).toBe('conformant');
+    expect(result.rules.find((r) => r.id === 'LIST-STATUS-COMPLETE')!.outcome).toBe('pass');
+    const fullPages = result.observations.filter((o) => o.gap === 'GAP-PAGINATION' && / a full page of 100; /.test(o.summary));
+    expect(fullPages.map((o) => o.summary.replace(/; .*/, '')).sort()).toEqual([
+      'status=available: a full page of 100',
+      'status=pending: a full page of 100',
+      'status=sold: a full page of 100',
+    ]);
+  });
+
+  it('a page of 100 that repeats an animal is not full: a created animal it leaves out fails', async () => {
+    const join = mutants.find((m) => m.name === 'list-join-duplicates')!;
+    const result = await completeness(join.wrap);
+    expect(result.summary.verdict).toBe('non-conformant');
+    const complete = result.rules.find((r) => r.id === 'LIST-STATUS-COMPLETE')!;
+    expect(complete.outcome).toBe('fail');
+    const codes = new Set(complete.checks.flatMap((c) => c.findings).map((f) => f.code));
+    expect([...codes]).toEqual(['LISTED_MISSING']);
+  });
+});
+
 /** The status filter holds until the load profile's set-up has created its animals; from then on it is ignored (every status is listed). */
 const filterBreaksAfterLoadSetup = (inner: Handler): Handler => {
   let created = 0;

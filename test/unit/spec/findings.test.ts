@@ -104,6 +104,10 @@ const WORDS: { [C in FindingCode]: [FindingArguments<string>[C], string] } = {
     { count: 2, status: 'sold' },
     '2 animal(s) last read with status "sold" are not on a full page of 100; the store holds too many such animals to tell whether they were dropped',
   ],
+  MISSING_FROM_MIXED_PAGE: [
+    { count: 2, status: 'sold' },
+    '2 animal(s) last read with status "sold" are not on GET /pets?status=sold&limit=100, whose 100 animals include others than "sold" (see LIST-STATUS-FILTER): whether the filter also drops them cannot be told',
+  ],
   ERROR_NOT_JSON: [
     { status: 404, received: '404, empty body' },
     'Expected an Error body (JSON object with code, message, status) on 404 / Received 404, empty body',
