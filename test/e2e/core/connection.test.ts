@@ -104,6 +104,20 @@ const interims: [string, (socket: Socket, finalAnswer: string) => Promise<void>]
   ],
 ];
 
+describe('keep-alive: a request sent right after an answer', () => {
+  it('goes on the connection that answer came on, not a new one (each would cost a round trip)', async () => {
+    // undici frees a connection a loop turn after its answer; a check sends its next request sooner than that.
+    const target = await raw((socket, n) => socket.write(final(n)));
+    const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 8 });
+    try {
+      for (let i = 0; i < 6; i++) expect((await client.send({ method: 'GET', path: `/pets?i=${i}` })).response?.status).toBe(200);
+      expect(target.connections()).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("interim answers (RFC 9110 §15.2): skipped, never another request's answer", () => {
   it.each(interims)('%s: five requests on one keep-alive connection, each gets its own answer', async (_name, send) => {
     const target = await raw((socket, n) => send(socket, final(n)));
