@@ -275,6 +275,8 @@ export class TargetSession {
           x,
         );
       }
+      // The wait left the pooled connections idle: one closed as this request goes back out is a new race, not the same.
+      resent = false;
       this.#options.observeRateLimit(
         operation,
         `${status} answered; every request paused ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`} (Retry-After ${x.response!.headers['retry-after'] === undefined ? 'absent' : 'honoured'}), then sent again`,

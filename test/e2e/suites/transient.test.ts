@@ -143,6 +143,51 @@ describe('idle closes', () => {
     }
   });
 
+  it('a connection closed under a request after a temporary answer was waited out is a new race: the request is sent again once more', async () => {
+    // nginx with limit_req and keepalive_timeout 1s: a Retry-After of 1 s leaves every pooled connection idle long enough
+    // to be closed just as the request waited out goes back on one. Here by the server's request count: the 2nd request
+    // dies, its resend is answered 429, the next attempt dies again, and the one after is answered.
+    let n = 0;
+    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      const i = n++;
+      if (i === 1 || i === 3) return void req.socket.destroy();
+      if (i === 2) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+        return void res.end('{"code":"rate_limited","message":"later","status":429}');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      timeoutMs: 5000,
+      connections: 1,
+    });
+    const session = new TargetSession({
+      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
+      apiKey: 'k3y-idle-close-test',
+      maxWaitMs: 10_000,
+      onExchange: () => {},
+      inspect: () => {},
+      observeRateLimit: () => {},
+    });
+    try {
+      expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
+      const x = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      expect(x.error?.message).toBeUndefined();
+      expect(x.response?.status).toBe(200);
+      expect(n).toBe(5);
+    } finally {
+      session.close();
+      await client.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+  });
+
   it('a createPet that died on a reused connection before any byte of its answer is not judged (IdleClosed), and a GET is sent again on a new connection', async () => {
     // A raw server: the first request of a connection is answered (keep-alive, no Connection: close); a later one
     // on the same connection is read and the connection destroyed, unanswered: as if the server closed it as idle.
