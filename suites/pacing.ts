@@ -82,20 +82,25 @@ export class PacingGate {
     return this.#spent;
   }
 
-  /** Resolves when the next request may be sent: after any pause, and in its slot of the rate limit. */
-  async beforeSend(): Promise<void> {
+  /**
+   * Resolves when the next request may be sent: after any pause, and in its
+   * slot of the rate limit; with true when a pause held it back.
+   */
+  async beforeSend(): Promise<boolean> {
+    let paused = false;
     for (;;) {
       const now = this.#now();
+      if (this.#pausedUntil > now) paused = true;
       const slot = Math.max(now, this.#pausedUntil, this.#nextSlot);
       if (slot <= now) {
         this.#nextSlot = now + this.#interval;
-        return;
+        return paused;
       }
       // Take the slot before sleeping, so concurrent senders line up behind each other.
       if (slot >= this.#pausedUntil) {
         this.#nextSlot = slot + this.#interval;
         await this.#sleep(slot - now);
-        return;
+        return paused;
       }
       await this.#sleep(slot - now);
     }

@@ -207,7 +207,9 @@ export class TargetSession {
     let fresh = false;
     let stalls = 0;
     for (let attempt = 0; ; attempt++) {
-      await this.#pacing.beforeSend();
+      // A pause (a temporary answer waited out) left the pooled connections idle, and a server may close one just as
+      // this goes out on it: a request that may not be repeated then goes on a new connection of its own.
+      if ((await this.#pacing.beforeSend()) && !repeatable) fresh = true;
       if (this.stopped) throw this.stopped;
       this.#inFlight++;
       // After the pacing, as the transport's own pool was: a paced request waits its turn here, not twice.

@@ -188,6 +188,59 @@ describe('idle closes', () => {
     }
   });
 
+  it('a createPet sent after a temporary answer was waited out goes on a new connection: the pooled ones sat idle through the wait', async () => {
+    // The server closes every connection that already served a request as the next one arrives (an idle close that
+    // races the request). The POST is answered 429 Retry-After: 1 first; sent on the pooled connection again it would
+    // die unanswered, and whether it was carried out would be unknown (IdleClosed: not judged).
+    const seen: string[] = [];
+    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      const socket = req.socket as Socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      seen.push(`${req.method} ${socket.served}`);
+      if (req.method === 'POST' && seen.filter((line) => line.startsWith('POST')).length === 1) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        return void res.end('{"code":"rate_limited","message":"later","status":429}');
+      }
+      if (socket.served > 2) return void req.socket.destroy();
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+      res.end(req.method === 'POST' ? '{"id":1,"name":"a","categoryId":1,"status":"available"}' : '[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      timeoutMs: 5000,
+      connections: 1,
+    });
+    const session = new TargetSession({
+      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
+      apiKey: 'k3y-idle-close-test',
+      maxWaitMs: 10_000,
+      onExchange: () => {},
+      inspect: () => {},
+      observeRateLimit: () => {},
+    });
+    try {
+      expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
+      const post = await session.send('t', {
+        operation: 'createPet',
+        method: 'POST',
+        path: '/pets',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a","categoryId":1}',
+      });
+      expect(post.response?.status).toBe(201);
+      // Sent twice, the second time as the first request of a new connection.
+      expect(seen).toEqual(['GET 1', 'POST 2', 'POST 1']);
+    } finally {
+      session.close();
+      await client.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+  });
+
   it('a createPet that died on a reused connection before any byte of its answer is not judged (IdleClosed), and a GET is sent again on a new connection', async () => {
     // A raw server: the first request of a connection is answered (keep-alive, no Connection: close); a later one
     // on the same connection is read and the connection destroyed, unanswered: as if the server closed it as idle.
