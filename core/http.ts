@@ -139,9 +139,6 @@ export class HttpClient implements Transport {
   }
 
   async #send(spec: RequestSpec): Promise<Exchange> {
-    // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
-    // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip more.
-    if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
     const seq = ++this.#seq;
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     // The extra headers (-H) after the shape's defaults, the request's own after them: a check's headers are what it tests.
@@ -175,6 +172,10 @@ export class HttpClient implements Transport {
         ? this.#pool
         : this.#shapedPool(spec.fingerprint);
     try {
+      // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
+      // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip
+      // more. The deadline runs from the call, as before.
+      if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
       const response = await dispatcher.request({
         origin: this.#origin,
         // A client that opens a connection for each request (curl run once per call): undici closes it after the answer.
