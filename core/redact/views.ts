@@ -148,8 +148,14 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
     for (let k = 0; k < count; k++) if (!isHexChar(text.charCodeAt(at + k))) return undefined;
     return parseInt(text.slice(at, at + count), 16);
   };
+  // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
+  // the scan jumps from one to the next (a page of a hundred animals holds few).
+  const starts = layer === 'percent' ? /%/g : /[\\&~]/g;
   let i = 0;
   while (i < n) {
+    starts.lastIndex = i;
+    if (!starts.test(text)) return;
+    i = starts.lastIndex - 1;
     const c = text.charCodeAt(i);
     if (layer === 'percent') {
       if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
