@@ -6,7 +6,7 @@ import type { ActiveCheck, CheckContext, SendOptions, SentExchange } from './che
 import type { Outcome, RunEvent } from '../result/model.js';
 import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
 import { runProperty } from './property.js';
-import { PLAN } from './plan.js';
+import { EARLY, PLAN } from './plan.js';
 import { type SkipReason, type StopReason, skipText } from '../result/reasons.js';
 import { NotJudged, RateLimited, TargetLost } from './session.js';
 import type { Run } from './run.js';
@@ -38,9 +38,17 @@ const HEARTBEAT_MS = 10_000;
 
 async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<RunEvent>, aborted: StopReason | undefined): Promise<void> {
   const { recorder, session, settings } = run;
-  await runPhases(PLAN, async (phase) => {
+  // A check waits for its phase's `after`, or for what plan.ts EARLY says; a phase starts with its first check that may.
+  const waits = (check: ActiveCheck) => EARLY.find((e) => e.check === check.id)?.after ?? PLAN.find((p) => p.name === check.phase)!.after;
+  const scheduled = PLAN.map(({ name, after }) => ({
+    name,
+    after: after.filter((phase) => plan.every((c) => c.phase !== name || waits(c).includes(phase))),
+  }));
+  await runPhases(scheduled, async (phase, ended) => {
     const active = plan.filter((c) => c.phase === phase);
     if (active.length === 0) return;
+    const ready = active.map((check) => ended(waits(check)));
+    await Promise.race(ready);
     const stop = aborted ?? session.stopped?.reason;
     if (stop) {
       for (const check of active) {
@@ -65,7 +73,10 @@ async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<Ru
       events.settle(plan.indexOf(active[last]!), [...lastEvents, { type: 'phase-end', phase, rules, failed, durationMs }]);
     };
     try {
-      await mapBounded(active, active.length, (check, i) => runCheck(check, i));
+      await mapBounded(active, active.length, async (check, i) => {
+        await ready[i];
+        return runCheck(check, i);
+      });
     } finally {
       settleLast();
     }
