@@ -53,10 +53,11 @@ export const EARLY: readonly CheckWait[] = [
     check: 'getPet.unknown-ids',
     after: ['listPets'],
     why:
-      'random ids beyond ±2^32 and the int64 bounds, none an animal the suite made (an id created meanwhile, or known, ' +
-      'answered 200 with that very animal, is counted as existing, not failed). An id proven to exist joins the known ' +
-      'ids, which listPets counts its pages against: after listPets; beside createPet, whose pages ask at most 100 of a ' +
-      'store setup proved to hold 101',
+      'random ids beyond ±2^32 and the int64 bounds: the ids known when it starts are left out, and one answered 200 ' +
+      'with that very animal counts as existing, not as a failure, whenever it was made. Such an id joins the known ' +
+      'ids, which listPets counts pages against: it waits for listPets. Beside createPet it changes no judgement: ' +
+      'its pages ask min(100, known ids) of a store setup proved to hold 101; a create answered with an id it proved ' +
+      'to exist would reuse an id (drawn at random over int64: no real chance)',
   },
 ];
 
