@@ -72,10 +72,23 @@ async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<Ru
       const durationMs = Math.round(performance.now() - phaseStarted);
       events.settle(plan.indexOf(active[last]!), [...lastEvents, { type: 'phase-end', phase, rules, failed, durationMs }]);
     };
+    // Stopped by the time the phase would start without its early checks: the rest of it is not run, as a phase.
+    const early = (check: ActiveCheck) => EARLY.some((e) => e.check === check.id);
+    let atStart: { stop?: StopReason } | undefined;
+    const stoppedAtStart = () => {
+      if (!atStart) {
+        atStart = session.stopped ? { stop: session.stopped.reason } : {};
+        if (atStart.stop) run.skipPhase(phase, { code: 'not-run', stop: atStart.stop });
+      }
+      return atStart.stop;
+    };
     try {
       await mapBounded(active, active.length, async (check, i) => {
         await ready[i];
-        return runCheck(check, i);
+        const stop = active.some(early) && !early(check) ? stoppedAtStart() : undefined;
+        if (!stop) return runCheck(check, i);
+        recorder.checkSkipped(check, { code: 'not-run', stop });
+        if (i !== last) events.settle(plan.indexOf(check), []);
       });
     } finally {
       settleLast();

@@ -46,8 +46,11 @@ export interface CheckWait {
 export const EARLY: readonly CheckWait[] = [
   {
     check: 'getPet.malformed-ids',
-    after: [],
-    why: 'petIds that are not int64: each answer is observed, nothing of the store is read, no animal is created or shown',
+    after: ['listPets'],
+    why:
+      'petIds that are not int64: each answer is observed, nothing of the store is read, no animal is created or ' +
+      'shown. Not before listPets: it names no rule, so a re-run of chosen rules does not send it, and an error answer ' +
+      "of its would come first in the response checks' findings, which a re-run must reproduce",
   },
   {
     check: 'getPet.unknown-ids',
