@@ -75,7 +75,7 @@ export async function recompute(
       strict: report.options.strict,
       load: 'none',
       transport: replayer,
-      // A run before the preflight's page doubled as the setup's listed one page first, then the store.
+      // Certified before the preflight's page was also the setup's first list: GET /pets?limit=1, then the setup's own.
       ...(entries.some((e) => e._meta.check === 'preflight' && e.request.url.endsWith('/pets?limit=1'))
         ? { preflightLimit: 1 as const }
         : {}),
