@@ -12,7 +12,11 @@ import { runPhases } from '../../../suites/schedule.js';
 function before(phase: string): Set<string> {
   const out = new Set<string>();
   const visit = (p: string) => {
-    for (const a of PLAN.find((s) => s.name === p)!.after) if (!out.has(a)) (out.add(a), visit(a));
+    for (const a of PLAN.find((s) => s.name === p)!.after) {
+      if (out.has(a)) continue;
+      out.add(a);
+      visit(a);
+    }
   };
   visit(phase);
   return out;
