@@ -43,12 +43,11 @@ export const seedStore = defineCheck({
     // The animals go out with learnCategory's first request, a round trip earlier than after it. Each answer waits
     // until the category is learnt to be judged (or sent again with it), so every judgement sees the store as when they
     // went out after learnCategory. As many as if its animal is new to the store; one more once it is learnt when its
-    // id was one the store had shown. Once its first candidate is refused, the rest wait for it: none is judged, nor
-    // sent, when no category is learnt.
+    // id was one the store had shown. When no category is learnt, none is judged; they all went out all the same, so
+    // that what the target was sent does not depend on which answer came first.
     const known = store.ids.size;
     const pets = seedsFor(ctx, seedCount(known));
-    let doubt = false;
-    const learnt = learnCategory(ctx, [...new Set([...theirs.slice(0, 3), ...CATEGORY_CANDIDATES])], () => (doubt = true));
+    const learnt = learnCategory(ctx, [...new Set([...theirs.slice(0, 3), ...CATEGORY_CANDIDATES])]);
     const needed = learnt.then((ok) => (ok ? Math.min(pets.length, seedsLength(ctx, seedCount(store.ids.size))) : 0));
     // Whatever else awaits them, a rejection (the run stopped) is the check's through `results` below, never unhandled.
     needed.catch(() => undefined);
@@ -61,7 +60,7 @@ export const seedStore = defineCheck({
     const results = await ctx.parallel(
       pets.map((pet, i) => ({ pet, i })),
       async ({ pet, i }) => {
-        if ((doubt || i >= early) && i >= (await needed)) return undefined;
+        if (i >= early && i >= (await needed)) return undefined;
         return createAndJudge(ctx, sendLearnt, pet, store, settings.names).catch((error: unknown) => {
           if (error instanceof NotLearnt) return undefined;
           throw error;
@@ -124,16 +123,14 @@ function seedsFor(ctx: CheckContext, count: number): NewPetInput[] {
  * Creates one animal with an ordinary name under each candidate in turn until
  * one is created; that categoryId is what later creations fall back on. A
  * target that refuses every candidate fails CREATE-RESPONSE, with the answers.
- * `onRefused` is told of each refusal as it comes.
  */
-async function learnCategory(ctx: CheckContext, candidates: readonly bigint[], onRefused: () => void): Promise<boolean> {
+async function learnCategory(ctx: CheckContext, candidates: readonly bigint[]): Promise<boolean> {
   const refused = [];
   for (const categoryId of candidates) {
     const sent: NewPetInput = { name: ordinaryNameFor(ctx.settings.names, ' 0'), categoryId, status: 'available' };
     const x = await ctx.send(createPet(toBody(sent)));
     if (x.response?.status === 400) {
       refused.push(x);
-      onRefused();
       continue;
     }
     const pet = judgeCreated(ctx, x, sent, ctx.store);
