@@ -148,7 +148,7 @@ describe('idle closes', () => {
     // to be closed just as the request waited out goes back on one. Here by the server's request count: the 2nd request
     // dies, its resend is answered 429, the next attempt dies again, and the one after is answered.
     let n = 0;
-    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
       const i = n++;
       if (i === 1 || i === 3) return void req.socket.destroy();
       if (i === 2) {
@@ -157,21 +157,8 @@ describe('idle closes', () => {
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('[]');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new HttpClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-      timeoutMs: 5000,
-      connections: 1,
-    });
-    const session = new TargetSession({
-      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
-      apiKey: 'k3y-idle-close-test',
-      maxWaitMs: 10_000,
-      onExchange: () => {},
-      inspect: () => {},
-      observeRateLimit: () => {},
-    });
+    };
+    const { session, close } = await sessionTo(handle, 10_000);
     try {
       expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
       const x = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
@@ -179,12 +166,7 @@ describe('idle closes', () => {
       expect(x.response?.status).toBe(200);
       expect(n).toBe(5);
     } finally {
-      session.close();
-      await client.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await close();
     }
   });
 
@@ -193,7 +175,7 @@ describe('idle closes', () => {
     // races the request). The POST is answered 429 Retry-After: 1 first; sent on the pooled connection again it would
     // die unanswered, and whether it was carried out would be unknown (IdleClosed: not judged).
     const seen: string[] = [];
-    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.socket as Socket & { served?: number };
       socket.served = (socket.served ?? 0) + 1;
       seen.push(`${req.method} ${socket.served}`);
@@ -204,21 +186,8 @@ describe('idle closes', () => {
       if (socket.served > 2) return void req.socket.destroy();
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
       res.end(req.method === 'POST' ? '{"id":1,"name":"a","categoryId":1,"status":"available"}' : '[]');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new HttpClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-      timeoutMs: 5000,
-      connections: 1,
-    });
-    const session = new TargetSession({
-      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
-      apiKey: 'k3y-idle-close-test',
-      maxWaitMs: 10_000,
-      onExchange: () => {},
-      inspect: () => {},
-      observeRateLimit: () => {},
-    });
+    };
+    const { session, close } = await sessionTo(handle, 10_000);
     try {
       expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
       const post = await session.send('t', {
@@ -232,12 +201,7 @@ describe('idle closes', () => {
       // Sent twice, the second time as the first request of a new connection.
       expect(seen).toEqual(['GET 1', 'POST 2', 'POST 1']);
     } finally {
-      session.close();
-      await client.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await close();
     }
   });
 
@@ -245,7 +209,7 @@ describe('idle closes', () => {
     // A raw server: the first request of a connection is answered (keep-alive, no Connection: close); a later one
     // on the same connection is read and the connection destroyed, unanswered: as if the server closed it as idle.
     const seen: string[] = [];
-    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
       seen.push(`${req.method} ${req.socket.remotePort}`);
       const count = ((req.socket as Socket & { served?: number }).served = ((req.socket as Socket & { served?: number }).served ?? 0) + 1);
       if (count > 1) {
@@ -254,18 +218,8 @@ describe('idle closes', () => {
       }
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
       res.end(req.method === 'POST' ? '{"id":1,"name":"a","categoryId":1,"status":"available"}' : '[]');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const client = new HttpClient({ baseUrl: url, timeoutMs: 5000, connections: 1 });
-    const session = new TargetSession({
-      client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
-      apiKey: 'k3y-idle-close-test',
-      maxWaitMs: 0,
-      onExchange: () => {},
-      inspect: () => {},
-      observeRateLimit: () => {},
-    });
+    };
+    const { session, close } = await sessionTo(handle, 0);
     try {
       const first = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
       expect(first.response?.status).toBe(200);
@@ -311,12 +265,37 @@ describe('idle closes', () => {
       });
       expect(keyless.response?.status).toBe(201);
     } finally {
+      await close();
+    }
+  });
+});
+
+/** A session over one pooled connection to a node:http server on loopback that answers with `handle`. */
+async function sessionTo(handle: (req: IncomingMessage, res: ServerResponse) => void, maxWaitMs: number) {
+  const server = createServer({ keepAliveTimeout: 60_000 }, handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new HttpClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    timeoutMs: 5000,
+    connections: 1,
+  });
+  const session = new TargetSession({
+    client: new RedactionBoundary(client, redactorFor('k3y-idle-close-test')),
+    apiKey: 'k3y-idle-close-test',
+    maxWaitMs,
+    onExchange: () => {},
+    inspect: () => {},
+    observeRateLimit: () => {},
+  });
+  return {
+    session,
+    async close() {
       session.close();
       await client.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-    }
-  });
-});
+    },
+  };
+}
