@@ -121,14 +121,10 @@ export class H1Reader {
           if (done) return { answer: done, rest: data.length - at };
           break;
         }
-        case Phase.Length: {
-          const take = Math.min(this.#remaining, data.length - at);
-          this.#body(data, at, take);
-          at += take;
-          this.#remaining -= take;
+        case Phase.Length:
+          at = this.#counted(data, at);
           if (this.#remaining === 0) return { answer: this.#complete(), rest: data.length - at };
           break;
-        }
         case Phase.ChunkSize:
         case Phase.ChunkEnd:
         case Phase.Trailers: {
@@ -162,14 +158,10 @@ export class H1Reader {
           }
           break;
         }
-        case Phase.ChunkData: {
-          const take = Math.min(this.#remaining, data.length - at);
-          this.#body(data, at, take);
-          at += take;
-          this.#remaining -= take;
+        case Phase.ChunkData:
+          at = this.#counted(data, at);
           if (this.#remaining === 0) this.#phase = Phase.ChunkEnd;
           break;
-        }
         case Phase.UntilEnd:
           this.#body(data, at, data.length - at);
           at = data.length;
@@ -253,6 +245,14 @@ export class H1Reader {
       this.#answer.reusable = false;
     }
     return undefined;
+  }
+
+  /** Takes what `data` holds from `at` of the bytes still counted (a Content-Length body, a chunk); returns where it ended. */
+  #counted(data: Buffer, at: number): number {
+    const take = Math.min(this.#remaining, data.length - at);
+    this.#body(data, at, take);
+    this.#remaining -= take;
+    return at + take;
   }
 
   #body(data: Buffer, at: number, length: number): void {
