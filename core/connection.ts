@@ -19,6 +19,7 @@ import { buildConnector, Client, EnvHttpProxyAgent, Pool, ProxyAgent } from './u
 import type { Fingerprint } from './fingerprints.js';
 import { type ConnectOptions, shownProxy } from './connection/options.js';
 import { skipContinueOn } from './connection/socket.js';
+import { ConnectionStock } from './connection/stock.js';
 import { boundedTunnel, proxyConnection } from './tunnel.js';
 
 // Callers import the options and the socket hooks from here.
@@ -36,6 +37,7 @@ export {
   secretLabel,
   shownProxy,
 } from './connection/options.js';
+export { ConnectionStock } from './connection/stock.js';
 export {
   type ConnectionFailure,
   connectionFailure,
@@ -59,6 +61,11 @@ export interface DispatcherShape {
    * (core/request-head.ts {@link shapeHead}). Default: undici's own head.
    */
   fingerprint?: Fingerprint;
+  /**
+   * Direct connections paced and opened ahead of need (core/connection/stock.ts): the stock is put in the route
+   * (`Route.stock`). Through a proxy: nothing changes. Default: undici opens connections as requests need them.
+   */
+  openAhead?: boolean;
 }
 
 /** The TLS options of the target's connections (the load's raw lanes connect with them too). */
@@ -73,6 +80,8 @@ export function tlsOptions(options: ConnectOptions): { ca?: string; cert?: strin
 /** Where the connections of a dispatcher went: straight, or through a proxy (known once one was opened). */
 export interface Route {
   proxied: boolean | undefined;
+  /** Direct, and asked to open connections ahead (`DispatcherShape.openAhead`): where they are kept. */
+  stock?: ConnectionStock;
 }
 
 /**
@@ -103,7 +112,9 @@ export function openDispatcher(
   const proxy = options.proxy ?? { kind: 'none' };
   if (proxy.kind === 'none') {
     route.proxied = false;
-    return make(origin, direct);
+    if (!shape.openAhead) return make(origin, direct);
+    route.stock = new ConnectionStock(direct, origin);
+    return make(origin, route.stock.connect);
   }
   // undici's proxy agents open the tunnel (CONNECT, then TLS to the target with requestTls); the pools they make
   // for the target are the suite's own, with the same shape and the same filter.
