@@ -62,8 +62,9 @@ export interface DispatcherShape {
    */
   fingerprint?: Fingerprint;
   /**
-   * Direct connections paced and opened ahead of need (core/connection/stock.ts): the stock is put in the route
-   * (`Route.stock`). Through a proxy: nothing changes. Default: undici opens connections as requests need them.
+   * Connections paced (core/connection/stock.ts), and direct ones opened ahead of need: their stock is put in the
+   * route (`Route.stock`); tunnels through a proxy are paced, never opened ahead. Default: undici opens connections
+   * as requests need them, as many at once as they need.
    */
   openAhead?: boolean;
 }
@@ -122,7 +123,9 @@ export function openDispatcher(
     const connect = (opts as { connect?: unknown }).connect;
     const tunnelled = typeof connect === 'function';
     route.proxied = tunnelled;
-    return make(o, tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct);
+    // Tunnels are opened at the pace of direct connections (a proxy's listen backlog is as short as any), never ahead.
+    const tunnel = tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct;
+    return make(o, shape.openAhead ? new ConnectionStock(tunnel, typeof o === 'string' ? o : o.origin).connect : tunnel);
   };
   const proxyTls = {
     timeout: shape.timeoutMs,

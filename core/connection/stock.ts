@@ -56,7 +56,8 @@ interface Idle {
 /** Connections opened ahead for one origin, and the pace of every opening (see the module's comment). */
 export class ConnectionStock {
   readonly #connector: Connector.connector;
-  readonly #params: Params;
+  /** How undici last asked for a connection (before it first asks: as its Client would, from the origin). */
+  #params: Params;
   readonly #idle: Idle[] = [];
   /** Pool connects waiting for a connection, oldest first. */
   readonly #waiting: Callback[] = [];
@@ -93,7 +94,8 @@ export class ConnectionStock {
   }
 
   /** undici's connect: a sound connection opened ahead, or a new one, when the pace allows. */
-  readonly connect: Connector.connector = (_params, callback) => {
+  readonly connect: Connector.connector = (params, callback) => {
+    this.#params = params;
     // Handed out a tick later, as undici's own connector answers: its client does not expect the answer within the call.
     process.nextTick(() => {
       const ready = this.#closed ? undefined : this.#take();
@@ -191,12 +193,10 @@ export class ConnectionStock {
   #keep(socket: Socket): void {
     const idle: Idle = {
       socket,
-      timer: setTimeout(() => {
-        // Not needed after all: none more is opened ahead until more are asked for.
-        this.#wanted = 0;
-        idle.drop();
-      }, IDLE_MS).unref(),
+      timer: setTimeout(() => idle.drop(), IDLE_MS).unref(),
+      // Not needed after all, or the server would not keep it: none more is opened ahead until more are asked for.
       drop: () => {
+        this.#wanted = 0;
         const at = this.#idle.indexOf(idle);
         if (at >= 0) this.#idle.splice(at, 1);
         clearTimeout(idle.timer);
