@@ -155,9 +155,6 @@ export class HttpClient implements Transport {
   }
 
   async #send(spec: RequestSpec): Promise<Exchange> {
-    // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
-    // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip more.
-    if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
     const seq = ++this.#seq;
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     // The extra headers (-H) after the shape's defaults, the request's own after them: a check's headers are what it tests.
@@ -175,6 +172,10 @@ export class HttpClient implements Transport {
       () => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')),
       this.#timeoutMs,
     );
+    // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
+    // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip more.
+    // The deadline runs meanwhile: a loop held before that turn is the suite's stall, and said so.
+    if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
     const dispatcher = spec.fresh
       ? openDispatcher(
           this.#origin,
