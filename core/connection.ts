@@ -11,8 +11,10 @@
  * heads in a client's shape, failures noted, unsolicited `100 Continue`
  * answers dropped: see there why that is sound). Tunnels through a proxy are
  * core/tunnel.ts's: bounded, given up on an interruption, and a failure of
- * the proxy worded as the proxy's. The options themselves, their check, their
- * secrets and their record are core/connection/options.ts's.
+ * the proxy worded as the proxy's. Connections are opened a few at a time,
+ * and direct ones ahead of need when asked (core/connection/stock.ts). The
+ * options themselves, their check, their secrets and their record are
+ * core/connection/options.ts's.
  */
 import type { buildConnector as Connector, Dispatcher } from 'undici';
 import { buildConnector, Client, EnvHttpProxyAgent, Pool, ProxyAgent } from './undici.js';

@@ -153,7 +153,11 @@ export const reportSchema = {
           required: ['limit', 'source'],
           additionalProperties: false,
           properties: {
-            limit: { type: 'integer', minimum: 1, description: 'The widest limit the run reached: the one given, the default, or more (widened)' },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              description: 'The widest limit the run reached: the one given, the default, or more (widened)',
+            },
             source: {
               enum: ['given', 'default', 'widened'],
               description:

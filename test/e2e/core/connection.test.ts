@@ -107,7 +107,7 @@ const interims: [string, (socket: Socket, finalAnswer: string) => Promise<void>]
 describe('keep-alive: a request sent right after an answer', () => {
   it('goes on the connection that answer came on, not a new one (each would cost a round trip)', async () => {
     // undici frees a connection a loop turn after its answer; a check sends its next request sooner than that.
-    const target = await raw((socket, n) => socket.write(final(n)));
+    const target = await raw((socket, n) => void socket.write(final(n)));
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 3000, connections: 8 });
     try {
       for (let i = 0; i < 6; i++) expect((await client.send({ method: 'GET', path: `/pets?i=${i}` })).response?.status).toBe(200);
