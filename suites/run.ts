@@ -154,14 +154,15 @@ export class Run {
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
       // Only a run that may widen holds its limit here (its pool is sized for the widest); otherwise the pool's own
       // connections are the limit, as before, and a caller's transport (verify's replay) has only the checks' bounds.
-      ...(this.#widening ? { concurrency: this.#widening.limit } : {}),
+      ...(this.#widening ? { concurrency: this.#widening.limit, watchLoop: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
-        if (this.#widening && this.#following) this.#follow(this.#widening.saw(x.durationMs, x.response !== undefined));
+        if (this.#widening && this.#following)
+          this.#follow(this.#widening.saw(x.durationMs, x.response !== undefined, this.session.loopLateMs));
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },

@@ -49,6 +49,13 @@ export const NEAR_FACTOR = 2.5;
 /** Absolute slack of "near", ms: timer and scheduling noise. */
 export const NEAR_SLACK_MS = 5;
 
+/**
+ * The suite's own loop may be behind by at most this share of the round trip
+ * for the limit to widen: more, and answers wait for the suite, not the
+ * wire, and more in flight would only wait longer.
+ */
+export const LAG_SHARE = 0.25;
+
 /** The limit of a run that may not widen: the given one, or the default. */
 export function fixedConcurrency(given: number | undefined): ConcurrencyRecord {
   return given === undefined ? { limit: DEFAULTS.concurrency, source: 'default' } : { limit: given, source: 'given' };
@@ -82,19 +89,50 @@ export class Widening {
       : { limit: DEFAULTS.concurrency, source: 'default' };
   }
 
-  /** An exchange ended after `ms`, answered or not; returns the limit from now on. */
-  saw(ms: number, answered: boolean): number {
+  /**
+   * An exchange ended after `ms`, answered or not, read while the suite's own
+   * loop was `lateMs` behind (answers read in a burst wait for the ones read
+   * before them: that wait is the suite's, not the target's); returns the
+   * limit from now on.
+   */
+  saw(ms: number, answered: boolean, lateMs = 0): number {
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;
     }
     if (!Number.isFinite(ms) || ms < 0) return this.#limit;
-    this.#rtt = Math.min(this.#rtt ?? ms, ms);
+    const own = Math.max(0, ms - lateMs);
+    this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
-    const near = this.#rtt >= WIDEN_MIN_RTT_MS && ms <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
+    const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
+    // The suite itself behind: no wider, whatever the wire does.
+    if (near && lateMs > this.#rtt * LAG_SHARE) return this.#limit;
     this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
     this.#widest = Math.max(this.#widest, this.#limit);
     return this.#limit;
+  }
+}
+
+/** How often {@link LoopLag} looks at the loop, ms. */
+export const LAG_TICK_MS = 10;
+
+/**
+ * How far behind the suite's own event loop is, now: the time since a timer
+ * of {@link LAG_TICK_MS} last ran, past its period. Read while a burst of
+ * answers is handled, it is how long the one read now waited for those
+ * before it. Stop it when done.
+ */
+export class LoopLag {
+  #last = performance.now();
+  readonly #timer = setInterval(() => (this.#last = performance.now()), LAG_TICK_MS).unref();
+
+  /** How late the loop is now, ms (0 when it keeps up). */
+  get lateMs(): number {
+    return Math.max(0, performance.now() - this.#last - LAG_TICK_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
   }
 }
 

@@ -72,6 +72,18 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(after(w, 2, 20)).toBe(32);
   });
 
+  it("answers read late because the suite's own loop was behind are not the target's queue; the suite behind, it widens no further", () => {
+    const w = new Widening();
+    after(w, 100, 20);
+    expect(w.limit).toBe(45);
+    // Read 400 ms late in a burst of answers the suite was judging: as near as the wire, but no wider while it is behind.
+    expect(w.saw(500, true, 400)).toBe(45);
+    // The same answer with the loop keeping up: the target queued it.
+    expect(w.saw(500, true, 0)).toBe(44);
+    // Behind by a quarter of the round trip or less: widened again.
+    expect(w.saw(100 + 25, true, 25)).toBe(45);
+  });
+
   it('what it records is valid in the published report schema', () => {
     const validate = newAjv({ allErrors: true }).compile(reportSchema.properties.options.properties.concurrency);
     const widened = new Widening();
