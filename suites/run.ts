@@ -162,7 +162,9 @@ export class Run {
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
         if (this.#widening && this.#following)
-          this.#follow(this.#widening.saw(x.durationMs, x.response !== undefined, this.session.loopLateMs));
+          this.#follow(
+            this.#widening.saw(x.durationMs, x.response !== undefined, { lateMs: this.session.loopLateMs, full: this.session.full }),
+          );
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },

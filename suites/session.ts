@@ -176,6 +176,11 @@ export class TargetSession {
     this.#gate.limit = limit;
   }
 
+  /** Whether the in-flight limit is used now: requests wait for it, or it is all in flight. */
+  get full(): boolean {
+    return this.#gate.full;
+  }
+
   /** How far behind the suite's own loop is now, ms, when watched (`watchLoop`); 0 otherwise. */
   get loopLateMs(): number {
     return this.#lag?.lateMs ?? 0;

@@ -90,12 +90,16 @@ export class Widening {
   }
 
   /**
-   * An exchange ended after `ms`, answered or not, read while the suite's own
-   * loop was `lateMs` behind (answers read in a burst wait for the ones read
-   * before them: that wait is the suite's, not the target's); returns the
-   * limit from now on.
+   * An exchange ended after `ms`, answered or not; returns the limit from now
+   * on. `lateMs`: how far behind the suite's own loop was when it was read
+   * (answers read in a burst wait for the ones read before them: that wait is
+   * the suite's, not the target's). `full`: whether the limit was used
+   * (requests waited for it, or it was all in flight): only then does a near
+   * answer tell that the target takes that many at once (RFC 7661's point:
+   * a window not used is not validated).
+   * @see https://www.rfc-editor.org/rfc/rfc7661
    */
-  saw(ms: number, answered: boolean, lateMs = 0): number {
+  saw(ms: number, answered: boolean, { lateMs = 0, full = true }: { lateMs?: number; full?: boolean } = {}): number {
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;
@@ -105,8 +109,8 @@ export class Widening {
     this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
     const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
-    // The suite itself behind: no wider, whatever the wire does.
-    if (near && lateMs > this.#rtt * LAG_SHARE) return this.#limit;
+    // The suite itself behind: no wider, whatever the wire does; nor wider than what was used.
+    if (near && (lateMs > this.#rtt * LAG_SHARE || !full)) return this.#limit;
     this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
     this.#widest = Math.max(this.#widest, this.#limit);
     return this.#limit;
@@ -160,6 +164,11 @@ export class InFlightGate {
       this.#active++;
       this.#waiting.shift()!();
     }
+  }
+
+  /** Whether the limit is used: requests wait for it, or it is all in flight (the one just released counted). */
+  get full(): boolean {
+    return this.#waiting.length > 0 || this.#active + 1 >= this.#limit;
   }
 
   /** Resolves once the caller may send; {@link release} after the answer. */

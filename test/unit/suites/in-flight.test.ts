@@ -77,11 +77,19 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     after(w, 100, 20);
     expect(w.limit).toBe(45);
     // Read 400 ms late in a burst of answers the suite was judging: as near as the wire, but no wider while it is behind.
-    expect(w.saw(500, true, 400)).toBe(45);
+    expect(w.saw(500, true, { lateMs: 400 })).toBe(45);
     // The same answer with the loop keeping up: the target queued it.
-    expect(w.saw(500, true, 0)).toBe(44);
+    expect(w.saw(500, true, { lateMs: 0 })).toBe(44);
     // Behind by a quarter of the round trip or less: widened again.
-    expect(w.saw(100 + 25, true, 25)).toBe(45);
+    expect(w.saw(100 + 25, true, { lateMs: 25 })).toBe(45);
+  });
+
+  it('a limit not used (fewer in flight, none waiting) is not widened by near answers: nothing showed the target takes more', () => {
+    const w = new Widening();
+    expect(after(w, 100, 20)).toBe(45);
+    expect(w.saw(100, true, { full: false })).toBe(45);
+    expect(w.saw(1_000, true, { full: false })).toBe(44);
+    expect(w.saw(100, true, { full: true })).toBe(45);
   });
 
   it('what it records is valid in the published report schema', () => {
@@ -106,6 +114,20 @@ describe('InFlightGate', () => {
     gate.release();
     await Promise.all(all);
     expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('is full, just after a release, when the released one and those still in flight filled it, or some wait', async () => {
+    const gate = new InFlightGate(2);
+    await gate.acquire();
+    await gate.acquire();
+    gate.release();
+    expect(gate.full).toBe(true);
+    gate.release();
+    expect(gate.full).toBe(false);
+    await gate.acquire();
+    await gate.acquire();
+    void gate.acquire();
+    expect(gate.full).toBe(true);
   });
 
   it('narrowed, none starts until fewer than the limit are in flight', async () => {
