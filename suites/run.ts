@@ -83,7 +83,7 @@ export class Run {
   readonly #widening: Widening | undefined;
   /** Whether the preflight answered: exchanges before it (the probe's paced prelude) tell nothing of the round trip. */
   #following = false;
-  /** The run's own client, when it has one (no caller's transport): connections are opened ahead through it. */
+  /** The run's own client (no caller's transport): connections of the tool's own shape are opened ahead through it. */
   readonly #http: HttpClient | undefined;
   #openedAhead = false;
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
@@ -133,6 +133,8 @@ export class Run {
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
         });
     const boundary = new RedactionBoundary(transport ?? this.#http!, this.redactor);
+    // Requests sent as other clients go on pools of their own: none of the tool's own shape would be used.
+    if (settings.fingerprints.length > 0) this.#openedAhead = true;
     this.client = transport && isRedacted(transport) ? transport : boundary;
     // What the load phase's own connections receive comes in through the same door.
     this.admit = (exchange) => boundary.admit(exchange);
