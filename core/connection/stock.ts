@@ -44,6 +44,17 @@ export const IDLE_MS = 1_000;
  */
 export const OVERDUE_MS = 500;
 
+/**
+ * An opening older than this, ms, no longer holds the others back: a SYN lost
+ * twice (back after 1 s, then 3 s more) tells of that connection, not of a
+ * full accept queue, and requests must not wait behind it for the whole
+ * connect deadline.
+ */
+export const STALE_MS = 3_000;
+
+/** How soon openings held back by an overdue one are looked at again, ms. */
+const RECHECK_MS = 250;
+
 type Callback = Parameters<Connector.connector>[1];
 type Params = Parameters<Connector.connector>[0];
 
@@ -73,6 +84,8 @@ export class ConnectionStock {
   #asked = 0;
   #quickest: number | undefined;
   #closed = false;
+  /** A look again at openings held back, when one is due. */
+  #recheck: NodeJS.Timeout | undefined;
 
   /** `connector`: undici's, for `origin`'s connections (core/connection.ts builds it). */
   constructor(connector: Connector.connector, origin: string) {
@@ -81,16 +94,6 @@ export class ConnectionStock {
     // As undici's Client names the host it connects to: an IPv6 literal without its brackets.
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     this.#params = { hostname, host: url.host, protocol: url.protocol, port: url.port, servername: null } as unknown as Params;
-  }
-
-  /** Connections open now (idle or in use) that this stock opened. */
-  get open(): number {
-    return this.#open;
-  }
-
-  /** Connections opened ahead, not handed out yet. */
-  get idle(): number {
-    return this.#idle.length;
   }
 
   /** undici's connect: a sound connection opened ahead, or a new one, when the pace allows. */
@@ -121,6 +124,7 @@ export class ConnectionStock {
   /** Closes the connections opened ahead; a connect still waiting gets an error. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#recheck);
     for (const idle of this.#idle.splice(0)) {
       clearTimeout(idle.timer);
       idle.socket.destroy();
@@ -140,22 +144,35 @@ export class ConnectionStock {
     return undefined;
   }
 
-  /** Starts the openings the waiting connects and the wanted count need, as far as the pace allows. */
+  /**
+   * Starts the openings the waiting connects and the wanted count need, as far as the pace allows; held back by an
+   * overdue opening with connects waiting, looks again a little later (that opening may turn stale).
+   */
   #pump(): void {
-    while (!this.#closed && this.#mayOpen()) {
+    while (!this.#closed) {
       const forWaiting = this.#waiting.length > this.#forWaiting;
       if (!forWaiting && this.#open + this.#openings.size >= this.#wanted) return;
+      if (!this.#mayOpen()) break;
       this.#start(forWaiting);
     }
+    if (!this.#closed && this.#waiting.length > this.#forWaiting && !this.#recheck)
+      this.#recheck = setTimeout(() => {
+        this.#recheck = undefined;
+        this.#pump();
+      }, RECHECK_MS).unref();
   }
 
   #mayOpen(): boolean {
-    if (this.#openings.size === 0) return true;
-    if (this.#openings.size >= Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open))) return false;
     const overdue = 2 * (this.#quickest ?? 0) + OVERDUE_MS;
     const now = performance.now();
-    for (const started of this.#openings) if (now - started > overdue) return false;
-    return true;
+    let current = 0;
+    for (const started of this.#openings) {
+      const age = now - started;
+      if (age >= STALE_MS) continue;
+      if (age > overdue) return false;
+      current++;
+    }
+    return current < Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open));
   }
 
   #start(forWaiting: boolean): void {
