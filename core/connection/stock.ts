@@ -10,13 +10,13 @@
  * will use are opened, and its first wide wave does not wait a round trip for
  * handshakes.
  *
- * Openings are paced, whoever asked: at most {@link FIRST_OPENINGS} at once
- * at first, then as many as are open (TCP's slow start, up to
- * {@link MOST_OPENINGS}), and none while one is overdue (a SYN the target's
- * full accept queue dropped comes back a second later: RFC 6298 §2.1). A burst
- * of 32 SYNs overflows a listen backlog of 1 and its dropped SYNs come back
- * together, again and again, until requests miss their deadline; a few at a
- * time lose at most a few, once.
+ * Openings are paced, whoever asked: at most {@link FIRST_OPENINGS} at once,
+ * and to a far target (an opening takes {@link NEAR_OPENING_MS} or more) as
+ * many as are open (TCP's slow start, up to {@link MOST_OPENINGS}); none
+ * while one is overdue (a SYN the target's full accept queue dropped comes
+ * back a second later: RFC 6298 §2.1). A burst of 32 SYNs overflows a listen
+ * backlog of 1 and its dropped SYNs come back together, again and again,
+ * until requests miss their deadline; a few at a time lose at most a few.
  *
  * A connection opened ahead is handed out only while sound: not closed,
  * nothing received on it (a server that gives up on an idle connection closes
@@ -34,6 +34,14 @@ export const FIRST_OPENINGS = 4;
 
 /** Openings at once at most, however many connections are open. */
 export const MOST_OPENINGS = 16;
+
+/**
+ * An opening quicker than this, ms, is near (loopback, one data centre): a
+ * few at a time cost nothing there, so openings stay at
+ * {@link FIRST_OPENINGS} at once; a slower one is far, where each costs a
+ * round trip, and their number may grow as for TCP's slow start.
+ */
+export const NEAR_OPENING_MS = 10;
 
 /** A connection opened ahead and not asked for within this, ms, is closed. */
 export const IDLE_MS = 1_000;
@@ -172,7 +180,8 @@ export class ConnectionStock {
       if (age > overdue) return false;
       current++;
     }
-    return current < Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open));
+    const far = this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
+    return current < (far ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
   }
 
   #start(forWaiting: boolean): void {
