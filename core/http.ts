@@ -192,10 +192,6 @@ export class HttpClient implements Transport {
         ? this.#pool
         : this.#shapedPool(spec.fingerprint);
     try {
-      // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
-      // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip
-      // more. The deadline runs from the call, as before.
-      if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
       const response = await dispatcher.request({
         origin: this.#origin,
         // A client that opens a connection for each request (curl run once per call): undici closes it after the answer.
