@@ -75,6 +75,10 @@ export async function recompute(
       strict: report.options.strict,
       load: 'none',
       transport: replayer,
+      // Certified before the preflight's page was also the setup's first list: GET /pets?limit=1, then the setup's own.
+      ...(entries.some((e) => e._meta.check === 'preflight' && e.request.url.endsWith('/pets?limit=1'))
+        ? { preflightLimit: 1 as const }
+        : {}),
     });
   } catch (error) {
     return found.problem({ code: 'RECOMPUTATION_FAILED', detail: asPcError(error).message });

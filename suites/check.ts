@@ -103,6 +103,11 @@ export class StoreState {
   readonly #createdAt = new Map<bigint, number>();
   /** Ids shown by a 200 (getPet or a listing), with the earliest sending order (`seq`) of a request that showed them. */
   readonly #seen = new Map<bigint, number>();
+  /**
+   * The preflight's answer to `GET /pets?limit=100` (suites/engine.ts): the setup's first look at the store, which it
+   * then does not ask for again a round trip later. Undefined when the preflight asked for less.
+   */
+  listing: SentExchange | undefined;
 
   /**
    * Animals the suite created, in plan order (the check, then the property

@@ -12,7 +12,7 @@ import type { SendOptions, SentExchange } from './check.js';
 import type { ConformanceResult, Summary } from '../result/model.js';
 import { runLoadProfile } from './load/phase.js';
 import { PROFILE_NAMES } from './load/profiles.js';
-import { listPets } from './requests.js';
+import { listPets, PREFLIGHT_LIMIT } from './requests.js';
 import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, resolve } from './options.js';
 import type { SkipReason, StopReason } from '../result/reasons.js';
@@ -57,12 +57,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     // A target still starting is waited for, when asked; one that never listened is not tested.
     abort = await waitIfAsked(run, options.signal);
+    // A full page, the setup's first look at the store too; a page of one only as runs before did (verify's replay).
+    const limit = options.preflightLimit ?? PREFLIGHT_LIMIT;
+    const asked = listPets({ limit });
     // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
+    run.probe?.comparePreflight(asked);
     if (!abort) await run.prelude();
-    abort ??= await preflight((request) => run.send(PREFLIGHT, request)).then(
-      (ms) => {
+    abort ??= await preflight((request) => run.send(PREFLIGHT, request), asked).then(
+      (x) => {
+        if (limit === PREFLIGHT_LIMIT) run.store.listing = x;
         // The round trip is measured: asked to widen, the rest of the run may keep more in flight.
-        run.widen(ms);
+        run.widen(x.durationMs);
         return undefined;
       },
       (error: unknown) => {
@@ -151,11 +156,12 @@ async function waitIfAsked(run: Run, signal: AbortSignal | undefined): Promise<S
 /**
  * One request before anything else: the target must answer HTTP, and accept the
  * key. Otherwise every check would only repeat the same problem: the run stops,
- * and the result says why (`summary.abort`). Resolves with the time it took, ms
- * (the round trip the run's in-flight limit may widen with).
+ * and the result says why (`summary.abort`). Resolves with the exchange: its
+ * time is the round trip the run's in-flight limit may widen with, its page
+ * the setup's first look at the store.
  */
-async function preflight(send: (request: SendOptions) => Promise<SentExchange>): Promise<number> {
-  const x = await send(listPets({ limit: 1 }));
+async function preflight(send: (request: SendOptions) => Promise<SentExchange>, request: SendOptions): Promise<SentExchange> {
+  const x = await send(request);
   if (x.error) throw x.error;
   if (x.response?.status === 401) {
     throw new PreflightError(
@@ -165,12 +171,12 @@ async function preflight(send: (request: SendOptions) => Promise<SentExchange>):
   }
   // Every path is relative to {base_url}, which "already ends in the version segment /v1": a 404 for GET /pets means the base URL misses the interface.
   if (x.response?.status === 404 || x.response?.status === 405) {
-    const base = x.request.url.slice(0, -'/pets?limit=1'.length);
+    const base = x.request.url.slice(0, -request.path.length);
     const hint = /\/v\d+$/.test(base) ? 'check the base URL' : `did you mean ${base}/v1?`;
     throw new PreflightError(
       'PC_ERR_NOT_AN_API',
       `the target answered ${x.response.status} to GET ${base}/pets with the key, so no Animal Store Service is at this base URL: ${hint}`,
     );
   }
-  return x.durationMs;
+  return x;
 }

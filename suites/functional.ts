@@ -6,7 +6,7 @@ import type { ActiveCheck, CheckContext, SendOptions, SentExchange } from './che
 import type { Outcome, RunEvent } from '../result/model.js';
 import { InPlanOrder, inCheck, inItemOrder, mapBounded, mapInItemOrder, runPhases } from './schedule.js';
 import { runProperty } from './property.js';
-import { PLAN } from './plan.js';
+import { EARLY, PLAN } from './plan.js';
 import { type SkipReason, type StopReason, skipText } from '../result/reasons.js';
 import { NotJudged, RateLimited, TargetLost } from './session.js';
 import type { Run } from './run.js';
@@ -38,9 +38,17 @@ const HEARTBEAT_MS = 10_000;
 
 async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<RunEvent>, aborted: StopReason | undefined): Promise<void> {
   const { recorder, session, settings } = run;
-  await runPhases(PLAN, async (phase) => {
+  // A check waits for its phase's `after`, or for what plan.ts EARLY says; a phase starts with its first check that may.
+  const waits = (check: ActiveCheck) => EARLY.find((e) => e.check === check.id)?.after ?? PLAN.find((p) => p.name === check.phase)!.after;
+  const scheduled = PLAN.map(({ name, after }) => ({
+    name,
+    after: after.filter((phase) => plan.every((c) => c.phase !== name || waits(c).includes(phase))),
+  }));
+  await runPhases(scheduled, async (phase, ended) => {
     const active = plan.filter((c) => c.phase === phase);
     if (active.length === 0) return;
+    const ready = active.map((check) => ended(waits(check)));
+    await Promise.race(ready);
     const stop = aborted ?? session.stopped?.reason;
     if (stop) {
       for (const check of active) {
@@ -64,8 +72,24 @@ async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<Ru
       const durationMs = Math.round(performance.now() - phaseStarted);
       events.settle(plan.indexOf(active[last]!), [...lastEvents, { type: 'phase-end', phase, rules, failed, durationMs }]);
     };
+    // Stopped by the time the phase would start without its early checks: the rest of it is not run, as a phase.
+    const early = (check: ActiveCheck) => EARLY.some((e) => e.check === check.id);
+    let atStart: { stop?: StopReason } | undefined;
+    const stoppedAtStart = () => {
+      if (!atStart) {
+        atStart = session.stopped ? { stop: session.stopped.reason } : {};
+        if (atStart.stop) run.skipPhase(phase, { code: 'not-run', stop: atStart.stop });
+      }
+      return atStart.stop;
+    };
     try {
-      await mapBounded(active, active.length, (check, i) => runCheck(check, i));
+      await mapBounded(active, active.length, async (check, i) => {
+        await ready[i];
+        const stop = active.some(early) && !early(check) ? stoppedAtStart() : undefined;
+        if (!stop) return runCheck(check, i);
+        recorder.checkSkipped(check, { code: 'not-run', stop });
+        if (i !== last) events.settle(plan.indexOf(check), []);
+      });
     } finally {
       settleLast();
     }

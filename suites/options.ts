@@ -69,6 +69,11 @@ export interface ConformanceOptions {
    * (verify's replay of a recorded transcript, core/transcript.ts).
    */
   transport?: Transport | RedactedTransport;
+  /**
+   * The preflight's `limit`: 100 by default, its page also the setup's first look at the store. 1 as runs before did,
+   * the setup then listing the store itself: verify's replay of a bundle certified then sends what that run sent.
+   */
+  preflightLimit?: 1 | 100;
   /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
   /**

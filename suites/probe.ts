@@ -34,6 +34,7 @@ import { petView } from './judge.js';
 import type { OperationId } from '../result/model.js';
 import { TargetLost } from '../result/reasons.js';
 import { NotJudged, RateLimited } from './session.js';
+import { listPets, PREFLIGHT_LIMIT } from './requests.js';
 import type { Names } from '../generators/names.js';
 import {
   missingIdFor,
@@ -112,6 +113,7 @@ export class DifferentialProbe {
   #preludeStopped: string | undefined;
   #preludeId: bigint | undefined;
   #missingId: bigint;
+  #preflight: SendOptions = listPets({ limit: PREFLIGHT_LIMIT });
 
   constructor(options: ProbeOptions) {
     this.#options = options;
@@ -123,6 +125,11 @@ export class DifferentialProbe {
     return this.#compared;
   }
 
+  /** The request the run's preflight sends (suites/engine.ts): the prelude's `list-key` is that very request. */
+  comparePreflight(request: SendOptions): void {
+    this.#preflight = request;
+  }
+
   /**
    * The prelude: one request of each kind, each as another client (the run's
    * fingerprints in an order drawn from the seed), on a new connection, paced.
@@ -132,7 +139,12 @@ export class DifferentialProbe {
     for (const [i, kind] of PRELUDE.entries()) {
       if (i > 0 && this.#options.sleep)
         await this.#options.sleep(PRELUDE_PAUSE_MS + Math.floor(unit(this.#options.seed, `pause ${i}`) * PRELUDE_JITTER_MS));
-      const request = preludeRequest(kind, { names: this.#options.names, createdId: this.#preludeId, missingId: this.#missingId });
+      const request = preludeRequest(kind, {
+        preflight: this.#preflight,
+        names: this.#options.names,
+        createdId: this.#preludeId,
+        missingId: this.#missingId,
+      });
       if (!request) continue;
       const x = await this.#options.send({ ...request, fingerprint: order[i % order.length]!, fresh: true }, { watch: false });
       if (!x.response) {

@@ -113,24 +113,27 @@ export function comparePlace(a: readonly [number, number], b: readonly [number, 
 
 /**
  * Runs each phase once every phase it comes after has ended; phases with
- * nothing between them run concurrently. Resolves when all have ended.
+ * nothing between them run concurrently. `run` is handed the end of any
+ * phases, for work of its phase that waits for more than the phase does.
+ * Resolves when all have ended.
  */
 export async function runPhases<P extends string>(
   plan: readonly { name: P; after: readonly P[] }[],
-  run: (phase: P) => Promise<void>,
+  run: (phase: P, ended: (phases: readonly P[]) => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const ended = new Map<P, Promise<void>>();
+  const all = (phases: readonly P[]): Promise<void> => Promise.all(phases.map(start)).then(() => undefined);
   const start = (phase: P): Promise<void> => {
     let done = ended.get(phase);
     if (!done) {
       const spec = plan.find((p) => p.name === phase);
       if (!spec) throw new Error(`phase ${phase} is not in the plan`);
-      done = Promise.all(spec.after.map(start)).then(() => run(phase));
+      done = all(spec.after).then(() => run(phase, all));
       ended.set(phase, done);
     }
     return done;
   };
-  await Promise.all(plan.map((p) => start(p.name)));
+  await all(plan.map((p) => p.name));
 }
 
 /**

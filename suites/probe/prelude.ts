@@ -50,8 +50,10 @@ export const PRELUDE_PARTNER: Readonly<Record<PreludeKind, string>> = {
 /** The categoryId of the prelude's animal: the first the setup phase tries when the store shows none. */
 export const PRELUDE_CATEGORY = 1n;
 
-/** What the prelude's requests depend on: the run's names, the animal the prelude created (if it did), an id no animal has. */
+/** What the prelude's requests depend on: the preflight's request, the run's names, the animal the prelude created (if it did), an id no animal has. */
 export interface PreludeState {
+  /** The run's preflight request, which the prelude's `list-key` sends as it is: compared as the same request. */
+  preflight: SendOptions;
   names: Names;
   createdId: bigint | undefined;
   missingId: bigint;
@@ -61,7 +63,7 @@ export interface PreludeState {
 export function preludeRequest(kind: PreludeKind, state: PreludeState): SendOptions | undefined {
   switch (kind) {
     case 'list-key':
-      return listPets({ limit: 1 });
+      return state.preflight;
     case 'list-no-key':
       return listPets({}, { auth: 'none' });
     case 'create-valid':

@@ -137,7 +137,7 @@ describe('conventions', () => {
       const requests = Number(/(\d+) requests in/.exec(ran.stdout)?.[1]);
       expect(lines.length).toBeGreaterThanOrEqual(requests);
       expect(ran.stderr).toMatch(
-        /^ {2}#1 preflight GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1 → 200 application\/json \d+ B in [\d.]+ ms$/m,
+        /^ {2}#1 preflight GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=100 → 200 application\/json \d+ B in [\d.]+ ms$/m,
       );
       expect(ran.stderr).toMatch(/^ {2}#\d+ createPet\.[\w.-]+ POST .*\/v1\/pets \(\d+ B\) → 201 /m);
       expect(ran.stderr).toMatch(/\[auth [\w-]+\] → 401 /);

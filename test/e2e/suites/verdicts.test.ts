@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Handler } from '../../../reference/handler.js';
 import { startReference } from '../../../reference/server.js';
 import { runConformance } from '../../../suites/engine.js';
+import { PREFLIGHT_LIMIT } from '../../../suites/requests.js';
 import { LOAD_SETUP_ANIMALS } from '../../../suites/load/phase.js';
 import type { ConformanceResult, Finding } from '../../../result/model.js';
 import { rerunCommand } from '../../../reports/commands.js';
@@ -49,7 +50,9 @@ describe('no empty green', () => {
     await withServer(
       {
         wrap: (inner) => (request) =>
-          request.path === '/pets' && request.method === 'GET' && request.query.get('limit') === '1' ? inner(request) : always429(request),
+          request.path === '/pets' && request.method === 'GET' && request.query.get('limit') === `${PREFLIGHT_LIMIT}`
+            ? inner(request)
+            : always429(request),
       },
       async (url) => {
         // The reason says the 0 s budget was spent: no Retry-After (30 s) was waited for.
