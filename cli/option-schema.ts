@@ -224,12 +224,13 @@ const ENTRIES = {
   },
   widenConcurrency: {
     type: 'boolean',
-    help: `Without --concurrency: once the first request has measured the round trip, keep ${DEFAULTS.concurrency} × ⌈round trip / 10 ms⌉ requests in flight, at most ${4 * DEFAULTS.concurrency}; a far target is tested in fewer waves of round trips, and a slow one gets more connections at once [default: false]`,
+    help: `Without --concurrency: keep more than ${DEFAULTS.concurrency} requests in flight, up to ${4 * DEFAULTS.concurrency}, while the round trip (10 ms or more), not the target, is what answers wait for; a far target is tested in fewer waves of round trips. --no-widen-concurrency keeps ${DEFAULTS.concurrency} [default: true]`,
     engine: engine('widenConcurrency'),
     commands: RUN,
     file: {
       type: 'boolean',
-      description: 'Without concurrency: widen the requests in flight with the round trip the first request measured (--widen-concurrency)',
+      description:
+        'Without concurrency: widen the requests in flight while the round trip, not the target, is what answers wait for (--widen-concurrency). Default true',
     },
   },
   rateLimit: {

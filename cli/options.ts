@@ -44,7 +44,7 @@ export interface CliConfig {
   rateLimit: number | undefined;
   /** Requests in flight at most in the functional phases, when given. */
   concurrency: number | undefined;
-  /** Widen the requests in flight with the round trip (without --concurrency), when given. */
+  /** Widen the requests in flight with a long round trip (without --concurrency); false keeps the default, when given. */
   widenConcurrency: boolean | undefined;
   /** Seconds the whole run may take, when given. */
   maxTime: number | undefined;

@@ -11,14 +11,17 @@
  * heads in a client's shape, failures noted, unsolicited `100 Continue`
  * answers dropped: see there why that is sound). Tunnels through a proxy are
  * core/tunnel.ts's: bounded, given up on an interruption, and a failure of
- * the proxy worded as the proxy's. The options themselves, their check, their
- * secrets and their record are core/connection/options.ts's.
+ * the proxy worded as the proxy's. Connections are opened a few at a time,
+ * and direct ones ahead of need when asked (core/connection/stock.ts). The
+ * options themselves, their check, their secrets and their record are
+ * core/connection/options.ts's.
  */
 import type { buildConnector as Connector, Dispatcher } from 'undici';
 import { buildConnector, Client, EnvHttpProxyAgent, Pool, ProxyAgent } from './undici.js';
 import type { Fingerprint } from './fingerprints.js';
 import { type ConnectOptions, shownProxy } from './connection/options.js';
 import { skipContinueOn } from './connection/socket.js';
+import { ConnectionStock } from './connection/stock.js';
 import { boundedTunnel, proxyConnection } from './tunnel.js';
 
 // Callers import the options and the socket hooks from here.
@@ -36,6 +39,7 @@ export {
   secretLabel,
   shownProxy,
 } from './connection/options.js';
+export { ConnectionStock } from './connection/stock.js';
 export {
   type ConnectionFailure,
   connectionFailure,
@@ -59,6 +63,12 @@ export interface DispatcherShape {
    * (core/request-head.ts {@link shapeHead}). Default: undici's own head.
    */
   fingerprint?: Fingerprint;
+  /**
+   * Connections paced (core/connection/stock.ts), and direct ones opened ahead of need: their stock is put in the
+   * route (`Route.stock`); tunnels through a proxy are paced, never opened ahead. Default: undici opens connections
+   * as requests need them, as many at once as they need.
+   */
+  openAhead?: boolean;
 }
 
 /** The TLS options of the target's connections (the load's raw lanes connect with them too). */
@@ -73,6 +83,8 @@ export function tlsOptions(options: ConnectOptions): { ca?: string; cert?: strin
 /** Where the connections of a dispatcher went: straight, or through a proxy (known once one was opened). */
 export interface Route {
   proxied: boolean | undefined;
+  /** Direct, and asked to open connections ahead (`DispatcherShape.openAhead`): where they are kept. */
+  stock?: ConnectionStock;
 }
 
 /**
@@ -103,7 +115,9 @@ export function openDispatcher(
   const proxy = options.proxy ?? { kind: 'none' };
   if (proxy.kind === 'none') {
     route.proxied = false;
-    return make(origin, direct);
+    if (!shape.openAhead) return make(origin, direct);
+    route.stock = new ConnectionStock(direct, origin);
+    return make(origin, route.stock.connect);
   }
   // undici's proxy agents open the tunnel (CONNECT, then TLS to the target with requestTls); the pools they make
   // for the target are the suite's own, with the same shape and the same filter.
@@ -111,7 +125,9 @@ export function openDispatcher(
     const connect = (opts as { connect?: unknown }).connect;
     const tunnelled = typeof connect === 'function';
     route.proxied = tunnelled;
-    return make(o, tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct);
+    // Tunnels are opened at the pace of direct connections (a proxy's listen backlog is as short as any), never ahead.
+    const tunnel = tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct;
+    return make(o, shape.openAhead ? new ConnectionStock(tunnel, typeof o === 'string' ? o : o.origin).connect : tunnel);
   };
   const proxyTls = {
     timeout: shape.timeoutMs,

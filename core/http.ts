@@ -44,6 +44,11 @@ export interface HttpClientOptions extends ConnectOptions {
   stalls?: LoopStalls;
   /** The User-Agent of requests sent in the tool's own shape (no `fingerprint`). Default `petstore-conformance`. */
   userAgent?: string;
+  /**
+   * Direct connections of the tool's own shape paced, and opened ahead when asked ({@link HttpClient.openAhead}):
+   * core/connection/stock.ts. Default false: opened as requests need them, as many at once as they need.
+   */
+  openAhead?: boolean;
 }
 
 /** Bytes of a response body kept by default (`HttpClientOptions.maxBodyBytes`). */
@@ -104,9 +109,20 @@ export class HttpClient implements Transport {
         connections: this.#connections,
         keepAliveTimeout: 4_000,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.openAhead ? { openAhead: true } : {}),
       },
       this.#route,
     );
+  }
+
+  /**
+   * Keeps `count` connections of the tool's own shape open, opening the
+   * missing ones before requests need them (at most the client's
+   * `connections`); those left unused for a second are closed. Nothing
+   * through a proxy, nor without `openAhead`.
+   */
+  openAhead(count: number): void {
+    this.#route.stock?.openAhead(Math.min(count, this.#connections));
   }
 
   /** Requests sent so far. */
@@ -156,6 +172,10 @@ export class HttpClient implements Transport {
       () => deadline.abort(new DOMException(`no complete response within ${this.#timeoutMs} ms`, 'TimeoutError')),
       this.#timeoutMs,
     );
+    // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
+    // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip more.
+    // The deadline runs meanwhile: a loop held before that turn is the suite's stall, and said so.
+    if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
     const dispatcher = spec.fresh
       ? openDispatcher(
           this.#origin,
@@ -172,10 +192,6 @@ export class HttpClient implements Transport {
         ? this.#pool
         : this.#shapedPool(spec.fingerprint);
     try {
-      // undici hands a kept-alive connection to the next request only a loop turn after its answer ended (to see the
-      // server close it first): one sent sooner, as a check's next step, would open another connection, a round trip
-      // more. The deadline runs from the call, as before.
-      if (!spec.fresh) await new Promise<void>((resolve) => setImmediate(resolve));
       const response = await dispatcher.request({
         origin: this.#origin,
         // A client that opens a connection for each request (curl run once per call): undici closes it after the answer.
@@ -252,6 +268,7 @@ export class HttpClient implements Transport {
 
   async close(): Promise<void> {
     if (this.#ownStalls) this.#stalls.stop();
+    this.#route.stock?.close();
     await Promise.all([this.#pool, ...this.#shaped.values()].map((pool) => pool.destroy()));
   }
 }

@@ -332,10 +332,10 @@ export type RunEvent =
 
 /** What report.json records of the functional phases' in-flight limit (`options.concurrency`; suites/session/in-flight.ts decides it). */
 export interface ConcurrencyRecord {
-  /** Requests in flight at most after the preflight (before it: the given limit, or the default). */
+  /** The widest in-flight limit the run reached: the given limit, the default, or more (widened). */
   limit: number;
-  /** `given`: by the caller, a hard limit; `default`: not given, and not asked to widen or the round trip too short; `widened`: widened. */
+  /** `given`: by the caller, a hard limit; `default`: not given, and widening turned off, or the round trip too short or the target queueing; `widened`: widened. */
   source: 'given' | 'default' | 'widened';
-  /** The round trip estimated (the shortest exchange seen), ms; present only when the run was asked to widen and measured one. */
+  /** The round trip estimated (the shortest exchange seen), ms; present when the limit was widened. */
   rttMs?: number;
 }

@@ -7,8 +7,9 @@
 // duration from report.json (preflight to verdict) and the whole CLI's wall
 // time (spawn to exit), which the targets are about.
 //
-//   node scripts/bench-network.js [--runs 3] [--rtt 0,30,100] [--concurrency N] [--widen] [--log]
-//   (--concurrency: passed to the CLI; without it, the CLI's default; --widen: the CLI's --widen-concurrency)
+//   node scripts/bench-network.js [--runs 3] [--rtt 0,30,100] [--concurrency N] [--widen | --no-widen] [--log]
+//   (--concurrency: passed to the CLI; without it, the CLI's default; --widen: the CLI's --widen-concurrency, the
+//   default since it adapts; --no-widen: --no-widen-concurrency, the fixed default of 32)
 //   (--log: every request of the last run at each rtt, with its depth, start and end in ms)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,7 +46,7 @@ async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
         dir,
         '-q',
         ...(concurrency ? ['--concurrency', String(concurrency)] : []),
-        ...(widen ? ['--widen-concurrency'] : []),
+        ...(widen === true ? ['--widen-concurrency'] : widen === false ? ['--no-widen-concurrency'] : []),
       ],
       {
         env: { ...process.env, PETSTORE_API_KEY: KEY },
@@ -75,7 +76,7 @@ async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
 }
 
 /** Rows `{ what, median, unit, target, met, runs, waves, report }` for each round trip (median: whole-CLI wall time). */
-export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, widen = false, log = () => {}, requestLog = false } = {}) {
+export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, widen, log = () => {}, requestLog = false } = {}) {
   const rows = [];
   for (const rtt of rtts) {
     const results = [];
@@ -117,7 +118,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = process.argv.includes('--runs') ? Number(at('runs')) : 3;
   const rtts = process.argv.includes('--rtt') ? at('rtt').split(',').map(Number) : [0, 30, 100];
   const concurrency = process.argv.includes('--concurrency') ? Number(at('concurrency')) : undefined;
-  const widen = process.argv.includes('--widen');
+  const widen = process.argv.includes('--widen') ? true : process.argv.includes('--no-widen') ? false : undefined;
   const rows = await benchNetwork({ runs, rtts, concurrency, widen, log: console.log, requestLog: process.argv.includes('--log') });
   if (concurrency) console.log(`\n--concurrency ${concurrency}`);
   console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | target');

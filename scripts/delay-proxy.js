@@ -4,8 +4,9 @@
 //
 // It also counts dependent waves: HTTP/1.1 exchanges are framed on each
 // connection (one request at a time, as the suite sends them), a request
-// starting when its first byte reaches the proxy (the first of a connection:
-// when the connection was accepted) and ending when the last byte of its
+// starting when its first byte reaches the proxy (on a connection opened for
+// it, at once: the handshake's round trip is waited here; on one opened ahead,
+// when it is sent) and ending when the last byte of its
 // answer is handed to the client. A request's depth is 1 + the largest depth
 // of the requests that had ended before it started; the run's waves are the
 // largest depth: the round trips the client waited one after another, however
@@ -126,19 +127,15 @@ export async function startDelayProxy({ target, rttMs, port = 0, log = false }) 
   const waves = waveCounter({ keepLog: log });
   const server = createServer((client) => {
     sockets.add(client);
-    client.pause();
-    // The client asked for the connection to send its first request: that request started then.
-    const accepted = waves.now();
     // Requests sent on this connection and not yet answered in full, oldest first.
     const open = [];
-    let first = true;
     const framer = responseFramer(() => open.find((r) => !r.framed)?.method);
+    // A request starts when its first byte reaches the proxy: on a connection opened for it, at once (it then waits the
+    // handshake's round trip here); on one the client opened ahead, when it is sent.
     const onRequestBytes = (chunk) => {
       if (open.some((r) => !r.framed)) return; // the rest of a request already started
       const line = chunk.subarray(0, Math.max(0, chunk.indexOf('\r\n'))).toString('latin1');
-      const request = waves.start(line, first ? accepted : undefined);
-      first = false;
-      open.push({ method: line.split(' ')[0], framed: false, request });
+      open.push({ method: line.split(' ')[0], framed: false, request: waves.start(line) });
     };
     const onResponseBytes = (chunk) => {
       const done = [];
@@ -156,16 +153,36 @@ export async function startDelayProxy({ target, rttMs, port = 0, log = false }) 
         open.splice(open.indexOf(r), 1);
       }
     };
+    // Bytes the client sent before the handshake's round trip was over: passed on once it is.
+    let early = [];
+    let clientEnded = false;
+    let upstreamSocket;
+    client.on('data', (chunk) => {
+      onRequestBytes(chunk);
+      if (early) early.push(chunk);
+      else setTimeout(() => upstreamSocket.writable && upstreamSocket.write(chunk), oneWay);
+    });
+    client.on('end', () => {
+      if (early) clientEnded = true;
+      else setTimeout(() => upstreamSocket.end(), oneWay);
+    });
+    client.on('error', () => {
+      if (early) client.destroy();
+    });
     setTimeout(() => {
+      if (client.destroyed) {
+        sockets.delete(client);
+        settle(open.slice());
+        return;
+      }
       const server = connect({ host: upstream.hostname.replace(/^\[|\]$/g, ''), port: Number(upstream.port) });
+      upstreamSocket = server;
       sockets.add(server);
       server.setNoDelay(true);
       client.setNoDelay(true);
-      client.on('data', (chunk) => {
-        onRequestBytes(chunk);
-        setTimeout(() => server.writable && server.write(chunk), oneWay);
-      });
-      client.on('end', () => setTimeout(() => server.end(), oneWay));
+      for (const chunk of early) setTimeout(() => server.writable && server.write(chunk), oneWay);
+      if (clientEnded) setTimeout(() => server.end(), oneWay);
+      early = undefined;
       server.on('data', (chunk) => {
         const done = onResponseBytes(chunk);
         setTimeout(() => {
@@ -179,7 +196,6 @@ export async function startDelayProxy({ target, rttMs, port = 0, log = false }) 
           settle(open.slice());
         }, oneWay),
       );
-      client.resume();
       const close = () => {
         client.destroy();
         server.destroy();

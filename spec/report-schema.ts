@@ -153,17 +153,21 @@ export const reportSchema = {
           required: ['limit', 'source'],
           additionalProperties: false,
           properties: {
-            limit: { type: 'integer', minimum: 1, description: 'The limit after the preflight (before it: the one given, or the default)' },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              description: 'The widest limit the run reached: the one given, the default, or more (widened)',
+            },
             source: {
               enum: ['given', 'default', 'widened'],
               description:
-                'given: by a flag, variable, config key or the caller, a hard limit; default: none given, and not asked to widen or the round trip too short; widened: widened for the round trip',
+                'given: by a flag, variable, config key or the caller, a hard limit; default: none given, and widening turned off, or the round trip too short or the target queueing; widened: widened for the round trip',
             },
             rttMs: {
               type: 'number',
               minimum: 0,
               description:
-                'The round trip estimated (the shortest exchange seen, from the preflight on), ms; present only when the run was asked to widen and measured one',
+                'The round trip estimated (the shortest exchange seen, from the preflight on), ms; present when the limit was widened',
             },
           },
         },

@@ -4,7 +4,7 @@
  */
 import type { ActiveCheck, CheckContext, SendOptions, SentExchange } from './check.js';
 import type { Outcome, RunEvent } from '../result/model.js';
-import { InPlanOrder, inCheck, mapBounded, runPhases } from './schedule.js';
+import { InPlanOrder, inCheck, inItemOrder, mapBounded, mapInItemOrder, runPhases } from './schedule.js';
 import { runProperty } from './property.js';
 import { EARLY, PLAN } from './plan.js';
 import { type SkipReason, type StopReason, skipText } from '../result/reasons.js';
@@ -137,7 +137,9 @@ async function runPhasesOf(run: Run, plan: ActiveCheck[], events: InPlanOrder<Ru
 /** What a check sees of the run: its asserter (failures counted), its seed, the store, and a send that keeps a replay's exchanges. */
 function contextFor(check: ActiveCheck, run: Run): CheckContext {
   const { recorder, store, settings } = run;
-  const asserter = run.counted(recorder.asserter(check, check.operation), check.id);
+  const counted = run.counted(recorder.asserter(check, check.operation), check.id);
+  // Within `parallel`, what each item judges is recorded in item order, whatever answered first (suites/schedule.ts).
+  const asserter = { pass: inItemOrder(counted.pass), fail: inItemOrder(counted.fail), inconclusive: inItemOrder(counted.inconclusive) };
   // While a counterexample is replayed, what it sends is kept as evidence.
   let recording: SentExchange[] | undefined;
   const send = async (request: SendOptions) => {
@@ -145,7 +147,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
     recording?.push(x);
     return x;
   };
-  const observer = recorder.observer(check);
+  const observer = { observe: inItemOrder(recorder.observer(check).observe) };
   return {
     ...asserter,
     ...observer,
@@ -160,8 +162,8 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
     store,
     authVariants: run.variants,
     send,
-    sendAll: (requests) => mapBounded(requests, run.concurrency.limit, send),
-    parallel: (items, fn) => mapBounded(items, run.concurrency.limit, (item) => fn(item)),
+    sendAll: (requests) => mapBounded(requests, run.width, send),
+    parallel: (items, fn) => mapInItemOrder(items, run.width, (item) => fn(item)),
     property: (arbitrary, body, options) =>
       runProperty(
         {
@@ -171,7 +173,7 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
           seed: checkSeed(settings.seed, check.id),
           numRuns: settings.numRuns,
           timeLimitMs: settings.propertyTimeLimitMs,
-          concurrency: run.concurrency.limit,
+          concurrency: run.width,
         },
         {
           check,

@@ -136,8 +136,8 @@ export interface ConformanceOptions {
    */
   concurrency?: number;
   /**
-   * Without `concurrency`: widen the requests in flight with the round trip the preflight measured
-   * (suites/session/in-flight.ts). Off by default: a slow target would get up to 4× the connections at once.
+   * Without `concurrency`: widen the requests in flight while the round trip, not the target, is what answers wait for
+   * (suites/session/in-flight.ts), up to 4× the default; loopback keeps the default. Default true; false keeps it.
    */
   widenConcurrency?: boolean;
   /** Where the caller took the target and the transport settings from (the CLI: flags, environment, which config file); recorded in report.json as given (`options.sources`). Default: not recorded. */
@@ -251,7 +251,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxTimeMs: options.maxTimeMs === undefined ? DEFAULTS.maxTimeMs : span('maxTimeMs', options.maxTimeMs),
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
-    widenConcurrency: options.widenConcurrency === true && options.concurrency === undefined,
+    widenConcurrency: options.widenConcurrency !== false && options.concurrency === undefined,
     fingerprints: fingerprintsOf(options.fingerprints),
     userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
     jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),

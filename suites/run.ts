@@ -35,7 +35,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
-import { type ConcurrencyRecord, concurrencyFor, MAX_WIDENED, RoundTrip } from './session/in-flight.js';
+import { type ConcurrencyRecord, fixedConcurrency, MAX_WIDENED, Widening } from './session/in-flight.js';
 
 /**
  * One run's state and the services its phases share: the recorder, the
@@ -64,8 +64,11 @@ export class Run {
   readonly names: Names;
   readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
   readonly loads: LoadResult[] = [];
-  /** Requests in flight at most, and why (suites/session/in-flight.ts): the given limit, or the default until the preflight widens it. */
-  concurrency: ConcurrencyRecord;
+  /**
+   * Requests a check starts at once at most (`sendAll`, `parallel`, property cases): the widest the in-flight limit
+   * may reach, so what a check starts never depends on how wide the run was at the time; the session holds the limit.
+   */
+  readonly width: number;
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   readonly cutShort: string[] = [];
   /** What each check's requests got (`503` or `no response (PC_ERR_TIMEOUT)`, with counts), and what the run's got. */
@@ -76,8 +79,13 @@ export class Run {
   readonly #checkStart = new Map<string, number>();
   /** Rules whose first failure was announced (`rule-failed`). */
   readonly #told = new Set<RuleId>();
-  /** The shortest round trip seen, once the preflight has measured one (the in-flight limit follows it when asked to widen). */
-  readonly #roundTrip = new RoundTrip();
+  /** The in-flight limit of a run that may widen, following each exchange after the preflight (suites/session/in-flight.ts). */
+  readonly #widening: Widening | undefined;
+  /** Whether the preflight answered: exchanges before it (the probe's paced prelude) tell nothing of the round trip. */
+  #following = false;
+  /** The run's own client (no caller's transport): connections of the tool's own shape are opened ahead through it. */
+  readonly #http: HttpClient | undefined;
+  #openedAhead = false;
   /** --max-failures: the rules that failed so far; at the bound, nothing more is sent (as when the target is lost). */
   readonly #failing = new Set<RuleId>();
 
@@ -108,22 +116,26 @@ export class Run {
     });
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
-    const boundary = new RedactionBoundary(
-      transport ??
-        new HttpClient({
+    this.width = settings.widenConcurrency ? MAX_WIDENED : settings.concurrency;
+    this.#widening = settings.widenConcurrency && !transport ? new Widening() : undefined;
+    this.#http = transport
+      ? undefined
+      : new HttpClient({
           baseUrl: options.baseUrl,
           timeoutMs: settings.timeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
-          // Asked to widen, the limit may grow after the preflight: the pool can grow to the widest; the session holds the limit.
-          connections: settings.widenConcurrency ? MAX_WIDENED : settings.concurrency,
+          // A run that may widen: the pool can grow to the widest; the session holds the limit.
+          connections: this.width,
+          // Connections paced, and opened ahead while the run's first steps go one after another (core/connection/stock.ts).
+          openAhead: true,
           ...settings.connection,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
-        }),
-      this.redactor,
-    );
+        });
+    const boundary = new RedactionBoundary(transport ?? this.#http!, this.redactor);
+    // Requests sent as other clients go on pools of their own: none of the tool's own shape would be used.
+    if (settings.fingerprints.length > 0) this.#openedAhead = true;
     this.client = transport && isRedacted(transport) ? transport : boundary;
-    this.concurrency = concurrencyFor(options.concurrency, undefined);
     // What the load phase's own connections receive comes in through the same door.
     this.admit = (exchange) => boundary.admit(exchange);
     this.variants = authVariants(options.apiKey, settings.seed);
@@ -144,17 +156,17 @@ export class Run {
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
       // Only a run that may widen holds its limit here (its pool is sized for the widest); otherwise the pool's own
       // connections are the limit, as before, and a caller's transport (verify's replay) has only the checks' bounds.
-      ...(transport || !settings.widenConcurrency ? {} : { concurrency: this.concurrency.limit }),
+      ...(this.#widening ? { concurrency: this.#widening.limit, watchLoop: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
-        if (x.response && this.#roundTrip.ms !== undefined) {
-          this.#roundTrip.saw(x.durationMs);
-          this.#follow();
-        }
+        if (this.#widening && this.#following)
+          this.#follow(
+            this.#widening.saw(x.durationMs, x.response !== undefined, { lateMs: this.session.loopLateMs, full: this.session.full }),
+          );
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });
       },
@@ -203,22 +215,24 @@ export class Run {
   }
 
   /**
-   * The preflight answered in `ms`: asked to widen (and no limit given), the
-   * run may keep more in flight from now on (suites/session/in-flight.ts), and
-   * the limit follows each later exchange's time; otherwise it stays as it is.
+   * The preflight answered (in `ms`): from now on, a run that may widen
+   * follows every exchange's time (suites/session/in-flight.ts); otherwise
+   * the limit stays as it is.
    */
-  widen(ms: number): void {
-    this.#roundTrip.first(ms, this.settings.target.startsWith('https:'));
-    this.#follow();
+  widen(_ms: number): void {
+    this.#following = true;
   }
 
-  /** The limit for the shortest round trip seen, once the preflight has measured one. */
-  #follow(): void {
-    if (!this.settings.widenConcurrency || this.#roundTrip.ms === undefined) return;
-    const next = concurrencyFor(undefined, this.#roundTrip.ms);
-    if (next.limit === this.concurrency.limit && next.rttMs === this.concurrency.rttMs) return;
-    this.concurrency = next;
-    if (!this.options.transport) this.session.concurrency = next.limit;
+  /** Requests in flight at most, and why: what report.json records (`options.concurrency`). */
+  get concurrency(): ConcurrencyRecord {
+    return this.#widening?.record ?? fixedConcurrency(this.options.concurrency === undefined ? undefined : this.settings.concurrency);
+  }
+
+  /** The limit changed to `limit`: the session holds it, and the connections it may use are opened ahead. */
+  #follow(limit: number): void {
+    if (limit === this.session.concurrency) return;
+    this.session.concurrency = limit;
+    this.#http?.openAhead(limit);
   }
 
   selected(rule: RuleId): boolean {
@@ -227,6 +241,12 @@ export class Run {
 
   /** Sends a request of the run; the differential probe, while it follows the run, sees its answer (and may send it again as other clients) before the check does. */
   async send(check: string, request: SendOptions): Promise<SentExchange> {
+    // The run's first request of its own (the probe's prelude aside, paced and in other clients' shapes): while it and
+    // the next steps go one after another, the connections the limit will use are opened.
+    if (!this.#openedAhead && check !== this.differential?.id) {
+      this.#openedAhead = true;
+      this.#http?.openAhead(this.#widening?.limit ?? this.settings.concurrency);
+    }
     const x = await this.session.send(check, request);
     await this.probe?.after(check, request, x);
     return x;

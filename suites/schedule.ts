@@ -30,6 +30,59 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   return results;
 }
 
+/** Calls made while an item of {@link mapInItemOrder} runs, kept until every item before it has settled. */
+const deferred = new AsyncLocalStorage<(() => void)[]>();
+
+/**
+ * `fn`, whose calls made while an item of {@link mapInItemOrder} runs take
+ * effect in item order; elsewhere at once. A check's findings recorded as
+ * each answer comes back would otherwise be in completion order: which come
+ * first (and which are kept, past the most a check keeps) would depend on
+ * timing and on how many were in flight.
+ */
+export function inItemOrder<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  return (...args) => {
+    const queue = deferred.getStore();
+    if (queue) queue.push(() => fn(...args));
+    else fn(...args);
+  };
+}
+
+/**
+ * {@link mapBounded}, where what `fn` does through {@link inItemOrder}
+ * takes effect in item order: item i's calls once items 0…i have settled
+ * (nested, into the enclosing item's). When an item throws, what the items
+ * that ran did still takes effect, in item order, before the error is thrown.
+ */
+export async function mapInItemOrder<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const parent = deferred.getStore();
+  const queues = items.map((): (() => void)[] => []);
+  const settled = items.map(() => false);
+  let next = 0;
+  const flush = () => {
+    while (next < items.length && settled[next]) {
+      for (const call of queues[next]!)
+        if (parent) parent.push(call);
+        else call();
+      queues[next++] = [];
+    }
+  };
+  try {
+    return await mapBounded(items, limit, async (item, i) => {
+      try {
+        return await deferred.run(queues[i]!, () => fn(item, i));
+      } finally {
+        settled[i] = true;
+        flush();
+      }
+    });
+  } finally {
+    // Items never started (one threw) did nothing.
+    settled.fill(true);
+    flush();
+  }
+}
+
 /** Where in the plan the running code is: the check's position, and the property case's. */
 interface Slot {
   check: number;

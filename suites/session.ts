@@ -27,7 +27,7 @@ import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
 import { TargetLost } from '../result/reasons.js';
 import { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
-import { InFlightGate } from './session/in-flight.js';
+import { InFlightGate, LoopLag } from './session/in-flight.js';
 
 export { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 
@@ -101,6 +101,8 @@ export interface SessionOptions {
   rateLimit?: number;
   /** Requests in flight at most (suites/session/in-flight.ts), until {@link TargetSession.concurrency} changes it. Default: no limit of the session's own. */
   concurrency?: number;
+  /** Watch how far behind the suite's own loop is ({@link TargetSession.loopLateMs}), until closed. Default false. */
+  watchLoop?: boolean;
   signal?: AbortSignal;
   /** Each exchange sent for a check, before it is judged (and a probe's, never judged). */
   onExchange(x: SentExchange): void;
@@ -119,6 +121,7 @@ export class TargetSession {
   readonly #pacing: PacingGate;
   readonly #silence: SilenceWatch;
   readonly #gate: InFlightGate;
+  readonly #lag: LoopLag | undefined;
   #inFlight = 0;
   /** Requests asked for so far (a resend, a wait, a probe aside): a request's order, from which its client is drawn. */
   #requests = 0;
@@ -141,6 +144,7 @@ export class TargetSession {
   constructor(options: SessionOptions) {
     this.#options = options;
     this.#gate = new InFlightGate(options.concurrency ?? Number.POSITIVE_INFINITY);
+    this.#lag = options.watchLoop ? new LoopLag() : undefined;
     this.#pacing = new PacingGate({
       maxWaitMs: options.maxWaitMs,
       ...(options.rateLimit ? { ratePerSecond: options.rateLimit } : {}),
@@ -170,6 +174,16 @@ export class TargetSession {
 
   set concurrency(limit: number) {
     this.#gate.limit = limit;
+  }
+
+  /** Whether the in-flight limit is used now: requests wait for it, or it is all in flight. */
+  get full(): boolean {
+    return this.#gate.full;
+  }
+
+  /** How far behind the suite's own loop is now, ms, when watched (`watchLoop`); 0 otherwise. */
+  get loopLateMs(): number {
+    return this.#lag?.lateMs ?? 0;
   }
 
   /** Time spent waiting out 429 answers, ms. */
@@ -302,9 +316,10 @@ export class TargetSession {
     return fingerprintFor(ids, (this.#options.seed ?? 0) ^ stream, nth);
   }
 
-  /** Stops listening to the run's signal. */
+  /** Stops listening to the run's signal, and watching the loop. */
   close(): void {
     this.#options.signal?.removeEventListener('abort', this.#interrupt);
+    this.#lag?.stop();
   }
 
   /**

@@ -1,23 +1,19 @@
 /**
- * How many requests the run keeps in flight (functional phases): the limit a
- * caller gave is a hard one; without one the run keeps the default, or, asked
- * to widen (`widenConcurrency`, off by default: a slow target would get up to
- * 4× the connections at once, and one with a short listen backlog could then
- * time out a correct answer), starts at the default and, once the preflight
- * has measured the round trip, widens it
- * ({@link concurrencyFor}), following the shortest round trip seen
- * ({@link RoundTrip}) for the rest of the run. A long round trip means a request spends
- * its time on the wire, not in the target, so more of them in flight cost the
- * target little and save the run whole waves of waiting. `--rate-limit`
- * (suites/pacing.ts) still paces on top, whatever the limit.
+ * How many requests the run keeps in flight (functional phases). A limit a
+ * caller gave is a hard one, never widened. Without one the run starts at the
+ * default and, unless told not to (`widenConcurrency: false`), widens while
+ * the round trip, not the target, is what answers wait for ({@link Widening}):
+ * a long round trip means a request spends its time on the wire, so more of
+ * them in flight cost the target little and save the run whole waves of
+ * waiting. Loopback and one data centre (a round trip under
+ * {@link WIDEN_MIN_RTT_MS}) keep the default. `--rate-limit`
+ * (suites/pacing.ts) still paces on top, whatever the limit; how fast the
+ * connections behind a wider limit are opened is core/connection/stock.ts's.
  */
 import { DEFAULTS } from '../defaults.js';
 import type { ConcurrencyRecord } from '../../result/model.js';
 
 export type { ConcurrencyRecord };
-
-/** Round trip per step of widening, ms: each whole 10 ms adds the default's worth of requests in flight. */
-export const WIDEN_STEP_MS = 10;
 
 /**
  * The widest limit reached without one given: 4× the default. At it a
@@ -29,45 +25,118 @@ export const WIDEN_STEP_MS = 10;
 export const MAX_WIDENED = 4 * DEFAULTS.concurrency;
 
 /**
- * The limit for the rest of the run: `given` when given; otherwise the
- * default × ⌈rtt / 10 ms⌉, from the default to {@link MAX_WIDENED}. Up to
- * 10 ms (loopback, one data centre) nothing changes; up to 20 ms it doubles;
- * past 30 ms (another region) it is at its widest.
+ * Round trip under which nothing widens, ms: the suite's own work per
+ * exchange (~0.6 ms of CPU) times the default's 32 in flight is about 20 ms,
+ * so there the run is bound by its own CPU, and more in flight would only
+ * queue in its loop.
  */
-export function concurrencyFor(given: number | undefined, rttMs: number | undefined): ConcurrencyRecord {
-  if (given !== undefined) return { limit: given, source: 'given' };
-  const base = DEFAULTS.concurrency;
-  if (rttMs === undefined || !Number.isFinite(rttMs)) return { limit: base, source: 'default' };
-  const limit = Math.min(MAX_WIDENED, Math.max(base, base * Math.ceil(rttMs / WIDEN_STEP_MS)));
-  return { limit, source: limit > base ? 'widened' : 'default', rttMs: Math.round(rttMs * 10) / 10 };
+export const WIDEN_MIN_RTT_MS = 10;
+
+/** Answers that set the round trip before the limit may widen: one answer is no minimum. */
+export const MIN_SAMPLES = 8;
+
+/**
+ * An answer is near the round trip within this factor of the shortest (plus
+ * {@link NEAR_SLACK_MS}): a network's jitter, a handshake on a new connection
+ * (two round trips), or the suite reading a burst of answers, not a queue in
+ * the target. A target that serves one request at a time, s ms each, answers
+ * 32 in flight after 32·s: past 1.5 round trips it is no longer near (s over
+ * 5 ms at 100 ms away), and the limit stays where the target's queue is
+ * shorter than its deadline by far (128 · 5 ms).
+ */
+export const NEAR_FACTOR = 2.5;
+
+/** Absolute slack of "near", ms: timer and scheduling noise. */
+export const NEAR_SLACK_MS = 5;
+
+/**
+ * The suite's own loop may be behind by at most this share of the round trip
+ * for the limit to widen: more, and answers wait for the suite, not the
+ * wire, and more in flight would only wait longer.
+ */
+export const LAG_SHARE = 0.25;
+
+/** The limit of a run that may not widen: the given one, or the default. */
+export function fixedConcurrency(given: number | undefined): ConcurrencyRecord {
+  return given === undefined ? { limit: DEFAULTS.concurrency, source: 'default' } : { limit: given, source: 'given' };
 }
 
 /**
- * The round trip of a run, ms, as the shortest exchange seen so far (as
- * BBR's min-RTT filter: queueing and the target's work only ever lengthen an
- * exchange). The preflight's time counts halved (a third on https): its
- * connection was opened for it, one round trip for TCP's handshake (and
- * TLS 1.3's), one for the exchange; it also holds the suite's own cost of a
- * first request, so it errs long, and the next exchange on an open
- * connection corrects it. Through a proxy it errs long too, which only widens
- * within {@link MAX_WIDENED}.
+ * The in-flight limit of a run that may widen, following every exchange as
+ * TCP Vegas follows its segments: the round trip is the shortest answer seen
+ * (queueing and the target's work only lengthen one, as BBR's min-RTT
+ * filter); each answer near it adds one request in flight, up to
+ * {@link MAX_WIDENED}; each that is not (the target, or the suite's own loop,
+ * is queueing: more in flight would only queue more) takes one away, and a
+ * request without answer halves it, never under the default. Pure: the
+ * caller gives each exchange's time (test/unit/suites/in-flight.test.ts).
  */
-export class RoundTrip {
-  #shortest: number | undefined;
+export class Widening {
+  #limit: number = DEFAULTS.concurrency;
+  #widest: number = DEFAULTS.concurrency;
+  #rtt: number | undefined;
+  #samples = 0;
 
-  /** The estimate, ms; undefined before any answer. */
-  get ms(): number | undefined {
-    return this.#shortest;
+  /** Requests in flight at most, now. */
+  get limit(): number {
+    return this.#limit;
   }
 
-  /** The preflight's time, ms (its connection opened for it). */
-  first(ms: number, https: boolean): void {
-    this.saw(ms / (https ? 3 : 2));
+  /** What report.json records: the widest limit reached and, widened, the round trip it was widened for. */
+  get record(): ConcurrencyRecord {
+    return this.#widest > DEFAULTS.concurrency
+      ? { limit: this.#widest, source: 'widened', rttMs: Math.round(this.#rtt! * 10) / 10 }
+      : { limit: DEFAULTS.concurrency, source: 'default' };
   }
 
-  /** An answered exchange's time, ms. */
-  saw(ms: number): void {
-    if (Number.isFinite(ms) && ms >= 0 && (this.#shortest === undefined || ms < this.#shortest)) this.#shortest = ms;
+  /**
+   * An exchange ended after `ms`, answered or not; returns the limit from now
+   * on. `lateMs`: how far behind the suite's own loop was when it was read
+   * (answers read in a burst wait for the ones read before them: that wait is
+   * the suite's, not the target's). `full`: whether the limit was used
+   * (requests waited for it, or it was all in flight): only then does a near
+   * answer tell that the target takes that many at once (RFC 7661's point:
+   * a window not used is not validated).
+   * @see https://www.rfc-editor.org/rfc/rfc7661
+   */
+  saw(ms: number, answered: boolean, { lateMs = 0, full = true }: { lateMs?: number; full?: boolean } = {}): number {
+    if (!answered) {
+      this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
+      return this.#limit;
+    }
+    if (!Number.isFinite(ms) || ms < 0) return this.#limit;
+    const own = Math.max(0, ms - lateMs);
+    this.#rtt = Math.min(this.#rtt ?? own, own);
+    if (++this.#samples < MIN_SAMPLES) return this.#limit;
+    const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
+    // The suite itself behind: no wider, whatever the wire does; nor wider than what was used.
+    if (near && (lateMs > this.#rtt * LAG_SHARE || !full)) return this.#limit;
+    this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
+    this.#widest = Math.max(this.#widest, this.#limit);
+    return this.#limit;
+  }
+}
+
+/** How often {@link LoopLag} looks at the loop, ms. */
+export const LAG_TICK_MS = 10;
+
+/**
+ * How far behind the suite's own event loop is, now: the time since a timer
+ * of {@link LAG_TICK_MS} last ran, past its period. Read while a burst of
+ * answers is handled, it is how long the one read now waited for those
+ * before it. Stop it when done.
+ */
+export class LoopLag {
+  #last = performance.now();
+  readonly #timer = setInterval(() => (this.#last = performance.now()), LAG_TICK_MS).unref();
+
+  /** How late the loop is now, ms (0 when it keeps up). */
+  get lateMs(): number {
+    return Math.max(0, performance.now() - this.#last - LAG_TICK_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
   }
 }
 
@@ -95,6 +164,11 @@ export class InFlightGate {
       this.#active++;
       this.#waiting.shift()!();
     }
+  }
+
+  /** Whether the limit is used: requests wait for it, or it is all in flight (the one just released counted). */
+  get full(): boolean {
+    return this.#waiting.length > 0 || this.#active + 1 >= this.#limit;
   }
 
   /** Resolves once the caller may send; {@link release} after the answer. */

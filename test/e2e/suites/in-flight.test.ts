@@ -1,13 +1,23 @@
 /**
- * The in-flight limit widens with a long round trip only when none was given:
- * the CLI against the reference behind this project's delay proxy
- * (scripts/delay-proxy.js) 60 ms away. What report.json records and the most
- * requests the proxy saw in flight are asserted, never a time.
+ * The in-flight limit (suites/session/in-flight.ts) in whole runs: widened by
+ * default when the target is far (the reference behind this project's delay
+ * proxy, scripts/delay-proxy.js, 60 ms away), never when a limit was given or
+ * widening was turned off, nor past the default for a far target that serves
+ * one request at a time; and connections opened at a pace a target with a
+ * listen backlog of 1 and a handler that holds its loop survives
+ * (core/connection/stock.ts), directly and through an HTTP proxy whose own
+ * backlog is 1. What report.json records, the verdict, and the most requests
+ * the proxy saw in flight are asserted, never a time.
  */
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { DISTINCTIVE_KEY, reportErrors, runInProcess, tempDir, withServer } from '../../helpers.js';
+import { createReferenceHandler } from '../../../reference/handler.js';
+import { serve } from '../../../reference/server.js';
+import { DISTINCTIVE_KEY, openTunnel, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
+import { starvedStep } from '../../starvation.js';
 
 // A functional run of about 20 waves of 60 ms and 770 exchanges: a few seconds on a quiet two-core machine, ×8 for a shared one.
 vi.setConfig({ testTimeout: 120_000 });
@@ -22,8 +32,8 @@ const script = new URL('../../../scripts/delay-proxy.js', import.meta.url).href;
 const { startDelayProxy } = (await import(script)) as { startDelayProxy(o: { target: string; rttMs: number }): Promise<Proxy> };
 
 /** One CLI run 60 ms away with `args` and `env`: its report's `options.concurrency` and the most the proxy saw in flight. */
-async function runAway(args: string[], env: Record<string, string> = {}) {
-  return withServer({}, async (target) => {
+async function runAway(args: string[], env: Record<string, string> = {}, wrap?: Parameters<typeof withServer>[0]['wrap']) {
+  return withServer(wrap ? { wrap } : {}, async (target) => {
     const proxy = await startDelayProxy({ target, rttMs: 60 });
     const dir = tempDir();
     try {
@@ -46,21 +56,45 @@ async function runAway(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the in-flight limit 60 ms away', () => {
-  it('asked to widen (--widen-concurrency), it widens past 32 once the preflight measured the round trip, and more are in flight', async () => {
-    const { concurrency, maxInFlight } = await runAway(['--widen-concurrency']);
+  it('by default, it widens past 32 once answers set the round trip, and more are in flight', async () => {
+    const { concurrency, maxInFlight } = await runAway([]);
     expect(concurrency?.source).toBe('widened');
     expect(concurrency!.limit).toBeGreaterThan(32);
     expect(concurrency!.limit).toBeLessThanOrEqual(128);
-    // The proxy adds 60 ms to each exchange: the preflight's time cannot fall under it.
-    expect(concurrency!.rttMs).toBeGreaterThanOrEqual(30);
+    // The proxy adds 60 ms to each exchange: the shortest cannot fall under it.
+    expect(concurrency!.rttMs).toBeGreaterThanOrEqual(60);
     expect(maxInFlight).toBeGreaterThan(32);
     expect(maxInFlight).toBeLessThanOrEqual(concurrency!.limit);
   });
 
-  it('not asked to widen, the default 32 stays the limit however far the target', async () => {
-    const { concurrency, maxInFlight } = await runAway([]);
+  it.each([
+    ['--no-widen-concurrency', ['--no-widen-concurrency'], {}],
+    ['PETSTORE_WIDEN_CONCURRENCY=false', [], { PETSTORE_WIDEN_CONCURRENCY: 'false' }],
+  ])('told not to widen (%s), the default 32 stays the limit however far the target', async (_label, args, env) => {
+    const { concurrency, maxInFlight } = await runAway(args, env);
     expect(concurrency).toEqual({ limit: 32, source: 'default' });
     expect(maxInFlight).toBeLessThanOrEqual(32);
+  });
+
+  it('a far target that serves one request at a time (10 ms each) is not widened far, even asked to: its answers queue', async () => {
+    // One at a time: each answer waits for those before it, so the more in flight, the longer each takes.
+    let queue = Promise.resolve();
+    const serial: Parameters<typeof withServer>[0]['wrap'] = (inner) => (request) => {
+      const answer = queue.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return inner(request);
+      });
+      queue = answer.then(
+        () => undefined,
+        () => undefined,
+      );
+      return answer;
+    };
+    const { concurrency, maxInFlight } = await runAway(['--widen-concurrency'], {}, serial);
+    // A wave's first answers come before the queue builds (near): a probe a little past 32, taken back as the queue
+    // shows; never the 128 a far target is widened to.
+    expect(concurrency?.limit).toBeLessThanOrEqual(64);
+    expect(maxInFlight).toBeLessThanOrEqual(concurrency!.limit);
   });
 
   it.each([
@@ -70,5 +104,99 @@ describe('the in-flight limit 60 ms away', () => {
     const { concurrency, maxInFlight } = await runAway(args, env);
     expect(concurrency).toEqual({ limit: 32, source: 'given' });
     expect(maxInFlight).toBeLessThanOrEqual(32);
+  });
+});
+
+/**
+ * How late this process's loop (the tiny-backlog server's or proxy's) may run before a failure is put down to the
+ * machine, ms: longer, and it did not drain its accept queue for longer than a dropped SYN's first retransmission.
+ */
+const ACCEPT_BUDGET_MS = 1_000;
+
+/** Listens on loopback with a listen backlog of 1 (the kernel's accept queue then holds 2). */
+async function listenTiny(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+const readReport = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+    options: { concurrency?: { limit: number; source: string } };
+    summary: { verdict: string; abort?: unknown };
+  };
+
+describe('targets that cannot take a burst of connections: the default run passes', () => {
+  it('a target with a listen backlog of 1 whose handler holds its loop 1 ms per request (the CLI in its own process)', async () => {
+    // 32 connections opened at once overflow the accept queue: the dropped SYNs come back together 1, 3 and 7 s later,
+    // and the last ones miss the 10 s deadline ("the target stopped answering").
+    const { handler } = createReferenceHandler({ apiKey: DISTINCTIVE_KEY, basePath: '/v1' });
+    const server = serve((request) => {
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      return handler(request);
+    }, '/v1');
+    const port = await listenTiny(server);
+    const dir = tempDir();
+    try {
+      await starvedStep(ACCEPT_BUDGET_MS, async () => {
+        const ran = await runCli(['--base-url', `http://127.0.0.1:${port}/v1`, '--report-dir', dir, '--reporter', 'json', '-q'], {
+          env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+          timeoutMs: 110_000,
+        });
+        expect(ran.stderr).toBe('');
+        expect(ran.code, ran.stdout).toBe(0);
+        const report = readReport(dir);
+        expect(report.summary.abort).toBeUndefined();
+        expect(report.summary.verdict).toBe('conformant');
+      });
+    } finally {
+      await close(server);
+    }
+  });
+
+  it('through HTTP_PROXY, a proxy with a listen backlog of 1, to the reference 60 ms away: conformant, and widened (the CLI in its own process)', async () => {
+    await withServer({}, async (target) => {
+      const far = await startDelayProxy({ target, rttMs: 60 });
+      const farPort = Number(new URL(far.url).port);
+      let tunnels = 0;
+      const sockets = new Set<Socket>();
+      const proxy = createHttpServer((_req, res) => res.writeHead(405).end());
+      proxy.on('connect', (_req: IncomingMessage, client: Socket, head: Buffer) => {
+        tunnels++;
+        sockets.add(client);
+        client.on('close', () => sockets.delete(client));
+        openTunnel(client, head, '127.0.0.1', farPort);
+      });
+      const port = await listenTiny(proxy);
+      try {
+        const dir = tempDir();
+        await starvedStep(ACCEPT_BUDGET_MS, async () => {
+          const ran = await runCli(['--base-url', target, '--report-dir', dir, '--reporter', 'json', '-q'], {
+            env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
+            timeoutMs: 110_000,
+          });
+          // stderr says which proxy the run went through, and nothing else.
+          expect(ran.stderr.trim().split('\n')).toEqual([expect.stringContaining(`HTTP_PROXY=http://127.0.0.1:${port}`)]);
+          expect(ran.code, ran.stdout).toBe(0);
+          const report = readReport(dir);
+          expect(reportErrors(report)).toEqual([]);
+          expect(report.summary.verdict).toBe('conformant');
+          expect(report.options.concurrency?.source).toBe('widened');
+        });
+        // Every request went through the proxy, on connections it tunnelled.
+        expect(tunnels).toBeGreaterThan(0);
+      } finally {
+        for (const s of sockets) s.destroy();
+        await close(proxy);
+        await far.close();
+      }
+    });
   });
 });

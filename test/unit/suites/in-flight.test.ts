@@ -1,55 +1,102 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../suites/defaults.js';
-import { concurrencyFor, InFlightGate, MAX_WIDENED, RoundTrip } from '../../../suites/session/in-flight.js';
+import {
+  fixedConcurrency,
+  InFlightGate,
+  MAX_WIDENED,
+  MIN_SAMPLES,
+  NEAR_FACTOR,
+  NEAR_SLACK_MS,
+  WIDEN_MIN_RTT_MS,
+  Widening,
+} from '../../../suites/session/in-flight.js';
 import { reportSchema } from '../../../spec/report-schema.js';
 import { newAjv } from '../../../spec/validate.js';
 
-describe('the in-flight limit: widened only when not given', () => {
-  it.each([
-    [undefined, undefined, { limit: 32, source: 'default' }],
-    [undefined, 0.4, { limit: 32, source: 'default', rttMs: 0.4 }],
-    [undefined, 10, { limit: 32, source: 'default', rttMs: 10 }],
-    [undefined, 10.04, { limit: 64, source: 'widened', rttMs: 10 }],
-    [undefined, 25, { limit: 96, source: 'widened', rttMs: 25 }],
-    [undefined, 30, { limit: 96, source: 'widened', rttMs: 30 }],
-    [undefined, 60, { limit: 128, source: 'widened', rttMs: 60 }],
-    [undefined, 5000, { limit: 128, source: 'widened', rttMs: 5000 }],
-    // Given, a hard limit whatever the round trip: never widened, never narrowed.
-    [32, 60, { limit: 32, source: 'given' }],
-    [1, 5000, { limit: 1, source: 'given' }],
-    [256, 0.1, { limit: 256, source: 'given' }],
-  ] as const)('given %s, round trip %s ms: %o', (given, rttMs, expected) => {
-    expect(concurrencyFor(given, rttMs)).toEqual(expected);
+/** A {@link Widening} that saw `ms` answered `times` times in a row. */
+function after(w: Widening, ms: number, times: number): number {
+  let limit = w.limit;
+  for (let i = 0; i < times; i++) limit = w.saw(ms, true);
+  return limit;
+}
+
+describe('the in-flight limit: widened while the round trip, not the target, is what answers wait for', () => {
+  it('not widening, or given: the default or the given limit, a hard one', () => {
+    expect(fixedConcurrency(undefined)).toEqual({ limit: 32, source: 'default' });
+    expect(fixedConcurrency(1)).toEqual({ limit: 1, source: 'given' });
+    expect(fixedConcurrency(256)).toEqual({ limit: 256, source: 'given' });
   });
 
-  it('widens from the default to 4× it, never past', () => {
-    expect(DEFAULTS.concurrency).toBe(32);
+  it('starts at the default, and keeps it until MIN_SAMPLES answers set the round trip', () => {
+    const w = new Widening();
+    expect(w.limit).toBe(DEFAULTS.concurrency);
+    expect(after(w, 100, MIN_SAMPLES - 1)).toBe(32);
+    expect(w.saw(100, true)).toBe(33);
+    expect(w.record).toEqual({ limit: 33, source: 'widened', rttMs: 100 });
+  });
+
+  it('far away, answers near the round trip widen it one each, to 4× the default and never past', () => {
     expect(MAX_WIDENED).toBe(128);
-    for (let rtt = 0; rtt <= 200; rtt += 0.5) {
-      const { limit } = concurrencyFor(undefined, rtt);
-      expect(limit).toBeGreaterThanOrEqual(DEFAULTS.concurrency);
-      expect(limit).toBeLessThanOrEqual(MAX_WIDENED);
-    }
+    const w = new Widening();
+    // A handshake on a new connection (two round trips) and a burst read late are still near.
+    expect(after(w, 100, 60)).toBe(32 + 60 - MIN_SAMPLES + 1);
+    expect(w.saw(2 * 100, true)).toBe(86);
+    expect(after(w, 100, 500)).toBe(MAX_WIDENED);
+    expect(w.record).toEqual({ limit: 128, source: 'widened', rttMs: 100 });
   });
 
-  it("the round trip is the shortest exchange seen; the preflight's time halved (a third on https), its connection opened for it", () => {
-    const rtt = new RoundTrip();
-    expect(rtt.ms).toBeUndefined();
-    rtt.first(120, false);
-    expect(rtt.ms).toBe(60);
-    rtt.saw(75);
-    expect(rtt.ms).toBe(60);
-    rtt.saw(31);
-    rtt.saw(Number.NaN);
-    expect(rtt.ms).toBe(31);
-    const tls = new RoundTrip();
-    tls.first(120, true);
-    expect(tls.ms).toBe(40);
+  it('on loopback (a round trip under WIDEN_MIN_RTT_MS) it stays at the default', () => {
+    const w = new Widening();
+    expect(after(w, WIDEN_MIN_RTT_MS - 0.5, 500)).toBe(32);
+    expect(w.record).toEqual({ limit: 32, source: 'default' });
+  });
+
+  it('a target that queues (answers far over the shortest) takes it back down, never under the default; no answer halves it', () => {
+    const w = new Widening();
+    after(w, 50, 100);
+    expect(w.limit).toBe(32 + 100 - MIN_SAMPLES + 1);
+    // Served one at a time: the more in flight, the longer each waits.
+    expect(w.saw(50 * NEAR_FACTOR + NEAR_SLACK_MS + 1, true)).toBe(124);
+    expect(after(w, 1_000, 30)).toBe(94);
+    expect(w.saw(0, false)).toBe(47);
+    expect(w.saw(0, false)).toBe(32);
+    expect(after(w, 1_000, 30)).toBe(32);
+    // The widest reached stays on the record.
+    expect(w.record).toEqual({ limit: 125, source: 'widened', rttMs: 50 });
+  });
+
+  it('a round trip found short after all (a first exchange that erred long) stops the widening', () => {
+    const w = new Widening();
+    after(w, 40, 20);
+    expect(w.limit).toBe(45);
+    expect(after(w, 2, 20)).toBe(32);
+  });
+
+  it("answers read late because the suite's own loop was behind are not the target's queue; the suite behind, it widens no further", () => {
+    const w = new Widening();
+    after(w, 100, 20);
+    expect(w.limit).toBe(45);
+    // Read 400 ms late in a burst of answers the suite was judging: as near as the wire, but no wider while it is behind.
+    expect(w.saw(500, true, { lateMs: 400 })).toBe(45);
+    // The same answer with the loop keeping up: the target queued it.
+    expect(w.saw(500, true, { lateMs: 0 })).toBe(44);
+    // Behind by a quarter of the round trip or less: widened again.
+    expect(w.saw(100 + 25, true, { lateMs: 25 })).toBe(45);
+  });
+
+  it('a limit not used (fewer in flight, none waiting) is not widened by near answers: nothing showed the target takes more', () => {
+    const w = new Widening();
+    expect(after(w, 100, 20)).toBe(45);
+    expect(w.saw(100, true, { full: false })).toBe(45);
+    expect(w.saw(1_000, true, { full: false })).toBe(44);
+    expect(w.saw(100, true, { full: true })).toBe(45);
   });
 
   it('what it records is valid in the published report schema', () => {
     const validate = newAjv({ allErrors: true }).compile(reportSchema.properties.options.properties.concurrency);
-    for (const record of [concurrencyFor(undefined, 60), concurrencyFor(undefined, undefined), concurrencyFor(8, 60)])
+    const widened = new Widening();
+    after(widened, 60, 20);
+    for (const record of [widened.record, new Widening().record, fixedConcurrency(undefined), fixedConcurrency(8)])
       expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
   });
 });
@@ -67,6 +114,20 @@ describe('InFlightGate', () => {
     gate.release();
     await Promise.all(all);
     expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('is full, just after a release, when the released one and those still in flight filled it, or some wait', async () => {
+    const gate = new InFlightGate(2);
+    await gate.acquire();
+    await gate.acquire();
+    gate.release();
+    expect(gate.full).toBe(true);
+    gate.release();
+    expect(gate.full).toBe(false);
+    await gate.acquire();
+    await gate.acquire();
+    void gate.acquire();
+    expect(gate.full).toBe(true);
   });
 
   it('narrowed, none starts until fewer than the limit are in flight', async () => {

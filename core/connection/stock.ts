@@ -1,0 +1,237 @@
+/**
+ * Connections to the target opened ahead of need, and the pace every
+ * connection of a pool is opened at. A pool's `connect` goes through
+ * {@link ConnectionStock.connect}: a connection opened ahead and still sound
+ * is handed out at once, otherwise one is opened, by the same undici connector
+ * the pool would use (so the same TLS verification, `--ca`, client
+ * certificate and connect deadline). {@link ConnectionStock.openAhead} opens
+ * connections before the requests that will need them: while a run's first
+ * steps go one after another on one connection, the ones its in-flight limit
+ * will use are opened, and its first wide wave does not wait a round trip for
+ * handshakes.
+ *
+ * Openings are paced, whoever asked: at most {@link FIRST_OPENINGS} at once,
+ * and to a far target (an opening takes {@link NEAR_OPENING_MS} or more) as
+ * many as are open (TCP's slow start, up to {@link MOST_OPENINGS}); none
+ * while one is overdue (a SYN the target's full accept queue dropped comes
+ * back a second later: RFC 6298 §2.1). A burst of 32 SYNs overflows a listen
+ * backlog of 1 and its dropped SYNs come back together, again and again,
+ * until requests miss their deadline; a few at a time lose at most a few.
+ *
+ * A connection opened ahead is handed out only while sound: not closed,
+ * nothing received on it (a server that gives up on an idle connection closes
+ * it, or answers 408 first), and unused for less than {@link IDLE_MS}; past
+ * that it is closed (a server's idle deadline may be near). Direct
+ * connections only: a tunnel through a proxy is opened when asked for
+ * (core/tunnel.ts).
+ * @see https://www.rfc-editor.org/rfc/rfc6298#section-2
+ */
+import type { Socket } from 'node:net';
+import type { buildConnector as Connector } from 'undici';
+
+/** Openings at once before any connection opened. */
+export const FIRST_OPENINGS = 4;
+
+/** Openings at once at most, however many connections are open. */
+export const MOST_OPENINGS = 16;
+
+/**
+ * An opening quicker than this, ms, is near (loopback, one data centre): a
+ * few at a time cost nothing there, so openings stay at
+ * {@link FIRST_OPENINGS} at once; a slower one is far, where each costs a
+ * round trip, and their number may grow as for TCP's slow start.
+ */
+export const NEAR_OPENING_MS = 10;
+
+/** A connection opened ahead and not asked for within this, ms, is closed. */
+export const IDLE_MS = 1_000;
+
+/**
+ * An opening is overdue past twice the quickest one seen plus this, ms: under
+ * the one second a dropped SYN costs, over a busy machine's noise.
+ */
+export const OVERDUE_MS = 500;
+
+/**
+ * An opening older than this, ms, no longer holds the others back: a SYN lost
+ * twice (back after 1 s, then 3 s more) tells of that connection, not of a
+ * full accept queue, and requests must not wait behind it for the whole
+ * connect deadline.
+ */
+export const STALE_MS = 3_000;
+
+/** How soon openings held back by an overdue one are looked at again, ms. */
+const RECHECK_MS = 250;
+
+type Callback = Parameters<Connector.connector>[1];
+type Params = Parameters<Connector.connector>[0];
+
+interface Idle {
+  socket: Socket;
+  timer: NodeJS.Timeout;
+  drop: () => void;
+}
+
+/** Connections opened ahead for one origin, and the pace of every opening (see the module's comment). */
+export class ConnectionStock {
+  readonly #connector: Connector.connector;
+  /** How undici last asked for a connection (before it first asks: as its Client would, from the origin). */
+  #params: Params;
+  readonly #idle: Idle[] = [];
+  /** Pool connects waiting for a connection, oldest first. */
+  readonly #waiting: Callback[] = [];
+  /** When each opening in progress started. */
+  readonly #openings = new Set<number>();
+  /** Openings started for a waiting connect, and not ended yet. */
+  #forWaiting = 0;
+  /** Connections this stock opened that are still open (idle or handed out). */
+  #open = 0;
+  /** Connections wanted open at once (ahead of need), or 0 once those opened ahead went unused. */
+  #wanted = 0;
+  /** The most connections asked for ahead: only more than that opens more. */
+  #asked = 0;
+  #quickest: number | undefined;
+  #closed = false;
+  /** A look again at openings held back, when one is due. */
+  #recheck: NodeJS.Timeout | undefined;
+
+  /** `connector`: undici's, for `origin`'s connections (core/connection.ts builds it). */
+  constructor(connector: Connector.connector, origin: string) {
+    this.#connector = connector;
+    const url = new URL(origin);
+    // As undici's Client names the host it connects to: an IPv6 literal without its brackets.
+    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    this.#params = { hostname, host: url.host, protocol: url.protocol, port: url.port, servername: null } as unknown as Params;
+  }
+
+  /** undici's connect: a sound connection opened ahead, or a new one, when the pace allows. */
+  readonly connect: Connector.connector = (params, callback) => {
+    this.#params = params;
+    // Handed out a tick later, as undici's own connector answers: its client does not expect the answer within the call.
+    process.nextTick(() => {
+      const ready = this.#closed ? undefined : this.#take();
+      if (ready) return callback(null, ready);
+      if (this.#closed) return callback(new Error('the client was closed'), null);
+      this.#waiting.push(callback);
+      this.#pump();
+    });
+  };
+
+  /**
+   * Keeps `count` connections open, counting those in use: opens the missing
+   * ones, at the pace of the module's comment. Those no request takes within
+   * {@link IDLE_MS} are closed, and not opened again until more are asked for.
+   */
+  openAhead(count: number): void {
+    if (this.#closed || count <= this.#asked) return;
+    this.#asked = count;
+    this.#wanted = count;
+    this.#pump();
+  }
+
+  /** Closes the connections opened ahead; a connect still waiting gets an error. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#recheck);
+    for (const idle of this.#idle.splice(0)) {
+      clearTimeout(idle.timer);
+      idle.socket.destroy();
+    }
+    for (const callback of this.#waiting.splice(0)) callback(new Error('the client was closed'), null);
+  }
+
+  /** The oldest sound idle connection; unsound ones on the way are closed. */
+  #take(): Socket | undefined {
+    for (let idle = this.#idle.shift(); idle; idle = this.#idle.shift()) {
+      clearTimeout(idle.timer);
+      idle.socket.off('readable', idle.drop).off('close', idle.drop).off('end', idle.drop);
+      const { socket } = idle;
+      if (!socket.destroyed && socket.readyState === 'open' && socket.readableLength === 0 && !socket.readableEnded) return socket;
+      socket.destroy();
+    }
+    return undefined;
+  }
+
+  /**
+   * Starts the openings the waiting connects and the wanted count need, as far as the pace allows; held back by an
+   * overdue opening with connects waiting, looks again a little later (that opening may turn stale).
+   */
+  #pump(): void {
+    while (!this.#closed) {
+      const forWaiting = this.#waiting.length > this.#forWaiting;
+      if (!forWaiting && this.#open + this.#openings.size >= this.#wanted) return;
+      if (!this.#mayOpen()) break;
+      this.#start(forWaiting);
+    }
+    if (!this.#closed && this.#waiting.length > this.#forWaiting && !this.#recheck)
+      this.#recheck = setTimeout(() => {
+        this.#recheck = undefined;
+        this.#pump();
+      }, RECHECK_MS).unref();
+  }
+
+  #mayOpen(): boolean {
+    const overdue = 2 * (this.#quickest ?? 0) + OVERDUE_MS;
+    const now = performance.now();
+    let current = 0;
+    for (const started of this.#openings) {
+      const age = now - started;
+      if (age >= STALE_MS) continue;
+      if (age > overdue) return false;
+      current++;
+    }
+    const far = this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
+    return current < (far ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
+  }
+
+  #start(forWaiting: boolean): void {
+    // Distinct keys however quick the clock: the set holds each opening's start.
+    let started = performance.now();
+    while (this.#openings.has(started)) started += 1e-6;
+    this.#openings.add(started);
+    if (forWaiting) this.#forWaiting++;
+    this.#connector({ ...this.#params }, (error, socket) => {
+      this.#openings.delete(started);
+      if (forWaiting) this.#forWaiting--;
+      if (error || !socket) {
+        // An opening asked for by a connect fails that connect, as undici's own would; one ahead fails silently, and
+        // none more is opened ahead until asked again.
+        if (forWaiting) this.#waiting.shift()?.(error ?? new Error('no connection'), null);
+        else this.#wanted = 0;
+        this.#pump();
+        return;
+      }
+      const took = performance.now() - started;
+      this.#quickest = Math.min(this.#quickest ?? took, took);
+      this.#open++;
+      (socket as Socket).once('close', () => this.#open--);
+      if (this.#closed) socket.destroy();
+      else {
+        const waiting = this.#waiting.shift();
+        if (waiting) waiting(null, socket);
+        else this.#keep(socket as Socket);
+      }
+      this.#pump();
+    });
+  }
+
+  /** Keeps a connection opened ahead until a connect takes it, or {@link IDLE_MS} passes, or the server ends it. */
+  #keep(socket: Socket): void {
+    const idle: Idle = {
+      socket,
+      timer: setTimeout(() => idle.drop(), IDLE_MS).unref(),
+      // Not needed after all, or the server would not keep it: none more is opened ahead until more are asked for.
+      drop: () => {
+        this.#wanted = 0;
+        const at = this.#idle.indexOf(idle);
+        if (at >= 0) this.#idle.splice(at, 1);
+        clearTimeout(idle.timer);
+        socket.off('readable', idle.drop).off('close', idle.drop).off('end', idle.drop);
+        socket.destroy();
+      },
+    };
+    // Anything readable on an idle connection is the server's end of it (or an answer nobody asked for): closed.
+    socket.on('readable', idle.drop).on('close', idle.drop).on('end', idle.drop);
+    this.#idle.push(idle);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Connections opened ahead of need (core/connection/stock.ts, through
+ * {@link HttpClient.openAhead}): a wave of requests goes on connections
+ * opened before it, none more; a connection the server closed while it waited
+ * is never handed out; one left unused is closed by the client; through a
+ * proxy nothing is opened ahead.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../../core/http.js';
+import { IDLE_MS } from '../../../core/connection/stock.js';
+import { openTunnel } from '../../helpers.js';
+
+/** What a server saw of its connections: when each was accepted, how many requests each carried, which are closed. */
+interface Seen {
+  url: string;
+  accepted: { at: number; requests: number; closed: boolean }[];
+  server: Server;
+}
+
+const servers: Server[] = [];
+const clients: HttpClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** An HTTP server answering 200; `idleCloseMs`: it closes a connection that carried no request after that long. */
+async function target(idleCloseMs?: number): Promise<Seen> {
+  const accepted: Seen['accepted'] = [];
+  const bySocket = new Map<Socket, Seen['accepted'][number]>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    bySocket.get(req.socket)!.requests++;
+    res.end('ok');
+  });
+  server.on('connection', (socket: Socket) => {
+    const seen = { at: performance.now(), requests: 0, closed: false };
+    accepted.push(seen);
+    bySocket.set(socket, seen);
+    socket.on('close', () => (seen.closed = true));
+    if (idleCloseMs !== undefined)
+      setTimeout(() => {
+        if (seen.requests === 0) socket.destroy();
+      }, idleCloseMs);
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}`, accepted, server };
+}
+
+function client(baseUrl: string, more: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
+  const c = new HttpClient({ baseUrl, timeoutMs: 5_000, connections: 32, openAhead: true, ...more });
+  clients.push(c);
+  return c;
+}
+
+/** Waits until `done()` holds, polling, for at most `ms`. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  while (!done() && performance.now() < end) await delay(10);
+}
+
+const wave = (c: HttpClient, n: number) => Promise.all(Array.from({ length: n }, () => c.send({ method: 'GET', path: '/' })));
+
+describe('connections opened ahead of need', () => {
+  it('a wave of 8 requests goes on the 8 connections opened before it: none is opened for it', async () => {
+    const seen = await target();
+    const c = client(seen.url);
+    c.openAhead(8);
+    await until(() => seen.accepted.length >= 8, 5_000);
+    expect(seen.accepted).toHaveLength(8);
+    const started = performance.now();
+    const answers = await wave(c, 8);
+    expect(answers.map((x) => x.response?.status ?? x.error?.message)).toEqual(Array(8).fill(200));
+    expect(seen.accepted).toHaveLength(8);
+    expect(seen.accepted.every((a) => a.at < started && a.requests === 1)).toBe(true);
+  });
+
+  it('one the server closed while it waited is never handed out: every request is answered, on a new connection', async () => {
+    const seen = await target(50);
+    const c = client(seen.url);
+    c.openAhead(4);
+    await until(() => seen.accepted.length >= 4 && seen.accepted.every((a) => a.closed), 5_000);
+    expect(seen.accepted.map((a) => a.closed)).toEqual(Array(4).fill(true));
+    const answers = await wave(c, 4);
+    expect(answers.map((x) => x.response?.status ?? x.error?.message)).toEqual(Array(4).fill(200));
+    expect(seen.accepted.slice(4).map((a) => a.requests)).toEqual(Array(4).fill(1));
+  });
+
+  it(`one no request took is closed by the client (after ${IDLE_MS} ms), and not opened again until more are asked for`, async () => {
+    const seen = await target();
+    const c = client(seen.url);
+    c.openAhead(3);
+    await until(() => seen.accepted.length >= 3 && seen.accepted.every((a) => a.closed), 20 * IDLE_MS);
+    expect(seen.accepted.map((a) => ({ requests: a.requests, closed: a.closed }))).toEqual(Array(3).fill({ requests: 0, closed: true }));
+    c.openAhead(3);
+    c.openAhead(4);
+    await until(() => seen.accepted.length >= 7, 5_000);
+    expect(seen.accepted).toHaveLength(7);
+  });
+
+  it('at most the client’s connections are opened, however many are asked for', async () => {
+    const seen = await target();
+    const c = client(seen.url, { connections: 5 });
+    c.openAhead(50);
+    await until(() => seen.accepted.length >= 5, 5_000);
+    const answers = await wave(c, 5);
+    expect(answers.every((x) => x.response?.status === 200)).toBe(true);
+    expect(seen.accepted).toHaveLength(5);
+  });
+
+  it('through a proxy, nothing is opened ahead: the proxy sees a tunnel only for a request', async () => {
+    const seen = await target();
+    let tunnels = 0;
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (_req: IncomingMessage, socket: Socket, head: Buffer) => {
+      tunnels++;
+      openTunnel(socket, head, '127.0.0.1', Number(new URL(seen.url).port));
+    });
+    const port = await listen(proxy);
+    const c = client(seen.url, { proxy: { kind: 'url', url: `http://127.0.0.1:${port}` } });
+    c.openAhead(8);
+    // Long enough for a handshake on loopback many times over: a tunnel opened ahead would have been seen.
+    await delay(200);
+    expect(tunnels).toBe(0);
+    const x = await c.send({ method: 'GET', path: '/' });
+    expect(x.response?.status).toBe(200);
+    expect(tunnels).toBe(1);
+  });
+});
