@@ -165,7 +165,11 @@ export class Run {
         this.#answered(x.meta.check, x);
         if (this.#widening && this.#following)
           this.#follow(
-            this.#widening.saw(x.durationMs, x.response !== undefined, { lateMs: this.session.loopLateMs, full: this.session.full }),
+            this.#widening.saw(x.durationMs, x.response !== undefined, {
+              lateMs: this.session.loopLateMs,
+              full: this.session.full,
+              pushedBack: x.response !== undefined && (x.response.status === 429 || x.response.status >= 500),
+            }),
           );
         if (options.exchangeEvents)
           this.emit({ type: 'exchange', check: x.meta.check, seq: x.seq, line: this.evidence.redact(exchangeLine(x)) });

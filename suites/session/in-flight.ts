@@ -6,7 +6,8 @@
  * a long round trip means a request spends its time on the wire, so more of
  * them in flight cost the target little and save the run whole waves of
  * waiting. Loopback and one data centre (a round trip under
- * {@link WIDEN_MIN_RTT_MS}) keep the default. `--rate-limit`
+ * {@link WIDEN_MIN_RTT_MS}) keep the default, and so does the rest of a run
+ * once the target pushed back (a 429 or a 5xx). `--rate-limit`
  * (suites/pacing.ts) still paces on top, whatever the limit; how fast the
  * connections behind a wider limit are opened is core/connection/stock.ts's.
  */
@@ -32,8 +33,17 @@ export const MAX_WIDENED = 4 * DEFAULTS.concurrency;
  */
 export const WIDEN_MIN_RTT_MS = 10;
 
-/** Answers that set the round trip before the limit may widen: one answer is no minimum. */
+/**
+ * Answers that set the round trip before the limit may widen: one answer is
+ * no minimum. Counted again from an answer that lowers the round trip by
+ * more than {@link SETTLED_SHARE}: a run's first answers are slow for the
+ * suite's own reasons (code not yet compiled, connections opening), and a
+ * near target would otherwise look ten milliseconds away.
+ */
 export const MIN_SAMPLES = 8;
+
+/** An answer shorter than this share of the round trip so far says it was not yet known. */
+export const SETTLED_SHARE = 0.75;
 
 /**
  * An answer is near the round trip within this factor of the shortest (plus
@@ -75,7 +85,12 @@ export class Widening {
   #limit: number = DEFAULTS.concurrency;
   #widest: number = DEFAULTS.concurrency;
   #rtt: number | undefined;
+  /** The round trip the widest limit was reached for. */
+  #widenedFor: number | undefined;
+  /** Answers since the round trip was last found much shorter. */
   #samples = 0;
+  /** The target pushed back once: the default from then on. */
+  #held = false;
 
   /** Requests in flight at most, now. */
   get limit(): number {
@@ -85,7 +100,7 @@ export class Widening {
   /** What report.json records: the widest limit reached and, widened, the round trip it was widened for. */
   get record(): ConcurrencyRecord {
     return this.#widest > DEFAULTS.concurrency
-      ? { limit: this.#widest, source: 'widened', rttMs: Math.round(this.#rtt! * 10) / 10 }
+      ? { limit: this.#widest, source: 'widened', rttMs: Math.round(this.#widenedFor! * 10) / 10 }
       : { limit: DEFAULTS.concurrency, source: 'default' };
   }
 
@@ -96,23 +111,36 @@ export class Widening {
    * the suite's, not the target's). `full`: whether the limit was used
    * (requests waited for it, or it was all in flight): only then does a near
    * answer tell that the target takes that many at once (RFC 7661's point:
-   * a window not used is not validated).
+   * a window not used is not validated). `pushedBack`: the answer was a 429
+   * or a 5xx, a limiter's or an overloaded target's (or a proxy's before it):
+   * the limit goes back to the default and stays there for the rest of the
+   * run, the width every deployment was already tested at.
    * @see https://www.rfc-editor.org/rfc/rfc7661
    */
-  saw(ms: number, answered: boolean, { lateMs = 0, full = true }: { lateMs?: number; full?: boolean } = {}): number {
+  saw(
+    ms: number,
+    answered: boolean,
+    { lateMs = 0, full = true, pushedBack = false }: { lateMs?: number; full?: boolean; pushedBack?: boolean } = {},
+  ): number {
+    if (pushedBack) this.#held = true;
+    if (this.#held) return (this.#limit = DEFAULTS.concurrency);
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;
     }
     if (!Number.isFinite(ms) || ms < 0) return this.#limit;
     const own = Math.max(0, ms - lateMs);
+    if (this.#rtt === undefined || own < this.#rtt * SETTLED_SHARE) this.#samples = 0;
     this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
     const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
     // The suite itself behind: no wider, whatever the wire does; nor wider than what was used.
     if (near && (lateMs > this.#rtt * LAG_SHARE || !full)) return this.#limit;
     this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
-    this.#widest = Math.max(this.#widest, this.#limit);
+    if (this.#limit > this.#widest) {
+      this.#widest = this.#limit;
+      this.#widenedFor = this.#rtt;
+    }
     return this.#limit;
   }
 }

@@ -7,6 +7,7 @@ import {
   MIN_SAMPLES,
   NEAR_FACTOR,
   NEAR_SLACK_MS,
+  SETTLED_SHARE,
   WIDEN_MIN_RTT_MS,
   Widening,
 } from '../../../suites/session/in-flight.js';
@@ -44,6 +45,35 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(after(w, 100, 500)).toBe(MAX_WIDENED);
     expect(w.record).toEqual({ limit: 128, source: 'widened', rttMs: 100 });
   });
+
+  it("a run's first answers, slow for the suite's own reasons, do not set the round trip: counted again from a much shorter one", () => {
+    const w = new Widening();
+    // A cold start on loopback: the first answers wait for code to compile and connections to open, then they are quick.
+    after(w, 20, MIN_SAMPLES / 2);
+    expect(after(w, 20 * SETTLED_SHARE - 1, MIN_SAMPLES - 1)).toBe(32);
+    expect(after(w, 2, 100)).toBe(32);
+    expect(w.record).toEqual({ limit: 32, source: 'default' });
+    // Far away, a handshake's two round trips first: the round trip is settled by the answers after them.
+    const far = new Widening();
+    after(far, 200, MIN_SAMPLES / 2);
+    expect(after(far, 100, MIN_SAMPLES - 1)).toBe(32);
+    expect(after(far, 100, 10)).toBe(42);
+    // The record names the round trip the widest limit was reached for.
+    after(far, 1, 10);
+    expect(far.record).toEqual({ limit: 42, source: 'widened', rttMs: 100 });
+  });
+
+  it.each([429, 500, 503])(
+    'a %i (a limiter, an overloaded target or a proxy) puts it back to the default for the rest of the run',
+    (_status) => {
+      const w = new Widening();
+      expect(after(w, 100, 30)).toBe(32 + 30 - MIN_SAMPLES + 1);
+      expect(w.saw(100, true, { pushedBack: true })).toBe(32);
+      expect(after(w, 100, 100)).toBe(32);
+      // What was reached before stays on record.
+      expect(w.record).toEqual({ limit: 55, source: 'widened', rttMs: 100 });
+    },
+  );
 
   it('on loopback (a round trip under WIDEN_MIN_RTT_MS) it stays at the default', () => {
     const w = new Widening();
