@@ -167,6 +167,7 @@ export class Run {
           this.#follow(
             this.#widening.saw(x.durationMs, x.response !== undefined, {
               lateMs: this.session.loopLateMs,
+              busy: this.session.loopBusy,
               full: this.session.full,
               pushedBack: x.response !== undefined && (x.response.status === 429 || x.response.status >= 500),
             }),

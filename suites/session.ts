@@ -186,6 +186,11 @@ export class TargetSession {
     return this.#lag?.lateMs ?? 0;
   }
 
+  /** How busy the suite's own loop has been lately, a share from 0 to 1 (0 unless watched). */
+  get loopBusy(): number {
+    return this.#lag?.busy ?? 0;
+  }
+
   /** Time spent waiting out 429 answers, ms. */
   get waitedMs(): number {
     return this.#pacing.waitedMs;

@@ -120,7 +120,12 @@ export class Widening {
   saw(
     ms: number,
     answered: boolean,
-    { lateMs = 0, full = true, pushedBack = false }: { lateMs?: number; full?: boolean; pushedBack?: boolean } = {},
+    {
+      lateMs = 0,
+      busy = 0,
+      full = true,
+      pushedBack = false,
+    }: { lateMs?: number; busy?: number; full?: boolean; pushedBack?: boolean } = {},
   ): number {
     if (pushedBack) this.#held = true;
     if (this.#held) return (this.#limit = DEFAULTS.concurrency);
@@ -134,8 +139,8 @@ export class Widening {
     this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
     const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
-    // The suite itself behind: no wider, whatever the wire does; nor wider than what was used.
-    if (near && (lateMs > this.#rtt * LAG_SHARE || !full)) return this.#limit;
+    // The suite itself behind or busy: no wider, whatever the wire does; nor wider than what was used.
+    if (near && (lateMs > this.#rtt * LAG_SHARE || busy > BUSY_SHARE || !full)) return this.#limit;
     this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
     if (this.#limit > this.#widest) {
       this.#widest = this.#limit;
@@ -149,18 +154,43 @@ export class Widening {
 export const LAG_TICK_MS = 10;
 
 /**
- * How far behind the suite's own event loop is, now: the time since a timer
- * of {@link LAG_TICK_MS} last ran, past its period. Read while a burst of
- * answers is handled, it is how long the one read now waited for those
- * before it. Stop it when done.
+ * How much of its recent time the suite's own loop spent busy, a share from 0 to 1, past which more in flight
+ * would only wait for the suite: answers then queue in its sockets while it judges others, and that wait looks
+ * like the wire's. Such a run is bound by its own CPU (loopback, one data centre), not by the round trip.
+ */
+export const BUSY_SHARE = 0.8;
+
+/** Weight of each tick's share in {@link LoopLag.busy}: about the last ten ticks count (100 ms). */
+const BUSY_WEIGHT = 0.1;
+
+/**
+ * How far behind the suite's own event loop is, now, and how busy it has
+ * been: `lateMs`, the time since a timer of {@link LAG_TICK_MS} last ran,
+ * past its period (read while a burst of answers is handled, it is how long
+ * the one read now waited for those before it); `busy`, the share of the last
+ * ~100 ms the loop was not idle (Node's event loop utilisation). A loop kept
+ * busy by many short callbacks runs its timers on time, so lateness alone
+ * misses it. Stop it when done.
  */
 export class LoopLag {
   #last = performance.now();
-  readonly #timer = setInterval(() => (this.#last = performance.now()), LAG_TICK_MS).unref();
+  #used = performance.eventLoopUtilization();
+  #busy = 0;
+  readonly #timer = setInterval(() => {
+    this.#last = performance.now();
+    const used = performance.eventLoopUtilization();
+    this.#busy += BUSY_WEIGHT * (performance.eventLoopUtilization(used, this.#used).utilization - this.#busy);
+    this.#used = used;
+  }, LAG_TICK_MS).unref();
 
   /** How late the loop is now, ms (0 when it keeps up). */
   get lateMs(): number {
     return Math.max(0, performance.now() - this.#last - LAG_TICK_MS);
+  }
+
+  /** The share of the last ~100 ms the loop was busy, 0 to 1. */
+  get busy(): number {
+    return this.#busy;
   }
 
   stop(): void {
