@@ -166,8 +166,8 @@ export class Run {
         if (this.#widening && this.#following)
           this.#follow(
             this.#widening.saw(x.durationMs, x.response !== undefined, {
-              lateMs: this.session.loopLateMs,
-              busy: this.session.loopBusy,
+              lateMs: this.session.loop.lateMs,
+              busy: this.session.loop.busy,
               full: this.session.full,
               pushedBack: x.response !== undefined && (x.response.status === 429 || x.response.status >= 500),
             }),

@@ -101,7 +101,7 @@ export interface SessionOptions {
   rateLimit?: number;
   /** Requests in flight at most (suites/session/in-flight.ts), until {@link TargetSession.concurrency} changes it. Default: no limit of the session's own. */
   concurrency?: number;
-  /** Watch how far behind the suite's own loop is ({@link TargetSession.loopLateMs}), until closed. Default false. */
+  /** Watch how far behind the suite's own loop is ({@link TargetSession.loop}), until closed. Default false. */
   watchLoop?: boolean;
   signal?: AbortSignal;
   /** Each exchange sent for a check, before it is judged (and a probe's, never judged). */
@@ -181,14 +181,9 @@ export class TargetSession {
     return this.#gate.full;
   }
 
-  /** How far behind the suite's own loop is now, ms, when watched (`watchLoop`); 0 otherwise. */
-  get loopLateMs(): number {
-    return this.#lag?.lateMs ?? 0;
-  }
-
-  /** How busy the suite's own loop has been lately, a share from 0 to 1 (0 unless watched). */
-  get loopBusy(): number {
-    return this.#lag?.busy ?? 0;
+  /** How far behind the suite's own loop is now, and how busy it has been, when watched (`watchLoop`); else 0 and 0. */
+  get loop(): { readonly lateMs: number; readonly busy: number } {
+    return this.#lag ?? { lateMs: 0, busy: 0 };
   }
 
   /** Time spent waiting out 429 answers, ms. */

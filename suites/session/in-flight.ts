@@ -160,8 +160,8 @@ export const LAG_TICK_MS = 10;
  */
 export const BUSY_SHARE = 0.8;
 
-/** Weight of each tick's share in {@link LoopLag.busy}: about the last ten ticks count (100 ms). */
-const BUSY_WEIGHT = 0.1;
+/** How far back {@link LoopLag.busy} looks, ms: each tick's share weighs by how long it covered, against this. */
+const BUSY_WINDOW_MS = 100;
 
 /**
  * How far behind the suite's own event loop is, now, and how busy it has
@@ -177,10 +177,13 @@ export class LoopLag {
   #used = performance.eventLoopUtilization();
   #busy = 0;
   readonly #timer = setInterval(() => {
-    this.#last = performance.now();
+    const now = performance.now();
     const used = performance.eventLoopUtilization();
-    this.#busy += BUSY_WEIGHT * (performance.eventLoopUtilization(used, this.#used).utilization - this.#busy);
+    // A tick that came late covers more time, and weighs more: a starved process still reads as busy as it was.
+    const weight = 1 - Math.exp(-(now - this.#last) / BUSY_WINDOW_MS);
+    this.#busy += weight * (performance.eventLoopUtilization(used, this.#used).utilization - this.#busy);
     this.#used = used;
+    this.#last = now;
   }, LAG_TICK_MS).unref();
 
   /** How late the loop is now, ms (0 when it keeps up). */
