@@ -224,13 +224,13 @@ const ENTRIES = {
   },
   widenConcurrency: {
     type: 'boolean',
-    help: `Without --concurrency: keep more than ${DEFAULTS.concurrency} requests in flight, up to ${4 * DEFAULTS.concurrency}, while the round trip (10 ms or more), not the target, is what answers wait for; a far target is tested in fewer waves of round trips. --no-widen-concurrency keeps ${DEFAULTS.concurrency} [default: true]`,
+    help: `Without --concurrency: keep more than ${DEFAULTS.concurrency} requests in flight, up to ${4 * DEFAULTS.concurrency}, while the round trip (10 ms or more), not the target, is what answers wait for; a far target is tested in fewer waves of round trips. Unset, only while connections take 10 ms or more to open too (a far target, not a proxy near the suite); --widen-concurrency: on what answers show alone; --no-widen-concurrency keeps ${DEFAULTS.concurrency} [default: unset]`,
     engine: engine('widenConcurrency'),
     commands: RUN,
     file: {
       type: 'boolean',
       description:
-        'Without concurrency: widen the requests in flight while the round trip, not the target, is what answers wait for (--widen-concurrency). Default true',
+        'Without concurrency: widen the requests in flight while the round trip, not the target, is what answers wait for (--widen-concurrency): true on what answers show alone, false never. Default unset: only while connections take 10 ms or more to open too',
     },
   },
   rateLimit: {

@@ -85,6 +85,8 @@ export interface Route {
   proxied: boolean | undefined;
   /** Direct, and asked to open connections ahead (`DispatcherShape.openAhead`): where they are kept. */
   stock?: ConnectionStock;
+  /** Every stock that paced this dispatcher's openings, direct or through tunnels (`DispatcherShape.openAhead`). */
+  paced?: ConnectionStock[];
 }
 
 /**
@@ -117,6 +119,7 @@ export function openDispatcher(
     route.proxied = false;
     if (!shape.openAhead) return make(origin, direct);
     route.stock = new ConnectionStock(direct, origin);
+    route.paced = [route.stock];
     return make(origin, route.stock.connect);
   }
   // undici's proxy agents open the tunnel (CONNECT, then TLS to the target with requestTls); the pools they make
@@ -127,7 +130,10 @@ export function openDispatcher(
     route.proxied = tunnelled;
     // Tunnels are opened at the pace of direct connections (a proxy's listen backlog is as short as any), never ahead.
     const tunnel = tunnelled ? boundedTunnel(connect as Connector.connector, shape.signal) : direct;
-    return make(o, shape.openAhead ? new ConnectionStock(tunnel, typeof o === 'string' ? o : o.origin).connect : tunnel);
+    if (!shape.openAhead) return make(o, tunnel);
+    const stock = new ConnectionStock(tunnel, typeof o === 'string' ? o : o.origin);
+    (route.paced ??= []).push(stock);
+    return make(o, stock.connect);
   };
   const proxyTls = {
     timeout: shape.timeoutMs,

@@ -125,6 +125,15 @@ export class HttpClient implements Transport {
     this.#route.stock?.openAhead(Math.min(count, this.#connections));
   }
 
+  /**
+   * How long the quickest connection took to open, ms, of those paced (`openAhead`); undefined before one opened, or
+   * without `openAhead`: see core/connection/stock.ts `quickestMs`.
+   */
+  get quickestOpeningMs(): number | undefined {
+    const times = (this.#route.paced ?? []).map((s) => s.quickestMs).filter((ms) => ms !== undefined);
+    return times.length === 0 ? undefined : Math.min(...times);
+  }
+
   /** Requests sent so far. */
   get requestsSent(): number {
     return this.#seq;

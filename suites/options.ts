@@ -137,7 +137,9 @@ export interface ConformanceOptions {
   concurrency?: number;
   /**
    * Without `concurrency`: widen the requests in flight while the round trip, not the target, is what answers wait for
-   * (suites/session/in-flight.ts), up to 4× the default; loopback keeps the default. Default true; false keeps it.
+   * (suites/session/in-flight.ts), up to 4× the default; loopback keeps the default. Unset (the default): only while
+   * connections take 10 ms or more to open as well (a far target, not a near proxy before one); true: on what the
+   * answers show alone; false keeps the default.
    */
   widenConcurrency?: boolean;
   /** Where the caller took the target and the transport settings from (the CLI: flags, environment, which config file); recorded in report.json as given (`options.sources`). Default: not recorded. */
@@ -170,6 +172,8 @@ export interface Resolved {
   concurrency: number;
   /** Whether the in-flight limit widens with the round trip (only when no `concurrency` was given). */
   widenConcurrency: boolean;
+  /** Widening asked for (`widenConcurrency: true`): on what answers show alone, however quickly connections open. */
+  widenOnAnswersAlone: boolean;
   /** The clients the run's requests are spread over (no repeats, in the order given); empty: the tool's own shape. */
   fingerprints: FingerprintId[];
   /** User-Agent of the tool's own shape, when not the default. */
@@ -252,6 +256,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     maxFailures: options.maxFailures === undefined ? undefined : integer('maxFailures', options.maxFailures, 1, 1, rules.length),
     concurrency: integer('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256),
     widenConcurrency: options.widenConcurrency !== false && options.concurrency === undefined,
+    widenOnAnswersAlone: options.widenConcurrency === true,
     fingerprints: fingerprintsOf(options.fingerprints),
     userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
     jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),

@@ -117,7 +117,7 @@ export class Run {
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
     this.width = settings.widenConcurrency ? MAX_WIDENED : settings.concurrency;
-    this.#widening = settings.widenConcurrency && !transport ? new Widening() : undefined;
+    this.#widening = settings.widenConcurrency && !transport ? new Widening({ onAnswersAlone: settings.widenOnAnswersAlone }) : undefined;
     this.#http = transport
       ? undefined
       : new HttpClient({
@@ -170,6 +170,7 @@ export class Run {
               busy: this.session.loop.busy,
               full: this.session.full,
               pushedBack: x.response !== undefined && (x.response.status === 429 || x.response.status >= 500),
+              openingMs: this.#http?.quickestOpeningMs,
             }),
           );
         if (options.exchangeEvents)

@@ -124,6 +124,16 @@ export class ConnectionStock {
     this.#pump();
   }
 
+  /**
+   * How long the quickest opening took, ms (undefined before one ended): a
+   * TCP handshake is the target's kernel answering, so this is the network's
+   * round trip with none of the target's work or queue in it (with TLS, or
+   * through a proxy's tunnel, a round trip or two more).
+   */
+  get quickestMs(): number | undefined {
+    return this.#quickest;
+  }
+
   /** Closes the connections opened ahead; a connect still waiting gets an error. */
   close(): void {
     this.#closed = true;

@@ -6,8 +6,9 @@
  * a long round trip means a request spends its time on the wire, so more of
  * them in flight cost the target little and save the run whole waves of
  * waiting. Loopback and one data centre (a round trip under
- * {@link WIDEN_MIN_RTT_MS}) keep the default, and so does the rest of a run
- * once the target pushed back (a 429 or a 5xx). `--rate-limit`
+ * {@link WIDEN_MIN_RTT_MS}, measured by answers and, unless told to widen,
+ * by connections opening too) keep the default, and so does the rest of a
+ * run once the target pushed back (a 429 or a 5xx). `--rate-limit`
  * (suites/pacing.ts) still paces on top, whatever the limit; how fast the
  * connections behind a wider limit are opened is core/connection/stock.ts's.
  */
@@ -82,6 +83,7 @@ export function fixedConcurrency(given: number | undefined): ConcurrencyRecord {
  * caller gives each exchange's time (test/unit/suites/in-flight.test.ts).
  */
 export class Widening {
+  readonly #onAnswersAlone: boolean;
   #limit: number = DEFAULTS.concurrency;
   #widest: number = DEFAULTS.concurrency;
   #rtt: number | undefined;
@@ -91,6 +93,18 @@ export class Widening {
   #samples = 0;
   /** The target pushed back once: the default from then on. */
   #held = false;
+
+  /**
+   * `onAnswersAlone`: widen on what the answers show, however quickly connections open. Otherwise (the default) only
+   * while connections take {@link WIDEN_MIN_RTT_MS} or more to open as well: a handshake is answered by the target's
+   * kernel, with none of its work or queue in it, so a quick one says the target is near, and slow answers are its
+   * own (a cold start, a target that serves one request at a time), where more in flight would only queue. Behind a
+   * proxy or balancer near the suite, a far target is then tested at the default width: slower, never wider than
+   * every deployment was tested at.
+   */
+  constructor({ onAnswersAlone = false }: { onAnswersAlone?: boolean } = {}) {
+    this.#onAnswersAlone = onAnswersAlone;
+  }
 
   /** Requests in flight at most, now. */
   get limit(): number {
@@ -114,7 +128,10 @@ export class Widening {
    * a window not used is not validated). `pushedBack`: the answer was a 429
    * or a 5xx, a limiter's or an overloaded target's (or a proxy's before it):
    * the limit goes back to the default and stays there for the rest of the
-   * run, the width every deployment was already tested at.
+   * run, the width every deployment was already tested at. `busy`: the share
+   * of its recent time the suite's loop was busy ({@link LoopLag}).
+   * `openingMs`: how long the quickest connection took to open (see the
+   * constructor), undefined before one opened.
    * @see https://www.rfc-editor.org/rfc/rfc7661
    */
   saw(
@@ -125,7 +142,8 @@ export class Widening {
       busy = 0,
       full = true,
       pushedBack = false,
-    }: { lateMs?: number; busy?: number; full?: boolean; pushedBack?: boolean } = {},
+      openingMs,
+    }: { lateMs?: number; busy?: number; full?: boolean; pushedBack?: boolean; openingMs?: number | undefined } = {},
   ): number {
     if (pushedBack) this.#held = true;
     if (this.#held) return (this.#limit = DEFAULTS.concurrency);
@@ -138,7 +156,8 @@ export class Widening {
     if (this.#rtt === undefined || own < this.#rtt * SETTLED_SHARE) this.#samples = 0;
     this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
-    const near = this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
+    const far = this.#onAnswersAlone || (openingMs !== undefined && openingMs >= WIDEN_MIN_RTT_MS);
+    const near = far && this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
     // The suite itself behind or busy: no wider, whatever the wire does; nor wider than what was used.
     if (near && (lateMs > this.#rtt * LAG_SHARE || busy > BUSY_SHARE || !full)) return this.#limit;
     this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);

@@ -1,7 +1,9 @@
 /**
- * The in-flight limit (suites/session/in-flight.ts) in whole runs: widened by
- * default when the target is far (the reference behind this project's delay
- * proxy, scripts/delay-proxy.js, 60 ms away), never when a limit was given or
+ * The in-flight limit (suites/session/in-flight.ts) in whole runs: widened
+ * when asked with the target far (the reference behind this project's delay
+ * proxy, scripts/delay-proxy.js, 60 ms away), and by default only when its
+ * connections take that long to open as well (a tunnel opened 60 ms late);
+ * never when a limit was given or
  * widening was turned off, nor past the default for a far target that serves
  * one request at a time; and connections opened at a pace a target with a
  * listen backlog of 1 and a handler that holds its loop survives
@@ -56,8 +58,17 @@ async function runAway(args: string[], env: Record<string, string> = {}, wrap?: 
 }
 
 describe('the in-flight limit 60 ms away', () => {
-  it('by default, it widens past 32 once answers set the round trip, and more are in flight', async () => {
+  it('by default, it keeps 32: connections open at once (the delay proxy is near the suite), however far the answers', async () => {
     const { concurrency, maxInFlight } = await runAway([]);
+    expect(concurrency).toEqual({ limit: 32, source: 'default' });
+    expect(maxInFlight).toBeLessThanOrEqual(32);
+  });
+
+  it.each([
+    ['--widen-concurrency', ['--widen-concurrency'], {}],
+    ['PETSTORE_WIDEN_CONCURRENCY=true', [], { PETSTORE_WIDEN_CONCURRENCY: 'true' }],
+  ])('asked (%s), it widens past 32 on what answers show, and more are in flight', async (_label, args, env) => {
+    const { concurrency, maxInFlight } = await runAway(args, env);
     expect(concurrency?.source).toBe('widened');
     expect(concurrency!.limit).toBeGreaterThan(32);
     expect(concurrency!.limit).toBeLessThanOrEqual(128);
@@ -161,7 +172,7 @@ describe('targets that cannot take a burst of connections: the default run passe
     }
   });
 
-  it('through HTTP_PROXY, a proxy with a listen backlog of 1, to the reference 60 ms away: conformant, and widened (the CLI in its own process)', async () => {
+  it('through HTTP_PROXY, a proxy with a listen backlog of 1 whose tunnels open 60 ms late, to the reference 60 ms away: conformant, and widened by default (the CLI in its own process)', async () => {
     await withServer({}, async (target) => {
       const far = await startDelayProxy({ target, rttMs: 60 });
       const farPort = Number(new URL(far.url).port);
@@ -172,7 +183,8 @@ describe('targets that cannot take a burst of connections: the default run passe
         tunnels++;
         sockets.add(client);
         client.on('close', () => sockets.delete(client));
-        openTunnel(client, head, '127.0.0.1', farPort);
+        // A tunnel opened as if the target were 60 ms away: its connection takes a round trip to open, as a far one's does.
+        setTimeout(() => openTunnel(client, head, '127.0.0.1', farPort), 60);
       });
       const port = await listenTiny(proxy);
       try {

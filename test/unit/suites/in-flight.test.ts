@@ -15,6 +15,9 @@ import {
 import { reportSchema } from '../../../spec/report-schema.js';
 import { newAjv } from '../../../spec/validate.js';
 
+/** Widening asked for (`--widen-concurrency`): on what answers show alone, however quickly connections open. */
+const ASKED = { onAnswersAlone: true };
+
 /** A {@link Widening} that saw `ms` answered `times` times in a row. */
 function after(w: Widening, ms: number, times: number): number {
   let limit = w.limit;
@@ -30,7 +33,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
   });
 
   it('starts at the default, and keeps it until MIN_SAMPLES answers set the round trip', () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     expect(w.limit).toBe(DEFAULTS.concurrency);
     expect(after(w, 100, MIN_SAMPLES - 1)).toBe(32);
     expect(w.saw(100, true)).toBe(33);
@@ -39,7 +42,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
 
   it('far away, answers near the round trip widen it one each, to 4× the default and never past', () => {
     expect(MAX_WIDENED).toBe(128);
-    const w = new Widening();
+    const w = new Widening(ASKED);
     // A handshake on a new connection (two round trips) and a burst read late are still near.
     expect(after(w, 100, 60)).toBe(32 + 60 - MIN_SAMPLES + 1);
     expect(w.saw(2 * 100, true)).toBe(86);
@@ -48,14 +51,14 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
   });
 
   it("a run's first answers, slow for the suite's own reasons, do not set the round trip: counted again from a much shorter one", () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     // A cold start on loopback: the first answers wait for code to compile and connections to open, then they are quick.
     after(w, 20, MIN_SAMPLES / 2);
     expect(after(w, 20 * SETTLED_SHARE - 1, MIN_SAMPLES - 1)).toBe(32);
     expect(after(w, 2, 100)).toBe(32);
     expect(w.record).toEqual({ limit: 32, source: 'default' });
     // Far away, a handshake's two round trips first: the round trip is settled by the answers after them.
-    const far = new Widening();
+    const far = new Widening(ASKED);
     after(far, 200, MIN_SAMPLES / 2);
     expect(after(far, 100, MIN_SAMPLES - 1)).toBe(32);
     expect(after(far, 100, 10)).toBe(42);
@@ -67,7 +70,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
   it.each([429, 500, 503])(
     'a %i (a limiter, an overloaded target or a proxy) puts it back to the default for the rest of the run',
     (_status) => {
-      const w = new Widening();
+      const w = new Widening(ASKED);
       expect(after(w, 100, 30)).toBe(32 + 30 - MIN_SAMPLES + 1);
       expect(w.saw(100, true, { pushedBack: true })).toBe(32);
       expect(after(w, 100, 100)).toBe(32);
@@ -76,14 +79,30 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     },
   );
 
+  it('not asked (the default), it widens only while connections take WIDEN_MIN_RTT_MS or more to open too', () => {
+    const answers = (w: Widening, openingMs: number | undefined) => {
+      for (let i = 0; i < 50; i++) w.saw(100, true, { openingMs });
+      return w.limit;
+    };
+    // A far target: its handshakes take the round trip as well.
+    expect(answers(new Widening(), 100)).toBe(32 + 50 - MIN_SAMPLES + 1);
+    // Answers 100 ms away, handshakes under a millisecond: a proxy or balancer near the suite, or the target's own slowness.
+    expect(answers(new Widening(), 0.4)).toBe(32);
+    expect(answers(new Widening(), WIDEN_MIN_RTT_MS - 0.1)).toBe(32);
+    // No connection opened yet: nothing says the target is far.
+    expect(answers(new Widening(), undefined)).toBe(32);
+    // Asked for, the answers alone decide.
+    expect(answers(new Widening(ASKED), 0.4)).toBe(32 + 50 - MIN_SAMPLES + 1);
+  });
+
   it('on loopback (a round trip under WIDEN_MIN_RTT_MS) it stays at the default', () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     expect(after(w, WIDEN_MIN_RTT_MS - 0.5, 500)).toBe(32);
     expect(w.record).toEqual({ limit: 32, source: 'default' });
   });
 
   it('a target that queues (answers far over the shortest) takes it back down, never under the default; no answer halves it', () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     after(w, 50, 100);
     expect(w.limit).toBe(32 + 100 - MIN_SAMPLES + 1);
     // Served one at a time: the more in flight, the longer each waits.
@@ -97,14 +116,14 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
   });
 
   it('a round trip found short after all (a first exchange that erred long) stops the widening', () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     after(w, 40, 20);
     expect(w.limit).toBe(45);
     expect(after(w, 2, 20)).toBe(32);
   });
 
   it("answers read late because the suite's own loop was behind are not the target's queue; the suite behind, it widens no further", () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     after(w, 100, 20);
     expect(w.limit).toBe(45);
     // Read 400 ms late in a burst of answers the suite was judging: as near as the wire, but no wider while it is behind.
@@ -116,14 +135,14 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
   });
 
   it("the suite's loop busy most of the time (its own CPU the bound) widens no further, though it runs its timers on time", () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     expect(after(w, 100, 20)).toBe(45);
     expect(w.saw(100, true, { busy: BUSY_SHARE + 0.05 })).toBe(45);
     expect(w.saw(100, true, { busy: BUSY_SHARE - 0.05 })).toBe(46);
   });
 
   it('a limit not used (fewer in flight, none waiting) is not widened by near answers: nothing showed the target takes more', () => {
-    const w = new Widening();
+    const w = new Widening(ASKED);
     expect(after(w, 100, 20)).toBe(45);
     expect(w.saw(100, true, { full: false })).toBe(45);
     expect(w.saw(1_000, true, { full: false })).toBe(44);
@@ -132,9 +151,9 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
 
   it('what it records is valid in the published report schema', () => {
     const validate = newAjv({ allErrors: true }).compile(reportSchema.properties.options.properties.concurrency);
-    const widened = new Widening();
+    const widened = new Widening(ASKED);
     after(widened, 60, 20);
-    for (const record of [widened.record, new Widening().record, fixedConcurrency(undefined), fixedConcurrency(8)])
+    for (const record of [widened.record, new Widening(ASKED).record, fixedConcurrency(undefined), fixedConcurrency(8)])
       expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
   });
 });
