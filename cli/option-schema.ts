@@ -224,7 +224,7 @@ const ENTRIES = {
   },
   widenConcurrency: {
     type: 'boolean',
-    help: `Without --concurrency: keep more than ${DEFAULTS.concurrency} requests in flight, up to ${4 * DEFAULTS.concurrency}, while the round trip (10 ms or more), not the target, is what answers wait for; a far target is tested in fewer waves of round trips. Unset, only while connections take 10 ms or more to open too (a far target, not a proxy near the suite); --widen-concurrency: on what answers show alone; --no-widen-concurrency keeps ${DEFAULTS.concurrency} [default: unset]`,
+    help: `Without --concurrency: keep more than ${DEFAULTS.concurrency} requests in flight, up to ${4 * DEFAULTS.concurrency}, while the round trip (10 ms or more), not the target, is what answers wait for; a far target is tested in fewer waves of round trips. Unset, only while connections take 10 ms or more to open too (a far target, not a reverse proxy or balancer near the suite); --widen-concurrency: on what answers show alone; --no-widen-concurrency keeps ${DEFAULTS.concurrency} [default: unset]`,
     engine: engine('widenConcurrency'),
     commands: RUN,
     file: {

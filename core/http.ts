@@ -277,7 +277,7 @@ export class HttpClient implements Transport {
 
   async close(): Promise<void> {
     if (this.#ownStalls) this.#stalls.stop();
-    this.#route.stock?.close();
+    for (const stock of this.#route.paced ?? []) stock.close();
     await Promise.all([this.#pool, ...this.#shaped.values()].map((pool) => pool.destroy()));
   }
 }

@@ -160,6 +160,9 @@ export class Run {
       ...(options.signal ? { signal: options.signal } : {}),
       onExchange: (x) => {
         options.onExchange?.(x);
+        // Pushed back (a 429 or a 5xx), whichever request it answered, the preflight and the probes' included: no wider.
+        const status = x.response?.status;
+        if (this.#widening && status !== undefined && (status === 429 || status >= 500)) this.#follow(this.#widening.hold());
         // The session's probes are recorded (certify's transcript), never counted or judged.
         if (x.meta.check === PROBE) return;
         this.#answered(x.meta.check, x);
@@ -169,7 +172,6 @@ export class Run {
               lateMs: this.session.loop.lateMs,
               busy: this.session.loop.busy,
               full: this.session.full,
-              pushedBack: x.response !== undefined && (x.response.status === 429 || x.response.status >= 500),
               openingMs: this.#http?.quickestOpeningMs,
             }),
           );
@@ -220,12 +222,8 @@ export class Run {
     }
   }
 
-  /**
-   * The preflight answered (in `ms`): from now on, a run that may widen
-   * follows every exchange's time (suites/session/in-flight.ts); otherwise
-   * the limit stays as it is.
-   */
-  widen(_ms: number): void {
+  /** The preflight answered: from now on, a run that may widen follows every exchange's time (session/in-flight.ts). */
+  widen(): void {
     this.#following = true;
   }
 
@@ -238,7 +236,15 @@ export class Run {
   #follow(limit: number): void {
     if (limit === this.session.concurrency) return;
     this.session.concurrency = limit;
-    this.#http?.openAhead(limit);
+    this.#openAhead(limit);
+  }
+
+  /**
+   * Keeps `count` connections open ahead of need; none under `--rate-limit`: a paced run sends a few requests at a
+   * time, and connections opened for more would go unused (closed a second later) on a target that asked for less.
+   */
+  #openAhead(count: number): void {
+    if (!this.settings.rateLimit) this.#http?.openAhead(count);
   }
 
   selected(rule: RuleId): boolean {
@@ -251,7 +257,7 @@ export class Run {
     // the next steps go one after another, the connections the limit will use are opened.
     if (!this.#openedAhead && check !== this.differential?.id) {
       this.#openedAhead = true;
-      this.#http?.openAhead(this.#widening?.limit ?? this.settings.concurrency);
+      this.#openAhead(this.#widening?.limit ?? this.settings.concurrency);
     }
     const x = await this.session.send(check, request);
     await this.probe?.after(check, request, x);

@@ -30,8 +30,18 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   return results;
 }
 
-/** Calls made while an item of {@link mapInItemOrder} runs, kept until every item before it has settled. */
-const deferred = new AsyncLocalStorage<(() => void)[]>();
+/**
+ * Calls made while an item of {@link mapInItemOrder} runs, kept until every item before it has settled; once they
+ * took effect (`done`), a call made by work the item left running goes to the enclosing item's, or takes effect at
+ * once.
+ */
+interface Deferred {
+  calls: (() => void)[];
+  done: boolean;
+  parent: Deferred | undefined;
+}
+
+const deferred = new AsyncLocalStorage<Deferred>();
 
 /**
  * `fn`, whose calls made while an item of {@link mapInItemOrder} runs take
@@ -42,8 +52,9 @@ const deferred = new AsyncLocalStorage<(() => void)[]>();
  */
 export function inItemOrder<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
   return (...args) => {
-    const queue = deferred.getStore();
-    if (queue) queue.push(() => fn(...args));
+    let queue = deferred.getStore();
+    while (queue?.done) queue = queue.parent;
+    if (queue) queue.calls.push(() => fn(...args));
     else fn(...args);
   };
 }
@@ -56,15 +67,18 @@ export function inItemOrder<A extends unknown[]>(fn: (...args: A) => void): (...
  */
 export async function mapInItemOrder<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const parent = deferred.getStore();
-  const queues = items.map((): (() => void)[] => []);
+  const queues = items.map((): Deferred => ({ calls: [], done: false, parent }));
   const settled = items.map(() => false);
   let next = 0;
   const flush = () => {
     while (next < items.length && settled[next]) {
-      for (const call of queues[next]!)
-        if (parent) parent.push(call);
+      const queue = queues[next++]!;
+      queue.done = true;
+      let into = parent;
+      while (into?.done) into = into.parent;
+      for (const call of queue.calls.splice(0))
+        if (into) into.calls.push(call);
         else call();
-      queues[next++] = [];
     }
   };
   try {

@@ -17,9 +17,10 @@
  * together, again and again, until requests miss their deadline; a few at a
  * time lose at most a few. An overdue opening (its SYN was most likely
  * dropped by a full accept queue, and comes back a second later: RFC 6298
- * §2.1) no longer counts: it is the kernel's to retry, and the openings
- * after it do not wait behind it (they did, one after another, and a
- * backlog-1 target's run took 30 s where undici alone takes 7).
+ * §2.1) no longer counts: it is the kernel's to retry, and neither the
+ * openings after it nor the connect waiting for it wait behind it (they did,
+ * one after another, and a backlog-1 target's run took 30 s where undici
+ * alone takes 7).
  *
  * A connection opened ahead is handed out only while sound: not closed,
  * nothing received on it (a server that gives up on an idle connection closes
@@ -77,8 +78,6 @@ export class ConnectionStock {
   readonly #waiting: Callback[] = [];
   /** When each opening in progress started. */
   readonly #openings = new Set<number>();
-  /** Openings started for a waiting connect, and not ended yet. */
-  #forWaiting = 0;
   /** Connections this stock opened that are still open (idle or handed out). */
   #open = 0;
   /** Connections wanted open at once (ahead of need), or 0 once those opened ahead went unused. */
@@ -125,10 +124,12 @@ export class ConnectionStock {
   }
 
   /**
-   * How long the quickest opening took, ms (undefined before one ended): a
-   * TCP handshake is the target's kernel answering, so this is the network's
-   * round trip with none of the target's work or queue in it (with TLS, or
-   * through a proxy's tunnel, a round trip or two more).
+   * How long the quickest opening took, ms (undefined before one ended): the
+   * name's resolution, the TCP handshake, which the target's kernel answers
+   * (the network's round trip, none of the target's work or queue in it),
+   * and with TLS its handshake (a round trip more, and the TLS work of both
+   * ends); through a proxy's tunnel, until the proxy answered CONNECT, once it
+   * had reached the target.
    */
   get quickestMs(): number | undefined {
     return this.#quickest;
@@ -163,25 +164,32 @@ export class ConnectionStock {
    */
   #pump(): void {
     while (!this.#closed) {
-      const forWaiting = this.#waiting.length > this.#forWaiting;
+      // Every opening's connection goes to the oldest connect waiting, whoever started it: a connect needs one more
+      // only when those in progress (and not overdue) are fewer than the connects waiting.
+      const forWaiting = this.#waiting.length > this.#fresh();
       if (!forWaiting && this.#open + this.#openings.size >= this.#wanted) return;
       if (!this.#mayOpen()) break;
       this.#start(forWaiting);
     }
-    if (!this.#closed && this.#waiting.length > this.#forWaiting && !this.#recheck)
+    if (!this.#closed && this.#waiting.length > this.#fresh() && !this.#recheck)
       this.#recheck = setTimeout(() => {
         this.#recheck = undefined;
         this.#pump();
       }, RECHECK_MS).unref();
   }
 
-  #mayOpen(): boolean {
+  /** Openings in progress and not overdue. */
+  #fresh(): number {
     const overdue = 2 * (this.#quickest ?? 0) + OVERDUE_MS;
     const now = performance.now();
-    let current = 0;
-    for (const started of this.#openings) if (now - started <= overdue) current++;
+    let fresh = 0;
+    for (const started of this.#openings) if (now - started <= overdue) fresh++;
+    return fresh;
+  }
+
+  #mayOpen(): boolean {
     const far = this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
-    return current < (far ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
+    return this.#fresh() < (far ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
   }
 
   #start(forWaiting: boolean): void {
@@ -189,14 +197,15 @@ export class ConnectionStock {
     let started = performance.now();
     while (this.#openings.has(started)) started += 1e-6;
     this.#openings.add(started);
-    if (forWaiting) this.#forWaiting++;
-    this.#connector({ ...this.#params }, (error, socket) => {
+    let ended = false;
+    const end: Callback = (error, socket) => {
+      if (ended) return;
+      ended = true;
       this.#openings.delete(started);
-      if (forWaiting) this.#forWaiting--;
       if (error || !socket) {
-        // An opening asked for by a connect fails that connect, as undici's own would; one ahead fails silently, and
-        // none more is opened ahead until asked again.
-        if (forWaiting) this.#waiting.shift()?.(error ?? new Error('no connection'), null);
+        // An opening asked for by a connect fails the oldest connect, as undici's own would, unless others still in
+        // progress may serve it; one ahead fails silently, and none more is opened ahead until asked again.
+        if (forWaiting && this.#waiting.length > this.#fresh()) this.#waiting.shift()!(error ?? new Error('no connection'), null);
         else this.#wanted = 0;
         this.#pump();
         return;
@@ -212,7 +221,13 @@ export class ConnectionStock {
         else this.#keep(socket as Socket);
       }
       this.#pump();
-    });
+    };
+    try {
+      this.#connector({ ...this.#params }, end);
+    } catch (error) {
+      // undici's own client calls its connector in a promise, where a throw is a failed connect: so here, a tick later.
+      process.nextTick(() => end(error instanceof Error ? error : new Error(String(error)), null));
+    }
   }
 
   /** Keeps a connection opened ahead until a connect takes it, or {@link IDLE_MS} passes, or the server ends it. */

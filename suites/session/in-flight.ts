@@ -98,9 +98,12 @@ export class Widening {
    * `onAnswersAlone`: widen on what the answers show, however quickly connections open. Otherwise (the default) only
    * while connections take {@link WIDEN_MIN_RTT_MS} or more to open as well: a handshake is answered by the target's
    * kernel, with none of its work or queue in it, so a quick one says the target is near, and slow answers are its
-   * own (a cold start, a target that serves one request at a time), where more in flight would only queue. Behind a
-   * proxy or balancer near the suite, a far target is then tested at the default width: slower, never wider than
-   * every deployment was tested at.
+   * own (a cold start, a target that serves one request at a time), where more in flight would only queue. An
+   * opening also holds the name's resolution and, with TLS, a round trip more and both ends' TLS work
+   * (core/connection/stock.ts `quickestMs`): a near target behind a slow resolver, or a busy TLS one, may look far,
+   * and is then widened only as far as its answers allow. Behind a reverse proxy or balancer near the suite (it ends
+   * TCP there), a far target is tested at the default width: slower, never wider than every deployment was tested
+   * at. A CONNECT proxy (HTTP_PROXY) answers once it has reached the target: its tunnels take the far round trip.
    */
   constructor({ onAnswersAlone = false }: { onAnswersAlone?: boolean } = {}) {
     this.#onAnswersAlone = onAnswersAlone;
@@ -119,16 +122,24 @@ export class Widening {
   }
 
   /**
+   * The target pushed back (a 429 or a 5xx: a limiter, an overloaded target,
+   * or a proxy before it): the limit goes back to the default and stays there
+   * for the rest of the run, the width every deployment was already tested
+   * at. Returns the limit.
+   */
+  hold(): number {
+    this.#held = true;
+    return (this.#limit = DEFAULTS.concurrency);
+  }
+
+  /**
    * An exchange ended after `ms`, answered or not; returns the limit from now
    * on. `lateMs`: how far behind the suite's own loop was when it was read
    * (answers read in a burst wait for the ones read before them: that wait is
    * the suite's, not the target's). `full`: whether the limit was used
    * (requests waited for it, or it was all in flight): only then does a near
    * answer tell that the target takes that many at once (RFC 7661's point:
-   * a window not used is not validated). `pushedBack`: the answer was a 429
-   * or a 5xx, a limiter's or an overloaded target's (or a proxy's before it):
-   * the limit goes back to the default and stays there for the rest of the
-   * run, the width every deployment was already tested at. `busy`: the share
+   * a window not used is not validated). `busy`: the share
    * of its recent time the suite's loop was busy ({@link LoopLag}).
    * `openingMs`: how long the quickest connection took to open (see the
    * constructor), undefined before one opened.
@@ -141,17 +152,17 @@ export class Widening {
       lateMs = 0,
       busy = 0,
       full = true,
-      pushedBack = false,
       openingMs,
-    }: { lateMs?: number; busy?: number; full?: boolean; pushedBack?: boolean; openingMs?: number | undefined } = {},
+    }: { lateMs?: number; busy?: number; full?: boolean; openingMs?: number | undefined } = {},
   ): number {
-    if (pushedBack) this.#held = true;
-    if (this.#held) return (this.#limit = DEFAULTS.concurrency);
+    if (this.#held) return this.#limit;
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;
     }
-    if (!Number.isFinite(ms) || ms < 0) return this.#limit;
+    // Late by over half its time: the loop may have been behind before it went out too, and what is left is no round
+    // trip (taken as one, it would set the shortest too short for the rest of the run).
+    if (!Number.isFinite(ms) || ms < 0 || lateMs > ms / 2) return this.#limit;
     const own = Math.max(0, ms - lateMs);
     if (this.#rtt === undefined || own < this.#rtt * SETTLED_SHARE) this.#samples = 0;
     this.#rtt = Math.min(this.#rtt ?? own, own);

@@ -6,12 +6,13 @@
  * proxy nothing is opened ahead.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, connect as netConnect, createServer as createTcpServer, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../core/http.js';
 import { IDLE_MS } from '../../../core/connection/stock.js';
-import { openTunnel } from '../../helpers.js';
+import { openTunnel, selfSignedCert } from '../../helpers.js';
 
 /** What a server saw of its connections: when each was accepted, how many requests each carried, which are closed. */
 interface Seen {
@@ -117,6 +118,48 @@ describe('connections opened ahead of need', () => {
     const answers = await wave(c, 5);
     expect(answers.every((x) => x.response?.status === 200)).toBe(true);
     expect(seen.accepted).toHaveLength(5);
+  });
+
+  it('a request sent while the connection opened ahead for it is still opening takes that one: one connection for one', async () => {
+    // TLS whose handshake takes 100 ms (a relay holds the first bytes): the request's connect comes while it opens.
+    const { tls } = selfSignedCert();
+    const relayed = new Set<Socket>();
+    let accepted = 0;
+    const https = createHttpsServer(tls, (_req, res) => res.end('ok'));
+    const tlsPort = await listen(https);
+    const relay = createTcpServer((socket) => {
+      accepted++;
+      relayed.add(socket);
+      socket.pause();
+      setTimeout(() => {
+        const upstream = netConnect(tlsPort, '127.0.0.1', () => {
+          socket.pipe(upstream).pipe(socket);
+          socket.resume();
+        });
+        relayed.add(upstream);
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+      }, 100);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = client(`https://127.0.0.1:${(relay.address() as AddressInfo).port}`, { connections: 1, ca: tls.cert });
+      c.openAhead(1);
+      const x = await c.send({ method: 'GET', path: '/' });
+      expect(x.response?.status).toBe(200);
+      expect(accepted).toBe(1);
+    } finally {
+      for (const socket of relayed) socket.destroy();
+      relay.close();
+    }
+  });
+
+  it('a connector that throws fails the request with its error, once: no stack, no hang', async () => {
+    // A client certificate that is not one: undici's TLS connector throws as it is called.
+    const c = client('https://127.0.0.1:1', { cert: 'not a certificate', key: 'not a key' });
+    const x = await c.send({ method: 'GET', path: '/' });
+    expect(x.response).toBeUndefined();
+    expect(x.error).toBeDefined();
   });
 
   it('through a proxy, nothing is opened ahead: the proxy sees a tunnel only for a request', async () => {

@@ -87,6 +87,22 @@ describe('the in-flight limit 60 ms away', () => {
     expect(maxInFlight).toBeLessThanOrEqual(32);
   });
 
+  it('a target that answered one request 429 (the preflight, before any answer set the round trip) is not widened, even asked to', async () => {
+    let first = true;
+    const limited: Parameters<typeof withServer>[0]['wrap'] = (inner) => (request) => {
+      if (!first) return inner(request);
+      first = false;
+      return {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '0' },
+        body: { code: 'rate_limited', message: 'slow down', status: 429 },
+      };
+    };
+    const { concurrency, maxInFlight } = await runAway(['--widen-concurrency'], {}, limited);
+    expect(concurrency).toEqual({ limit: 32, source: 'default' });
+    expect(maxInFlight).toBeLessThanOrEqual(32);
+  });
+
   it('a far target that serves one request at a time (10 ms each) is not widened far, even asked to: its answers queue', async () => {
     // One at a time: each answer waits for those before it, so the more in flight, the longer each takes.
     let queue = Promise.resolve();

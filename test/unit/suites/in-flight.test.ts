@@ -72,7 +72,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     (_status) => {
       const w = new Widening(ASKED);
       expect(after(w, 100, 30)).toBe(32 + 30 - MIN_SAMPLES + 1);
-      expect(w.saw(100, true, { pushedBack: true })).toBe(32);
+      expect(w.hold()).toBe(32);
       expect(after(w, 100, 100)).toBe(32);
       // What was reached before stays on record.
       expect(w.record).toEqual({ limit: 55, source: 'widened', rttMs: 100 });
@@ -139,6 +139,14 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(after(w, 100, 20)).toBe(45);
     expect(w.saw(100, true, { busy: BUSY_SHARE + 0.05 })).toBe(45);
     expect(w.saw(100, true, { busy: BUSY_SHARE - 0.05 })).toBe(46);
+  });
+
+  it('an answer read late by most of its time does not set the round trip: the loop may have been behind before it went out', () => {
+    const w = new Widening(ASKED);
+    expect(after(w, 100, 20)).toBe(45);
+    // 120 ms, 115 of them late: 5 ms left is no round trip. Taken as one, every 100 ms answer after it would queue.
+    expect(w.saw(120, true, { lateMs: 115 })).toBe(45);
+    expect(after(w, 100, 10)).toBe(55);
   });
 
   it('a limit not used (fewer in flight, none waiting) is not widened by near answers: nothing showed the target takes more', () => {
