@@ -173,7 +173,9 @@ function contextFor(check: ActiveCheck, run: Run): CheckContext {
           seed: checkSeed(settings.seed, check.id),
           numRuns: settings.numRuns,
           timeLimitMs: settings.propertyTimeLimitMs,
-          concurrency: run.width,
+          // As many as may be in flight as it starts, not the widest the run may reach: a case is checked against the
+          // property's time limit as it starts, and one started only to wait for its turn would never be.
+          concurrency: Math.min(run.width, run.session.concurrency),
         },
         {
           check,

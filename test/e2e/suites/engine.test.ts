@@ -40,6 +40,23 @@ describe('runConformance against the reference', () => {
     );
   });
 
+  it("a property's time limit stops its cases: past it, no case starts (with widening allowed, the run's widest is 128)", async () => {
+    const runWith = (propertyTimeLimitMs?: number) =>
+      withServer({}, (url) =>
+        runConformance({
+          baseUrl: url,
+          apiKey: DISTINCTIVE_KEY,
+          seed: 11,
+          numRuns: 40,
+          ...(propertyTimeLimitMs ? { propertyTimeLimitMs } : {}),
+        }),
+      );
+    const full = await runWith();
+    const short = await runWith(1);
+    // The first cases of each property start at once, within the limit; those that waited for a turn do not.
+    expect(short.summary.requests).toBeLessThan(full.summary.requests);
+  });
+
   it('names every animal it creates with the run prefix', async () => {
     const server = await startReference({ apiKey: DISTINCTIVE_KEY });
     try {
