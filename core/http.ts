@@ -118,11 +118,13 @@ export class HttpClient implements Transport {
   /**
    * Keeps `count` connections of the tool's own shape open, opening the
    * missing ones before requests need them (at most the client's
-   * `connections`); those left unused for a second are closed. Nothing
-   * through a proxy, nor without `openAhead`.
+   * `connections`); those left unused for a second are closed. Only toward
+   * a far target (an opening took 10 ms or more), or also a near one with
+   * `evenNear` (core/connection/stock.ts). Nothing through a proxy, nor
+   * without `openAhead`.
    */
-  openAhead(count: number): void {
-    this.#route.stock?.openAhead(Math.min(count, this.#connections));
+  openAhead(count: number, how: { evenNear?: boolean } = {}): void {
+    this.#route.stock?.openAhead(Math.min(count, this.#connections), how);
   }
 
   /**

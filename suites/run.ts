@@ -240,11 +240,11 @@ export class Run {
   }
 
   /**
-   * Keeps `count` connections open ahead of need; none under `--rate-limit`: a paced run sends a few requests at a
-   * time, and connections opened for more would go unused (closed a second later) on a target that asked for less.
+   * Keeps `count` connections open ahead of need, toward a far target (or any, asked to widen on answers alone); none
+   * under `--rate-limit`: a paced run sends a few requests at a time, and connections opened for more would go unused.
    */
   #openAhead(count: number): void {
-    if (!this.settings.rateLimit) this.#http?.openAhead(count);
+    if (!this.settings.rateLimit) this.#http?.openAhead(count, { evenNear: this.settings.widenOnAnswersAlone });
   }
 
   selected(rule: RuleId): boolean {

@@ -85,6 +85,8 @@ export class ConnectionStock {
   /** The most connections asked for ahead: only more than that opens more. */
   #asked = 0;
   #quickest: number | undefined;
+  /** Open ahead of need whatever the openings took (`openAhead`'s `evenNear`). */
+  #evenNear = false;
   #closed = false;
   /** A look again at openings held back, when one is due. */
   #recheck: NodeJS.Timeout | undefined;
@@ -113,13 +115,19 @@ export class ConnectionStock {
 
   /**
    * Keeps `count` connections open, counting those in use: opens the missing
-   * ones, at the pace of the module's comment. Those no request takes within
-   * {@link IDLE_MS} are closed, and not opened again until more are asked for.
+   * ones, at the pace of the module's comment, once an opening took
+   * {@link NEAR_OPENING_MS} or more (a far target, where each costs a round
+   * trip), or at once with `evenNear`. A near target's connections open as
+   * its requests need them: ahead they would save no time and cost sockets
+   * (31 of 32 for a target that answers garbage). Those no request takes
+   * within {@link IDLE_MS} are closed, and not opened again until more are
+   * asked for.
    */
-  openAhead(count: number): void {
+  openAhead(count: number, { evenNear = false }: { evenNear?: boolean } = {}): void {
     if (this.#closed || count <= this.#asked) return;
     this.#asked = count;
     this.#wanted = count;
+    this.#evenNear = evenNear;
     this.#pump();
   }
 
@@ -167,7 +175,8 @@ export class ConnectionStock {
       // Every opening's connection goes to the oldest connect waiting, whoever started it: a connect needs one more
       // only when those in progress (and not overdue) are fewer than the connects waiting.
       const forWaiting = this.#waiting.length > this.#fresh();
-      if (!forWaiting && this.#open + this.#openings.size >= this.#wanted) return;
+      const ahead = this.#evenNear || this.#far();
+      if (!forWaiting && (!ahead || this.#open + this.#openings.size >= this.#wanted)) return;
       if (!this.#mayOpen()) break;
       this.#start(forWaiting);
     }
@@ -187,9 +196,13 @@ export class ConnectionStock {
     return fresh;
   }
 
+  /** Whether an opening took {@link NEAR_OPENING_MS} or more: each costs a round trip. */
+  #far(): boolean {
+    return this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
+  }
+
   #mayOpen(): boolean {
-    const far = this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
-    return this.#fresh() < (far ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
+    return this.#fresh() < (this.#far() ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
   }
 
   #start(forWaiting: boolean): void {

@@ -65,11 +65,50 @@ function client(baseUrl: string, more: Partial<ConstructorParameters<typeof Http
   return c;
 }
 
+/**
+ * An https server behind a relay that holds each connection's first bytes for 100 ms: every connection takes that
+ * long to open (its TLS handshake waits), as a far target's does. `accepted`: the connections the relay took.
+ */
+async function farTls(): Promise<{ url: string; ca: string; accepted(): number; close(): void }> {
+  const { tls } = selfSignedCert();
+  const relayed = new Set<Socket>();
+  let accepted = 0;
+  const https = createHttpsServer(tls, (_req, res) => res.end('ok'));
+  const tlsPort = await listen(https);
+  const relay = createTcpServer((socket) => {
+    accepted++;
+    relayed.add(socket);
+    socket.pause();
+    setTimeout(() => {
+      const upstream = netConnect(tlsPort, '127.0.0.1', () => {
+        socket.pipe(upstream).pipe(socket);
+        socket.resume();
+      });
+      relayed.add(upstream);
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    }, 100);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+    ca: tls.cert,
+    accepted: () => accepted,
+    close: () => {
+      for (const socket of relayed) socket.destroy();
+      relay.close();
+    },
+  };
+}
+
 /** Waits until `done()` holds, polling, for at most `ms`. */
 async function until(done: () => boolean, ms: number): Promise<void> {
   const end = performance.now() + ms;
   while (!done() && performance.now() < end) await delay(10);
 }
+
+/** Opened ahead though the target is near (loopback): what these tests look at is what is opened, and when. */
+const NEAR_TOO = { evenNear: true };
 
 const wave = (c: HttpClient, n: number) => Promise.all(Array.from({ length: n }, () => c.send({ method: 'GET', path: '/' })));
 
@@ -77,7 +116,7 @@ describe('connections opened ahead of need', () => {
   it('a wave of 8 requests goes on the 8 connections opened before it: none is opened for it', async () => {
     const seen = await target();
     const c = client(seen.url);
-    c.openAhead(8);
+    c.openAhead(8, NEAR_TOO);
     await until(() => seen.accepted.length >= 8, 5_000);
     expect(seen.accepted).toHaveLength(8);
     const started = performance.now();
@@ -90,7 +129,7 @@ describe('connections opened ahead of need', () => {
   it('one the server closed while it waited is never handed out: every request is answered, on a new connection', async () => {
     const seen = await target(50);
     const c = client(seen.url);
-    c.openAhead(4);
+    c.openAhead(4, NEAR_TOO);
     await until(() => seen.accepted.length >= 4 && seen.accepted.every((a) => a.closed), 5_000);
     expect(seen.accepted.map((a) => a.closed)).toEqual(Array(4).fill(true));
     const answers = await wave(c, 4);
@@ -101,11 +140,11 @@ describe('connections opened ahead of need', () => {
   it(`one no request took is closed by the client (after ${IDLE_MS} ms), and not opened again until more are asked for`, async () => {
     const seen = await target();
     const c = client(seen.url);
-    c.openAhead(3);
+    c.openAhead(3, NEAR_TOO);
     await until(() => seen.accepted.length >= 3 && seen.accepted.every((a) => a.closed), 20 * IDLE_MS);
     expect(seen.accepted.map((a) => ({ requests: a.requests, closed: a.closed }))).toEqual(Array(3).fill({ requests: 0, closed: true }));
-    c.openAhead(3);
-    c.openAhead(4);
+    c.openAhead(3, NEAR_TOO);
+    c.openAhead(4, NEAR_TOO);
     await until(() => seen.accepted.length >= 7, 5_000);
     expect(seen.accepted).toHaveLength(7);
   });
@@ -113,7 +152,7 @@ describe('connections opened ahead of need', () => {
   it('at most the client’s connections are opened, however many are asked for', async () => {
     const seen = await target();
     const c = client(seen.url, { connections: 5 });
-    c.openAhead(50);
+    c.openAhead(50, NEAR_TOO);
     await until(() => seen.accepted.length >= 5, 5_000);
     const answers = await wave(c, 5);
     expect(answers.every((x) => x.response?.status === 200)).toBe(true);
@@ -121,36 +160,40 @@ describe('connections opened ahead of need', () => {
   });
 
   it('a request sent while the connection opened ahead for it is still opening takes that one: one connection for one', async () => {
-    // TLS whose handshake takes 100 ms (a relay holds the first bytes): the request's connect comes while it opens.
-    const { tls } = selfSignedCert();
-    const relayed = new Set<Socket>();
-    let accepted = 0;
-    const https = createHttpsServer(tls, (_req, res) => res.end('ok'));
-    const tlsPort = await listen(https);
-    const relay = createTcpServer((socket) => {
-      accepted++;
-      relayed.add(socket);
-      socket.pause();
-      setTimeout(() => {
-        const upstream = netConnect(tlsPort, '127.0.0.1', () => {
-          socket.pipe(upstream).pipe(socket);
-          socket.resume();
-        });
-        relayed.add(upstream);
-        upstream.on('error', () => socket.destroy());
-        socket.on('error', () => upstream.destroy());
-      }, 100);
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const far = await farTls();
     try {
-      const c = client(`https://127.0.0.1:${(relay.address() as AddressInfo).port}`, { connections: 1, ca: tls.cert });
-      c.openAhead(1);
+      const c = client(far.url, { connections: 1, ca: far.ca });
+      c.openAhead(1, NEAR_TOO);
       const x = await c.send({ method: 'GET', path: '/' });
       expect(x.response?.status).toBe(200);
-      expect(accepted).toBe(1);
+      expect(far.accepted()).toBe(1);
     } finally {
-      for (const socket of relayed) socket.destroy();
-      relay.close();
+      far.close();
+    }
+  });
+
+  it('toward a near target nothing is opened ahead unless asked (evenNear): connections open as requests need them', async () => {
+    const seen = await target();
+    const c = client(seen.url);
+    c.openAhead(8);
+    const x = await c.send({ method: 'GET', path: '/' });
+    expect(x.response?.status).toBe(200);
+    // Long enough for a handshake on loopback many times over: a connection opened ahead would have been seen.
+    await delay(200);
+    expect(seen.accepted).toHaveLength(1);
+  });
+
+  it('toward a far target (an opening took 10 ms or more) the rest are opened ahead once the first opening ends', async () => {
+    const far = await farTls();
+    try {
+      const c = client(far.url, { ca: far.ca });
+      c.openAhead(4);
+      const x = await c.send({ method: 'GET', path: '/' });
+      expect(x.response?.status).toBe(200);
+      await until(() => far.accepted() >= 4, 10_000);
+      expect(far.accepted()).toBe(4);
+    } finally {
+      far.close();
     }
   });
 
@@ -172,7 +215,7 @@ describe('connections opened ahead of need', () => {
     });
     const port = await listen(proxy);
     const c = client(seen.url, { proxy: { kind: 'url', url: `http://127.0.0.1:${port}` } });
-    c.openAhead(8);
+    c.openAhead(8, NEAR_TOO);
     // Long enough for a handshake on loopback many times over: a tunnel opened ahead would have been seen.
     await delay(200);
     expect(tunnels).toBe(0);
