@@ -5,10 +5,10 @@
  * is handed out at once, otherwise one is opened, by the same undici connector
  * the pool would use (so the same TLS verification, `--ca`, client
  * certificate and connect deadline). {@link ConnectionStock.openAhead} opens
- * connections before the requests that will need them: while a run's first
- * steps go one after another on one connection, the ones its in-flight limit
- * will use are opened, and its first wide wave does not wait a round trip for
- * handshakes.
+ * connections before the requests that will need them, toward a far target:
+ * while a run's first steps go one after another on one connection, the ones
+ * its in-flight limit will use are opened, and its first wide wave does not
+ * wait a round trip for handshakes.
  *
  * Openings are paced, whoever asked: at most {@link FIRST_OPENINGS} at once,
  * and to a far target (an opening takes {@link NEAR_OPENING_MS} or more) as
