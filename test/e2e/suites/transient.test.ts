@@ -17,6 +17,7 @@ import { createReferenceHandler } from '../../../reference/handler.js';
 import { serve } from '../../../reference/server.js';
 import type { ConformanceResult } from '../../../result/model.js';
 import { runConformance } from '../../../suites/engine.js';
+import { createPet, listPets } from '../../../suites/requests.js';
 import { IdleClosed, TargetSession } from '../../../suites/session.js';
 import { CONTRACT_API_KEY, type Mutant, mutants } from '../../fixtures/mutants/index.js';
 import { DISTINCTIVE_KEY, withServer } from '../../helpers.js';
@@ -160,8 +161,8 @@ describe('idle closes', () => {
     };
     const { session, close } = await sessionTo(handle, 10_000);
     try {
-      expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
-      const x = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      expect((await session.send('t', listPets())).response?.status).toBe(200);
+      const x = await session.send('t', listPets());
       expect(x.error?.message).toBeUndefined();
       expect(x.response?.status).toBe(200);
       expect(n).toBe(5);
@@ -189,14 +190,8 @@ describe('idle closes', () => {
     };
     const { session, close } = await sessionTo(handle, 10_000);
     try {
-      expect((await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' })).response?.status).toBe(200);
-      const post = await session.send('t', {
-        operation: 'createPet',
-        method: 'POST',
-        path: '/pets',
-        headers: { 'content-type': 'application/json' },
-        body: '{"name":"a","categoryId":1}',
-      });
+      expect((await session.send('t', listPets())).response?.status).toBe(200);
+      const post = await session.send('t', createPet('{"name":"a","categoryId":1}'));
       expect(post.response?.status).toBe(201);
       // Sent twice, the second time as the first request of a new connection.
       expect(seen).toEqual(['GET 1', 'POST 2', 'POST 1']);
@@ -221,48 +216,28 @@ describe('idle closes', () => {
     };
     const { session, close } = await sessionTo(handle, 0);
     try {
-      const first = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      const first = await session.send('t', listPets());
       expect(first.response?.status).toBe(200);
       // The pooled connection served one request: the next one dies on it, and is sent again on a new connection.
-      const again = await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      const again = await session.send('t', listPets());
       expect(again.response?.status).toBe(200);
       expect(seen.length).toBe(3);
       // A new connection the GET was answered on is pooled no longer (it was the resend's own): the pool's connection is
       // gone, so warm one, then a POST dies on it.
-      await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
-      const post = session.send('t', {
-        operation: 'createPet',
-        method: 'POST',
-        path: '/pets',
-        headers: { 'content-type': 'application/json' },
-        body: '{"name":"a","categoryId":1}',
-      });
+      await session.send('t', listPets());
+      const post = session.send('t', createPet('{"name":"a","categoryId":1}'));
       await expect(post).rejects.toBeInstanceOf(IdleClosed);
       await expect(post).rejects.toThrow(/had carried earlier requests and was closed before any byte of the answer/);
       expect(session.stopped).toBeUndefined();
       // A POST the document says is refused (a body that is not a NewPet, or no key) changes nothing on a conforming
       // server: it is sent again on a new connection like a GET. Warm the pool again, then let one die on it.
-      await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
+      await session.send('t', listPets());
       const before = seen.length;
-      const refused = await session.send('t', {
-        operation: 'createPet',
-        method: 'POST',
-        path: '/pets',
-        headers: { 'content-type': 'application/json' },
-        body: '{"categoryId":1}',
-        refused: true,
-      });
+      const refused = await session.send('t', { ...createPet('{"categoryId":1}'), refused: true });
       expect(refused.response?.status).toBe(201);
       expect(seen.slice(before).filter((line) => line.startsWith('POST'))).toHaveLength(2);
-      await session.send('t', { operation: 'listPets', method: 'GET', path: '/pets' });
-      const keyless = await session.send('t', {
-        operation: 'createPet',
-        method: 'POST',
-        path: '/pets',
-        auth: 'none',
-        headers: { 'content-type': 'application/json' },
-        body: '{"name":"a","categoryId":1}',
-      });
+      await session.send('t', listPets());
+      const keyless = await session.send('t', createPet('{"name":"a","categoryId":1}', { auth: 'none' }));
       expect(keyless.response?.status).toBe(201);
     } finally {
       await close();
