@@ -132,8 +132,13 @@ export class HttpClient implements Transport {
    * without `openAhead`: see core/connection/stock.ts `quickestMs`.
    */
   get quickestOpeningMs(): number | undefined {
-    const times = (this.#route.paced ?? []).map((s) => s.quickestMs).filter((ms) => ms !== undefined);
-    return times.length === 0 ? undefined : Math.min(...times);
+    // Read on every exchange (widening): no array made for it.
+    let quickest: number | undefined;
+    for (const stock of this.#route.paced ?? []) {
+      const ms = stock.quickestMs;
+      if (ms !== undefined && (quickest === undefined || ms < quickest)) quickest = ms;
+    }
+    return quickest;
   }
 
   /** Requests sent so far. */

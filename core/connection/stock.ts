@@ -174,10 +174,11 @@ export class ConnectionStock {
     while (!this.#closed) {
       // Every opening's connection goes to the oldest connect waiting, whoever started it: a connect needs one more
       // only when those in progress (and not overdue) are fewer than the connects waiting.
-      const forWaiting = this.#waiting.length > this.#fresh();
+      const fresh = this.#fresh();
+      const forWaiting = this.#waiting.length > fresh;
       const ahead = this.#evenNear || this.#far();
       if (!forWaiting && (!ahead || this.#open + this.#openings.size >= this.#wanted)) return;
-      if (!this.#mayOpen()) break;
+      if (!this.#mayOpen(fresh)) break;
       this.#start(forWaiting);
     }
     if (!this.#closed && this.#waiting.length > this.#fresh() && !this.#recheck)
@@ -201,8 +202,9 @@ export class ConnectionStock {
     return this.#quickest !== undefined && this.#quickest >= NEAR_OPENING_MS;
   }
 
-  #mayOpen(): boolean {
-    return this.#fresh() < (this.#far() ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
+  /** Whether one more opening keeps to the pace, with `fresh` openings in progress and not overdue. */
+  #mayOpen(fresh: number): boolean {
+    return fresh < (this.#far() ? Math.min(MOST_OPENINGS, Math.max(FIRST_OPENINGS, this.#open)) : FIRST_OPENINGS);
   }
 
   #start(forWaiting: boolean): void {

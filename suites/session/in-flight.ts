@@ -12,6 +12,7 @@
  * (suites/pacing.ts) still paces on top, whatever the limit; how fast the
  * connections behind a wider limit are opened is core/connection/stock.ts's.
  */
+import { NEAR_OPENING_MS } from '../../core/connection/stock.js';
 import { DEFAULTS } from '../defaults.js';
 import type { ConcurrencyRecord } from '../../result/model.js';
 
@@ -96,7 +97,7 @@ export class Widening {
 
   /**
    * `onAnswersAlone`: widen on what the answers show, however quickly connections open. Otherwise (the default) only
-   * while connections take {@link WIDEN_MIN_RTT_MS} or more to open as well: a handshake is answered by the target's
+   * while connections take {@link NEAR_OPENING_MS} or more to open as well (the stock's own far, where it opens ahead): a handshake is answered by the target's
    * kernel, with none of its work or queue in it, so a quick one says the target is near, and slow answers are its
    * own (a cold start, a target that serves one request at a time), where more in flight would only queue. An
    * opening also holds the name's resolution and, with TLS, a round trip more and both ends' TLS work
@@ -167,7 +168,7 @@ export class Widening {
     if (this.#rtt === undefined || own < this.#rtt * SETTLED_SHARE) this.#samples = 0;
     this.#rtt = Math.min(this.#rtt ?? own, own);
     if (++this.#samples < MIN_SAMPLES) return this.#limit;
-    const far = this.#onAnswersAlone || (openingMs !== undefined && openingMs >= WIDEN_MIN_RTT_MS);
+    const far = this.#onAnswersAlone || (openingMs !== undefined && openingMs >= NEAR_OPENING_MS);
     const near = far && this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
     // The suite itself behind or busy: no wider, whatever the wire does; nor wider than what was used.
     if (near && (lateMs > this.#rtt * LAG_SHARE || busy > BUSY_SHARE || !full)) return this.#limit;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NEAR_OPENING_MS } from '../../../core/connection/stock.js';
 import { DEFAULTS } from '../../../suites/defaults.js';
 import {
   BUSY_SHARE,
@@ -79,7 +80,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     },
   );
 
-  it('not asked (the default), it widens only while connections take WIDEN_MIN_RTT_MS or more to open too', () => {
+  it('not asked (the default), it widens only while connections take NEAR_OPENING_MS or more to open too', () => {
     const answers = (w: Widening, openingMs: number | undefined) => {
       for (let i = 0; i < 50; i++) w.saw(100, true, { openingMs });
       return w.limit;
@@ -88,7 +89,7 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(answers(new Widening(), 100)).toBe(32 + 50 - MIN_SAMPLES + 1);
     // Answers 100 ms away, handshakes under a millisecond: a proxy or balancer near the suite, or the target's own slowness.
     expect(answers(new Widening(), 0.4)).toBe(32);
-    expect(answers(new Widening(), WIDEN_MIN_RTT_MS - 0.1)).toBe(32);
+    expect(answers(new Widening(), NEAR_OPENING_MS - 0.1)).toBe(32);
     // No connection opened yet: nothing says the target is far.
     expect(answers(new Widening(), undefined)).toBe(32);
     // Asked for, the answers alone decide.
