@@ -84,6 +84,7 @@ function targetRange(
   t: ThresholdResult,
   g: GeneratorSignals,
   profile: readonly BoundSignal[],
+  answered: boolean,
 ): { low: number; high: number; signals: readonly BoundSignal[]; why: string; so: string } | undefined {
   const figure = t.measured;
   const late = loopLatenessMs(g);
@@ -130,15 +131,26 @@ function targetRange(
       why: said(profile, ''),
       so: 'the p99s a drift compares over time are partly its own',
     };
+  // A request not answered was dropped (due while every connection waited, on the target or on the generator's own
+  // reading of answers already in its sockets), timed out, or failed on its socket: bound, any of it may be its own.
+  if (t.metric === 'answered' && answered)
+    return {
+      low: figure,
+      high: 100,
+      signals: profile,
+      why: said(profile, ''),
+      so: `the requests it counted unanswered may have waited on it, not on the target: the target's own share is anywhere from ${figure}% to 100%`,
+    };
   return undefined;
 }
 
 /**
  * A profile's thresholds as the generator could judge them, and what made it
  * bound. Latency thresholds are judged over the range the target's own figure
- * lies in; throughput and drift, when the generator was bound against the
- * profile's p99 (`overallP99Ms`); error rate and the share answered as they
- * were. A threshold not measured already (nothing answered) is left as it is.
+ * lies in; throughput, drift and (`answered`, as the load phase judges since
+ * it records `answered.generatorAware`) the share answered, when the generator
+ * was bound against the profile's p99 (`overallP99Ms`); error rate as it was.
+ * A threshold not measured already (nothing answered) is left as it is.
  * `boundBy` holds the signals against the p99 and those of every threshold
  * the generator could not judge, so "the generator was bound" in a threshold
  * never stands beside `bound: false`.
@@ -147,12 +159,13 @@ export function judgeAsGenerator(
   thresholds: readonly ThresholdResult[],
   g: GeneratorSignals,
   overallP99Ms: number,
+  { answered = true }: { answered?: boolean } = {},
 ): { thresholds: ThresholdResult[]; boundBy: BoundSignal[] } {
   const profile = boundSignals(g, overallP99Ms);
   const signals = new Set<BoundSignal>(profile);
   const judged = thresholds.map((t): ThresholdResult => {
     if (t.outcome === 'inconclusive' || !thresholdMeasured(t)) return t;
-    const range = targetRange(t, g, profile);
+    const range = targetRange(t, g, profile, answered);
     if (!range || meetsLimit(t, range.low) === meetsLimit(t, range.high)) return t;
     for (const s of range.signals) signals.add(s);
     return { ...t, outcome: 'inconclusive', reason: `${NOT_MEASURED}: the generator was bound (${range.why}): ${range.so}` };

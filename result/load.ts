@@ -86,10 +86,13 @@ export interface LoadResult {
   schedule?: { due: number; sent: number; dropped: number; late: number };
   /**
    * Requests answered (any status) of those due: sent (closed loop, ramp) or
-   * due by the schedule (fixed rate). Below 90%, the `answered` threshold fails.
-   * Absent from reports of earlier versions.
+   * due by the schedule (fixed rate). Below 90%, the `answered` threshold fails,
+   * unless the generator was bound (`generatorAware`: the share is judged
+   * against the generator's load, result/generator.ts; reports of earlier
+   * versions lack it and judged the share as it was). Absent from reports of
+   * earlier versions still.
    */
-  answered?: { answered: number; due: number };
+  answered?: { answered: number; due: number; generatorAware?: boolean };
   thresholds: ThresholdResult[];
   /**
    * The load generator's own load: CPU share of one core, event-loop delay at

@@ -127,7 +127,15 @@ export const loadDefs = {
         type: 'object',
         required: ['answered', 'due'],
         additionalProperties: false,
-        properties: { answered: { type: 'integer', minimum: 0 }, due: { type: 'integer', minimum: 0 } },
+        properties: {
+          answered: { type: 'integer', minimum: 0 },
+          due: { type: 'integer', minimum: 0 },
+          generatorAware: {
+            type: 'boolean',
+            description:
+              'The share answered was judged against the generator load: bound, it reads not measured rather than a failure. Absent from reports of earlier versions, which judged it as it was',
+          },
+        },
       },
       thresholds: { type: 'array', items: { $ref: '#/$defs/threshold' } },
       generatorLoad: {

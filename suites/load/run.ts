@@ -175,7 +175,7 @@ export async function runProfile(
   const timeline = stats.timeline;
   const drift = profile.thresholds.some((t) => t.includes('drift')) ? measureDrift(timeline) : undefined;
   // A stress profile looks for where it breaks: its thresholds are judged on the last stage that held (failing when none did).
-  const answered = { answered: figures.overall.requests, due };
+  const answered = { answered: figures.overall.requests, due, generatorAware: true };
   const measured =
     profile.kind === 'ramp' && brokeAt && held
       ? [
@@ -245,11 +245,13 @@ export function judgeThresholds(
   thresholds: readonly Threshold[],
   figures: Pick<LoadResult, 'overall' | 'operations'>,
   drift: LoadResult['drift'],
-  answered: { answered: number; due: number },
+  answered: NonNullable<LoadResult['answered']>,
   generator?: GeneratorSignals,
 ): ThresholdResult[] {
   const judged = [...evaluate(profile, thresholds, figures, drift), answeredThreshold(profile, answered.answered, answered.due)];
-  return generator ? judgeAsGenerator(judged, generator, figures.overall.latencyMs.p99).thresholds : judged;
+  return generator
+    ? judgeAsGenerator(judged, generator, figures.overall.latencyMs.p99, { answered: answered.generatorAware === true }).thresholds
+    : judged;
 }
 
 /**

@@ -141,6 +141,7 @@ export class Lanes {
   readonly #sweep: NodeJS.Timeout;
   #proxyFailures = 0;
   #proxyFailed: string | undefined;
+  #closed = false;
 
   constructor(
     run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints'> &
@@ -163,9 +164,16 @@ export class Lanes {
       for (let i = 0; i < count; i++)
         this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
+    // Deadlines as they stood when the timer ran, swept after the loop's next read of its sockets (an immediate runs
+    // after the poll phase, a timer before it): an answer that came while the generator's loop was stalled past a
+    // deadline is read as the answer it is, never counted as the target's timeout because the generator woke to its
+    // timers first, or stalled between its timer and the sweep.
     this.#sweep = setInterval(() => {
       const now = performance.now();
-      for (const lane of this.all) lane.sweep(now, run.timeoutMs);
+      setImmediate(() => {
+        if (this.#closed) return;
+        for (const lane of this.all) lane.sweep(now, run.timeoutMs);
+      });
     }, every);
     this.#sweep.unref();
   }
@@ -189,6 +197,7 @@ export class Lanes {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#sweep);
     await Promise.all(this.all.map((lane) => lane.close()));
   }

@@ -477,7 +477,11 @@ describe('load phase: only what was measured counts', () => {
         expect(report.summary.verdict).toBe('conformant');
         expect(report.summary.thresholds).toBe('fail');
         expect(load!.overall.requests).toBe(0);
-        expect(load!.answered).toEqual({ answered: 0, due: load!.overall.errors.timeouts + load!.overall.errors.socketErrors });
+        expect(load!.answered).toEqual({
+          answered: 0,
+          due: load!.overall.errors.timeouts + load!.overall.errors.socketErrors,
+          generatorAware: true,
+        });
         expect(load!.answered!.due).toBeGreaterThan(0);
         const answered = load!.thresholds.find((t) => t.metric === 'answered')!;
         expect(answered).toMatchObject({
@@ -731,7 +735,7 @@ describe('load phase over https: TLS verified as in the functional phase', () =>
       expect(handled).toBe(0);
       expect(refused.overall.requests).toBe(0);
       expect(refused.overall.errors.socketErrors).toBeGreaterThan(0);
-      expect(refused.answered).toEqual({ answered: 0, due: refused.overall.errors.socketErrors });
+      expect(refused.answered).toEqual({ answered: 0, due: refused.overall.errors.socketErrors, generatorAware: true });
       expect(refused.thresholds.every((t) => t.outcome === 'fail')).toBe(true);
 
       const trusted = await runProfile(p, validateProfile(p), { ...deps, connection: { ca: tls.cert } });
@@ -772,12 +776,64 @@ describe('load phase deadlines', () => {
       // Without the deadline a drip of 1000 bytes, one every 100 ms, would hold the profile 100 s: past this test's timeout.
       expect(result.overall.requests).toBe(0);
       expect(result.overall.errors.timeouts).toBeGreaterThanOrEqual(4);
-      expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts });
+      expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts, generatorAware: true });
     } finally {
       for (const socket of sockets) socket.destroy();
       server.close();
     }
   });
+});
+
+describe('load phase deadlines, the generator stalled', () => {
+  // Raw lanes (the tool's own shape) and undici's (another client's shape).
+  it.each([
+    ['its own lanes', undefined],
+    ["undici's lanes", ['curl'] as const],
+  ])(
+    'an answer that came while the generator was stalled past its deadline is read as an answer, never a timeout of the target (%s)',
+    async (_, fingerprints) => {
+      // Each answer is written whole, then this process (generator and server alike) is stalled past the deadline: the
+      // answer waits in the generator's socket, as it does when the machine does not schedule the generator.
+      const stall = new Int32Array(new SharedArrayBuffer(4));
+      const body = '[]';
+      const sockets = new Set<Socket>();
+      const server = createNetServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => {});
+        socket.on('data', () => {
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+          Atomics.wait(stall, 0, 0, 300);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        const p = profile({ name: 'stalled', kind: 'closed', connections: 1, durationSec: 1, thresholds: [] });
+        const result = await runProfile(p, [], {
+          baseUrl: url,
+          authorization: 'Bearer x',
+          requests: buildMix({
+            mix: { listPets: 1, getPet: 0, createPet: 0 },
+            petIds: [],
+            prefix: 'pctest-stall ',
+            seed: 1,
+            authProbeShare: 0,
+          }),
+          timeoutMs: 100,
+          ...(fingerprints ? { fingerprints } : {}),
+          sample: () => false,
+          judge: () => {},
+          emit: () => {},
+        });
+        // Before: the sweep's timer ran first when the loop woke, and every request was a timeout.
+        expect(result.overall.errors.timeouts).toBe(0);
+        expect(result.overall.requests).toBeGreaterThanOrEqual(2);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        server.close();
+      }
+    },
+  );
 });
 
 describe('thresholds are met only when measured', () => {

@@ -44,9 +44,10 @@ function judge(
   expressions: string[],
   f: Pick<LoadResult, 'overall' | 'operations'>,
   generator: { cpuShare: number; eventLoopDelayP99Ms: number },
+  answered = { answered: 1000, due: 1000 },
 ) {
-  const judged = judgeThresholds('busy', parse(...expressions), f, undefined, { answered: 1000, due: 1000 }, generator);
-  const raw = judgeThresholds('busy', parse(...expressions), f, undefined, { answered: 1000, due: 1000 });
+  const judged = judgeThresholds('busy', parse(...expressions), f, undefined, { ...answered, generatorAware: true }, generator);
+  const raw = judgeThresholds('busy', parse(...expressions), f, undefined, answered);
   const { thresholds, boundBy } = judgeAsGenerator(raw, generator, f.overall.latencyMs.p99);
   // verify judges a report through judgeThresholds with its recorded generator load; the load phase, as here: the same.
   expect(thresholds).toEqual(judged);
@@ -125,6 +126,28 @@ describe('the generator counts as bound when its event-loop delay is high agains
     expect(judged.map((t) => t.outcome)).toEqual(['fail', 'fail', 'pass']);
     const met = judge(['p50 > 10ms'], issue, busyLoop);
     expect(met[0]!.outcome).toBe('inconclusive');
+  });
+
+  it('a share answered under 90% while the generator was bound is not measured; with the generator idle it fails, and a report of an earlier version (no generatorAware) keeps its failure', () => {
+    // A fixed-rate profile that dropped 300 of 1000 due requests: every connection was waiting when they came due.
+    const dropped = { answered: 700, due: 1000 };
+    const bound = judge(['p99 < 500ms'], issue, { cpuShare: 0.95, eventLoopDelayP99Ms: 11 }, dropped);
+    expect(outcomes(bound)).toEqual({ 'LOAD-BUSY-ALL-P99': 'pass', 'LOAD-BUSY-ALL-ANSWERED': 'inconclusive' });
+    expect(bound[1]!.reason).toBe(
+      "not measured: the generator was bound (it used 95% of a core): the requests it counted unanswered may have waited on it, not on the target: the target's own share is anywhere from 70% to 100%",
+    );
+    expect(bound.boundBy).toEqual(['cpu']);
+    // Bound by its loop against the p99 the same.
+    expect(outcomes(judge([], issue, busyLoop, dropped))).toEqual({ 'LOAD-BUSY-ALL-ANSWERED': 'inconclusive' });
+    // The generator idle: the drops are the target's (it kept every connection busy).
+    const idle = judge([], issue, { cpuShare: 0.3, eventLoopDelayP99Ms: 11 }, dropped);
+    expect(idle[0]).toMatchObject({ outcome: 'fail', measured: 70, reason: 'only 700 of 1000 requests answered' });
+    // Bound, but 95% answered: a pass stands.
+    expect(outcomes(judge([], issue, busyLoop, { answered: 950, due: 1000 }))).toEqual({ 'LOAD-BUSY-ALL-ANSWERED': 'pass' });
+    // verify, a report of an earlier version: the share judged as that version judged it.
+    const recorded = { cpuShare: 0.95, eventLoopDelayP99Ms: 11, bound: true };
+    expect(judgeThresholds('busy', [], issue, undefined, dropped, recorded)[0]!.outcome).toBe('fail');
+    expect(judgeThresholds('busy', [], issue, undefined, { ...dropped, generatorAware: true }, recorded)[0]!.outcome).toBe('inconclusive');
   });
 
   it('verify judges a report with its recorded generator load; one of an earlier version (no boundBy), on the figures alone', () => {
