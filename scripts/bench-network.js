@@ -14,6 +14,8 @@
 //   handshakes let it widen. --auto: the CLI's own default, as behind a proxy near the suite; --no-widen:
 //   --no-widen-concurrency, the fixed default of 32)
 //   (--log: every request of the last run at each rtt, with its depth, start and end in ms)
+// Beside each run, its floor (scripts/network-floor.js): a fresh process sending as many requests, as many in flight
+// as the run had at most, none waiting for another, nothing judged; the table gives the run's wall against it.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,7 +80,32 @@ async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
   }
 }
 
-/** Rows `{ what, median, unit, target, met, runs, waves, report }` for each round trip (median: whole-CLI wall time). */
+const floorScript = new URL('./network-floor.js', import.meta.url).pathname;
+
+/**
+ * The floor beside a run (scripts/network-floor.js): a fresh process sending as many requests, as many in flight as
+ * the run had at most, none waiting for another, nothing judged; through a proxy `rttMs` away, spawn to exit.
+ */
+async function floorRun(target, rttMs, count, inFlight) {
+  const proxy = await startDelayProxy({ target, rttMs });
+  try {
+    const spawned = performance.now();
+    const { stdout } = await run(process.execPath, [floorScript, proxy.url, String(count), String(inFlight)], {
+      env: { ...process.env, PETSTORE_API_KEY: KEY },
+    });
+    const wall = (performance.now() - spawned) / 1000;
+    const { requests } = JSON.parse(stdout);
+    if (requests !== count) throw new Error(`bench-network: the floor got ${requests} of ${count} answers`);
+    return { wall, waves: proxy.stats().waves };
+  } finally {
+    await proxy.close();
+  }
+}
+
+/**
+ * Rows `{ what, median, unit, target, met, runs, waves, report, floor }` for each round trip (median: whole-CLI wall
+ * time; floor: the median wall and waves of {@link floorRun} beside each run, against the same reference after it).
+ */
 export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, widen = true, log = () => {}, requestLog = false } = {}) {
   const rows = [];
   for (const rtt of rtts) {
@@ -93,7 +120,11 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
         );
         if (requestLog && i === runs - 1)
           for (const q of r.log) log(`    #${q.n} depth ${q.depth} ${q.start.toFixed(1)}–${q.end?.toFixed(1) ?? '?'} ms ${q.line}`);
-        results.push(r);
+        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight);
+        log(
+          `  ${rtt} ms away, floor ${i + 1}: wall ${floor.wall.toFixed(2)} s, ${floor.waves} waves (${r.requests} requests, ${r.maxInFlight} in flight, nothing judged)`,
+        );
+        results.push({ ...r, floor });
       } finally {
         await reference.close();
       }
@@ -111,6 +142,7 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
       maxInFlight: median(results.map((r) => r.maxInFlight)),
       requests: median(results.map((r) => r.requests)),
       report: median(results.map((r) => r.seconds)),
+      floor: { wall: median(results.map((r) => r.floor.wall)), waves: median(results.map((r) => r.floor.waves)) },
     });
   }
   return rows;
@@ -125,11 +157,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const widen = process.argv.includes('--auto') ? null : !process.argv.includes('--no-widen');
   const rows = await benchNetwork({ runs, rtts, concurrency, widen, log: console.log, requestLog: process.argv.includes('--log') });
   if (concurrency) console.log(`\n--concurrency ${concurrency}`);
-  console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | target');
-  console.log('--- | --- | --- | --- | --- | --- | ---');
+  console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | floor: wall, waves | × floor | target');
+  console.log('--- | --- | --- | --- | --- | --- | --- | --- | ---');
   for (const [i, row] of rows.entries())
     console.log(
-      `${rtts[i]} ms | ${row.waves} | ${row.maxInFlight} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
+      `${rtts[i]} ms | ${row.waves} | ${row.maxInFlight} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
     );
-  console.log('medians; the machine may be shared: read them as such.');
+  console.log(
+    'medians; the machine may be shared: read them as such. floor: a fresh process sending as many pages, as many in flight, none waiting for another, nothing judged (scripts/network-floor.js)',
+  );
 }
