@@ -45,7 +45,9 @@ const shown = (row) => {
   const value = row.median ?? row.medianMs ?? row.medianMB ?? row.ratio;
   const unit = row.unit ?? (row.medianMs !== undefined ? 'ms' : row.medianMB !== undefined ? 'MB' : '');
   const ratio = row.ratio !== undefined && row.medianMs !== undefined ? ` (${row.ratio.toFixed(1)}× node -e 0)` : '';
-  return `${typeof value === 'number' ? value.toFixed(value < 10 ? 2 : 0) : value} ${unit}${ratio}`;
+  // A functional run against its floor: as many requests from a fresh process, nothing judged (scripts/network-floor.js).
+  const floor = row.floor ? ` (${(row.median / row.floor.wall).toFixed(1)}× its floor, ${row.floor.wall.toFixed(2)} s)` : '';
+  return `${typeof value === 'number' ? value.toFixed(value < 10 ? 2 : 0) : value} ${unit}${ratio}${floor}`;
 };
 console.log('\nwhat | median | target | met');
 console.log('--- | --- | --- | ---');
