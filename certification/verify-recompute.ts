@@ -75,10 +75,11 @@ export async function recompute(
       strict: report.options.strict,
       load: 'none',
       transport: replayer,
-      // Certified before the preflight's page was also the setup's first list: GET /pets?limit=1, then the setup's own.
-      ...(entries.some((e) => e._meta.check === 'preflight' && e.request.url.endsWith('/pets?limit=1'))
-        ? { preflightLimit: 1 as const }
-        : {}),
+      // The prelude as the run sent it: drawn, or in the fixed order of bundles certified before it was drawn.
+      prelude: report.options.prelude ?? 'fixed',
+      // The preflight's page as the run asked for it: drawn under a drawn prelude; GET /pets?limit=1 (then the setup's
+      // own list) in bundles certified before the preflight's page was also the setup's first list; else 100.
+      ...preflightOf(entries),
     });
   } catch (error) {
     return found.problem({ code: 'RECOMPUTATION_FAILED', detail: asPcError(error).message });
@@ -233,4 +234,12 @@ function judgedAgain(load: LoadResult): ThresholdResult[] | undefined {
     load.answered ?? { answered: requests, due: requests + errors.timeouts + errors.socketErrors },
     load.generatorLoad.boundBy ? load.generatorLoad : undefined,
   );
+}
+
+/** The preflight's page size as the recorded run asked for it (its request's `limit`, or none), when the transcript holds it. */
+function preflightOf(entries: readonly { _meta: { check: string }; request: { url: string } }[]): { preflightLimit?: number | 'none' } {
+  const url = entries.find((e) => e._meta.check === 'preflight')?.request.url;
+  const match = url === undefined ? null : /\/pets(?:\?limit=(\d{1,3}))?$/.exec(url);
+  if (!match) return {};
+  return { preflightLimit: match[1] === undefined ? 'none' : Number(match[1]) };
 }

@@ -290,6 +290,8 @@ export interface ConformanceResult {
     userAgent?: string;
     /** Longest pause before each functional request, ms, when the run paced with jitter. */
     jitterMs?: number;
+    /** The differential probe's prelude went in the order drawn from the seed (suites/probe/prelude.ts); absent: the fixed order of earlier versions, or no probe. */
+    prelude?: 'drawn';
     connection?: ConnectionRecord;
     sources?: SettingSources;
     names?: 'natural';

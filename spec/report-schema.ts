@@ -93,6 +93,11 @@ export const reportSchema = {
           minimum: 1,
           description: 'Longest pause before each functional request (pacing with jitter), ms; absent: none',
         },
+        prelude: {
+          const: 'drawn',
+          description:
+            "The differential probe's prelude went in the order drawn from the seed, and the preflight's page size too; absent: no probe, or the fixed order and page of earlier versions",
+        },
         connection: {
           type: 'object',
           description: 'How the target was reached besides TLS verification; never a secret',

@@ -17,6 +17,7 @@ import { checkRunKey, checkSecrets } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
 import type { RunEvent, SettingSources, Waiver } from '../result/model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
+import type { PreludeScheme } from './probe/prelude.js';
 
 /** Options of `runConformance`. Defaults are in {@link DEFAULTS}. */
 export interface ConformanceOptions {
@@ -70,10 +71,14 @@ export interface ConformanceOptions {
    */
   transport?: Transport | RedactedTransport;
   /**
-   * The preflight's `limit`: 100 by default, its page also the setup's first look at the store. 1 as runs before did,
-   * the setup then listing the store itself: verify's replay of a bundle certified then sends what that run sent.
+   * The preflight's `limit` (`none`: no `limit` parameter): 100 by default, its page also the setup's first look at
+   * the store; with the differential probe's drawn prelude, drawn from the seed (suites/probe/prelude.ts
+   * `drawnPreflightLimit`). Given, as `verify` replays a bundle: what that run sent (1, as runs did before 100; a drawn
+   * one); the setup lists the store itself when the page was not a full one.
    */
-  preflightLimit?: 1 | 100;
+  preflightLimit?: number | 'none';
+  /** How the differential probe's prelude goes: `drawn` (default), or `fixed` as runs before it (`verify`'s replay of such a bundle). */
+  prelude?: PreludeScheme;
   /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
   /**
@@ -180,6 +185,8 @@ export interface Resolved {
   userAgent: string | undefined;
   /** Longest pause before a functional request, ms; 0: none. */
   jitterMs: number;
+  /** How the differential probe's prelude goes. */
+  prelude: PreludeScheme;
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
   sources: SettingSources | undefined;
@@ -260,6 +267,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     fingerprints: fingerprintsOf(options.fingerprints),
     userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
     jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),
+    prelude: options.prelude ?? 'drawn',
     sources: options.sources,
   };
 }

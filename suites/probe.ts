@@ -6,11 +6,16 @@
  * the run's response checks) on a new connection of its own:
  *
  * - the **prelude**, before anything else of the run: one request of each kind
- *   ({@link PRELUDE}), each as another client, paced like an ordinary client
- *   (a pause of a few hundred ms with jitter between them). A server that
- *   learns from, or rate-limits, the suite's traffic has seen nothing
- *   suite-like yet, so these answers are the ones any client gets; each is
- *   compared with the run's first later answer of its kind;
+ *   ({@link PRELUDE}), paced like an ordinary client (a pause of a few hundred
+ *   ms with jitter between them), on a new connection each: first what any
+ *   client does first (list under a drawn query, create, read back) as one
+ *   client, then the rest in an order drawn from the seed, each as another
+ *   (`preludeOrder`). A server that learns from, or rate-limits, the suite's
+ *   traffic has seen nothing suite-like yet, and one that opens a window on
+ *   the first tell (a client switch, no key, a missing id, an invalid body)
+ *   has answered ordinary traffic before it, so these answers are the ones
+ *   any client gets; each is compared with the run's first later answer of
+ *   its kind;
  * - the **re-sends**, interleaved: a share of the run's requests, each drawn
  *   from the seed and the request itself ({@link RESENT_SHARE}), each right
  *   after its answer under every other fingerprint of the run. Kinds sent by
@@ -38,13 +43,14 @@ import { listPets, PREFLIGHT_LIMIT } from './requests.js';
 import type { Names } from '../generators/names.js';
 import {
   missingIdFor,
-  PRELUDE,
   PRELUDE_JITTER_MS,
   PRELUDE_PARTNER,
   PRELUDE_PAUSE_MS,
   type PreludeKind,
+  preludeOrder,
   preludePairing,
   preludeRequest,
+  type PreludeScheme,
   shuffled,
   unit,
 } from './probe/prelude.js';
@@ -80,6 +86,8 @@ export interface ProbeOptions {
   /** The run's fingerprints, two or more. */
   fingerprints: readonly FingerprintId[];
   seed: number;
+  /** How the prelude goes (probe/prelude.ts `preludeOrder`): drawn, or fixed for `verify`'s replay of a bundle certified before. */
+  prelude: PreludeScheme;
   /** How the run names its animals: the prelude's animal has an ordinary name. */
   names: Names;
   store: StoreState;
@@ -131,12 +139,13 @@ export class DifferentialProbe {
   }
 
   /**
-   * The prelude: one request of each kind, each as another client (the run's
-   * fingerprints in an order drawn from the seed), on a new connection, paced.
+   * The prelude: one request of each kind, in `preludeOrder` (the clients are
+   * the run's fingerprints in an order drawn from the seed), on a new
+   * connection, paced.
    */
   async prelude(): Promise<void> {
     const order = shuffled(this.#options.fingerprints, this.#options.seed);
-    for (const [i, kind] of PRELUDE.entries()) {
+    for (const [i, { kind, client }] of preludeOrder(this.#options.seed, this.#options.prelude).entries()) {
       if (i > 0 && this.#options.sleep)
         await this.#options.sleep(PRELUDE_PAUSE_MS + Math.floor(unit(this.#options.seed, `pause ${i}`) * PRELUDE_JITTER_MS));
       const request = preludeRequest(kind, {
@@ -146,7 +155,7 @@ export class DifferentialProbe {
         missingId: this.#missingId,
       });
       if (!request) continue;
-      const x = await this.#options.send({ ...request, fingerprint: order[i % order.length]!, fresh: true }, { watch: false });
+      const x = await this.#options.send({ ...request, fingerprint: order[client % order.length]!, fresh: true }, { watch: false });
       if (!x.response) {
         this.#preludeStopped = `the prelude's ${describe(request)} got no response (${x.error?.message ?? 'unknown'})`;
         return;

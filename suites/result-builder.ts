@@ -111,9 +111,11 @@ function phaseOrder(phase: Phase | 'load'): number {
 }
 
 /** What report.json records of the clients the run spoke as: the fingerprints, or a User-Agent of the tool's shape given, and the pacing. */
-function clientRecord(settings: Resolved): { fingerprints?: FingerprintId[]; userAgent?: string; jitterMs?: number } {
+function clientRecord(settings: Resolved): { fingerprints?: FingerprintId[]; userAgent?: string; jitterMs?: number; prelude?: 'drawn' } {
   return {
     ...(settings.fingerprints.length > 0 ? { fingerprints: settings.fingerprints } : {}),
+    // A probe's prelude in the drawn order (two clients or more): what verify's replay must send again.
+    ...(settings.fingerprints.length > 1 && settings.prelude === 'drawn' ? { prelude: 'drawn' as const } : {}),
     ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
     ...(settings.jitterMs > 0 ? { jitterMs: settings.jitterMs } : {}),
   };

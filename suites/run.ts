@@ -196,20 +196,19 @@ export class Run {
       this.recorder.checkSkipped(check, { code: 'not-asked', needs: PROBE_NEEDS });
       return undefined;
     }
-    const signal = options.signal;
     return new DifferentialProbe({
       fingerprints: settings.fingerprints,
       seed: settings.seed,
+      prelude: settings.prelude,
       names: this.names,
       store: this.store,
       send: (request, how) => this.session.send(check.id, request, how),
       asserter: (operation) => this.counted(this.recorder.asserter(check, operation), check.id),
       // A recorded transcript replayed sends nothing real: no pause.
-      ...(options.transport ? {} : { sleep: (ms: number) => delay(ms, undefined, signal ? { signal } : {}).catch(() => undefined) }),
-      mayCreate: (id) => {
-        const sender = this.checks.find((c) => c.id === id);
-        return sender !== undefined && 'phase' in sender && (sender.phase === 'createPet' || sender.phase === 'getPet');
-      },
+      ...(options.transport
+        ? {}
+        : { sleep: (ms: number) => delay(ms, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined) }),
+      mayCreate: (id) => this.checks.some((c) => c.id === id && 'phase' in c && (c.phase === 'createPet' || c.phase === 'getPet')),
     });
   }
 

@@ -17,10 +17,10 @@ export const PRELUDE_PAUSE_MS = 60;
 /** Jitter added to each prelude pause, ms at most. */
 export const PRELUDE_JITTER_MS = 140;
 
-/** The kinds of the prelude, in the order they are sent. */
+/** The kinds of the prelude. */
 export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
 
-/** The prelude's kinds: every operation, success and error, with and without the key. */
+/** The prelude's kinds: every operation, success and error, with and without the key; the fixed order runs before the drawn one sent them in. */
 export const PRELUDE: readonly PreludeKind[] = [
   'list-key',
   'list-no-key',
@@ -30,6 +30,47 @@ export const PRELUDE: readonly PreludeKind[] = [
   'create-invalid',
   'orders-no-key',
 ];
+
+/**
+ * What any client of the interface does first, in this order, as one client: list (under the preflight's query,
+ * drawn), create, read back. Everything else of the prelude (a missing id, no key, an invalid body) is what a client
+ * rarely sends, each a tell; those come after, in an order drawn from the seed, each as another client.
+ */
+const ORDINARY: readonly PreludeKind[] = ['list-key', 'create-valid', 'get-existing'];
+const UNUSUAL: readonly PreludeKind[] = ['get-missing', 'list-no-key', 'create-invalid', 'orders-no-key'];
+
+/**
+ * How the prelude goes: `drawn` (every run since the fixed order was found to open with a signature: a keyed listing,
+ * then at once one without the key as another client, which a cheating target took to open a window in which it
+ * answered everyone right, and everyone else wrong), or `fixed`, {@link PRELUDE} in its order, each kind as another
+ * client (`verify` replaying a bundle certified before).
+ */
+export type PreludeScheme = 'drawn' | 'fixed';
+
+/**
+ * The prelude's kinds in the order they are sent, each with the index of the client (in the run's shuffled
+ * fingerprints) it is sent as. Drawn: the ordinary kinds first, as the first client, so that a target breaking
+ * ordinary traffic outside a window it opens on a tell is caught before any tell was sent; then the unusual kinds,
+ * each as the next client.
+ */
+export function preludeOrder(seed: number, scheme: PreludeScheme): { kind: PreludeKind; client: number }[] {
+  if (scheme === 'fixed') return PRELUDE.map((kind, i) => ({ kind, client: i }));
+  const tail = [...UNUSUAL];
+  for (let i = tail.length - 1; i > 0; i--) {
+    const j = Math.floor(unit(seed, `prelude order ${i}`) * (i + 1));
+    [tail[i], tail[j]] = [tail[j]!, tail[i]!];
+  }
+  return [...ORDINARY.map((kind) => ({ kind, client: 0 })), ...tail.map((kind, i) => ({ kind, client: i + 1 }))];
+}
+
+/**
+ * The preflight's page (suites/engine.ts) of a run with a drawn prelude: its `limit` from 1 to 100, or none (the
+ * default page), drawn from the seed. A listing is what clients send first; a constant one would be the signature of
+ * a run's start, whatever came after it.
+ */
+export function drawnPreflightLimit(seed: number): number | 'none' {
+  return unit(seed, 'preflight none') < 0.25 ? 'none' : 1 + Math.floor(unit(seed, 'preflight limit') * 100);
+}
 
 /**
  * The check whose first request of a prelude kind the prelude's answer is
