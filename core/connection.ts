@@ -76,7 +76,9 @@ export function tlsOptions(options: ConnectOptions): { ca?: string; cert?: strin
   return {
     ...(options.ca ? { ca: options.ca } : {}),
     ...(options.cert && options.key ? { cert: options.cert, key: options.key } : {}),
-    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    // Always said: Node's default gives way to NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment, and the key would
+    // then go to any certificate while the run reports TLS verified. Only --insecure accepts any.
+    rejectUnauthorized: !options.insecure,
   };
 }
 
@@ -138,7 +140,7 @@ export function openDispatcher(
   const proxyTls = {
     timeout: shape.timeoutMs,
     ...(options.ca ? { ca: options.ca } : {}),
-    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    rejectUnauthorized: !options.insecure,
   };
   // The connection to the proxy answers CONNECT within the deadline too, and marks its failures as the proxy's.
   const clientFactory = (url: URL, opts: object): Dispatcher => proxyConnection(url, opts, shape.timeoutMs, shownProxy(url.href));

@@ -290,6 +290,23 @@ describe('unreachable and misconfigured targets (exit 2, one line, no wait for a
     it('a certificate nobody vouches for: exit 2, a TLS error', () =>
       withServer({ tls }, (url) => quick(['--base-url', url], /TLS error talking to 127\.0\.0\.1:\d+/)));
 
+    it('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment turns nothing off: still exit 2, a TLS error, the key never sent', async () => {
+      // Node's own default gives way to it; the suite says what it verifies, and only --insecure accepts any certificate.
+      const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+      let keyed = 0;
+      try {
+        await withServer(
+          { tls, wrap: (inner) => (request) => ((keyed += request.headers.authorization === undefined ? 0 : 1), inner(request)) },
+          (url) => quick(['--base-url', url], /TLS error talking to 127\.0\.0\.1:\d+/),
+        );
+      } finally {
+        if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+        else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+      }
+      expect(keyed).toBe(0);
+    });
+
     it('works with --ca for a private CA, and with --insecure, which the report records', async () => {
       await withServer({ tls }, async (url) => {
         const report = tempDir();
