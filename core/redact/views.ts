@@ -1,6 +1,6 @@
 /**
  * Decoding views: a text as it is and decoded up to {@link MAX_LAYERS} layers
- * deep (escapes, percent-encoding, in any order), each unit of a view mapped
+ * deep (escapes, percent-encoding, NULs between characters, in any order), each unit of a view mapped
  * back to the characters of the original that encode it, so a match in a view
  * replaces exactly those.
  */
@@ -44,7 +44,8 @@ export function decodedViews(text: string): View[] {
     const next: View[] = [];
     for (const view of frontier) {
       for (const layer of LAYERS) {
-        if (!(layer === 'escapes' ? mayBeEscaped(view.text) : mayBePercent(view.text))) continue;
+        if (!(layer === 'escapes' ? mayBeEscaped(view.text) : layer === 'percent' ? mayBePercent(view.text) : view.text.includes('\0')))
+          continue;
         const decoded = decodeView(view.text, layer);
         if (seen.has(decoded.text)) continue;
         seen.add(decoded.text);
@@ -82,14 +83,17 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
-const LAYERS = ['escapes', 'percent'] as const;
+const LAYERS = ['escapes', 'percent', 'nul'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**
  * One layer decoded, for searching: `escapes` (JSON and `\x` escapes, HTML
- * character references, JSON Pointer escapes) or `percent` (sequences decoded
- * as UTF-8 where they form it, else as Latin-1). Every decoded unit keeps the
- * span of the original characters that encoded it ({@link View.offsets}).
+ * character references, JSON Pointer escapes), `percent` (sequences decoded
+ * as UTF-8 where they form it, else as Latin-1) or `nul` (a NUL and the
+ * character after it stand for that character: text in UTF-16, either byte
+ * order, read a byte a character, and text a server interleaved with NULs,
+ * which a terminal or a browser shows as the text). Every decoded unit keeps
+ * the span of the original characters that encoded it ({@link View.offsets}).
  */
 function decodeView(text: string, layer: Layer): View {
   // The text: the runs between encoded sequences as they are, each sequence by the units it stands for.
@@ -150,14 +154,20 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
   };
   // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
   // the scan jumps from one to the next (a page of a hundred animals holds few).
-  const starts = layer === 'percent' ? /%/g : /[\\&~]/g;
+  const starts = layer === 'percent' ? /%/g : layer === 'nul' ? /\0/g : /[\\&~]/g;
   let i = 0;
   while (i < n) {
     starts.lastIndex = i;
     if (!starts.test(text)) return;
     i = starts.lastIndex - 1;
     const c = text.charCodeAt(i);
-    if (layer === 'percent') {
+    if (layer === 'nul') {
+      if (i + 1 < n && text.charCodeAt(i + 1) !== 0) {
+        emit(text.charCodeAt(i + 1), i, i + 2);
+        i += 2;
+        continue;
+      }
+    } else if (layer === 'percent') {
       if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
         const bytes: number[] = [];
         let j = i;

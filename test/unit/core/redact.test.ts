@@ -153,6 +153,26 @@ describe('redactorFor', () => {
   });
 });
 
+describe('text interleaved with NULs', () => {
+  it('redacts the key in a body in UTF-16, either byte order, and in text a server interleaved with NULs, also JSON-escaped', () => {
+    const r = redactorFor(KEY);
+    for (const body of [
+      Buffer.from(`{"error":"bad key ${KEY}"}`, 'utf16le'),
+      Buffer.from(`{"error":"bad key ${KEY}"}`, 'utf16le').swap16(),
+      Buffer.from(`key: ${[...KEY].join('\0')}`),
+      Buffer.from(`{"key":"${[...KEY].join('\\u0000')}"}`),
+    ]) {
+      const out = Buffer.from(r.redactBytes(body)).toString('latin1');
+      expect(out.replace(/\0/g, '')).not.toContain(KEY);
+      expect(out.replace(/\0|\\u0000/g, '')).not.toContain(KEY.slice(0, 8));
+      expect(out).toContain(KEY_PLACEHOLDER);
+    }
+    // Text with NULs and no key is left as it is.
+    const plain = Buffer.from('{"error":"no key here"}', 'utf16le');
+    expect(r.redactBytes(plain)).toBe(plain);
+  });
+});
+
 describe('the order: redact the whole text, then escape, then cut', () => {
   const r = redactorFor(HOSTILE);
   it.each([
