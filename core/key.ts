@@ -8,7 +8,7 @@
  */
 import { UsageError } from './errors.js';
 import { sha256 } from './hash.js';
-import { SHORTEST_FORM, type Secret, type SecretForm } from './redact/types.js';
+import { SHORTEST_FORM, type Secret, type SecretForm, swapCase, swappedLabel } from './redact/types.js';
 import { setting, type Wording, wording } from './wording.js';
 
 /** Placeholder for the API key in evidence; curl commands use the shell variable instead. */
@@ -70,15 +70,7 @@ export function basicCredentials(key: string): string {
   return Buffer.from(`conformance:${key}`).toString('base64');
 }
 
-/** `text` with upper and lower case letters exchanged. */
-export function swapCase(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const upper = ch.toUpperCase();
-    out += ch === upper ? ch.toLowerCase() : upper;
-  }
-  return out;
-}
+export { swapCase };
 
 /** How a request authenticates. */
 export type AuthKind =
@@ -99,7 +91,7 @@ export type AuthKind =
 const TOKENS = {
   key: { of: (key: string) => key, label: KEY_PLACEHOLDER },
   withoutLast: { of: (key: string) => key.slice(0, -1), label: `<${KEY_PLACEHOLDER} without its last character>` },
-  swapped: { of: swapCase, label: `<${KEY_PLACEHOLDER} with its letter case swapped>` },
+  swapped: { of: swapCase, label: swappedLabel(KEY_PLACEHOLDER) },
   basic: { of: basicCredentials, label: `<base64 of conformance:${KEY_PLACEHOLDER}>` },
 } as const;
 

@@ -46,9 +46,31 @@ export interface Secret {
   forms: readonly SecretForm[];
 }
 
-/** A secret sent as it is, and only so (a secret header's value, a proxy password). */
+/**
+ * A secret sent as it is, and only so (a secret header's value, a proxy password): looked for as it is, case-folded
+ * (as every form is) and with its letter case swapped, as the key is, which a server may echo any secret in.
+ */
 export function plainSecret(value: string, placeholder: string): Secret {
-  return { placeholder, forms: [{ value, label: placeholder }] };
+  const swapped = swapCase(value);
+  return {
+    placeholder,
+    forms: [{ value, label: placeholder }, ...(swapped === value ? [] : [{ value: swapped, label: swappedLabel(placeholder) }])],
+  };
+}
+
+/** The label of a secret with its letter case swapped: `<<secret x-trace> with its letter case swapped>`. */
+export function swappedLabel(placeholder: string): string {
+  return `<${placeholder} with its letter case swapped>`;
+}
+
+/** `text` with upper and lower case letters exchanged. */
+export function swapCase(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const upper = ch.toUpperCase();
+    out += ch === upper ? ch.toLowerCase() : upper;
+  }
+  return out;
 }
 
 /** How a letter case is folded: as a server may fold any text, and as HTTP folds a header name (ASCII letters only). */

@@ -12,6 +12,8 @@ import {
   type Redacted,
   Redactor,
   redactorFor,
+  redactorOf,
+  plainSecret,
   suiteText,
   swapCase,
   truncate,
@@ -150,6 +152,19 @@ describe('redactorFor', () => {
     const redacted = Buffer.from(r.redactBytes(cut, { complete: false })).toString('utf8');
     expect(redacted.length).toBeLessThan(cut.length);
     expect(findLeak(redacted, HOSTILE)).toBeUndefined();
+  });
+});
+
+describe('every secret, not the key only', () => {
+  it('a secret header value is redacted as it is, case-folded and with its letter case swapped', () => {
+    const value = 'Vb8nQ3wErT6yUi9oPa2s';
+    const r = redactorOf([plainSecret(value, '<secret x-trace>')]);
+    for (const echoed of [value, value.toLowerCase(), value.toUpperCase(), swapCase(value)]) {
+      const out = r.redact(`x-echo: ${echoed}`);
+      expect(out).not.toContain(echoed.slice(0, 8));
+      expect(out).toMatch(/^x-echo: <.*secret x-trace.*>$/);
+    }
+    expect(r.redact(swapCase(value))).toBe('<<secret x-trace> with its letter case swapped>');
   });
 });
 
