@@ -11,7 +11,9 @@
  * `insecure`, `proxy`, `ca`, `cert`, `certKey`): a file planted in a checkout
  * would otherwise send every keyed request through its proxy, or to a
  * certificate nobody vouches for. Those are taken only from a file named with
- * `--config` or `PETSTORE_CONFIG` ({@link refuseDiscoveredSettings}).
+ * `--config` or `PETSTORE_CONFIG` ({@link refuseDiscoveredSettings}). A file
+ * another user could have planted (in a folder above the working directory,
+ * or below a `.git` they own) is not looked at ({@link findConfigFile}).
  *
  * String values may name environment variables, `${NAME}`, replaced before the
  * file is validated (`$${` writes a literal `${`); an unset or empty variable is
@@ -25,7 +27,7 @@
  * published as spec/config.schema.json for editors (`"$schema"`).
  */
 import type { FingerprintId } from '../core/fingerprints.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { scanJson } from '../core/json-prefix.js';
@@ -95,21 +97,31 @@ const validateConfig = (): ValidateFunction<FileConfig> => (validator ??= newAjv
  * The config file that applies in `cwd`: the first `petstore-conformance.config.json`
  * in `cwd` or a folder above it, up to the repository root (the first folder
  * holding `.git`). Outside a repository only `cwd` itself is looked in, so a
- * stray file in a home folder never configures a run.
+ * stray file in a home folder never configures a run. As git does since
+ * CVE-2022-24765, a `.git`, and a file in a folder above `cwd`, count only
+ * when the user running owns them: another user could plant both in a shared
+ * folder above (`/tmp`).
  */
 export function findConfigFile(cwd: string): string | undefined {
   const start = resolve(cwd);
+  const root = (dir: string) => existsSync(join(dir, '.git')) && ownedByUser(join(dir, '.git'));
   const inRepository = (() => {
     for (let dir = start; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, '.git'))) return true;
+      if (root(dir)) return true;
       if (dirname(dir) === dir) return false;
     }
   })();
   for (let dir = start; ; dir = dirname(dir)) {
     const path = join(dir, CONFIG_FILE);
-    if (existsSync(path)) return path;
-    if (!inRepository || existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+    if (existsSync(path) && (dir === start || ownedByUser(path))) return path;
+    if (!inRepository || root(dir) || dirname(dir) === dir) return undefined;
   }
+}
+
+/** Whether the user running owns `path` (always, where the platform has no user ids). */
+function ownedByUser(path: string): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || statSync(path, { throwIfNoEntry: false })?.uid === uid;
 }
 
 /** Keys whose values are paths: relative ones are taken relative to the file's folder. */
@@ -224,7 +236,8 @@ export function refuseDiscoveredSettings(loaded: LoadedConfig, { usesBaseUrl }: 
 function onLoopback(url: string): boolean {
   if (!URL.canParse(url)) return false;
   const host = new URL(url).hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+  // Not `*.localhost`: RFC 6761 asks resolvers to answer it with loopback, but a resolver that sends it on to DNS does not.
+  return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 /**

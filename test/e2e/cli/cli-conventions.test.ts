@@ -4,7 +4,7 @@
  * --max-failures, --dry-run, PETSTORE_* variables for every option, and a
  * config file found upward, with ${ENV} interpolation and a published schema.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConfigFile, interpolate } from '../../../cli/config.js';
@@ -566,6 +566,29 @@ describe('the config file', () => {
     writeFileSync(join(outer, 'plain', 'petstore-conformance.config.json'), '{}');
     expect(findConfigFile(join(outer, 'plain', 'sub'))).toBeUndefined();
     expect(findConfigFile(join(outer, 'plain'))).toBe(join(outer, 'plain', 'petstore-conformance.config.json'));
+  });
+
+  // Files of another user: needs a user id to give them to (root can; CI runs as root).
+  it.skipIf(process.getuid?.() !== 0)('a .git, or a file above the working directory, that another user owns counts for nothing', () => {
+    const NOBODY = 65534;
+    const shared = tempDir();
+    // Planted by another user: a .git making a repository of the shared folder, and a file in it.
+    mkdirSync(join(shared, '.git'));
+    writeFileSync(join(shared, 'petstore-conformance.config.json'), '{}');
+    chownSync(join(shared, '.git'), NOBODY, NOBODY);
+    chownSync(join(shared, 'petstore-conformance.config.json'), NOBODY, NOBODY);
+    mkdirSync(join(shared, 'work', 'sub'), { recursive: true });
+    expect(findConfigFile(join(shared, 'work', 'sub'))).toBeUndefined();
+    // A repository the user owns, holding a file another user wrote above the working directory: not taken either.
+    const mine = tempDir();
+    mkdirSync(join(mine, '.git'));
+    mkdirSync(join(mine, 'sub'));
+    writeFileSync(join(mine, 'petstore-conformance.config.json'), '{}');
+    chownSync(join(mine, 'petstore-conformance.config.json'), NOBODY, NOBODY);
+    expect(findConfigFile(join(mine, 'sub'))).toBeUndefined();
+    // Owned by the user: found, as before.
+    chownSync(join(mine, 'petstore-conformance.config.json'), 0, 0);
+    expect(findConfigFile(join(mine, 'sub'))).toBe(join(mine, 'petstore-conformance.config.json'));
   });
 
   it('interpolates ${NAME} in string values; $${ is a literal ${', async () => {

@@ -141,6 +141,8 @@ describe('a config file found, not named, may not weaken or redirect the connect
     [{ baseUrl: 'http://127.0.0.1:9/v1', insecure: true, proxy: '${PC_PLANTED_PROXY}' }, '"insecure", "proxy"', true],
     // Where the key goes: a base URL off loopback the run would use, and headers that would carry the environment's values.
     [{ baseUrl: 'http://192.0.2.7/v1' }, '"baseUrl" (not on loopback)', false],
+    // A name under .localhost is loopback only where the resolver keeps it so; one that sends it on to DNS does not.
+    [{ baseUrl: 'http://attacker.localhost:9/v1' }, '"baseUrl" (not on loopback)', false],
     [
       { baseUrl: 'http://petstore.invalid/v1', headers: { 'X-Leak': '${PC_PLANTED_TOKEN}' } },
       '"baseUrl" (not on loopback), "headers" taking ${PC_PLANTED_TOKEN} from the environment',
