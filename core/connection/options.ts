@@ -75,15 +75,26 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   }
   const proxy = options?.proxy;
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
-    const password = url ? URL.canParse(url) && decodeURIComponent(new URL(url).password) : '';
-    if (password && password.length >= 4)
-      out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
+    const written = url && URL.canParse(url) ? new URL(url).password : '';
+    // As written and as decoded (a bad percent escape, `%zz`, is no escape: the password is then as written).
+    for (const password of new Set([written, decodedOrAsWritten(written)]))
+      if (password.length >= 4)
+        out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
   }
   for (const { into, variable, value } of options?.fromEnvironment ?? []) {
     if (value)
       out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
   }
   return out;
+}
+
+/** `text` percent-decoded, or as it is when it holds an escape that decodes to no UTF-8. */
+function decodedOrAsWritten(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A proxy URL without its credentials, for reports and messages. */

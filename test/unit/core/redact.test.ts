@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } from '../../../core/boundary.js';
+import { connectionSecrets } from '../../../core/connection.js';
 import type { Exchange, RequestSpec, Transport } from '../../../core/http.js';
 import { show } from '../../../core/json.js';
 import { renderWording } from '../../../core/wording.js';
@@ -165,6 +166,19 @@ describe('every secret, not the key only', () => {
       expect(out).toMatch(/^x-echo: <.*secret x-trace.*>$/);
     }
     expect(r.redact(swapCase(value))).toBe('<<secret x-trace> with its letter case swapped>');
+  });
+});
+
+describe('a proxy password', () => {
+  it('with a bad percent escape is a secret as written, and no internal error', () => {
+    const secrets = connectionSecrets({ proxy: { kind: 'url', url: 'http://someone:Pr0xy%zzPa55@127.0.0.1:3128' } });
+    const r = redactorOf(secrets.map((s) => s.secret));
+    expect(r.redact('echo Pr0xy%zzPa55')).toBe('echo <proxy password>');
+    // Decoded where it decodes: both forms are secrets.
+    const both = redactorOf(
+      connectionSecrets({ proxy: { kind: 'url', url: 'http://someone:Pr0xy%21Pa55@127.0.0.1:3128' } }).map((s) => s.secret),
+    );
+    expect(both.redact('Pr0xy!Pa55 Pr0xy%21Pa55')).toBe('<proxy password> <proxy password>');
   });
 });
 
