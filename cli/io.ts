@@ -21,20 +21,29 @@ export interface Io {
   signals?: (handler: (signal: StopSignal) => void) => () => void;
   /** Ends the process at once as `signal`'s default action would (a second Ctrl-C). */
   raise?: (signal: StopSignal) => void;
+  /** Why standard output lost what was written to it (`ENOSPC`, `EIO`), if it did; a reader that went away (`EPIPE`) is not a loss. */
+  stdoutLost?: () => string | undefined;
 }
 
 /**
  * `stream` as commands write to it: a write error (EPIPE when the reader went away, `… 2>&1 | head -1`; EIO or
  * ENOSPC under a redirect), thrown or emitted, marks it broken and what is still to be printed is dropped. Output is
  * for a reader, and one that left reads nothing more: the run goes on, writes its reports and exits with its verdict's
- * code. The listener stays on the process's stream, so yargs' own printing (`--help | head -1`) is covered too.
+ * code. Any other error is a loss (`lost`: a full disk under `export-load > script.js`), which the command's exit
+ * says (cli/main.ts). The listener stays on the process's stream, so yargs' own printing (`--help | head -1`) is
+ * covered too.
  */
-function guardedStream(stream: NodeJS.WriteStream): Io['stdout'] {
+function guardedStream(stream: NodeJS.WriteStream): Io['stdout'] & { lost(): string | undefined } {
   let broken = false;
-  stream.on('error', () => {
+  let lost: string | undefined;
+  const fail = (error: unknown) => {
     broken = true;
-  });
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code !== 'EPIPE') lost ??= typeof code === 'string' ? code : 'a write error';
+  };
+  stream.on('error', fail);
   return {
+    lost: () => lost,
     get isTTY() {
       return stream.isTTY;
     },
@@ -45,19 +54,21 @@ function guardedStream(stream: NodeJS.WriteStream): Io['stdout'] {
       if (broken) return true;
       try {
         return stream.write(chunk);
-      } catch {
-        broken = true;
+      } catch (error) {
+        fail(error);
         return true;
       }
     },
-  } as unknown as Io['stdout'];
+  } as unknown as Io['stdout'] & { lost(): string | undefined };
 }
 
 /** The process's own streams ({@link guardedStream}), environment and signals: what bin/ runs a command with. */
 export function defaultIo(): Io {
+  const stdout = guardedStream(process.stdout);
   return {
-    stdout: guardedStream(process.stdout),
+    stdout,
     stderr: guardedStream(process.stderr),
+    stdoutLost: () => stdout.lost(),
     env: process.env,
     untilStopped: () =>
       new Promise((resolve) => {

@@ -34,6 +34,18 @@ const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'ex
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
+  const code = await command(argv, io);
+  // What the command printed is its product (`export-load > script.js`, `--json > report.json`): lost, the exit says so.
+  // A write's error is told on a later turn (a file's stream reports it as an event): one turn is waited for it.
+  if (io.stdoutLost) await new Promise((resolve) => setImmediate(resolve));
+  const lost = io.stdoutLost?.();
+  if (lost === undefined) return code;
+  io.stderr.write(`petstore-conformance: error: standard output could not be written (${lost}): what was printed there is incomplete\n`);
+  return code === EXIT.conformant ? EXIT.error : code;
+}
+
+/** The command `argv` names, run: its exit code. */
+async function command(argv: readonly string[], io: Io): Promise<number> {
   // Answered before yargs is loaded: `--version` alone starts about as fast as node itself.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     io.stdout.write(`${TOOL_VERSION}\n`);

@@ -303,6 +303,21 @@ describe('a reader that goes away', () => {
   });
 });
 
+describe('standard output that cannot be written (a full disk under a redirect)', () => {
+  // /dev/full: every write fails with ENOSPC. What the command printed there is its product: the exit says it is lost.
+  it.skipIf(!existsSync('/dev/full')).concurrent.each([
+    ['rules --json', 'rules --json'],
+    ['export-load', 'export-load --profile smoke --format k6'],
+    ['--version', '--version'],
+  ])('%s > /dev/full: exit 2, one line saying standard output is incomplete', async (_name, args) => {
+    const ran = await bash(`node "$PC" ${args} > /dev/full`, tempDir());
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toEqual([
+      'petstore-conformance: error: standard output could not be written (ENOSPC): what was printed there is incomplete',
+    ]);
+  });
+});
+
 /** A 64 KiB tmpfs at a new folder, or undefined when this process may not mount one (not root, or in a container without the right). */
 function smallTmpfs(): string | undefined {
   const at = tempDir();
