@@ -153,8 +153,17 @@ export async function unpackBundle(packed: Uint8Array): Promise<BundleContents> 
     });
     parser.on('error', (error: Error) => settle(error));
     parser.on('end', () => settle());
+    // Past the archive's end (two zero blocks) node-tar keeps what it is given in one buffer, joined again at each
+    // write: megabytes of zeros after it cost minutes. Nothing there is read: the rest is not decompressed.
+    let archiveEnded = false;
+    parser.on('eof', () => (archiveEnded = true));
     gunzip.on('data', (chunk: Buffer) => {
       if (settled) return;
+      if (archiveEnded) {
+        gunzip.destroy();
+        parser.end();
+        return;
+      }
       unpacked += chunk.length;
       if (unpacked > MAX_UNPACKED_BYTES) {
         stopped = true;
