@@ -26,7 +26,15 @@ export async function waitForTarget(
 ): Promise<Waited> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  const client = new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, connections: 1, ...options.connection });
+  // An attempt may take no longer than the whole wait (a target that accepts and never answers held `--wait-for 2` for
+  // the request deadline, 20 s), and a stop (Ctrl-C) ends the attempt in flight, not only the pause after it.
+  const client = new HttpClient({
+    baseUrl: target,
+    timeoutMs: Math.min(options.timeoutMs, Math.max(options.waitForMs, FIRST_DELAY_MS)),
+    connections: 1,
+    ...options.connection,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   // At most one attempt per first delay of the wait, and one more: bounded in count whatever the clock does.
   const attempts = Math.ceil(options.waitForMs / FIRST_DELAY_MS) + 1;
   let last: { code?: string; message: string } = { message: 'no request sent' };

@@ -2,7 +2,7 @@
  * --wait-for: a target still starting (a CI job starts its server in the background and the suite at once) is waited
  * for until it gives any HTTP answer; one that never listens ends the run with one line and exit 2.
  */
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startReference } from '../../../reference/server.js';
@@ -50,6 +50,25 @@ describe('--wait-for', () => {
     expect(plain.stderr).not.toMatch(/waited/);
     for (const r of [waited, plain]) expect(r.stdout + r.stderr).not.toContain(DISTINCTIVE_KEY);
   }, 60_000);
+
+  // The test's bound is a hang's: the request deadline given is four times it, the wait a thirtieth of it.
+  it('a target that takes connections and never answers: the wait ends with its time, not with the request deadline', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const waited = await run(port, ['--wait-for', '1', '--timeout', '120000']);
+      expect(waited.code).toBe(2);
+      expect(waited.stderr).toMatch(/error: no HTTP answer within the 1 s waited for the target/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  }, 30_000);
 
   it('a wait that is not a number of seconds from 0 to 3600 is a usage error', async () => {
     const ran = await run(await freePort(), ['--wait-for', '-1']);
