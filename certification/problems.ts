@@ -5,6 +5,7 @@
  */
 import type { Severity } from '../spec/rules.js';
 import type { Outcome, RuleOutcome, ThresholdResult } from '../result/model.js';
+import type { InterruptSignal } from '../result/reasons.js';
 import type { SchemaViolation } from '../spec/validate.js';
 import type { BoundProduct, Difference, UrlPart } from './binding.js';
 import type { ManifestDefect } from './manifest.js';
@@ -113,7 +114,7 @@ export type VerifyNote =
   | { code: 'SUITE_CODE_DIFFERS'; version: string; bundle: string; installed: string }
   | { code: 'LOAD_NOT_RECOMPUTED' }
   /** The run was stopped by a signal: where it stopped cannot be replayed, so its verdicts are not recomputed (it can never support a certificate). */
-  | { code: 'INTERRUPTED_NOT_RECOMPUTED'; signal: 'SIGINT' | 'SIGTERM' };
+  | { code: 'INTERRUPTED_NOT_RECOMPUTED'; signal: InterruptSignal };
 
 /** One step of a verification, in the order made. */
 export type VerifyStep = VerifyProblem | VerifyPass | VerifyNote;

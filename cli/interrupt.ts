@@ -1,10 +1,11 @@
 /**
- * SIGINT and SIGTERM during a run. The first stops the run: the engine sends
- * nothing more and aborts what is in flight, the reports are written for what
- * ran (verdict `interrupted`, the rest "not run"), the embedded reference is
- * stopped, and the process exits 130 (SIGINT) or 143 (SIGTERM). A second
- * signal exits at once: the embedded reference is killed and the signal is
- * raised again with its default action (the shell sees 130 or 143).
+ * SIGINT, SIGTERM and SIGHUP during a run. The first stops the run: the
+ * engine sends nothing more and aborts what is in flight, the reports are
+ * written for what ran (verdict `interrupted`, the rest "not run"), the
+ * embedded reference is stopped, and the process exits 130 (SIGINT), 143
+ * (SIGTERM) or 129 (SIGHUP: the terminal closed). A second signal exits at
+ * once: the embedded reference is killed and the signal is raised again with
+ * its default action (the shell sees 130, 143 or 129).
  */
 import type { Io } from './io.js';
 
@@ -21,7 +22,7 @@ export interface Interrupts {
 }
 
 /**
- * Starts watching for SIGINT and SIGTERM through `io` (nothing is watched when
+ * Starts watching for the stop signals through `io` (nothing is watched when
  * `io` cannot). `kept` says, at the first signal, what the command keeps of
  * what ran (default: a run's reports).
  */

@@ -3,10 +3,13 @@
  * (only bin/ touches the process itself), and {@link defaultIo}, the real
  * process's, whose streams survive a reader that went away.
  */
+import type { InterruptSignal } from '../result/reasons.js';
 import { STOP_WITH_PARENT_ENV } from './embedded.js';
 
-/** The signals that stop a run. */
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+/** The signals that stop a run: Ctrl-C, a stop asked for, the terminal gone (result/reasons.ts). */
+export type StopSignal = InterruptSignal;
+
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The process as a command sees it. */
 export interface Io {
@@ -15,9 +18,9 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Where the config file is looked for. Default: process.cwd(). */
   cwd?: string;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); used by `serve`. */
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM, SIGHUP); used by `serve`. */
   untilStopped?: () => Promise<void>;
-  /** Calls `handler` at each SIGINT/SIGTERM while a run watches them (cli/interrupt.ts); returns how to stop watching. */
+  /** Calls `handler` at each stop signal while a run watches them (cli/interrupt.ts); returns how to stop watching. */
   signals?: (handler: (signal: StopSignal) => void) => () => void;
   /** Ends the process at once as `signal`'s default action would (a second Ctrl-C). */
   raise?: (signal: StopSignal) => void;
@@ -78,8 +81,7 @@ export function defaultIo(): Io {
           if (watchParent) process.stdin.destroy();
           resolve();
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        for (const signal of STOP_SIGNALS) process.once(signal, stop);
         if (watchParent) {
           process.stdin.once('end', stop);
           process.stdin.once('close', stop);
@@ -87,13 +89,11 @@ export function defaultIo(): Io {
         }
       }),
     signals: (handler) => {
-      const onInt = () => handler('SIGINT');
-      const onTerm = () => handler('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
+      // SIGHUP too: a terminal closed or an ssh session dropped mid-run ended it without its reports.
+      const listeners = STOP_SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
+      for (const [signal, listener] of listeners) process.on(signal, listener);
       return () => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
+        for (const [signal, listener] of listeners) process.off(signal, listener);
       };
     },
     // With no listener left, the signal's default action ends the process, as the shell expects (128 + its number).

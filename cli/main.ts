@@ -231,7 +231,7 @@ async function command(argv: readonly string[], io: Io): Promise<number> {
       .example('$0 --base-url https://staging.example/v1', 'Check an implementation (the key in PETSTORE_API_KEY)')
       .example('$0 --embedded', 'Check the embedded reference implementation')
       .epilogue(
-        `Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 4 inconclusive (a MUST rule decided on no case), 130/143 interrupted by SIGINT/SIGTERM (reports written).\nInterface version ${INTERFACE_VERSION}.`,
+        `Exit codes: 0 conformant, 1 non-conformant, 2 usage error, unreachable target or internal error, 3 conformant but a load threshold breached, 4 inconclusive (a MUST rule decided on no case), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (reports written).\nInterface version ${INTERFACE_VERSION}.`,
       )
       .version(TOOL_VERSION)
       .alias('v', 'version')

@@ -8,7 +8,7 @@ import type { FindingMessage } from '../spec/findings.js';
 import type { GapId } from '../spec/gaps.js';
 import type { SourcedSetting } from '../spec/report-schema.js';
 import type { RuleGroup, RuleId, Severity } from '../spec/rules.js';
-import type { AnswerCount, SkipReason } from './reasons.js';
+import type { AnswerCount, InterruptSignal, SkipReason } from './reasons.js';
 import type { LoadResult } from './load.js';
 
 export type { BoundSignal, LatencyFigures, LoadFigures, LoadOperation, LoadResult, ThresholdResult } from './load.js';
@@ -231,7 +231,7 @@ export interface Summary {
   /** Load thresholds: `none` when no profile ran. A breach alone exits 3. */
   thresholds: 'pass' | 'fail' | 'none';
   /** The signal that stopped the run, when one did (verdict `interrupted`). */
-  interrupted?: 'SIGINT' | 'SIGTERM';
+  interrupted?: InterruptSignal;
   /** Rules decided on no case, with their cause (result/undecided.ts); absent when none. */
   undecided?: UndecidedRule[];
 }

@@ -11,6 +11,7 @@
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, UndecidedRule, Verdict } from './model.js';
+import { type InterruptSignal, signalExitCode } from './reasons.js';
 import { undecidedRules, undecidedText } from './undecided.js';
 
 export { NOT_MEASURED, thresholdMeasure, thresholdMeasured } from './thresholds.js';
@@ -40,6 +41,8 @@ export const EXIT = {
   interruptedInt: 130,
   /** Stopped by SIGTERM (128 + 15). */
   interruptedTerm: 143,
+  /** Stopped by SIGHUP (128 + 1): the terminal or the session that ran it went away. */
+  interruptedHup: 129,
 } as const;
 
 /**
@@ -106,7 +109,7 @@ export interface VerdictInput {
   /** Why the run stopped before its end (target lost, time bound, interruption), when it did. */
   stopped?: string;
   /** The signal that interrupted the run, when one did: the verdict is then `interrupted`, whatever ran. */
-  interrupted?: 'SIGINT' | 'SIGTERM';
+  interrupted?: InterruptSignal;
   loads: readonly LoadResult[];
   /** Rules a waiver names (and has not expired): one of them undecided does not make the run inconclusive. */
   waived?: readonly RuleId[];
@@ -243,8 +246,7 @@ function countWords(rules: readonly RuleResult[]): string {
  * interrupted one exits 130 or 143 (130 when the signal is not recorded).
  */
 export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'interrupted'>): number {
-  if (summary.interrupted || summary.verdict === 'interrupted')
-    return summary.interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
+  if (summary.interrupted || summary.verdict === 'interrupted') return signalExitCode(summary.interrupted ?? 'SIGINT');
   if (summary.verdict === 'conformant') return summary.thresholds === 'fail' ? EXIT.thresholdBreached : EXIT.conformant;
   if (summary.verdict === 'inconclusive') return EXIT.inconclusive;
   return summary.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
@@ -270,8 +272,8 @@ export function verdictWithLoadFailures(
  * 130 or 143 when a signal interrupted the run (its bundle is never a
  * certificate). Usage and environment problems keep their own.
  */
-export function certifyExitCode(certified: boolean, interrupted?: 'SIGINT' | 'SIGTERM'): number {
-  if (interrupted) return interrupted === 'SIGTERM' ? EXIT.interruptedTerm : EXIT.interruptedInt;
+export function certifyExitCode(certified: boolean, interrupted?: InterruptSignal): number {
+  if (interrupted) return signalExitCode(interrupted);
   return certified ? EXIT.conformant : EXIT.nonConformant;
 }
 

@@ -6,6 +6,14 @@
 import type { RuleId } from '../spec/rules.js';
 
 /** Why the run stopped sending before its end. */
+/** The signals that stop a run (the shell's 130, 143 and 129: Ctrl-C, a stop asked for, the terminal gone). */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The exit code of a run `signal` stopped: 128 and its number, as the shell reports a process it ended. */
+export function signalExitCode(signal: InterruptSignal): number {
+  return signal === 'SIGTERM' ? 143 : signal === 'SIGHUP' ? 129 : 130;
+}
+
 export type StopReason =
   /** Requests in a row got no response at all (suites/silence.ts); `detail`: the last transport error. */
   | { code: 'target-silent'; detail: string }
@@ -23,7 +31,7 @@ export type StopReason =
   | { code: 'suite-stalled'; ms: number; times: number }
   | { code: 'time-bound'; seconds: number }
   | { code: 'max-failures'; failing: number; limit: number }
-  | { code: 'interrupted'; signal: 'SIGINT' | 'SIGTERM' }
+  | { code: 'interrupted'; signal: InterruptSignal }
   /** The preflight showed the target cannot be tested (`code`: a `PC_ERR_…` code). */
   | { code: 'preflight'; error: { code: string; message: string } };
 

@@ -24,7 +24,7 @@ export const reasonDefs = {
       reason('suite-stalled', { ms: { type: 'integer' }, times: { type: 'integer' } }),
       reason('time-bound', { seconds: { type: 'number' } }),
       reason('max-failures', { failing: { type: 'integer' }, limit: { type: 'integer' } }),
-      reason('interrupted', { signal: { enum: ['SIGINT', 'SIGTERM'] } }),
+      reason('interrupted', { signal: { enum: ['SIGINT', 'SIGTERM', 'SIGHUP'] } }),
       reason('preflight', {
         error: {
           type: 'object',

@@ -197,7 +197,7 @@ export const reportSchema = {
           enum: ['conformant', 'non-conformant', 'inconclusive', 'error', 'interrupted'],
           description: 'inconclusive: nothing failed, but a selected MUST rule no waiver names was decided on no case (exit 4)',
         },
-        interrupted: { enum: ['SIGINT', 'SIGTERM'], description: 'The signal that stopped the run (verdict interrupted)' },
+        interrupted: { enum: ['SIGINT', 'SIGTERM', 'SIGHUP'], description: 'The signal that stopped the run (verdict interrupted)' },
         reason: { type: 'string' },
         strict: { type: 'boolean' },
         counts: { type: 'object', required: ['MUST', 'SHOULD'], additionalProperties: false, properties: { MUST: counts, SHOULD: counts } },

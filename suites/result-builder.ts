@@ -13,6 +13,7 @@ import type { RuleId } from '../spec/rules.js';
 import type { Phase } from './check.js';
 import type { ConcurrencyRecord, ConformanceResult, LoadResult, Observation, RuleOutcome, RuleResult, Summary } from '../result/model.js';
 import { decideVerdict, thresholdsOutcome } from '../result/policy.js';
+import type { InterruptSignal } from '../result/reasons.js';
 import type { ConformanceOptions, Resolved } from './options.js';
 import { PHASES } from './plan.js';
 import { applyWaivers } from './waivers.js';
@@ -41,7 +42,7 @@ export interface ResultInput {
   /** Why the run stopped sending early, in words, if it did. */
   stopped?: string;
   abort?: Summary['abort'];
-  interrupted?: 'SIGINT' | 'SIGTERM';
+  interrupted?: InterruptSignal;
 }
 
 /** The result: rule results with times and waivers applied, and the summary; not yet redacted once more. */
@@ -137,7 +138,7 @@ function summarise(
   stopped: string | undefined,
   abort: Summary['abort'],
   loads: readonly LoadResult[],
-  interrupted: 'SIGINT' | 'SIGTERM' | undefined,
+  interrupted: InterruptSignal | undefined,
   waived: readonly RuleId[],
 ): Summary {
   const { verdict, reason, undecided } = decideVerdict({

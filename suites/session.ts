@@ -135,7 +135,8 @@ export class TargetSession {
   readonly #sleepers = new Set<() => void>();
 
   readonly #interrupt = () => {
-    this.interrupted ??= new Interrupted(this.#options.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    const reason: unknown = this.#options.signal?.reason;
+    this.interrupted ??= new Interrupted(reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT');
     this.stopped = this.interrupted;
     this.#silence.stop(this.interrupted);
     for (const wake of [...this.#sleepers]) wake();

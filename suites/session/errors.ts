@@ -5,7 +5,7 @@
  */
 import { PcError } from '../../core/errors.js';
 import type { SentExchange } from '../check.js';
-import { TargetLost } from '../../result/reasons.js';
+import { type InterruptSignal, TargetLost } from '../../result/reasons.js';
 
 /**
  * Thrown into a check when an exchange it sent says nothing of the target:
@@ -62,9 +62,9 @@ export class IdleClosed extends NotJudged {
   }
 }
 
-/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM). */
+/** Thrown into checks once the run was interrupted (SIGINT, SIGTERM, SIGHUP). */
 export class Interrupted extends TargetLost {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+  constructor(readonly signal: InterruptSignal) {
     super({ code: 'interrupted', signal });
   }
 }

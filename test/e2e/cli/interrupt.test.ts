@@ -75,7 +75,7 @@ const portClosed = (port: number) =>
 
 describe('interruption', () => {
   it("the first signal aborts the run's signal; the second runs the hard-exit hooks and raises the signal again", () => {
-    let handler: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
+    let handler: ((signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => void) | undefined;
     const raised: string[] = [];
     const killed: string[] = [];
     let watching = false;
@@ -169,28 +169,35 @@ describe('interruption', () => {
     });
   });
 
-  it('CLI, SIGINT mid-run against a slow target: exit 130 promptly, every report written, verdict interrupted', async () => {
-    await withServer({ wrap: slow }, async (url) => {
-      const dir = tempDir();
-      const run = spawnCli(['--base-url', url, '--num-runs', '5', '--report-dir', dir], { PETSTORE_API_KEY: DISTINCTIVE_KEY });
-      await until(run, /· createPet/);
-      process.kill(run.pid, 'SIGINT');
-      const { code } = await run.ended;
-      expect(code).toBe(130);
-      for (const file of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, file))).toBe(true);
-      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
-      expect(reportErrors(report)).toEqual([]);
-      expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: 'SIGINT' });
-      expect(report.rules.some((r) => r.outcome === 'pass')).toBe(true);
-      // Checks that had started are cut short, the others not run.
-      expect(report.rules.filter((r) => r.outcome === 'skip').flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(
-        expect.stringMatching(/^(not run|cut short): interrupted by SIGINT$/),
-      );
-      expect(run.stdout()).toMatch(/INTERRUPTED: interrupted by SIGINT/);
-      expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
-      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Interrupted/);
-    });
-  });
+  // SIGHUP: the terminal closed, an ssh session dropped (before, the process died of it without its reports).
+  it.each([
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const)(
+    'CLI, %s mid-run against a slow target: exit %i promptly, every report written, verdict interrupted',
+    async (signal, exit) => {
+      await withServer({ wrap: slow }, async (url) => {
+        const dir = tempDir();
+        const run = spawnCli(['--base-url', url, '--num-runs', '5', '--report-dir', dir], { PETSTORE_API_KEY: DISTINCTIVE_KEY });
+        await until(run, /· createPet/);
+        process.kill(run.pid, signal);
+        const { code } = await run.ended;
+        expect(code).toBe(exit);
+        for (const file of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, file))).toBe(true);
+        const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceResult;
+        expect(reportErrors(report)).toEqual([]);
+        expect(report.summary).toMatchObject({ verdict: 'interrupted', interrupted: signal });
+        expect(report.rules.some((r) => r.outcome === 'pass')).toBe(true);
+        // Checks that had started are cut short, the others not run.
+        expect(report.rules.filter((r) => r.outcome === 'skip').flatMap((r) => r.checks.map((c) => c.reason))).toContainEqual(
+          expect.stringMatching(new RegExp(`^(not run|cut short): interrupted by ${signal}$`)),
+        );
+        expect(run.stdout()).toMatch(new RegExp(`INTERRUPTED: interrupted by ${signal}`));
+        expect(run.stderr()).not.toMatch(/petstore-conformance: error/);
+        expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/Interrupted/);
+      });
+    },
+  );
 
   it('CLI --embedded, SIGTERM during the load profile: exit 143, reports written, the embedded reference stopped (its port closed)', async () => {
     const dir = tempDir();
