@@ -63,7 +63,9 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
       hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
     }
   }
-  const pieces = new Pieces({ publicPieces });
+  // Whatever the letter case of their ASCII letters: a server that echoes a secret in a case of its own (every other
+  // letter, title case) shows its pieces, each in some case, and no piece may show.
+  const pieces = new Pieces({ publicPieces, foldAscii: true });
   // A piece of FRAGMENT (8) characters of a secret, encoded, fully decides 10 base64 characters (whatever the bytes
   // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
   const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });

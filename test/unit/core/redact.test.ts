@@ -156,6 +156,20 @@ describe('redactorFor', () => {
   });
 });
 
+describe('a key echoed in a letter case of its own', () => {
+  it('every other letter swapped, title case, a case per piece: no piece of it survives', () => {
+    const key = 'Zq7xK2mPv9LwR4tYb3Nc';
+    const r = redactorFor(key);
+    const alternate = [...key].map((ch, i) => (i % 2 ? ch.toLowerCase() : ch.toUpperCase())).join('');
+    const title = key.charAt(0).toUpperCase() + key.slice(1).toLowerCase();
+    for (const echoed of [alternate, title, `${key.slice(0, 10).toLowerCase()}${key.slice(10).toUpperCase()}`]) {
+      const out = r.redact(`{"token":"${echoed}"}`);
+      expect(out, echoed).not.toMatch(new RegExp(echoed.slice(0, 8), 'i'));
+      expect(out).toContain('<part of <API_KEY>>');
+    }
+  });
+});
+
 describe('every secret, not the key only', () => {
   it('a secret header value is redacted as it is, case-folded and with its letter case swapped', () => {
     const value = 'Vb8nQ3wErT6yUi9oPa2s';
