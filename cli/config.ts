@@ -30,7 +30,7 @@ import type { FingerprintId } from '../core/fingerprints.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { scanJson } from '../core/json-prefix.js';
+import { measureJson, scanJson } from '../core/json-prefix.js';
 import { shellWord } from '../reports/commands.js';
 import { newAjv, schemaErrorText } from '../spec/validate.js';
 import type { LoadProfile } from '../suites/load/profiles.js';
@@ -123,6 +123,9 @@ function ownedByUser(path: string): boolean {
   const uid = process.getuid?.();
   return uid === undefined || statSync(path, { throwIfNoEntry: false })?.uid === uid;
 }
+
+/** Nesting a config file may hold, at most: its deepest setting (a load profile's thresholds) sits at five. */
+const MAX_CONFIG_DEPTH = 32;
 
 /** Keys whose values are paths: relative ones are taken relative to the file's folder. */
 const PATH_KEYS = ['reportDir', 'ca', 'cert', 'certKey', 'waivers'] as const;
@@ -281,6 +284,12 @@ export async function loadConfigFile(explicit: string | undefined, cwd: string, 
     if (explicit === undefined && error instanceof FileRefused && error.reason === 'missing') return { named, config: {}, secrets: [] };
     throw error instanceof FileRefused ? new ConfigFileError(error.message) : error;
   }
+  // Nested past what any setting needs (a profile's thresholds sit at five levels): refused before it is walked, which
+  // a text of thousands of levels would take past the stack.
+  if (measureJson(text, MAX_CONFIG_DEPTH, Number.MAX_SAFE_INTEGER).deep.length > 0)
+    throw new ConfigFileError(
+      `${path}: nested deeper than ${MAX_CONFIG_DEPTH} levels, more than any setting holds (the file's text is not shown)`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(text);

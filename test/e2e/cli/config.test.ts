@@ -60,6 +60,14 @@ describe('petstore-conformance.config.json', () => {
     expect(ran.stderr).not.toContain('--help');
   });
 
+  it('a file nested thousands of levels deep is refused in one line naming it, before it is walked', async () => {
+    // The walk went past the stack: "internal error: Maximum call stack size exceeded", no file named.
+    const ran = await runInProcess(['--embedded'], { cwd: withConfig(`{"profiles":${'['.repeat(5000)}${']'.repeat(5000)}}`) });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/\.json: nested deeper than 32 levels, more than any setting holds \(the file's text is not shown\)\n$/);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   // JSON.parse's message quotes the text around the fault (`Unexpected token 'T', …"Tk9-…" is not valid JSON`): a value
   // pasted unquoted, a secret among them, would be printed.
   it.concurrent.each([
