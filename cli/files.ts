@@ -125,6 +125,8 @@ export async function prepareOutputDir(
   cwd: string = process.cwd(),
   { create = true }: { create?: boolean } = {},
 ): Promise<string> {
+  // An empty value (`--report-dir ""`, a variable left unset in a script) would write into the working folder.
+  if (dir.trim() === '') throw new UsageError(`${label} is empty: give a folder (. for the working folder)`);
   const absolute = resolve(cwd, dir);
   const refuse = (why: string): never => {
     throw new UsageError(`${label} ${dir}: ${why}`);

@@ -109,6 +109,21 @@ function gate(): { wrap: (inner: Handler) => Handler; started: Promise<void>; re
   };
 }
 
+describe('an empty folder name', () => {
+  it('--report-dir "" is a usage error in one line, nothing written in the working folder', async () => {
+    const cwd = tempDir();
+    const ran = await runInProcess(['--embedded', '--load', 'none', '--report-dir', ''], {
+      cwd,
+      env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+    });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toEqual([
+      'petstore-conformance: error: --report-dir is empty: give a folder (. for the working folder) (see --help)',
+    ]);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
 describe('one run per report folder', () => {
   it("a second run into a folder in use: one line, exit 2, nothing sent; the first run's report is its own (a stale lock did not stop it)", async () => {
     const held = gate();
