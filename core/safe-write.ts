@@ -88,11 +88,14 @@ export async function writeFileAtomic(
   { label, ours }: { label?: string; ours: Marker },
 ): Promise<void> {
   await checkReplaceable(path, ours, { ...(label === undefined ? {} : { label }) });
+  // The earlier file's permissions are kept: a report its owner made private (chmod 600) stays so when run again.
+  const earlier = await lstat(path).catch(() => undefined);
   const partial = partialName(path);
   partials.add(partial);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666);
+    if (earlier?.isFile()) await handle.chmod(earlier.mode & 0o777);
     await handle.writeFile(content);
     // Some filesystems (NFS, a quota) say ENOSPC only when the data reaches the disk: here, not after the rename.
     await handle.sync();

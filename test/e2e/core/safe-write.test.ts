@@ -5,7 +5,18 @@
  * cannot be written; the tool's own stale files removed, nothing else.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +56,16 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(path, 'ours, new', { ours: OURS });
     expect(readFileSync(path, 'utf8')).toBe('ours, new');
     expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
+  it('keeps the permissions of the file it replaces: a report made private stays private', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'report.json');
+    writeFileSync(path, 'ours, earlier');
+    chmodSync(path, 0o600);
+    await writeFileAtomic(path, 'ours, new', { ours: OURS });
+    expect(readFileSync(path, 'utf8')).toBe('ours, new');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
   it.each([
