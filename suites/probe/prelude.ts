@@ -7,6 +7,7 @@
 import type { FingerprintId } from '../../core/fingerprints.js';
 import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../../core/json.js';
 import type { Names } from '../../generators/names.js';
+import type { PetStatus } from '../../spec/openapi.js';
 import type { SendOptions, StoreState } from '../check.js';
 import type { Pairing } from '../compare.js';
 import { ordinaryNameFor } from '../judge.js';
@@ -18,7 +19,8 @@ export const PRELUDE_PAUSE_MS = 60;
 export const PRELUDE_JITTER_MS = 140;
 
 /** The kinds of the prelude. */
-export type PreludeKind = 'list-key' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
+export type PreludeKind =
+  'list-key' | 'list-status' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
 
 /** The prelude's kinds: every operation, success and error, with and without the key; the fixed order runs before the drawn one sent them in. */
 export const PRELUDE: readonly PreludeKind[] = [
@@ -33,10 +35,13 @@ export const PRELUDE: readonly PreludeKind[] = [
 
 /**
  * What any client of the interface does first, in this order, as one client: list (under the preflight's query,
- * drawn), create, read back. Everything else of the prelude (a missing id, no key, an invalid body) is what a client
- * rarely sends, each a tell; those come after, in an order drawn from the seed, each as another client.
+ * drawn), create, read back, list by the status the animal was created with (it may show there: a store that starts
+ * empty shows nothing otherwise). Everything else of the prelude (a missing id, no key, an invalid body) is what a
+ * client rarely sends, each a tell; those come after, in an order drawn from the seed, each as another client. A
+ * target that breaks what a run sent only after a tell (a filtered listing, before it was here) for everyone outside
+ * a window the tell opens is caught before it.
  */
-const ORDINARY: readonly PreludeKind[] = ['list-key', 'create-valid', 'get-existing'];
+const ORDINARY: readonly PreludeKind[] = ['list-key', 'create-valid', 'get-existing', 'list-status'];
 const UNUSUAL: readonly PreludeKind[] = ['get-missing', 'list-no-key', 'create-invalid', 'orders-no-key'];
 
 /**
@@ -80,6 +85,7 @@ export function drawnPreflightLimit(seed: number): number | 'none' {
  */
 export const PRELUDE_PARTNER: Readonly<Record<PreludeKind, string>> = {
   'list-key': 'preflight',
+  'list-status': 'listPets.status-filter',
   'list-no-key': 'auth.missing-key',
   'create-valid': 'store.seed',
   'get-existing': 'getPet.round-trip',
@@ -87,6 +93,9 @@ export const PRELUDE_PARTNER: Readonly<Record<PreludeKind, string>> = {
   'create-invalid': 'createPet.invalid-bodies',
   'orders-no-key': 'auth.missing-key',
 };
+
+/** The status of the prelude's animal, and of its filtered listing. */
+export const PRELUDE_STATUS: PetStatus = 'available';
 
 /** The categoryId of the prelude's animal: the first the setup phase tries when the store shows none. */
 export const PRELUDE_CATEGORY = 1n;
@@ -105,10 +114,12 @@ export function preludeRequest(kind: PreludeKind, state: PreludeState): SendOpti
   switch (kind) {
     case 'list-key':
       return state.preflight;
+    case 'list-status':
+      return listPets({ status: PRELUDE_STATUS });
     case 'list-no-key':
       return listPets({}, { auth: 'none' });
     case 'create-valid':
-      return createPet({ name: ordinaryNameFor(state.names, ' prelude'), categoryId: PRELUDE_CATEGORY, status: 'available' });
+      return createPet({ name: ordinaryNameFor(state.names, ' prelude'), categoryId: PRELUDE_CATEGORY, status: PRELUDE_STATUS });
     case 'get-existing':
       return state.createdId === undefined ? undefined : getPet(state.createdId);
     case 'get-missing':
@@ -133,6 +144,8 @@ export function preludePairing(kind: PreludeKind, request: SendOptions, prelude:
   switch (kind) {
     case 'list-key':
       return same ? 'same-request' : undefined;
+    case 'list-status':
+      return of(request.operation === 'listPets' && auth === 'valid' && /[?&]status=/.test(request.path));
     case 'list-no-key':
       return of(request.operation === 'listPets' && auth === 'none');
     case 'orders-no-key':
@@ -146,7 +159,7 @@ export function preludePairing(kind: PreludeKind, request: SendOptions, prelude:
         body !== undefined &&
           isLosslessNumber(body.categoryId) &&
           exactInteger(body.categoryId) === PRELUDE_CATEGORY &&
-          body.status === 'available',
+          body.status === PRELUDE_STATUS,
       );
     }
     case 'get-existing':

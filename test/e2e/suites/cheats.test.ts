@@ -13,6 +13,7 @@ import { startReference } from '../../../reference/server.js';
 import { rules } from '../../../spec/rules.js';
 import { type Cheat, honest, startProxy } from '../../fixtures/cheats/forward.js';
 import { cheats } from '../../fixtures/cheats/index.js';
+import { burstCheat } from '../../fixtures/cheats/burst.js';
 import { learnerCheat } from '../../fixtures/cheats/learner.js';
 import { DISTINCTIVE_KEY, pool } from '../../helpers.js';
 import { within } from '../../starvation.js';
@@ -122,6 +123,36 @@ describe('cheating proxies', () => {
       expect(certification.manifest.reasons.join('\n')).toMatch(ruleIds);
     });
   }
+
+  it(
+    `${burstCheat.name} (${burstCheat.tell}) cheats an ordinary client's filtered listing, and is not certified`,
+    async () => {
+      // Its own certification (not beside the others: the ordinary client it cheats lists by status, not creates).
+      const reference = await startReference({ apiKey: DISTINCTIVE_KEY });
+      const proxy = await startProxy(reference.url, burstCheat.handle());
+      try {
+        const headers = { 'User-Agent': 'curl/8.5.0', Accept: '*/*', Authorization: `Bearer ${DISTINCTIVE_KEY}` };
+        await fetch(`${proxy.url}/pets`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Biscuit', categoryId: 1, status: 'available' }),
+        });
+        const listed = await (await fetch(`${proxy.url}/pets?status=available`, { headers })).text();
+        expect(listed).toContain('"status":null');
+        const certification = await within(
+          CERTIFY_BOUND_MS,
+          'certify behind burst',
+          certify({ baseUrl: proxy.url, apiKey: DISTINCTIVE_KEY, product: PRODUCT }),
+        );
+        expect(certification.manifest.certified, 'burst was certified').toBe(false);
+        expect(certification.manifest.reasons.join('\n')).toMatch(ruleIds);
+      } finally {
+        await proxy.close();
+        await reference.close();
+      }
+    },
+    CERTIFY_BOUND_MS,
+  );
 
   it("the learner does learn: after one request in the tool's own shape, it answers an ordinary client right", async () => {
     const reference = await startReference({ apiKey: DISTINCTIVE_KEY });

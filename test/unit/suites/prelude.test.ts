@@ -10,17 +10,18 @@ import { drawnPreflightLimit, PRELUDE, preludeOrder } from '../../../suites/prob
 const SEEDS = Array.from({ length: 200 }, (_, i) => i * 7919 - 500_000);
 
 describe('the prelude, drawn', () => {
-  it('opens with a listing, a create and its read-back as one client; then the rest, each as another client', () => {
+  it('opens with a listing, a create, its read-back and a listing by its status as one client; then the rest, each as another client', () => {
     for (const seed of SEEDS) {
       const order = preludeOrder(seed, 'drawn');
-      expect(order.slice(0, 3)).toEqual([
+      expect(order.slice(0, 4)).toEqual([
         { kind: 'list-key', client: 0 },
         { kind: 'create-valid', client: 0 },
         { kind: 'get-existing', client: 0 },
+        { kind: 'list-status', client: 0 },
       ]);
       // Every kind once; no key, an invalid body, a missing id: after the ordinary ones, each as a client of its own.
-      expect([...order.map((o) => o.kind)].sort()).toEqual([...PRELUDE].sort());
-      expect(order.slice(3).map((o) => o.client)).toEqual([1, 2, 3, 4]);
+      expect([...order.map((o) => o.kind)].sort()).toEqual([...PRELUDE, 'list-status'].sort());
+      expect(order.slice(4).map((o) => o.client)).toEqual([1, 2, 3, 4]);
     }
   });
 
@@ -28,7 +29,7 @@ describe('the prelude, drawn', () => {
     const tails = new Set(
       SEEDS.map((seed) =>
         preludeOrder(seed, 'drawn')
-          .slice(3)
+          .slice(4)
           .map((o) => o.kind)
           .join(' '),
       ),
