@@ -79,6 +79,9 @@ export const FOLDS: readonly { name: 'lower' | 'upper'; fold: (text: string) => 
   { name: 'upper', fold: (text) => text.toUpperCase() },
   { name: 'lower', fold: (text) => text.replace(/[A-Z]+/g, (m) => m.toLowerCase()) },
   { name: 'upper', fold: (text) => text.replace(/[a-z]+/g, (m) => m.toUpperCase()) },
+  // As a server in a Turkish or Azeri locale folds: I to ı, i to İ (a fold equal to one above is registered once).
+  { name: 'lower', fold: (text) => text.toLocaleLowerCase('tr') },
+  { name: 'upper', fold: (text) => text.toLocaleUpperCase('tr') },
 ];
 
 /** The label of a form folded to `which` case: `<<API_KEY> in lower case>`, `<<API_KEY> without its last character, in lower case>`. */

@@ -170,6 +170,19 @@ describe('a key echoed in a letter case of its own', () => {
   });
 });
 
+describe('a key folded as a Turkish locale folds it', () => {
+  it('I to ı in lower case, i to İ in upper case: no piece of it survives', () => {
+    const key = 'ZqIx7mPvIwL4tYib3Nci';
+    const r = redactorFor(key);
+    for (const echoed of [key.toLocaleLowerCase('tr'), key.toLocaleUpperCase('tr')]) {
+      const out = r.redact(`{"token":"${echoed}"}`);
+      expect(out, echoed).not.toContain(echoed.slice(0, 8));
+      expect(out, echoed).not.toContain(echoed.slice(-8));
+      expect(out).toMatch(/<[^"]*API_KEY[^"]*>/);
+    }
+  });
+});
+
 describe('every secret, not the key only', () => {
   it('a secret header value is redacted as it is, case-folded and with its letter case swapped', () => {
     const value = 'Vb8nQ3wErT6yUi9oPa2s';
