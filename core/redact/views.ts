@@ -217,7 +217,9 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
         }
       }
     } else if (c === 0x26) {
-      const m = /^&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([a-zA-Z]{2,6}));/.exec(text.slice(i, i + 12));
+      // As an HTML parser reads a character reference: leading zeros, and a numeric one without its `;` (a parse error
+      // a browser forgives, and shows the character).
+      const m = /^&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z]{2,6});)/.exec(text.slice(i, i + 40));
       if (m) {
         const cp =
           m[1] !== undefined ? parseInt(m[1], 16) : m[2] !== undefined ? parseInt(m[2], 10) : ENTITIES[m[3]!.toLowerCase()]?.codePointAt(0);

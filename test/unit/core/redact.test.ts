@@ -170,6 +170,22 @@ describe('a key echoed in a letter case of its own', () => {
   });
 });
 
+describe('HTML character references as a browser reads them', () => {
+  it('without their ";", and with leading zeros: no piece of the key survives', () => {
+    const key = 'Zq7xK2mPv9LwR4tYb3Nc';
+    const r = redactorFor(key);
+    for (const encoded of [
+      [...key].map((ch) => `&#${ch.charCodeAt(0)}`).join(''),
+      [...key].map((ch) => `&#x00000${ch.charCodeAt(0).toString(16)};`).join(''),
+      [...key].map((ch) => `&#000${ch.charCodeAt(0)};`).join(''),
+    ]) {
+      const out = r.redact(`<p>${encoded}</p>`);
+      expect(out, encoded).not.toContain(encoded.slice(0, 40));
+      expect(out).toMatch(/<p><[^<>]*API_KEY[^<>]*><\/p>/);
+    }
+  });
+});
+
 describe('a key folded as a Turkish locale folds it', () => {
   it('I to ı in lower case, i to İ in upper case: no piece of it survives', () => {
     const key = 'ZqIx7mPvIwL4tYib3Nci';
