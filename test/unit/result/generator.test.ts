@@ -128,7 +128,7 @@ describe('the generator counts as bound when its event-loop delay is high agains
     expect(met[0]!.outcome).toBe('inconclusive');
   });
 
-  it('a share answered under 90% while the generator was bound is not measured; with the generator idle it fails, and a report of an earlier version (no generatorAware) keeps its failure', () => {
+  it('a share answered under 90% while the generator was CPU-bound is not measured; with its CPU idle it fails (its loop late against a fast p99 is no reason), and a report of an earlier version (no generatorAware) keeps its failure', () => {
     // A fixed-rate profile that dropped 300 of 1000 due requests: every connection was waiting when they came due.
     const dropped = { answered: 700, due: 1000 };
     const bound = judge(['p99 < 500ms'], issue, { cpuShare: 0.95, eventLoopDelayP99Ms: 11 }, dropped);
@@ -137,13 +137,21 @@ describe('the generator counts as bound when its event-loop delay is high agains
       "not measured: the generator was bound (it used 95% of a core): the requests it counted unanswered may have waited on it, not on the target: the target's own share is anywhere from 70% to 100%",
     );
     expect(bound.boundBy).toEqual(['cpu']);
-    // Bound by its loop against the p99 the same.
-    expect(outcomes(judge([], issue, busyLoop, dropped))).toEqual({ 'LOAD-BUSY-ALL-ANSWERED': 'inconclusive' });
+    // Its loop late against the p99 alone says nothing of drops: a fast target's p99 (1.5 ms) against an idle loop's
+    // lateness (1.2 ms) is no reason a broken target's half answered reads anything but failed.
+    expect(outcomes(judge([], issue, busyLoop, dropped))).toEqual({ 'LOAD-BUSY-ALL-ANSWERED': 'fail' });
+    expect(
+      outcomes(judge([], figures({ p50: 0.8, p99: 1.5 }), { cpuShare: 0.2, eventLoopDelayP99Ms: 11.2 }, { answered: 500, due: 1000 })),
+    ).toEqual({
+      'LOAD-BUSY-ALL-ANSWERED': 'fail',
+    });
     // The generator idle: the drops are the target's (it kept every connection busy).
     const idle = judge([], issue, { cpuShare: 0.3, eventLoopDelayP99Ms: 11 }, dropped);
     expect(idle[0]).toMatchObject({ outcome: 'fail', measured: 70, reason: 'only 700 of 1000 requests answered' });
     // Bound, but 95% answered: a pass stands.
-    expect(outcomes(judge([], issue, busyLoop, { answered: 950, due: 1000 }))).toEqual({ 'LOAD-BUSY-ALL-ANSWERED': 'pass' });
+    expect(outcomes(judge([], issue, { cpuShare: 0.95, eventLoopDelayP99Ms: 11 }, { answered: 950, due: 1000 }))).toEqual({
+      'LOAD-BUSY-ALL-ANSWERED': 'pass',
+    });
     // verify, a report of an earlier version: the share judged as that version judged it.
     const recorded = { cpuShare: 0.95, eventLoopDelayP99Ms: 11, bound: true };
     expect(judgeThresholds('busy', [], issue, undefined, dropped, recorded)[0]!.outcome).toBe('fail');
