@@ -77,7 +77,7 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const written = url && URL.canParse(url) ? new URL(url).password : '';
     // As written and as decoded (a bad percent escape, `%zz`, is no escape: the password is then as written).
-    for (const password of new Set([written, decodedOrAsWritten(written)]))
+    for (const password of new Set([written, decodedOrAsWritten(written) ?? written]))
       if (password.length >= 4)
         out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
   }
@@ -88,12 +88,12 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   return out;
 }
 
-/** `text` percent-decoded, or as it is when it holds an escape that decodes to no UTF-8. */
-function decodedOrAsWritten(text: string): string {
+/** `text` percent-decoded; undefined when it holds a % that starts no escape, or escapes that decode to no UTF-8. */
+function decodedOrAsWritten(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text;
+    return undefined;
   }
 }
 
@@ -192,6 +192,13 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
   const secretHeaders = (options?.secretHeaders ?? []).map((name) => name.toLowerCase());
   for (const name of secretHeaders)
     if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
+  // undici decodes a proxy's credentials itself, and a % that starts no escape ended the run as an internal error.
+  const proxy = options?.proxy;
+  for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
+    const credentials = url && URL.canParse(url) ? new URL(url) : undefined;
+    if (credentials && [credentials.username, credentials.password].some((part) => decodedOrAsWritten(part) === undefined))
+      throw new UsageError(wording`${setting('proxy')}: its user name or password holds a % that starts no escape; write % as %25 there`);
+  }
   if (Boolean(options?.cert) !== Boolean(options?.key))
     throw new UsageError(
       wording`a client certificate needs its key, and a key its certificate (${setting('cert')} and ${setting('certKey')} together)`,

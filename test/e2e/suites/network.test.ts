@@ -397,6 +397,26 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     }
   });
 
+  it('a proxy password with a % that starts no escape (--proxy, HTTP_PROXY): exit 2, one line saying how to write it, the password in no output', async () => {
+    // undici decodes the credentials itself: it ended the run with "internal error: URI malformed".
+    const bad = 'http://user:hunter3%zz-proxy-pw@127.0.0.1:9';
+    const ways: { args: string[]; env: Record<string, string> }[] = [
+      { args: ['--proxy', bad], env: {} },
+      { args: [], env: { HTTP_PROXY: bad, NO_PROXY: '' } },
+    ];
+    for (const how of ways) {
+      const ran = await runInProcess(['--base-url', target.url, ...how.args, '--num-runs', '3', '--report-dir', tempDir()], {
+        env: { ...env, ...how.env },
+      });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ran.stderr).toMatch(
+        /^petstore-conformance: error: .*proxy.*: its user name or password holds a % that starts no escape; write % as %25 there/,
+      );
+      expect(ran.stdout + ran.stderr).not.toContain('hunter3');
+    }
+  });
+
   it('a proxy that resets the connection on CONNECT (--proxy, HTTP_PROXY, HTTPS_PROXY; http and https targets): exit 2, one line saying the proxy reset it', async () => {
     const p = await closingProxy(0, undefined, 'reset');
     const withCredentials = p.url.replace('//', '//user:hunter2-proxy-pw@');
