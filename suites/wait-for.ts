@@ -26,30 +26,36 @@ export async function waitForTarget(
 ): Promise<Waited> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  // An attempt may take no longer than the whole wait (a target that accepts and never answers held `--wait-for 2` for
-  // the request deadline, 20 s), and a stop (Ctrl-C) ends the attempt in flight, not only the pause after it.
-  const client = new HttpClient({
-    baseUrl: target,
-    timeoutMs: Math.min(options.timeoutMs, Math.max(options.waitForMs, FIRST_DELAY_MS)),
-    connections: 1,
-    ...options.connection,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  // An attempt may take no longer than what is left of the wait (a target that accepts and never answers held
+  // `--wait-for 2` for the request deadline, 20 s), and a stop (Ctrl-C) ends the attempt in flight, not only the pause
+  // after it. A client per attempt: each has the deadline left (each attempt is on a new connection anyway).
+  const attemptOn = (left: number) =>
+    new HttpClient({
+      baseUrl: target,
+      timeoutMs: Math.min(options.timeoutMs, Math.max(Math.ceil(left), FIRST_DELAY_MS)),
+      connections: 1,
+      ...options.connection,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   // At most one attempt per first delay of the wait, and one more: bounded in count whatever the clock does.
   const attempts = Math.ceil(options.waitForMs / FIRST_DELAY_MS) + 1;
   let last: { code?: string; message: string } = { message: 'no request sent' };
-  try {
-    for (let attempt = 0, delay = FIRST_DELAY_MS; attempt < attempts; attempt++, delay = Math.min(2 * delay, LONGEST_DELAY_MS)) {
-      const x = await client.send({ method: 'GET', path: '/pets?limit=1', fresh: true });
-      // An answer, or a failure that is not the network's (TLS, not HTTP): something listens, and the preflight tells what.
-      if (x.response || (x.error && !STILL_STARTING.has(x.error.code))) return { listening: true, waitedMs: elapsed() };
-      last = { ...(x.error?.code ? { code: x.error.code } : {}), message: x.error?.message ?? 'no answer' };
-      const left = options.waitForMs - elapsed();
-      if (left <= 0 || options.signal?.aborted) break;
-      await pause(Math.min(delay, left), options.signal);
+  for (let attempt = 0, delay = FIRST_DELAY_MS; attempt < attempts; attempt++, delay = Math.min(2 * delay, LONGEST_DELAY_MS)) {
+    const client = attemptOn(options.waitForMs - elapsed());
+    let x;
+    try {
+      x = await client.send({ method: 'GET', path: '/pets?limit=1', fresh: true });
+    } finally {
+      await client.close();
     }
-  } finally {
-    await client.close();
+    // Stopped: nothing is known of the target (the caller tells the stop).
+    if (options.signal?.aborted) break;
+    // An answer, or a failure that is not the network's (TLS, not HTTP): something listens, and the preflight tells what.
+    if (x.response || (x.error && !STILL_STARTING.has(x.error.code))) return { listening: true, waitedMs: elapsed() };
+    last = { ...(x.error?.code ? { code: x.error.code } : {}), message: x.error?.message ?? 'no answer' };
+    const left = options.waitForMs - elapsed();
+    if (left <= 0) break;
+    await pause(Math.min(delay, left), options.signal);
   }
   return { listening: false, waitedMs: elapsed(), ...(last.code ? { code: last.code } : {}), last: last.message };
 }
