@@ -50,7 +50,7 @@ export interface CertifyOptions {
   /** The run's events as they happen (progress); `run-end` included. */
   onEvent?: (event: RunEvent) => void;
   /**
-   * Stops the run when aborted (its `reason`, `SIGINT` or `SIGTERM`, is
+   * Stops the run when aborted (its `reason`, `SIGINT`, `SIGTERM` or `SIGHUP`, is
    * recorded): the bundle is still made, of what ran, and is not certified
    * ("interrupted by …").
    */

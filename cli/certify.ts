@@ -4,8 +4,8 @@
  * is checked before the run, so a mistake costs nothing.
  *
  * Exit codes: 0 certified, 1 not certified (the bundle is written all the
- * same and says why), 2 usage error (nothing run, nothing written), 130/143
- * interrupted by SIGINT/SIGTERM (the bundle is written of what ran, not
+ * same and says why), 2 usage error (nothing run, nothing written), 130/143/129
+ * interrupted by SIGINT/SIGTERM/SIGHUP (the bundle is written of what ran, not
  * certified: "interrupted by …").
  */
 import { stat } from 'node:fs/promises';

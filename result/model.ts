@@ -194,7 +194,7 @@ export interface Observation {
 }
 
 /**
- * `interrupted`: stopped by SIGINT or SIGTERM; what ran is reported, the rest is "not run" (exit 130 or 143).
+ * `interrupted`: stopped by SIGINT, SIGTERM or SIGHUP; what ran is reported, the rest is "not run" (exit 130, 143 or 129).
  * `inconclusive`: nothing failed, but a selected MUST rule (not waived) was decided on no case (exit 4).
  */
 export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive' | 'error' | 'interrupted';

@@ -122,7 +122,7 @@ const listed = (ids: readonly string[], most = 6) =>
 /**
  * The run's verdict and why, in one line.
  * - `non-conformant`: a rule that counts failed ({@link failsRun});
- * - `interrupted`: SIGINT or SIGTERM stopped the run; the reason says what ran
+ * - `interrupted`: SIGINT, SIGTERM or SIGHUP stopped the run; the reason says what ran
  *   and what it found so far (a partial run is never conformant, nor
  *   non-conformant: it was not finished);
  * - `error`: the target could not be tested, the run stopped early, a check
@@ -243,7 +243,7 @@ function countWords(rules: readonly RuleResult[]): string {
  * The exit code of a finished run: the verdict's (an inconclusive one exits 4),
  * except that a conformant run
  * whose load thresholds failed exits 3 (so CI can tell slow from wrong), and an
- * interrupted one exits 130 or 143 (130 when the signal is not recorded).
+ * interrupted one exits 130, 143 or 129 (130 when the signal is not recorded).
  */
 export function exitCode(summary: Pick<Summary, 'verdict' | 'thresholds' | 'interrupted'>): number {
   if (summary.interrupted || summary.verdict === 'interrupted') return signalExitCode(summary.interrupted ?? 'SIGINT');
@@ -269,7 +269,7 @@ export function verdictWithLoadFailures(
 
 /**
  * The exit code of `certify` once the bundle is written: 0 certified, 1 not;
- * 130 or 143 when a signal interrupted the run (its bundle is never a
+ * 130, 143 or 129 when a signal interrupted the run (its bundle is never a
  * certificate). Usage and environment problems keep their own.
  */
 export function certifyExitCode(certified: boolean, interrupted?: InterruptSignal): number {

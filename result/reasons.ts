@@ -5,7 +5,6 @@
  */
 import type { RuleId } from '../spec/rules.js';
 
-/** Why the run stopped sending before its end. */
 /** The signals that stop a run (the shell's 130, 143 and 129: Ctrl-C, a stop asked for, the terminal gone). */
 export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -14,6 +13,7 @@ export function signalExitCode(signal: InterruptSignal): number {
   return signal === 'SIGTERM' ? 143 : signal === 'SIGHUP' ? 129 : 130;
 }
 
+/** Why the run stopped sending before its end. */
 export type StopReason =
   /** Requests in a row got no response at all (suites/silence.ts); `detail`: the last transport error. */
   | { code: 'target-silent'; detail: string }

@@ -54,7 +54,7 @@ export interface ConformanceOptions {
   insecure?: boolean;
   /** The rest of how to reach the target (client certificate, proxy, extra headers), for every phase; `ca` and `insecure` above win over theirs. */
   connection?: ConnectOptions;
-  /** Stops the run (SIGINT, SIGTERM): nothing more is sent, what ran is kept, the rest is "not run", the verdict `interrupted`. Its `reason` names the signal (`'SIGTERM'`; anything else counts as SIGINT). */
+  /** Stops the run (SIGINT, SIGTERM, SIGHUP): nothing more is sent, what ran is kept, the rest is "not run", the verdict `interrupted`. Its `reason` names the signal (`'SIGTERM'`, `'SIGHUP'`; anything else counts as SIGINT). */
   signal?: AbortSignal;
   /** Time budget of one property check, ms. */
   propertyTimeLimitMs?: number;
