@@ -182,7 +182,7 @@ function admitSecret(secret: Secret, baseUrl: string, what: Wording, advice: str
     );
   if (redactorOf([secret]).leaks(baseUrl))
     throw new UsageError(
-      wording`${setting('baseUrl')} holds ${what}; ${secret.placeholder === KEY_PLACEHOLDER ? wording`pass the key with ${setting('apiKey')} only` : advice}`,
+      wording`${setting('baseUrl')} holds ${what} (whole, or 8 characters of it in any letter case, which every request URL in the reports would then show hidden); ${secret.placeholder === KEY_PLACEHOLDER ? wording`pass the key with ${setting('apiKey')} only` : advice}`,
     );
 }
 

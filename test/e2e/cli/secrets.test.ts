@@ -570,6 +570,12 @@ describe('arguments', () => {
       /is not an absolute URL/,
       'main()',
     ],
+    // A piece of it in another letter case is as visible: the message says so.
+    [
+      ['--base-url', 'http://acmeprod.127.0.0.1.nip.invalid:9/v1', '--api-key', 'ACMEPROD-7f3a9xyzQ'],
+      /--base-url holds the API key \(whole, or 8 characters of it in any letter case, which every request URL in the reports would then show hidden\)/,
+      'main()',
+    ],
     [['--base-url', 'http://127.0.0.1:9/Zz9SecretWord-77/v1', '--api-key', 'Zz9SecretWord-77'], /--base-url holds the API key/, 'main()'],
     // Without "//", userinfo parses as the scheme: the message names the flag and the expected form, not the scheme.
     [
@@ -625,7 +631,7 @@ describe('arguments', () => {
         '--secret-header',
         'X-Sec: Zz9SecretWord-77',
       ],
-      /--base-url holds the value of secret header x-sec; it could not be kept out of the reports/,
+      /--base-url holds the value of secret header x-sec \(whole, or 8 characters of it in any letter case, [^)]*\); it could not be kept out of the reports/,
       'main()',
     ],
     // Every secret, not the key only: one of digits shorter than 12 is in the generated ids and categoryIds, and hiding it would rewrite them before they are judged.
@@ -663,7 +669,7 @@ describe('arguments', () => {
     [
       { headers: { 'X-Deploy': '${CI_DEPLOY_TOKEN}' } },
       'Zz9SecretWord-77',
-      /--base-url holds the value of secret header x-deploy; it could not be kept out of the reports/,
+      /--base-url holds the value of secret header x-deploy \(whole, or 8 characters of it in any letter case, [^)]*\); it could not be kept out of the reports/,
     ],
   ] as const)(
     'config %j with its variable set: one line, exit 2, naming the key and the variable, never the value',
