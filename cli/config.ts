@@ -118,6 +118,21 @@ export function findConfigFile(cwd: string): string | undefined {
   }
 }
 
+/**
+ * The config file {@link findConfigFile} passed over for its owner, if one was: the first
+ * `petstore-conformance.config.json` from `cwd` up to the first `.git` (whoever owns it) that another user owns, or
+ * that lies under a `.git` of another user. Said in one line, as git says "dubious ownership": a root job in a
+ * checkout of another user's (a CI container) would otherwise lose its config without a word.
+ */
+export function configPassedOver(cwd: string): string | undefined {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    const path = join(dir, CONFIG_FILE);
+    if (existsSync(path)) return findConfigFile(cwd) === path ? undefined : path;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+  }
+}
+
 /** Whether the user running owns `path` (always, where the platform has no user ids). */
 function ownedByUser(path: string): boolean {
   const uid = process.getuid?.();

@@ -42,7 +42,7 @@ const list = (value: unknown): string[] | undefined =>
  */
 export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<CliConfig> {
   const { env } = io;
-  const [{ loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([
+  const [{ configPassedOver, loadConfigFile, profilesOf, refuseDiscoveredSettings }, { checkApiKey }] = await Promise.all([
     import('./config.js'),
     import('../core/redact.js'),
   ]);
@@ -50,6 +50,11 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
   const args = withEnv(flags, RUN_OPTIONS, env, ['base-url']);
   const cwd = io.cwd ?? process.cwd();
   const loaded = await loadConfigFile(args.config as string | undefined, cwd, env);
+  const passedOver = loaded.path === undefined && !loaded.named ? configPassedOver(cwd) : undefined;
+  if (passedOver !== undefined)
+    io.stderr.write(
+      `petstore-conformance: ${passedOver} is not read: it, or the .git above it, belongs to another user; name it with --config to use it\n`,
+    );
   const file = loaded.config as Readonly<Record<string, unknown>>;
   const fromFile = (key: OptionKey): unknown => {
     const fileKey = OPTION_SCHEMA[key].file?.key;

@@ -7,7 +7,7 @@
 import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findConfigFile, interpolate } from '../../../cli/config.js';
+import { configPassedOver, findConfigFile, interpolate } from '../../../cli/config.js';
 import { explainUnknown, suggest, useColor } from '../../../cli/conventions.js';
 import { envVarOf } from '../../../cli/env.js';
 import type { Handler } from '../../../reference/handler.js';
@@ -586,9 +586,28 @@ describe('the config file', () => {
     writeFileSync(join(mine, 'petstore-conformance.config.json'), '{}');
     chownSync(join(mine, 'petstore-conformance.config.json'), NOBODY, NOBODY);
     expect(findConfigFile(join(mine, 'sub'))).toBeUndefined();
-    // Owned by the user: found, as before.
+    expect(configPassedOver(join(mine, 'sub'))).toBe(join(mine, 'petstore-conformance.config.json'));
+    expect(configPassedOver(join(shared, 'work', 'sub'))).toBe(join(shared, 'petstore-conformance.config.json'));
+    // Owned by the user: found, as before, and nothing passed over.
     chownSync(join(mine, 'petstore-conformance.config.json'), 0, 0);
     expect(findConfigFile(join(mine, 'sub'))).toBe(join(mine, 'petstore-conformance.config.json'));
+    expect(configPassedOver(join(mine, 'sub'))).toBeUndefined();
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a config file passed over for its owner is said in one line, naming it and --config', async () => {
+    const repo = tempDir();
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'sub'));
+    writeFileSync(join(repo, 'petstore-conformance.config.json'), JSON.stringify({ numRuns: 2 }));
+    chownSync(join(repo, '.git'), 65534, 65534);
+    const ran = await runInProcess(['--embedded', '--load', 'none', '--num-runs', '2', '--report-dir', tempDir()], {
+      cwd: join(repo, 'sub'),
+      env: { PETSTORE_API_KEY: DISTINCTIVE_KEY },
+    });
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain(
+      `petstore-conformance: ${join(repo, 'petstore-conformance.config.json')} is not read: it, or the .git above it, belongs to another user; name it with --config to use it\n`,
+    );
   });
 
   it('interpolates ${NAME} in string values; $${ is a literal ${', async () => {
