@@ -213,6 +213,10 @@ export function resolve(options: ConformanceOptions): Resolved {
       throw new UsageError(wording`${setting(name)} must be an integer from ${min} to ${max}, got ${value}`);
     return value;
   };
+  // A page size the interface takes ("limit": 1 to 100), or none: a caller's value is sent as it is.
+  const preflight = options.preflightLimit;
+  if (preflight !== undefined && preflight !== 'none' && !(Number.isInteger(preflight) && preflight >= 1 && preflight <= 100))
+    throw new UsageError(`preflightLimit must be an integer from 1 to 100, or 'none', got ${String(preflight)}`);
   const only = ruleList('only', options.only);
   const skip = ruleList('skip', options.skip);
   const mustLeft = rules.filter((r) => r.severity === 'MUST' && (only.length === 0 || only.includes(r.id)) && !skip.includes(r.id));

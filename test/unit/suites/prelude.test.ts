@@ -5,6 +5,8 @@
  * order drawn from the seed. Pure: no socket, no clock.
  */
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../core/errors.js';
+import { resolve } from '../../../suites/options.js';
 import { drawnPreflightLimit, PRELUDE, preludeOrder } from '../../../suites/probe/prelude.js';
 
 const SEEDS = Array.from({ length: 200 }, (_, i) => i * 7919 - 500_000);
@@ -56,5 +58,15 @@ describe("the preflight's page, drawn", () => {
     expect(counts.size).toBeGreaterThan(60);
     expect(Math.max(...[...counts].filter(([limit]) => limit !== 'none').map(([, n]) => n))).toBeLessThan(SEEDS.length / 20);
     expect(drawnPreflightLimit(42)).toBe(drawnPreflightLimit(42));
+  });
+});
+
+describe("a caller's preflight page (verify's replay gives the recorded one)", () => {
+  const at = (preflightLimit: unknown) => () =>
+    resolve({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'a-real-key-1234', preflightLimit: preflightLimit as number });
+  it('is a page size the interface takes, 1 to 100, or none; anything else is a usage error', () => {
+    for (const ok of [1, 50, 100, 'none']) expect(at(ok)).not.toThrow();
+    for (const bad of [0, 101, 1.5, -3, 'all'])
+      expect(at(bad)).toThrow(new UsageError(`preflightLimit must be an integer from 1 to 100, or 'none', got ${String(bad)}`));
   });
 });
