@@ -96,7 +96,7 @@ export const reportSchema = {
         prelude: {
           const: 'drawn',
           description:
-            "The differential probe's prelude went in the order drawn from the seed, and the preflight's page size too; absent: no probe, or the fixed order and page of earlier versions",
+            "A run of two clients or more: the differential probe's prelude, when it ran, went in the order drawn from the seed, and so did the preflight's page size; absent: one client, or the fixed order and page of earlier versions",
         },
         connection: {
           type: 'object',
