@@ -99,6 +99,8 @@ export async function certifyCommand(
     // A file named at --out is replaced only when it is a bundle certify wrote: refused now, before the run.
     const inTheWay = await refusalOf([{ path: out, ours: BUNDLE_MARKER, label: `--out ${outPath}` }], 'give another --out');
     if (inTheWay) throw new UsageError(inTheWay);
+    // A bundle certify wrote there before is replaced, and the last line says so: a signed certificate is not lost unsaid.
+    const replacing = (await stat(out).catch(() => undefined))?.isFile() === true;
     const signPath = text('sign-key');
     const signKey = signPath ? await readEd25519Key(resolve(cwd, signPath), signPath, '--sign-key') : undefined;
 
@@ -146,7 +148,7 @@ export async function certifyCommand(
       );
     else lines.push(`NOT CERTIFIED: ${product.name} ${product.version}`, ...manifest.reasons.map((r) => `  - ${r}`));
     lines.push(
-      `bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`,
+      `bundle: ${outPath} (${signKey ? 'manifest signed with Ed25519' : 'unsigned'}${replacing ? '; it replaced the bundle written there before' : ''}); check it with: petstore-conformance verify ${outPath}${signKey ? ' --public-key <public key PEM>' : ''}`,
     );
     io.stdout.write(`${lines.join('\n')}\n`);
     const { interrupted } = result.summary;

@@ -536,6 +536,26 @@ describe('certify', () => {
     for (const bundle of [GOOD, BAD]) expect(BUNDLE_MARKER.test(readFileSync(bundle).subarray(0, BUNDLE_MARKER.bytes))).toBe(true);
   });
 
+  it('certify again to the same --out replaces its own bundle and says so in its bundle line', async () => {
+    const out = path('again.tar.gz');
+    const args = [
+      'certify',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'dummy-key-0123',
+      '--product',
+      path('product.json'),
+      '--out',
+      out,
+    ];
+    const first = await runInProcess(args);
+    expect(first.stdout).toMatch(/^bundle: \S+again\.tar\.gz \(unsigned\); check it with/m);
+    const second = await runInProcess(args);
+    expect(second.code).toBe(first.code);
+    expect(second.stdout).toMatch(/^bundle: \S+again\.tar\.gz \(unsigned; it replaced the bundle written there before\); check it with/m);
+  });
+
   it.each([
     [
       { name: 'x', version: '1' },
