@@ -148,7 +148,7 @@ export async function appendToFile(path: string, content: string, { label }: { l
  * marker of each name of the tool's, undefined for any other: a fixed list,
  * or names made from data, such as the matrix's badges), and the temporary
  * files of writes to such a name that never finished (a process killed while
- * writing; their name is their mark). Anything else in the folder, a file of
+ * writing: their name, and what they hold, begun as the file or nothing yet). Anything else in the folder, a file of
  * such a name that the suite did not write, and a link or folder at one of
  * them, is left as it is. Returns the names removed. Call it holding the
  * folder's lock.
@@ -163,8 +163,13 @@ export async function removeStale(
   for (const entry of entries) {
     const path = join(dir, entry);
     const partialOf = PARTIAL.exec(entry)?.[1];
+    const partialMarker = partialOf === undefined ? undefined : markerOf(partialOf);
     if (partialOf !== undefined) {
-      if (!markerOf(partialOf) || !(await entryAt(path).catch(() => undefined))?.isFile()) continue;
+      // Its name alone is no mark (a file of the user's may bear it): what it holds begins as the file it was to become,
+      // or, killed before a byte was written, it is empty.
+      const stats = await entryAt(path).catch(() => undefined);
+      if (!partialMarker || !stats?.isFile()) continue;
+      if (stats.size > 0 && (await replaceable(path, partialMarker, undefined).catch(() => undefined)) !== 'ours') continue;
     } else {
       const marker = markerOf(entry);
       if (!marker || written.includes(entry) || (await replaceable(path, marker, undefined).catch(() => undefined)) !== 'ours') continue;

@@ -267,4 +267,14 @@ describe('removeStale', () => {
     expect(readFileSync(join(dir, 'mine.xml'), 'utf8')).toBe('<testsuites name="jest"/>');
     expect(lstatSync(join(dir, 'other.xml')).isSymbolicLink()).toBe(true);
   });
+
+  it("a temporary file's name is no mark alone: one that holds another's content stays; an empty one (killed before a byte) goes", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '.junit.xml.aaaaaaaaaaaa.partial'), "the user's own notes");
+    writeFileSync(join(dir, '.junit.xml.bbbbbbbbbbbb.partial'), '');
+    writeFileSync(join(dir, '.junit.xml.cccccccccccc.partial'), 'ours, cut sh');
+    const removed = await removeStale(dir, mine, []);
+    expect(removed.sort()).toEqual(['.junit.xml.bbbbbbbbbbbb.partial', '.junit.xml.cccccccccccc.partial']);
+    expect(readFileSync(join(dir, '.junit.xml.aaaaaaaaaaaa.partial'), 'utf8')).toBe("the user's own notes");
+  });
 });
