@@ -5,7 +5,7 @@
  * written even when the run was interrupted.
  */
 import { randomBytes } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { type ErrorCode, PcError, UsageError } from '../core/errors.js';
 import { type DirectoryLock, lockDirectory, noteOf, removePartialFilesSync, removeStale, WriteError } from '../core/safe-write.js';
 import type { Reporter, ReporterContext } from '../reports/index.js';
@@ -139,14 +139,18 @@ interface WriteFailure {
  * except a link or another non-regular file, or a file the suite did not write, which is never touched.
  */
 function notWrittenLine(unwritten: readonly WriteFailure[], written: readonly string[], reportDir: string): string {
+  // A file outside the report folder (GITHUB_STEP_SUMMARY, which the runner gives) is named where it is.
+  const elsewhere = (error: unknown): error is WriteError =>
+    error instanceof WriteError && dirname(resolve(error.path)) !== resolve(reportDir);
   const why = ({ name, error }: WriteFailure): string =>
     error instanceof WriteError
-      ? `${error.label} (${error.why})`
+      ? `${error.label} (${elsewhere(error) ? `at ${error.path}: ` : ''}${error.why})`
       : `${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`;
+  const into = unwritten.every(({ error }) => elsewhere(error)) ? '' : ` to ${reportDir}`;
   const notes = [
     ...new Set(
       unwritten.map(({ error }) => (error instanceof WriteError ? noteOf(error.failure) : undefined)).filter((note) => note !== undefined),
     ),
   ];
-  return `could not write ${unwritten.map(why).join(', ')} to ${reportDir}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
+  return `could not write ${unwritten.map(why).join(', ')}${into}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}; ${written.length > 0 ? `written: ${written.map((path) => basename(path)).join(', ')}` : 'no report written'}`;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeData, renderAnnotations, renderStepSummary } from '../../../reports/github.js';
@@ -41,6 +41,22 @@ describe('GitHub Actions output', () => {
       expect(markdown).toMatch(/\| GET-SUNSET-HEADER \| SHOULD \| ⚠️ warning \|/);
       expect(ran.stdout + markdown).not.toContain(DISTINCTIVE_KEY);
     });
+  });
+
+  it('a step summary that is a link is refused, and the line names where it is, not the report folder', async () => {
+    const dir = tempDir();
+    const summary = join(dir, 'summary.md');
+    writeFileSync(join(dir, 'target.md'), 'x');
+    symlinkSync(join(dir, 'target.md'), summary);
+    const reports = join(dir, 'reports');
+    const ran = await runInProcess(['--embedded', '--load', 'none', '--num-runs', '2', '--report-dir', reports], {
+      env: { PETSTORE_API_KEY: DISTINCTIVE_KEY, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(ran.stderr).toContain(
+      `could not write GITHUB_STEP_SUMMARY (at ${summary}: a symbolic link, left as it is) (the suite writes only regular files, never through a link); written: report.json, junit.xml, report.html`,
+    );
+    expect(ran.stderr).not.toContain(`to ${reports}`);
+    expect(readFileSync(join(dir, 'target.md'), 'utf8')).toBe('x');
   });
 
   it('never a bare pass: a rule with inconclusive cases says how many; a threshold that could not be computed is an error said "not measured"', () => {
