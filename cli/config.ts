@@ -102,9 +102,9 @@ const validateConfig = (): ValidateFunction<FileConfig> => (validator ??= newAjv
  * when the user running owns them: another user could plant both in a shared
  * folder above (`/tmp`).
  */
-export function findConfigFile(cwd: string): string | undefined {
+export function findConfigFile(cwd: string, { owned = ownedByUser }: { owned?: (path: string) => boolean } = {}): string | undefined {
   const start = resolve(cwd);
-  const root = (dir: string) => existsSync(join(dir, '.git')) && ownedByUser(join(dir, '.git'));
+  const root = (dir: string) => existsSync(join(dir, '.git')) && owned(join(dir, '.git'));
   const inRepository = (() => {
     for (let dir = start; ; dir = dirname(dir)) {
       if (root(dir)) return true;
@@ -113,24 +113,19 @@ export function findConfigFile(cwd: string): string | undefined {
   })();
   for (let dir = start; ; dir = dirname(dir)) {
     const path = join(dir, CONFIG_FILE);
-    if (existsSync(path) && (dir === start || ownedByUser(path))) return path;
+    if (existsSync(path) && (dir === start || owned(path))) return path;
     if (!inRepository || root(dir) || dirname(dir) === dir) return undefined;
   }
 }
 
 /**
- * The config file {@link findConfigFile} passed over for its owner, if one was: the first
- * `petstore-conformance.config.json` from `cwd` up to the first `.git` (whoever owns it) that another user owns, or
- * that lies under a `.git` of another user. Said in one line, as git says "dubious ownership": a root job in a
- * checkout of another user's (a CI container) would otherwise lose its config without a word.
+ * The config file {@link findConfigFile} passed over for its owner, if one was: the one it would take were every file
+ * and `.git` the user's, when it takes another (or none). Said in one line, as git says "dubious ownership": a root
+ * job in a checkout of another user's (a CI container) would otherwise lose its config without a word.
  */
 export function configPassedOver(cwd: string): string | undefined {
-  const start = resolve(cwd);
-  for (let dir = start; ; dir = dirname(dir)) {
-    const path = join(dir, CONFIG_FILE);
-    if (existsSync(path)) return findConfigFile(cwd) === path ? undefined : path;
-    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
-  }
+  const anyOwner = findConfigFile(cwd, { owned: () => true });
+  return anyOwner !== undefined && anyOwner !== findConfigFile(cwd) ? anyOwner : undefined;
 }
 
 /** Whether the user running owns `path` (always, where the platform has no user ids). */

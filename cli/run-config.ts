@@ -53,7 +53,7 @@ export async function toConfig(flags: Record<string, unknown>, io: Io): Promise<
   const passedOver = loaded.path === undefined && !loaded.named ? configPassedOver(cwd) : undefined;
   if (passedOver !== undefined)
     io.stderr.write(
-      `petstore-conformance: ${passedOver} is not read: it, or the .git above it, belongs to another user; name it with --config to use it\n`,
+      `petstore-conformance: ${passedOver} is not read: it, or the .git above it, belongs to another user; if it is yours to use, name it with --config\n`,
     );
   const file = loaded.config as Readonly<Record<string, unknown>>;
   const fromFile = (key: OptionKey): unknown => {

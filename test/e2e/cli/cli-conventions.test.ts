@@ -565,6 +565,9 @@ describe('the config file', () => {
     mkdirSync(join(outer, 'plain', 'sub'), { recursive: true });
     writeFileSync(join(outer, 'plain', 'petstore-conformance.config.json'), '{}');
     expect(findConfigFile(join(outer, 'plain', 'sub'))).toBeUndefined();
+    // Not looked at for where it is, not for whose it is: nothing said of it.
+    expect(configPassedOver(join(outer, 'plain', 'sub'))).toBeUndefined();
+    expect(configPassedOver(join(outer, 'repo', 'sub'))).toBeUndefined();
     expect(findConfigFile(join(outer, 'plain'))).toBe(join(outer, 'plain', 'petstore-conformance.config.json'));
   });
 
@@ -606,7 +609,7 @@ describe('the config file', () => {
     });
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain(
-      `petstore-conformance: ${join(repo, 'petstore-conformance.config.json')} is not read: it, or the .git above it, belongs to another user; name it with --config to use it\n`,
+      `petstore-conformance: ${join(repo, 'petstore-conformance.config.json')} is not read: it, or the .git above it, belongs to another user; if it is yours to use, name it with --config\n`,
     );
   });
 
