@@ -39,10 +39,14 @@ export function watchInterrupts(
   };
   stopWatching = io.signals?.((name) => {
     if (!controller.signal.aborted) {
-      io.stderr.write(`\npetstore-conformance: ${name}: stopping; ${kept} (${name} again to exit at once)\n`);
+      // No one is there to read it after a hangup, and its terminal may be gone.
+      if (name !== 'SIGHUP') io.stderr.write(`\npetstore-conformance: ${name}: stopping; ${kept} (${name} again to exit at once)\n`);
       controller.abort(name);
       return;
     }
+    // A hangup comes twice (the shell passes it on, and the session's end sends it again): only a person's second
+    // signal means "at once", and the reports of a run stopped by a hangup are still written.
+    if (name === 'SIGHUP') return;
     for (const fn of hard.splice(0)) {
       try {
         fn();

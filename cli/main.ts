@@ -35,12 +35,18 @@ const COMMANDS = ['rules', 'serve', 'matrix', 'replay', 'certify', 'verify', 'ex
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
   const code = await command(argv, io);
+  // A run a hangup stopped (its reports written) ends as the signal would: its terminal is gone, and Node's own
+  // teardown of it then fails (an assertion, SIGABRT, where the shell should see 129).
+  if (code === EXIT.interruptedHup && io.raise) io.raise('SIGHUP');
   // What the command printed is its product (`export-load > script.js`, `--json > report.json`): lost, the exit says so.
   // A write's error is told on a later turn (a file's stream reports it as an event): one turn is waited for it.
   if (io.stdoutLost) await new Promise((resolve) => setImmediate(resolve));
   const lost = io.stdoutLost?.();
   if (lost === undefined) return code;
   io.stderr.write(`petstore-conformance: error: standard output could not be written (${lost}): what was printed there is incomplete\n`);
+  // EIO: the terminal hung up (its reports are written). Node's own teardown of a terminal that is gone fails (an
+  // assertion, SIGABRT): the process ends as the hangup would have ended it.
+  if (lost === 'EIO' && io.raise) io.raise('SIGHUP');
   return code === EXIT.conformant ? EXIT.error : code;
 }
 

@@ -79,6 +79,9 @@ export async function runPaced(run: PacedRun): Promise<{
       // setTimeout is coarse: sleep only when more than a millisecond ahead; requests already due go out together.
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
       if (run.signal?.aborted || lanes.proxyFailed) break;
+      // Every connection busy: the loop reads its sockets once before the request is dropped (requests already due go
+      // out without a turn in between, and an answer waiting there is the generator's, not the target's, delay).
+      if (idle.length === 0) await new Promise((resolve) => setImmediate(resolve));
       const slot = idle.pop();
       if (!slot) {
         schedule.dropped++;
