@@ -95,7 +95,10 @@ export async function writeFileAtomic(
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666);
-    if (earlier?.isFile()) await handle.chmod(earlier.mode & 0o777);
+    // Only ever narrowed, only from a file of the user's own (another user's file of the suite's could widen it), and
+    // a filesystem without modes changes nothing.
+    if (earlier?.isFile() && earlier.uid === process.getuid?.())
+      await handle.chmod(earlier.mode & 0o666 & ~process.umask()).catch(() => {});
     await handle.writeFile(content);
     // Some filesystems (NFS, a quota) say ENOSPC only when the data reaches the disk: here, not after the rename.
     await handle.sync();

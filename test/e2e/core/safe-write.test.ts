@@ -66,6 +66,10 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(path, 'ours, new', { ours: OURS });
     expect(readFileSync(path, 'utf8')).toBe('ours, new');
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    // Never widened: an earlier file open to everyone (or executable) does not make the new one so.
+    chmodSync(path, 0o777);
+    await writeFileAtomic(path, 'ours, newer', { ours: OURS });
+    expect(statSync(path).mode & 0o777).toBe(0o666 & ~process.umask());
   });
 
   it.each([
