@@ -197,7 +197,9 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const credentials = url && URL.canParse(url) ? new URL(url) : undefined;
     if (credentials && [credentials.username, credentials.password].some((part) => decodedOrAsWritten(part) === undefined))
-      throw new UsageError(wording`${setting('proxy')}: its user name or password holds a % that starts no escape; write % as %25 there`);
+      throw new UsageError(
+        wording`${setting('proxy')}: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there`,
+      );
   }
   if (Boolean(options?.cert) !== Boolean(options?.key))
     throw new UsageError(

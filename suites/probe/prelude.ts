@@ -22,7 +22,7 @@ export const PRELUDE_JITTER_MS = 140;
 export type PreludeKind =
   'list-key' | 'list-status' | 'list-no-key' | 'create-valid' | 'get-existing' | 'get-missing' | 'create-invalid' | 'orders-no-key';
 
-/** The prelude's kinds: every operation, success and error, with and without the key; the fixed order runs before the drawn one sent them in. */
+/** The kinds of the fixed prelude, in its order (runs before it was drawn; the drawn one adds `list-status`). */
 export const PRELUDE: readonly PreludeKind[] = [
   'list-key',
   'list-no-key',
@@ -71,10 +71,10 @@ export function preludeOrder(seed: number, scheme: PreludeScheme): { kind: Prelu
 /**
  * The preflight's page (suites/engine.ts) of a run with a drawn prelude: its `limit` from 1 to 100, or none (the
  * default page), drawn from the seed. A listing is what clients send first; a constant one would be the signature of
- * a run's start, whatever came after it.
+ * a run's start, whatever came after it. `what` draws another listing's page the same way (the prelude's by status).
  */
-export function drawnPreflightLimit(seed: number): number | 'none' {
-  return unit(seed, 'preflight none') < 0.25 ? 'none' : 1 + Math.floor(unit(seed, 'preflight limit') * 100);
+export function drawnPreflightLimit(seed: number, what = 'preflight'): number | 'none' {
+  return unit(seed, `${what} none`) < 0.25 ? 'none' : 1 + Math.floor(unit(seed, `${what} limit`) * 100);
 }
 
 /**
@@ -107,6 +107,8 @@ export interface PreludeState {
   names: Names;
   createdId: bigint | undefined;
   missingId: bigint;
+  /** The page size of the prelude's listing by status, drawn from the seed (none: the default page). */
+  statusLimit: number | 'none';
 }
 
 /** The prelude's request of `kind`; undefined for a getPet of the prelude's animal when none was created. */
@@ -115,7 +117,7 @@ export function preludeRequest(kind: PreludeKind, state: PreludeState): SendOpti
     case 'list-key':
       return state.preflight;
     case 'list-status':
-      return listPets({ status: PRELUDE_STATUS });
+      return listPets({ status: PRELUDE_STATUS, ...(state.statusLimit === 'none' ? {} : { limit: state.statusLimit }) });
     case 'list-no-key':
       return listPets({}, { auth: 'none' });
     case 'create-valid':

@@ -48,7 +48,7 @@ describe('the prelude, drawn', () => {
 
 describe("the preflight's page, drawn", () => {
   it('is a limit from 1 to 100, or none, from the seed: no constant first request', () => {
-    const limits = SEEDS.map(drawnPreflightLimit);
+    const limits = SEEDS.map((seed) => drawnPreflightLimit(seed));
     for (const limit of limits) if (limit !== 'none') expect(limit >= 1 && limit <= 100 && Number.isInteger(limit)).toBe(true);
     const counts = new Map<number | 'none', number>();
     for (const limit of limits) counts.set(limit, (counts.get(limit) ?? 0) + 1);
