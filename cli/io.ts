@@ -3,13 +3,11 @@
  * (only bin/ touches the process itself), and {@link defaultIo}, the real
  * process's, whose streams survive a reader that went away.
  */
-import type { InterruptSignal } from '../result/reasons.js';
+import { INTERRUPT_SIGNALS, type InterruptSignal } from '../result/reasons.js';
 import { STOP_WITH_PARENT_ENV } from './embedded.js';
 
 /** The signals that stop a run: Ctrl-C, a stop asked for, the terminal gone (result/reasons.ts). */
 export type StopSignal = InterruptSignal;
-
-const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The process as a command sees it. */
 export interface Io {
@@ -81,7 +79,7 @@ export function defaultIo(): Io {
           if (watchParent) process.stdin.destroy();
           resolve();
         };
-        for (const signal of STOP_SIGNALS) process.once(signal, stop);
+        for (const signal of INTERRUPT_SIGNALS) process.once(signal, stop);
         if (watchParent) {
           process.stdin.once('end', stop);
           process.stdin.once('close', stop);
@@ -90,7 +88,7 @@ export function defaultIo(): Io {
       }),
     signals: (handler) => {
       // SIGHUP too: a terminal closed or an ssh session dropped mid-run ended it without its reports.
-      const listeners = STOP_SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
+      const listeners = INTERRUPT_SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
       for (const [signal, listener] of listeners) process.on(signal, listener);
       return () => {
         for (const [signal, listener] of listeners) process.off(signal, listener);

@@ -11,7 +11,7 @@
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import type { RuleId, Severity } from '../spec/rules.js';
 import type { ConformanceResult, LoadResult, RuleOutcome, RuleResult, Summary, UndecidedRule, Verdict } from './model.js';
-import { type InterruptSignal, signalExitCode } from './reasons.js';
+import type { InterruptSignal } from './reasons.js';
 import { undecidedRules, undecidedText } from './undecided.js';
 
 export { NOT_MEASURED, thresholdMeasure, thresholdMeasured } from './thresholds.js';
@@ -237,6 +237,11 @@ function countWords(rules: readonly RuleResult[]): string {
   const by = new Map<string, number>();
   for (const r of rules) by.set(r.outcome, (by.get(r.outcome) ?? 0) + 1);
   return [...by].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+
+/** The exit code of a run `signal` stopped: 128 and its number, as the shell reports a process it ended. */
+function signalExitCode(signal: InterruptSignal): number {
+  return signal === 'SIGTERM' ? EXIT.interruptedTerm : signal === 'SIGHUP' ? EXIT.interruptedHup : EXIT.interruptedInt;
 }
 
 /**

@@ -6,12 +6,8 @@
 import type { RuleId } from '../spec/rules.js';
 
 /** The signals that stop a run (the shell's 130, 143 and 129: Ctrl-C, a stop asked for, the terminal gone). */
-export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
-
-/** The exit code of a run `signal` stopped: 128 and its number, as the shell reports a process it ended. */
-export function signalExitCode(signal: InterruptSignal): number {
-  return signal === 'SIGTERM' ? 143 : signal === 'SIGHUP' ? 129 : 130;
-}
+export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];
 
 /** Why the run stopped sending before its end. */
 export type StopReason =

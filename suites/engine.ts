@@ -13,7 +13,7 @@ import type { ConformanceResult, Summary } from '../result/model.js';
 import { runLoadProfile } from './load/phase.js';
 import { PROFILE_NAMES } from './load/profiles.js';
 import { listPets, PREFLIGHT_LIMIT } from './requests.js';
-import { drawnPreflightLimit } from './probe/prelude.js';
+import { drawnLimit } from './probe/prelude.js';
 import { DEFAULTS } from './defaults.js';
 import { type ConformanceOptions, resolve } from './options.js';
 import type { SkipReason, StopReason } from '../result/reasons.js';
@@ -61,7 +61,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // A full page, the setup's first look at the store too; under the probe's drawn prelude, drawn (a constant first
     // request would be the signature of a run's start); given as a run sent it (verify's replay).
     const limit =
-      options.preflightLimit ?? (run.probe && run.settings.prelude === 'drawn' ? drawnPreflightLimit(run.settings.seed) : PREFLIGHT_LIMIT);
+      options.preflightLimit ??
+      (run.probe && run.settings.prelude === 'drawn' ? drawnLimit(run.settings.seed, 'preflight') : PREFLIGHT_LIMIT);
     const asked = listPets(limit === 'none' ? {} : { limit });
     // The differential probe's prelude comes before anything else: nothing suite-like has been seen yet.
     run.probe?.comparePreflight(asked);

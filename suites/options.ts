@@ -73,7 +73,7 @@ export interface ConformanceOptions {
   /**
    * The preflight's `limit` (`none`: no `limit` parameter): 100 by default, its page also the setup's first look at
    * the store; with the differential probe's drawn prelude, drawn from the seed (suites/probe/prelude.ts
-   * `drawnPreflightLimit`). Given, as `verify` replays a bundle: what that run sent (1, as runs did before 100; a drawn
+   * `drawnLimit`). Given, as `verify` replays a bundle: what that run sent (1, as runs did before 100; a drawn
    * one); the setup lists the store itself when the page was not a full one.
    */
   preflightLimit?: number | 'none';

@@ -42,7 +42,7 @@ import { NotJudged, RateLimited } from './session.js';
 import { listPets, PREFLIGHT_LIMIT } from './requests.js';
 import type { Names } from '../generators/names.js';
 import {
-  drawnPreflightLimit,
+  drawnLimit,
   missingIdFor,
   PRELUDE_JITTER_MS,
   PRELUDE_PARTNER,
@@ -154,7 +154,7 @@ export class DifferentialProbe {
         names: this.#options.names,
         createdId: this.#preludeId,
         missingId: this.#missingId,
-        statusLimit: drawnPreflightLimit(this.#options.seed, 'prelude status'),
+        statusLimit: drawnLimit(this.#options.seed, 'prelude status'),
       });
       if (!request) continue;
       const x = await this.#options.send({ ...request, fingerprint: order[client % order.length]!, fresh: true }, { watch: false });

@@ -25,7 +25,7 @@ import type { OperationId } from '../result/model.js';
 import { isTemporary, PacingGate, retryAfterMs } from './pacing.js';
 import { listPets } from './requests.js';
 import { SilenceWatch } from './silence.js';
-import { TargetLost } from '../result/reasons.js';
+import { INTERRUPT_SIGNALS, type InterruptSignal, TargetLost } from '../result/reasons.js';
 import { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 import { InFlightGate, LoopLag } from './session/in-flight.js';
 
@@ -136,7 +136,7 @@ export class TargetSession {
 
   readonly #interrupt = () => {
     const reason: unknown = this.#options.signal?.reason;
-    this.interrupted ??= new Interrupted(reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT');
+    this.interrupted ??= new Interrupted(INTERRUPT_SIGNALS.includes(reason as InterruptSignal) ? (reason as InterruptSignal) : 'SIGINT');
     this.stopped = this.interrupted;
     this.#silence.stop(this.interrupted);
     for (const wake of [...this.#sleepers]) wake();

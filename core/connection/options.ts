@@ -77,7 +77,7 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const written = url && URL.canParse(url) ? new URL(url).password : '';
     // As written and as decoded (a bad percent escape, `%zz`, is no escape: the password is then as written).
-    for (const password of new Set([written, decodedOrAsWritten(written) ?? written]))
+    for (const password of new Set([written, percentDecoded(written) ?? written]))
       if (password.length >= 4)
         out.push({ secret: plainSecret(password, '<proxy password>'), what: wording`the password of ${setting('proxy')}` });
   }
@@ -89,7 +89,7 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
 }
 
 /** `text` percent-decoded; undefined when it holds a % that starts no escape, or escapes that decode to no UTF-8. */
-function decodedOrAsWritten(text: string): string | undefined {
+function percentDecoded(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -196,7 +196,7 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
   const proxy = options?.proxy;
   for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
     const credentials = url && URL.canParse(url) ? new URL(url) : undefined;
-    if (credentials && [credentials.username, credentials.password].some((part) => decodedOrAsWritten(part) === undefined))
+    if (credentials && [credentials.username, credentials.password].some((part) => percentDecoded(part) === undefined))
       throw new UsageError(
         wording`${setting('proxy')}: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there`,
       );

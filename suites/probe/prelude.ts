@@ -69,12 +69,12 @@ export function preludeOrder(seed: number, scheme: PreludeScheme): { kind: Prelu
 }
 
 /**
- * The preflight's page (suites/engine.ts) of a run with a drawn prelude: its `limit` from 1 to 100, or none (the
- * default page), drawn from the seed. A listing is what clients send first; a constant one would be the signature of
- * a run's start, whatever came after it. `what` draws another listing's page the same way (the prelude's by status).
+ * The page size of a drawn listing: the preflight's (suites/engine.ts) of a run with a drawn prelude, or the
+ * prelude's by status: its `limit` from 1 to 100, or none (the default page), drawn from the seed. A listing is what
+ * clients send first; a constant one would be the signature of a run's start, whatever came after it.
  */
-export function drawnPreflightLimit(seed: number, what = 'preflight'): number | 'none' {
-  return unit(seed, `${what} none`) < 0.25 ? 'none' : 1 + Math.floor(unit(seed, `${what} limit`) * 100);
+export function drawnLimit(seed: number, listing: 'preflight' | 'prelude status'): number | 'none' {
+  return unit(seed, `${listing} none`) < 0.25 ? 'none' : 1 + Math.floor(unit(seed, `${listing} limit`) * 100);
 }
 
 /**

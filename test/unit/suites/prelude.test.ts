@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../core/errors.js';
 import { resolve } from '../../../suites/options.js';
-import { drawnPreflightLimit, PRELUDE, preludeOrder } from '../../../suites/probe/prelude.js';
+import { drawnLimit, PRELUDE, preludeOrder } from '../../../suites/probe/prelude.js';
 
 const SEEDS = Array.from({ length: 200 }, (_, i) => i * 7919 - 500_000);
 
@@ -48,7 +48,7 @@ describe('the prelude, drawn', () => {
 
 describe("the preflight's page, drawn", () => {
   it('is a limit from 1 to 100, or none, from the seed: no constant first request', () => {
-    const limits = SEEDS.map((seed) => drawnPreflightLimit(seed));
+    const limits = SEEDS.map((seed) => drawnLimit(seed, 'preflight'));
     for (const limit of limits) if (limit !== 'none') expect(limit >= 1 && limit <= 100 && Number.isInteger(limit)).toBe(true);
     const counts = new Map<number | 'none', number>();
     for (const limit of limits) counts.set(limit, (counts.get(limit) ?? 0) + 1);
@@ -57,7 +57,7 @@ describe("the preflight's page, drawn", () => {
     expect(counts.get('none')).toBeLessThan(SEEDS.length / 2);
     expect(counts.size).toBeGreaterThan(60);
     expect(Math.max(...[...counts].filter(([limit]) => limit !== 'none').map(([, n]) => n))).toBeLessThan(SEEDS.length / 20);
-    expect(drawnPreflightLimit(42)).toBe(drawnPreflightLimit(42));
+    expect(drawnLimit(42, 'preflight')).toBe(drawnLimit(42, 'preflight'));
   });
 });
 
