@@ -748,39 +748,53 @@ describe('load phase over https: TLS verified as in the functional phase', () =>
   }, 60_000);
 });
 
+/**
+ * A closed-loop profile of `options.connections` against a raw server that calls `onData` with each request's socket
+ * (closed after): the load deadlines' set-up, `timeoutMs` given.
+ */
+async function profileAgainstRaw(
+  onData: (socket: Socket) => void,
+  options: { name: string; connections: number; mix: typeof MIX; timeoutMs: number; fingerprints?: readonly ['curl'] },
+) {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('data', () => onData(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const p = profile({ name: options.name, kind: 'closed', connections: options.connections, durationSec: 1, thresholds: [] });
+    return await runProfile(p, [], {
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      authorization: 'Bearer x',
+      requests: buildMix({ mix: options.mix, petIds: [], prefix: `pctest-${options.name} `, seed: 1, authProbeShare: 0 }),
+      timeoutMs: options.timeoutMs,
+      ...(options.fingerprints ? { fingerprints: options.fingerprints } : {}),
+      sample: () => false,
+      judge: () => {},
+      emit: () => {},
+    });
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  }
+}
+
 describe('load phase deadlines', () => {
   it('a body dripping in slower than the deadline times out: the whole exchange has the deadline, from when the request was written', async () => {
-    const sockets = new Set<Socket>();
-    const server = createNetServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('data', () => {
+    const result = await profileAgainstRaw(
+      (socket) => {
         socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n[');
         const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')), 100);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-      const p = profile({ name: 'drip', kind: 'closed', connections: 2, durationSec: 1, thresholds: [] });
-      const result = await runProfile(p, [], {
-        baseUrl: url,
-        authorization: 'Bearer x',
-        requests: buildMix({ mix: MIX, petIds: [], prefix: 'pctest-drip ', seed: 1, authProbeShare: 0 }),
-        timeoutMs: 500,
-        sample: () => false,
-        judge: () => {},
-        emit: () => {},
-      });
-      // Two rounds of 500 ms deadlines fit in the profile's second; the second round ends on its deadline, after the profile.
-      // Without the deadline a drip of 1000 bytes, one every 100 ms, would hold the profile 100 s: past this test's timeout.
-      expect(result.overall.requests).toBe(0);
-      expect(result.overall.errors.timeouts).toBeGreaterThanOrEqual(4);
-      expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts, generatorAware: true });
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    }
+      },
+      { name: 'drip', connections: 2, mix: MIX, timeoutMs: 500 },
+    );
+    // Two rounds of 500 ms deadlines fit in the profile's second; the second round ends on its deadline, after the profile.
+    // Without the deadline a drip of 1000 bytes, one every 100 ms, would hold the profile 100 s: past this test's timeout.
+    expect(result.overall.requests).toBe(0);
+    expect(result.overall.errors.timeouts).toBeGreaterThanOrEqual(4);
+    expect(result.answered).toEqual({ answered: 0, due: result.overall.errors.timeouts, generatorAware: true });
   });
 });
 
@@ -796,42 +810,22 @@ describe('load phase deadlines, the generator stalled', () => {
       // answer waits in the generator's socket, as it does when the machine does not schedule the generator.
       const stall = new Int32Array(new SharedArrayBuffer(4));
       const body = '[]';
-      const sockets = new Set<Socket>();
-      const server = createNetServer((socket) => {
-        sockets.add(socket);
-        socket.on('error', () => {});
-        socket.on('data', () => {
+      const result = await profileAgainstRaw(
+        (socket) => {
           socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
           Atomics.wait(stall, 0, 0, 300);
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-        const p = profile({ name: 'stalled', kind: 'closed', connections: 1, durationSec: 1, thresholds: [] });
-        const result = await runProfile(p, [], {
-          baseUrl: url,
-          authorization: 'Bearer x',
-          requests: buildMix({
-            mix: { listPets: 1, getPet: 0, createPet: 0 },
-            petIds: [],
-            prefix: 'pctest-stall ',
-            seed: 1,
-            authProbeShare: 0,
-          }),
+        },
+        {
+          name: 'stall',
+          connections: 1,
+          mix: { listPets: 1, getPet: 0, createPet: 0 },
           timeoutMs: 100,
           ...(fingerprints ? { fingerprints } : {}),
-          sample: () => false,
-          judge: () => {},
-          emit: () => {},
-        });
-        // Before: the sweep's timer ran first when the loop woke, and every request was a timeout.
-        expect(result.overall.errors.timeouts).toBe(0);
-        expect(result.overall.requests).toBeGreaterThanOrEqual(2);
-      } finally {
-        for (const socket of sockets) socket.destroy();
-        server.close();
-      }
+        },
+      );
+      // Before: the sweep's timer ran first when the loop woke, and every request was a timeout.
+      expect(result.overall.errors.timeouts).toBe(0);
+      expect(result.overall.requests).toBeGreaterThanOrEqual(2);
     },
   );
 });
