@@ -8,6 +8,7 @@ import { WITHHELD_DIGEST } from '../core/boundary.js';
 import { asPcError } from '../core/errors.js';
 import { KEY_PLACEHOLDER, LETTERLESS_STAND_IN, redactorFor } from '../core/redact.js';
 import { headerOf, TranscriptReplayer } from '../core/transcript.js';
+import { runClients } from '../core/clients.js';
 import type { CheckResult, ConformanceResult, LoadResult, Outcome, ThresholdResult } from '../result/model.js';
 import { CERTIFICATION, certificationDecision, thresholdMeasure, thresholdsOutcome, verdictWithLoadFailures } from '../result/policy.js';
 import { type AnyManifest, MANIFEST_FORMAT } from '../spec/manifest-schema.js';
@@ -55,7 +56,14 @@ export async function recompute(
   const standIn = swappedSent || entries.length === 0 ? KEY_PLACEHOLDER : LETTERLESS_STAND_IN;
   // Requests the run did not send because they would have carried the key: the recomputation stops where the run did.
   const withheld = new Set([...JSON.stringify(report.rules).matchAll(WITHHELD_DIGEST)].map((m) => m[1]!));
-  const replayer = new TranscriptReplayer(entries, { baseUrl: manifest.target, redactor: redactorFor(standIn), withheld });
+  // Clients and names as the run drew them, or as bundles certified before they were drawn sent them.
+  const disguise = report.options.disguise ?? 'fixed';
+  const replayer = new TranscriptReplayer(entries, {
+    baseUrl: manifest.target,
+    redactor: redactorFor(standIn),
+    withheld,
+    shapes: runClients(disguise, manifest.seed).shapes,
+  });
   let replayed: ConformanceResult;
   try {
     replayed = await runConformance({
@@ -77,6 +85,7 @@ export async function recompute(
       transport: replayer,
       // The prelude as the run sent it: drawn, or in the fixed order of bundles certified before it was drawn.
       prelude: report.options.prelude ?? 'fixed',
+      disguise,
       // The preflight's page as the run asked for it: drawn under a drawn prelude; GET /pets?limit=1 (then the setup's
       // own list) in bundles certified before the preflight's page was also the setup's first list; else 100.
       ...preflightOf(entries),

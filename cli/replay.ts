@@ -35,7 +35,8 @@ import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 import { type ConnectionSummary, connectionLine, sourceOf } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
-import { FINGERPRINTS, fingerprintOfHeaders, type FingerprintId } from '../core/fingerprints.js';
+import { runClients } from '../core/clients.js';
+import { fingerprintOfHeaders, type FingerprintId, type Shapes } from '../core/fingerprints.js';
 import { fingerprintHeaders } from '../core/request-head.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
@@ -72,7 +73,9 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const base = parseBaseUrl(options.baseUrl);
   const target = targetOf(base);
   const { judge } = finding.case;
-  const { request, client: recordedClient } = asRecordedClient(finding.case.request, result.target);
+  // Each client as the recorded run had it (its version drawn from the seed, or as earlier versions sent it).
+  const { shapes } = runClients(result.options.disguise ?? 'fixed', result.seed);
+  const { request, client: recordedClient } = asRecordedClient(finding.case.request, result.target, shapes);
   checkCase(request, caseId, Object.keys(options.connection?.headers ?? {}));
 
   const key = options.apiKey ?? '';
@@ -101,7 +104,10 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   io.stdout.write(
     `${evidence.redact(`sending case ${caseId} to ${base.origin} (from ${sourceOf(options.sources, 'target')})${needsKey ? ', the key in its Authorization header' : ''}\n  ${connectionSaid}`)}\n`,
   );
-  const client = new RedactionBoundary(new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection }), redactor);
+  const client = new RedactionBoundary(
+    new HttpClient({ baseUrl: target, timeoutMs: options.timeoutMs, ...options.connection, shapes }),
+    redactor,
+  );
   let x: SentExchange;
   try {
     const sent = await client.send({
@@ -158,11 +164,12 @@ export async function replayCommand(reportPath: string, caseId: string, options:
 function asRecordedClient(
   request: ReplayCase['request'],
   recordedTarget: string,
+  shapes: Shapes,
 ): { request: ReplayCase['request']; client?: FingerprintId } {
   const client = fingerprintOfHeaders(request.headers);
   if (!client) return { request };
   const origin = URL.canParse(recordedTarget) ? new URL(recordedTarget).origin : '';
-  const own = fingerprintHeaders(FINGERPRINTS[client], origin, true);
+  const own = fingerprintHeaders(shapes[client], origin, true);
   const headers = Object.fromEntries(Object.entries(request.headers).filter(([name, value]) => own[name.toLowerCase()] !== value));
   return { request: { ...request, headers }, client };
 }

@@ -154,13 +154,27 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
   },
 };
 
+/** Each client's shape as a run has it: {@link FINGERPRINTS}, or the versions a run drew (core/clients.ts). */
+export type Shapes = Readonly<Record<FingerprintId, Fingerprint>>;
+
 /** Whether `value` names a client of {@link FINGERPRINTS}. */
 export function isFingerprintId(value: string): value is FingerprintId {
   return (FINGERPRINT_IDS as readonly string[]).includes(value);
 }
 
-/** The client whose shape a request's headers show, by their User-Agent (any name casing); undefined for any other (the tool's own shape). */
-export function fingerprintOfHeaders(headers: Readonly<Record<string, string>>): FingerprintId | undefined {
+/**
+ * The client whose shape a request's headers show, by their User-Agent (any
+ * name casing), whatever its version (a run draws one: core/clients.ts);
+ * undefined for any other (the tool's own shape).
+ */
+export function fingerprintOfHeaders(headers: Readonly<Record<string, string | undefined>>): FingerprintId | undefined {
   const agent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
-  return FINGERPRINT_IDS.find((id) => FINGERPRINTS[id].userAgent === agent);
+  if (agent === undefined) return undefined;
+  const product = versionless(agent);
+  return FINGERPRINT_IDS.find((id) => versionless(FINGERPRINTS[id].userAgent) === product);
+}
+
+/** A User-Agent with every version number as `N`: `curl/N`, Chrome's line with its numbers out. */
+function versionless(agent: string): string {
+  return agent.replace(/\d+(?:\.\d+)*/g, 'N');
 }

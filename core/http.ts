@@ -13,7 +13,7 @@ import { decodeBody } from './decode.js';
 import { transportErrorFrom } from './errors.js';
 import { LoopStalls } from './loop-stall.js';
 import { sentHeaders } from './request-headers.js';
-import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
+import { FINGERPRINTS, type FingerprintId, type Shapes } from './fingerprints.js';
 import { parseBaseUrl, requestPath } from './http/base-url.js';
 import { flattenHeaders, readBounded } from './http/body.js';
 import type { Exchange, RequestSpec, Transport } from './http/exchange.js';
@@ -44,6 +44,8 @@ export interface HttpClientOptions extends ConnectOptions {
   stalls?: LoopStalls;
   /** The User-Agent of requests sent in the tool's own shape (no `fingerprint`). Default `petstore-conformance`. */
   userAgent?: string;
+  /** Each client's shape as the run has it (core/clients.ts: versions drawn from its seed). Default {@link FINGERPRINTS}. */
+  shapes?: Shapes;
   /**
    * Direct connections of the tool's own shape paced, and opened ahead when asked ({@link HttpClient.openAhead}):
    * core/connection/stock.ts. Default false: opened as requests need them, as many at once as they need.
@@ -77,6 +79,7 @@ export class HttpClient implements Transport {
   readonly #ownStalls: boolean;
   readonly #connect: ConnectOptions;
   readonly #userAgent: string | undefined;
+  readonly #shapes: Shapes;
   /** One pool per client shape a request was sent under, opened with its first request. */
   readonly #shaped = new Map<FingerprintId, Dispatcher>();
 
@@ -101,6 +104,7 @@ export class HttpClient implements Transport {
     this.#stalls = options.stalls ?? new LoopStalls();
     this.#connect = options;
     this.#userAgent = options.userAgent;
+    this.#shapes = options.shapes ?? FINGERPRINTS;
     this.#pool = openDispatcher(
       this.#origin,
       options,
@@ -174,8 +178,8 @@ export class HttpClient implements Transport {
     const seq = ++this.#seq;
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     // The extra headers (-H) after the shape's defaults, the request's own after them: a check's headers are what it tests.
-    const headers = sentHeaders({ ...spec, ...(body ? { body } : {}) }, this.#origin, this.#extraHeaders, this.#userAgent);
-    const fingerprint = spec.fingerprint === undefined ? undefined : FINGERPRINTS[spec.fingerprint];
+    const headers = sentHeaders({ ...spec, ...(body ? { body } : {}) }, this.#origin, this.#extraHeaders, this.#userAgent, this.#shapes);
+    const fingerprint = spec.fingerprint === undefined ? undefined : this.#shapes[spec.fingerprint];
     const url = this.urlOf(spec.path);
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };
     const started = performance.now();
@@ -273,7 +277,7 @@ export class HttpClient implements Transport {
           connections: this.#connections,
           keepAliveTimeout: 4_000,
           ...(this.#signal ? { signal: this.#signal } : {}),
-          fingerprint: FINGERPRINTS[id],
+          fingerprint: this.#shapes[id],
         },
         this.#route,
       );

@@ -1,4 +1,4 @@
-import { FINGERPRINTS, type FingerprintId } from './fingerprints.js';
+import { FINGERPRINTS, type FingerprintId, type Shapes } from './fingerprints.js';
 import { fingerprintHeaders } from './request-head.js';
 
 /** Headers every request of the functional phases carries unless the request sets its own; a replay of a transcript recomputes them alike. */
@@ -21,17 +21,19 @@ export interface HeadersOf {
  * {@link DEFAULT_REQUEST_HEADERS}, with `userAgent` for its User-Agent when
  * given; a fingerprint's, the headers its client adds by itself
  * (core/request-head.ts `fingerprintHeaders`, `{origin}` being `origin`).
- * The HTTP client and the replay of a transcript compute them alike.
+ * (`shapes[id]`, the run's, as it drew them). The HTTP client and the
+ * replay of a transcript compute them alike.
  */
 export function sentHeaders(
   request: HeadersOf,
   origin: string,
   extra: Readonly<Record<string, string>> = {},
   userAgent?: string,
+  shapes: Shapes = FINGERPRINTS,
 ): Record<string, string> {
   const body = request.body;
   const defaults = request.fingerprint
-    ? fingerprintHeaders(FINGERPRINTS[request.fingerprint], origin, body !== undefined && body.length > 0)
+    ? fingerprintHeaders(shapes[request.fingerprint], origin, body !== undefined && body.length > 0)
     : userAgent === undefined
       ? DEFAULT_REQUEST_HEADERS
       : { ...DEFAULT_REQUEST_HEADERS, 'user-agent': userAgent };

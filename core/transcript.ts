@@ -28,6 +28,7 @@ import {
 import { TransportError } from './errors.js';
 import type { Exchange, Method, RequestSpec } from './http.js';
 import { decodeUtf8 } from './json.js';
+import type { Shapes } from './fingerprints.js';
 import { sentHeaders } from './request-headers.js';
 import type { Redactor } from './redact/redactor.js';
 import { sha256 } from './hash.js';
@@ -206,6 +207,8 @@ export interface ReplayOptions {
    * error, so the recomputation crashes where the run did.
    */
   withheld?: ReadonlySet<string>;
+  /** Each client's shape as the recorded run had it (core/clients.ts), so that a request goes with the headers it went with. Default: core/fingerprints.ts. */
+  shapes?: Shapes;
 }
 
 /**
@@ -224,6 +227,7 @@ export class TranscriptReplayer implements RedactedTransport {
   readonly #base: string;
   readonly #redactor: Redactor;
   readonly #withheld: ReadonlySet<string>;
+  readonly #shapes: Shapes | undefined;
   #seq = 0;
   /** Requests no recorded exchange answered, in order. */
   readonly unmatched: UnmatchedRequest[] = [];
@@ -234,6 +238,7 @@ export class TranscriptReplayer implements RedactedTransport {
     this.#redactor = options.redactor;
     vouchFor(this);
     this.#withheld = options.withheld ?? new Set();
+    this.#shapes = options.shapes;
     for (const entry of this.#entries) {
       const url = entry.request.url;
       // A URL outside the base cannot be asked for: keyed so that nothing matches it.
@@ -266,7 +271,7 @@ export class TranscriptReplayer implements RedactedTransport {
       if (this.#withheld.has(digest)) throw new KeyInRequestError(digest);
     }
     const seq = ++this.#seq;
-    const headers = sentHeaders(spec, new URL(this.#base).origin);
+    const headers = sentHeaders(spec, new URL(this.#base).origin, {}, undefined, this.#shapes);
     const body = typeof spec.body === 'string' ? new TextEncoder().encode(spec.body) : spec.body;
     const url = `${this.#base}${spec.path}`;
     const exchange: Exchange = { seq, request: { method: spec.method, url, headers, ...(body ? { body } : {}) }, durationMs: 0 };

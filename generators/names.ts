@@ -106,8 +106,32 @@ const DECOMPOSABLE = PET_NAME_VOCABULARY.diacritics.filter((w) => w.normalize('N
 const fits = (name: string, codePoints = MAX_NAME_CODE_POINTS, bytes = MAX_NAME_UTF8_BYTES) =>
   [...name].length <= codePoints && name.length <= codePoints && Buffer.byteLength(name) <= bytes;
 
-function wordOf(script: NameScript): fc.Arbitrary<string> {
-  return fc.constantFrom(...PET_NAME_VOCABULARY[script]);
+/**
+ * Syllables of coined names, as names are made in many languages (Kalo,
+ * Minea, Tuvish): an onset (or none) and a vowel, two or three times, then
+ * now and then a closing consonant. Names no list holds: a server that
+ * answers correctly only for names of a closed vocabulary breaks these.
+ */
+const ONSETS = ['', 'b', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'ch', 'sh', 'br', 'tr'];
+const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ia', 'y'];
+const CODAS = ['', '', '', 'n', 'r', 's', 'x', 'l', 'sh'];
+/** What no coined name holds: words that would offend whoever reads the store. */
+const UNFIT =
+  /nazi|hitl|shit|fuk|fuc|cunt|dick|cock|puta|kike|fag|nig|rape|slut|whor|porn|sex|anal|anus|cum|tit|pis|poo|fart|jew|gay|homo|paki|chink|gook|spic|wop|bitch|bastard|damn|hell|crap|dead|kill|die|cancer/;
+
+function coinedWord(): fc.Arbitrary<string> {
+  const syllable = fc.tuple(fc.constantFrom(...ONSETS), fc.constantFrom(...VOWELS)).map(([onset, vowel]) => onset + vowel);
+  return fc
+    .tuple(fc.array(syllable, { minLength: 2, maxLength: 3 }), fc.constantFrom(...CODAS))
+    .map(([syllables, coda]) => syllables.join('') + coda)
+    .filter((word) => !UNFIT.test(word))
+    .map((word) => word[0]!.toUpperCase() + word.slice(1));
+}
+
+/** A word of `script`; with `coined`, a Latin word is as often a coined one as one of the vocabulary. */
+function wordOf(script: NameScript, coined = false): fc.Arbitrary<string> {
+  const listed = fc.constantFrom(...PET_NAME_VOCABULARY[script]);
+  return coined && script === 'latin' ? fc.oneof(listed, coinedWord()) : listed;
 }
 
 /**
@@ -116,11 +140,16 @@ function wordOf(script: NameScript): fc.Arbitrary<string> {
  * number after one now and then, an animal emoji rarely. At most `maxBytes`
  * UTF-8 bytes (and the bounds of generators/petName.ts `petName`).
  */
-export function naturalName({ maxBytes = MAX_NAME_UTF8_BYTES }: { maxBytes?: number } = {}): fc.Arbitrary<string> {
+export function naturalName({
+  maxBytes = MAX_NAME_UTF8_BYTES,
+  coined = false,
+}: { maxBytes?: number; coined?: boolean } = {}): fc.Arbitrary<string> {
+  // Coined names beside the vocabulary: Latin-script names drawn four times as often, half of them coined (about 1 in 12).
+  const scripts = coined ? [...SCRIPTS, 'latin' as const, 'latin' as const, 'latin' as const] : SCRIPTS;
   return fc
-    .constantFrom(...SCRIPTS)
+    .constantFrom(...scripts)
     .chain((script) => {
-      const word = wordOf(script);
+      const word = wordOf(script, coined);
       const gap = UNSPACED.has(script) ? '' : ' ';
       return fc.oneof(
         { weight: 5, arbitrary: word },
@@ -187,6 +216,8 @@ export interface NaturalNamesOptions {
   seedOf: (purpose: string) => number;
   /** False for a name the run must not send (one holding a form of the API key): another is drawn. */
   accept: (name: string) => boolean;
+  /** Coined names beside the vocabulary (core/clients.ts `Disguise` 'drawn'). Default false: the vocabulary alone, as runs before. */
+  coined?: boolean;
 }
 
 /** Attempts at a name the run accepts before giving up: only a key made of pet names is refused that often. */
@@ -197,7 +228,7 @@ const MAX_DRAWS = 64;
  * lengths, no constant part, each drawn from the seed and what the animal is
  * for. Throws a RangeError when `accept` refuses every draw.
  */
-export function naturalNames({ seedOf, accept }: NaturalNamesOptions): Names {
+export function naturalNames({ seedOf, accept, coined = false }: NaturalNamesOptions): Names {
   const draw = <T>(purpose: string, arbitrary: fc.Arbitrary<T>, text: (value: T) => string): T => {
     for (let salt = 0; salt < MAX_DRAWS; salt++) {
       const [value] = fc.sample(arbitrary, { seed: seedOf(salt === 0 ? purpose : `${purpose} ${salt}`), numRuns: 1 });
@@ -207,11 +238,12 @@ export function naturalNames({ seedOf, accept }: NaturalNamesOptions): Names {
   };
   const same = (s: string) => s;
   const name = (purpose: string, instance?: string) =>
-    draw(instance === undefined ? purpose : `${purpose} (${instance})`, naturalName(), same);
+    draw(instance === undefined ? purpose : `${purpose} (${instance})`, naturalName({ coined }), same);
   // Short enough to leave generated suffixes room (petName.ts `ordinaryPetName` needs 2 code points of 4 bytes).
-  const short = () => naturalName({ maxBytes: 24 });
+  const short = () => naturalName({ maxBytes: 24, coined });
   const stem = (purpose: string) => `${draw(purpose, short(), same)} `;
-  const words = (purpose: string, scripts: readonly NameScript[]) => draw(purpose, fc.tuple(...scripts.map(wordOf)), (w) => w.join(' '));
+  const words = (purpose: string, scripts: readonly NameScript[]) =>
+    draw(purpose, fc.tuple(...scripts.map((script) => wordOf(script, coined))), (w) => w.join(' '));
   return {
     prefix: '',
     natural: true,

@@ -295,6 +295,8 @@ export interface ConformanceResult {
     connection?: ConnectionRecord;
     sources?: SettingSources;
     names?: 'natural';
+    /** Each client's version and its application's habits, and natural names' coined part, were drawn from the seed (core/clients.ts); absent: no clients or natural names, or as earlier versions sent them. */
+    disguise?: 'drawn';
     /** Requests in flight at most in the functional phases, and why; absent in reports of versions before it was recorded. */
     concurrency?: ConcurrencyRecord;
   };

@@ -98,6 +98,11 @@ export const reportSchema = {
           description:
             "A run of two clients or more: the differential probe's prelude, when it ran, went in the order drawn from the seed, and so did the preflight's page size; absent: one client, or the fixed order and page of earlier versions",
         },
+        disguise: {
+          const: 'drawn',
+          description:
+            "A run that spoke as clients or named its animals naturally: each client's version and its application's habits (Accept, JSON layout and member order, query order), and natural names' coined part, were drawn from the seed; absent: none of these, or as earlier versions sent them (one version per client, every call written as the suite writes it)",
+        },
         connection: {
           type: 'object',
           description: 'How the target was reached besides TLS verification; never a secret',

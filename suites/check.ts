@@ -49,6 +49,13 @@ export interface SendOptions extends RequestSpec {
    * the key are refused (401) whatever this says.
    */
   refused?: true;
+  /**
+   * What the request says, for a client's application to write its own way
+   * (core/clients.ts): the body's JSON value (`body` then holds it as the
+   * suite writes it), the query's parameters (`path` then holds them in the
+   * suite's order). Absent: sent exactly as `path` and `body` are.
+   */
+  written?: { json?: unknown; query?: readonly (readonly [string, string])[] };
 }
 
 /** Records assertions about rules. */

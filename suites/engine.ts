@@ -128,6 +128,7 @@ async function runLoadPhase(run: Run, aborted: StopReason | undefined): Promise<
         maxBodyBytes: settings.maxBodyBytes,
         connection: settings.connection,
         fingerprints: settings.fingerprints,
+        clients: run.clients,
         ...(options.signal ? { signal: options.signal } : {}),
         admit: run.admit,
         store: run.store,

@@ -18,6 +18,7 @@ import { DEFAULTS } from './defaults.js';
 import type { RunEvent, SettingSources, Waiver } from '../result/model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
 import type { PreludeScheme } from './probe/prelude.js';
+import type { Disguise } from '../core/clients.js';
 
 /** Options of `runConformance`. Defaults are in {@link DEFAULTS}. */
 export interface ConformanceOptions {
@@ -79,6 +80,12 @@ export interface ConformanceOptions {
   preflightLimit?: number | 'none';
   /** How the differential probe's prelude goes: `drawn` (default), or `fixed` as runs before it (`verify`'s replay of such a bundle). */
   prelude?: PreludeScheme;
+  /**
+   * How the clients and names of a run that speaks as clients or names its animals naturally vary (core/clients.ts):
+   * `drawn` (default), each client's version and its application's habits, and coined names beside the vocabulary,
+   * drawn from the seed; `fixed` as runs before them (`verify`'s replay of such a bundle).
+   */
+  disguise?: Disguise;
   /** Name prefix of the animals the run creates. Default: `pctest-` and four hex digits derived from the seed (`namePrefixFor`), so a seed fully determines the requests. */
   namePrefix?: string;
   /**
@@ -187,6 +194,8 @@ export interface Resolved {
   jitterMs: number;
   /** How the differential probe's prelude goes. */
   prelude: PreludeScheme;
+  /** How the run's clients and natural names vary. */
+  disguise: Disguise;
   /** How every phase reaches the target: `options.connection` with `ca` and `insecure` applied. */
   connection: ConnectOptions;
   sources: SettingSources | undefined;
@@ -272,6 +281,7 @@ export function resolve(options: ConformanceOptions): Resolved {
     userAgent: options.userAgent === undefined ? undefined : userAgentOf(options.userAgent),
     jitterMs: integer('jitterMs', options.jitterMs, 0, 0, 10_000),
     prelude: options.prelude ?? 'drawn',
+    disguise: options.disguise ?? 'drawn',
     sources: options.sources,
   };
 }

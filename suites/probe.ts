@@ -30,6 +30,7 @@
  * `answerDifferences` (suites/compare.ts); the prelude's requests, their
  * partners and the probe's draws from the seed are suites/probe/prelude.ts.
  */
+import { unit } from '../core/hash.js';
 import { fingerprintOfHeaders, type FingerprintId, TOOL_FINGERPRINT } from '../core/fingerprints.js';
 import { bodyJson } from '../core/http.js';
 import { sha256 } from '../core/hash.js';
@@ -53,7 +54,6 @@ import {
   preludeRequest,
   type PreludeScheme,
   shuffled,
-  unit,
 } from './probe/prelude.js';
 
 export { PRELUDE, PRELUDE_JITTER_MS, PRELUDE_PARTNER, PRELUDE_PAUSE_MS, type PreludeKind } from './probe/prelude.js';

@@ -10,8 +10,16 @@ type Auth = { auth?: AuthKind; authorization?: string };
 
 /** GET /pets with a query (listPets). */
 export function listPets(query: ListQuery | string = {}, auth: Auth = {}): SendOptions {
-  const search = typeof query === 'string' ? query : listQueryString(query);
-  return { method: 'GET', path: `/pets${search}`, operation: 'listPets', ...auth };
+  if (typeof query === 'string') return { method: 'GET', path: `/pets${query}`, operation: 'listPets', ...auth };
+  const search = listQueryString(query);
+  const params = [...new URLSearchParams(search)];
+  return {
+    method: 'GET',
+    path: `/pets${search}`,
+    operation: 'listPets',
+    ...(params.length > 1 ? { written: { query: params } } : {}),
+    ...auth,
+  };
 }
 
 /**
@@ -33,6 +41,8 @@ export function createPet(
     operation: 'createPet',
     ...(contentType === null ? {} : { headers: { 'content-type': contentType } }),
     ...(bytes === undefined ? {} : { body: bytes }),
+    // A value, not text the check wrote: a client's application may write it its own way.
+    ...(bytes === body ? {} : { written: { json: body } }),
     ...auth,
   };
 }

@@ -83,6 +83,8 @@ export function buildResult(input: ResultInput): ConformanceResult {
       ...clientRecord(settings),
       ...(settings.sources ? { sources: settings.sources } : {}),
       ...(names.natural ? { names: 'natural' as const } : {}),
+      // Clients or natural names drawn from the seed: what verify's replay must send again.
+      ...((names.natural || settings.fingerprints.length > 0) && settings.disguise === 'drawn' ? { disguise: 'drawn' as const } : {}),
       concurrency: input.concurrency,
     },
     // Natural names have no prefix: the field is left out rather than given one no name starts with.

@@ -35,6 +35,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
+import { type RunClients, runClients } from '../core/clients.js';
 import { type ConcurrencyRecord, fixedConcurrency, MAX_WIDENED, Widening } from './session/in-flight.js';
 
 /**
@@ -62,12 +63,11 @@ export class Run {
   readonly variants: CheckContext['authVariants'];
   readonly emit: (event: RunEvent) => void;
   readonly names: Names;
+  /** Each client as the run has it: its version, its application's habits (core/clients.ts). */
+  readonly clients: RunClients;
   readonly skippedPhases: ConformanceResult['skippedPhases'] = [];
   readonly loads: LoadResult[] = [];
-  /**
-   * Requests a check starts at once at most (`sendAll`, `parallel`, property cases): the widest the in-flight limit
-   * may reach, so what a check starts never depends on how wide the run was at the time; the session holds the limit.
-   */
+  /** Requests a check starts at once at most (`sendAll`, `parallel`, property cases): the widest the in-flight limit may reach, so what a check starts never depends on how wide the run was then; the session holds the limit. */
   readonly width: number;
   /** Checks cut short because the target was still rate-limiting after the wait budget. */
   readonly cutShort: string[] = [];
@@ -118,6 +118,7 @@ export class Run {
     const transport = options.transport;
     this.width = settings.widenConcurrency ? MAX_WIDENED : settings.concurrency;
     this.#widening = settings.widenConcurrency && !transport ? new Widening({ onAnswersAlone: settings.widenOnAnswersAlone }) : undefined;
+    this.clients = runClients(settings.disguise, settings.seed);
     this.#http = transport
       ? undefined
       : new HttpClient({
@@ -131,6 +132,7 @@ export class Run {
           ...settings.connection,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+          shapes: this.clients.shapes,
         });
     const boundary = new RedactionBoundary(transport ?? this.#http!, this.redactor);
     // Requests sent as other clients go on pools of their own: none of the tool's own shape would be used.
@@ -142,7 +144,7 @@ export class Run {
     this.emit = redactingEmitter(options.onEvent, this.evidence);
     this.names =
       options.names === 'natural'
-        ? naturalNamesFor(settings.seed, options.apiKey)
+        ? naturalNamesFor(settings.seed, options.apiKey, settings.disguise)
         : prefixedNames(options.namePrefix ?? namePrefixFor(settings.seed, options.apiKey));
     // How every request is sent: credentials, 429 waits, resends, silence, stopping (suites/session.ts).
     this.session = new TargetSession({
@@ -150,6 +152,7 @@ export class Run {
       apiKey: options.apiKey,
       maxWaitMs: settings.maxWaitMs,
       fingerprints: settings.fingerprints,
+      clients: this.clients,
       seed: settings.seed,
       // Pacing is for a target: a recorded transcript (verify's replay) or a caller's transport is not paced.
       jitterMs: transport ? 0 : settings.jitterMs,
@@ -185,10 +188,7 @@ export class Run {
     this.probe = this.#probeOf(this.differential);
   }
 
-  /**
-   * The differential probe of a run that speaks as two client fingerprints or
-   * more; with fewer, its rules are not asked (skipped, never undecided).
-   */
+  /** The differential probe of a run that speaks as two client fingerprints or more; with fewer, its rules are not asked (skipped, never undecided). */
   #probeOf(check: DifferentialCheck | undefined): DifferentialProbe | undefined {
     if (!check || !check.rules.some((rule) => this.selected(rule))) return undefined;
     const { settings, options } = this;

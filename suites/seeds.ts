@@ -3,6 +3,7 @@
  * check's seed, and the names of the run's animals (never holding a form of
  * the key, so redacting it never rewrites what the suite sent).
  */
+import type { Disguise } from '../core/clients.js';
 import { UsageError } from '../core/errors.js';
 import { redactorFor } from '../core/redact.js';
 import { type Names, naturalNames } from '../generators/names.js';
@@ -29,9 +30,10 @@ export function namePrefixFor(seed: number, apiKey: string): string {
  * its seed alone; a name that would hold a form of the key is drawn again, as
  * {@link namePrefixFor} does, so redacting the key never rewrites what the suite sent.
  */
-export function naturalNamesFor(seed: number, apiKey: string): Names {
+export function naturalNamesFor(seed: number, apiKey: string, disguise: Disguise = 'drawn'): Names {
   const holdsKey = redactorFor(apiKey);
   return naturalNames({
+    coined: disguise === 'drawn',
     seedOf: (purpose) => checkSeed(seed, `name ${purpose}`),
     accept: (name) => !name.toLowerCase().includes(apiKey.toLowerCase()) && !holdsKey.leaks(name),
   });

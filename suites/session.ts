@@ -18,6 +18,7 @@
 import { PROXY_FAILED } from '../core/errors.js';
 import type { RedactedTransport } from '../core/boundary.js';
 import { closedWhenIdle, stalledFor } from '../core/http.js';
+import type { RunClients } from '../core/clients.js';
 import type { FingerprintId } from '../core/fingerprints.js';
 import { bearer } from '../core/key.js';
 import type { SendOptions, SentExchange } from './check.js';
@@ -28,6 +29,7 @@ import { SilenceWatch } from './silence.js';
 import { INTERRUPT_SIGNALS, type InterruptSignal, TargetLost } from '../result/reasons.js';
 import { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 import { InFlightGate, LoopLag } from './session/in-flight.js';
+import { asWritten } from './session/written.js';
 
 export { IdleClosed, Interrupted, NotJudged, RateLimited, StalledRequest } from './session/errors.js';
 
@@ -88,11 +90,10 @@ export interface SessionOptions {
   client: RedactedTransport;
   apiKey: string;
   maxWaitMs: number;
-  /**
-   * The clients a request not naming its own fingerprint is sent under, one
-   * per request ({@link fingerprintFor}). Default: none, the tool's own shape.
-   */
+  /** The clients a request not naming its own fingerprint is sent under, one per request ({@link fingerprintFor}). Default: none, the tool's own shape. */
   fingerprints?: readonly FingerprintId[];
+  /** Each client as the run has it (core/clients.ts): a request sent as one is written as its application writes it. Default: as the suite writes it. */
+  clients?: RunClients;
   /** The run's seed: which client each request goes as, and each jitter pause, are drawn from it. */
   seed?: number;
   /** Longest pause before each request (pacing with jitter), ms. Default 0. */
@@ -193,20 +194,20 @@ export class TargetSession {
   }
 
   /**
-   * Sends `request` for `check`; resolves with the exchange its check may
-   * judge, or throws why nothing more is sent. `watch: false` leaves a request
-   * without response out of the silence watch, as the preflight's is (the
-   * differential probe's prelude, sent before it: whether the target answers
-   * at all is the preflight's to tell).
+   * Sends `request` for `check`, written as its client's application writes it; resolves with the exchange its check
+   * may judge, or throws why nothing more is sent. `watch: false` leaves a request without response out of the silence
+   * watch, as the preflight's is (the differential probe's prelude, sent before it: whether the target answers at all
+   * is the preflight's to tell).
    */
   async send(check: string, request: SendOptions, options: { watch?: false } = {}): Promise<SentExchange> {
     if (this.stopped) throw this.stopped;
-    const { operation, auth = 'valid', authorization, headers, refused, fingerprint: own, ...rest } = request;
+    const { operation, auth = 'valid', authorization, headers, refused, fingerprint: own, written, ...spec } = request;
     const order = this.#requests++;
     // Which client is drawn from the check's own count, not the run's: how concurrent checks interleave (jitter, timing) never moves it.
     const nth = this.#byCheck.get(check) ?? 0;
     this.#byCheck.set(check, nth + 1);
     const fingerprint = own ?? this.#fingerprintOf(check, nth);
+    const rest = { ...spec, ...asWritten({ ...spec, headers, written }, fingerprint && this.#options.clients?.apps?.[fingerprint]) };
     const jitter = jitterFor(this.#options.seed ?? 0, order, this.#options.jitterMs ?? 0);
     if (jitter > 0) {
       await this.#sleep(jitter);
@@ -214,7 +215,7 @@ export class TargetSession {
     }
     // Refused by the document (no key, or a body the check knows is invalid): it changes nothing on a conforming server.
     const repeatable = REPEATABLE.has(rest.method) || refused === true || auth !== 'valid';
-    const sentHeaders: Record<string, string> = { ...headers };
+    const sentHeaders: Record<string, string> = { ...rest.headers };
     if (auth === 'valid') sentHeaders.authorization = bearer(this.#options.apiKey);
     else if (auth !== 'none' && authorization !== undefined) sentHeaders.authorization = authorization;
     let x: SentExchange;
@@ -323,10 +324,7 @@ export class TargetSession {
     this.#lag?.stop();
   }
 
-  /**
-   * Counts a timeout the suite's stalled loop caused (`stalls` in a row for
-   * one request); past {@link STALLED_RESENDS}, stops the run and throws why.
-   */
+  /** Counts a timeout the suite's stalled loop caused (`stalls` in a row for one request); past {@link STALLED_RESENDS}, stops the run and throws why. */
   #stalledAgain(ms: number, stalls: number): void {
     if (stalls <= STALLED_RESENDS) return;
     const reason = this.stop(new TargetLost({ code: 'suite-stalled', ms, times: stalls }));

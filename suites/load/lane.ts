@@ -33,7 +33,7 @@ import type { Dispatcher } from 'undici';
 import { type ConnectOptions, openDispatcher } from '../../core/connection.js';
 import type { Decoding } from '../../core/decode.js';
 import { TransportError } from '../../core/errors.js';
-import { FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
+import { FINGERPRINTS, type FingerprintId, type Shapes } from '../../core/fingerprints.js';
 import type { MixRequest } from './mix.js';
 
 /** Why a request got no response. */
@@ -193,6 +193,8 @@ export interface LaneOptions {
   ended?: (proxyFailure: TransportError | undefined) => void;
   /** The client this lane speaks as. Default: the tool. */
   fingerprint?: FingerprintId;
+  /** Each client's shape as the run has it (core/clients.ts). Default: core/fingerprints.ts. */
+  shapes?: Shapes;
 }
 
 /** One connection, one request at a time; `user` is told how each ended. */
@@ -210,7 +212,7 @@ export class Lane {
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#ended = options.ended;
     this.#fingerprint = options.fingerprint;
-    const shape = options.fingerprint === undefined ? {} : { fingerprint: FINGERPRINTS[options.fingerprint] };
+    const shape = options.fingerprint === undefined ? {} : { fingerprint: (options.shapes ?? FINGERPRINTS)[options.fingerprint] };
     // One connection (an undici Client, pipelining 1), or, through a proxy, an agent whose one pool is such a Client.
     this.#client = openDispatcher(options.origin, options.connection ?? {}, {
       timeoutMs: options.timeoutMs,

@@ -35,6 +35,8 @@ export interface MixRequest {
   status?: string;
   sent?: NewPetInput;
   petId?: bigint;
+  /** What a client's application may write its own way (suites/check.ts `SendOptions.written`): the body's value, the query's parameters. */
+  written?: { json?: unknown; query?: readonly (readonly [string, string])[] };
 }
 
 /** Animals the load phase creates before the mix, for getPet to ask for (phase.ts; the exported scripts create as many). */
@@ -117,13 +119,23 @@ export function buildMix(options: {
   return plan.map(({ operation, n, authProbe }): MixRequest => {
     if (operation === 'listPets') {
       const query = listQueryOf(n);
-      return { operation, method: 'GET', path: `/pets${listQueryString(query)}`, authProbe, ...query };
+      const search = listQueryString(query);
+      const params = [...new URLSearchParams(search)];
+      return {
+        operation,
+        method: 'GET',
+        path: `/pets${search}`,
+        authProbe,
+        ...query,
+        ...(params.length > 1 ? { written: { query: params } } : {}),
+      };
     }
     if (operation === 'getPet') {
       const petId = petIds[n % petIds.length]!;
       return { operation, method: 'GET', path: `/pets/${petId}`, authProbe, petId };
     }
     const sent = bodies[n % bodies.length]!;
-    return { operation, method: 'POST', path: '/pets', body: stringifyJson(toBody(sent)), authProbe, sent };
+    const body = toBody(sent);
+    return { operation, method: 'POST', path: '/pets', body: stringifyJson(body), authProbe, sent, written: { json: body } };
   });
 }

@@ -7,6 +7,7 @@
 import type { Names } from '../../generators/names.js';
 import type { RedactedExchange } from '../../core/boundary.js';
 import type { ConnectOptions } from '../../core/connection.js';
+import type { RunClients } from '../../core/clients.js';
 import type { FingerprintId } from '../../core/fingerprints.js';
 import { decodeBody } from '../../core/decode.js';
 import type { Exchange } from '../../core/http.js';
@@ -84,6 +85,8 @@ export interface LoadPhaseDeps {
   connection?: ConnectOptions;
   /** The clients the lanes speak as (core/fingerprints.ts), one per lane in turn; empty or absent: the tool's lanes. */
   fingerprints?: readonly FingerprintId[];
+  /** Each client as the run has it (core/clients.ts). Default: core/fingerprints.ts, every call as the suite writes it. */
+  clients?: RunClients;
   /** Stops the profile (an interrupted run). */
   signal?: AbortSignal;
   /** The run's door (core/boundary.ts): a sampled exchange crosses the same redaction boundary as the functional phases' before anything judges it. */
@@ -209,6 +212,7 @@ export async function runLoadProfile(profile: LoadProfile, thresholds: readonly 
     maxBodyBytes: deps.maxBodyBytes,
     ...(deps.connection ? { connection: deps.connection } : {}),
     ...(deps.fingerprints?.length ? { fingerprints: deps.fingerprints } : {}),
+    ...(deps.clients ? { clients: deps.clients } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample,
     judge,

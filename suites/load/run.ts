@@ -5,6 +5,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ConnectOptions } from '../../core/connection.js';
+import type { RunClients } from '../../core/clients.js';
 import type { FingerprintId } from '../../core/fingerprints.js';
 import type { BoundSignal, LoadFigures, LoadOperation, LoadResult, RunEvent, ThresholdResult } from '../../result/model.js';
 import { type GeneratorSignals, judgeAsGenerator, LOOP_SAMPLE_MS } from '../../result/generator.js';
@@ -37,6 +38,8 @@ export interface LoadRunDeps {
   connection?: ConnectOptions;
   /** The clients the lanes speak as, one per lane in turn (sender.ts). Default: the tool's lanes. */
   fingerprints?: readonly FingerprintId[];
+  /** Each client as the run has it (core/clients.ts). */
+  clients?: RunClients;
   /** Stops the profile at once (an interrupted run): what was measured is kept, `stoppedEarly` says why. */
   signal?: AbortSignal;
   /** Whether this response's body should be kept and judged. */
@@ -91,6 +94,7 @@ export async function runProfile(
     ...(deps.maxBodyBytes === undefined ? {} : { maxBodyBytes: deps.maxBodyBytes }),
     ...(deps.connection ? { connection: deps.connection } : {}),
     ...(deps.fingerprints ? { fingerprints: deps.fingerprints } : {}),
+    ...(deps.clients ? { clients: deps.clients } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     sample: deps.sample,
     ...record(into),

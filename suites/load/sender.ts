@@ -20,13 +20,15 @@
 import type { Dispatcher } from 'undici';
 import { type ConnectOptions, REFUSED_HEADERS, tlsOptions } from '../../core/connection.js';
 import type { TransportError } from '../../core/errors.js';
-import { FINGERPRINTS, type FingerprintId } from '../../core/fingerprints.js';
+import { FIXED_CLIENTS, type RunClients } from '../../core/clients.js';
+import type { FingerprintId } from '../../core/fingerprints.js';
 import { DEFAULT_MAX_BODY_BYTES, requestPath } from '../../core/http.js';
 import { fingerprintHeaders } from '../../core/request-head.js';
 import { encodeRequest } from './h1.js';
 import { type FailureKind, Lane, type LaneOptions, type Prepared, type Sampled } from './lane.js';
 import type { MixRequest } from './mix.js';
 import { RawLane } from './raw-lane.js';
+import { asWritten } from '../session/written.js';
 
 export { failureOf, Lane, type FailureKind, type LaneUser, type Prepared, type Sampled } from './lane.js';
 
@@ -57,6 +59,8 @@ export interface LoadRun {
   connection?: ConnectOptions;
   /** The clients the lanes speak as, lane i as the i-th in turn. Default: none, the tool's lanes. */
   fingerprints?: readonly FingerprintId[];
+  /** Each client as the run has it: its version, its application's habits (core/clients.ts). Default: core/fingerprints.ts, every call as the suite writes it. */
+  clients?: RunClients;
   /** Stops the run: no new request is sent, and those in flight are dropped uncounted (an interrupted run). */
   signal?: AbortSignal;
   /** Whether this request's response is wanted (headers and body are kept only then). */
@@ -98,7 +102,10 @@ export function rawRoute(run: Pick<LoadRun, 'baseUrl' | 'authorization' | 'conne
 }
 
 /** Prepares the mix for sending below `baseUrl`'s path, as the tool and as each client of `fingerprints`. */
-export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection' | 'fingerprints'>): Prepared[] {
+export function prepare(
+  run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorization' | 'connection' | 'fingerprints' | 'clients'>,
+): Prepared[] {
+  const { shapes, apps } = run.clients ?? FIXED_CLIENTS;
   const base = new URL(run.baseUrl);
   const raw = rawRoute(run);
   return run.requests.map((request) => {
@@ -111,11 +118,18 @@ export function prepare(run: Pick<LoadRun, 'baseUrl' | 'requests' | 'authorizati
     };
     const options = { origin: base.origin, method: request.method, path: requestPath(base, request.path), headers, body };
     const as: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>> = {};
-    for (const id of run.fingerprints ?? [])
+    for (const id of run.fingerprints ?? []) {
+      // As the client's application writes the call; a client that opens a connection per call (curl) closes it after.
+      const own = asWritten({ ...request, headers }, apps?.[id]);
+      const bytes = own.body === undefined ? null : Buffer.from(own.body);
       as[id] = {
         ...options,
-        headers: { ...fingerprintHeaders(FINGERPRINTS[id], base.origin, body !== null && body.length > 0), ...headers },
+        path: requestPath(base, own.path),
+        headers: { ...fingerprintHeaders(shapes[id], base.origin, bytes !== null && bytes.length > 0), ...own.headers },
+        body: bytes,
+        ...(shapes[id].connection === 'close-each' ? { reset: true } : {}),
       };
+    }
     const bytes = raw && PATH.test(options.path) ? encodeRequest({ ...options, headers }, base.host) : undefined;
     return { request, options, ...(run.fingerprints?.length ? { as } : {}), ...(bytes ? { raw: bytes } : {}) };
   });
@@ -144,7 +158,7 @@ export class Lanes {
   #closed = false;
 
   constructor(
-    run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints'> &
+    run: Pick<LoadRun, 'baseUrl' | 'timeoutMs' | 'maxBodyBytes' | 'connection' | 'signal' | 'fingerprints' | 'clients'> &
       Partial<Pick<LoadRun, 'authorization'>>,
     count: number,
   ) {
@@ -162,7 +176,12 @@ export class Lanes {
       for (let i = 0; i < count; i++) this.all.push(new RawLane({ ...this.#options, tls }));
     } else
       for (let i = 0; i < count; i++)
-        this.all.push(new Lane({ ...this.#options, ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]! } : {}) }));
+        this.all.push(
+          new Lane({
+            ...this.#options,
+            ...(clients.length > 0 ? { fingerprint: clients[i % clients.length]!, shapes: (run.clients ?? FIXED_CLIENTS).shapes } : {}),
+          }),
+        );
     const every = Math.max(10, Math.min(100, run.timeoutMs / 10));
     // Deadlines as they stood when the timer ran, swept after the loop's next read of its sockets (an immediate runs
     // after the poll phase, a timer before it): an answer that came while the generator's loop was stalled past a

@@ -5,6 +5,7 @@
  * the probe makes (pauses, the order of clients, an unknown id).
  */
 import type { FingerprintId } from '../../core/fingerprints.js';
+import { unit } from '../../core/hash.js';
 import { exactInteger, INT64_MAX, isJsonObject, isLosslessNumber, parseJson } from '../../core/json.js';
 import type { Names } from '../../generators/names.js';
 import type { PetStatus } from '../../spec/openapi.js';
@@ -205,16 +206,6 @@ export function missingIdFor(seed: number): bigint {
   const high = BigInt(Math.floor(unit(seed, 'missing id high') * 2 ** 30));
   const low = BigInt(Math.floor(unit(seed, 'missing id low') * 2 ** 32));
   return 2n ** 40n + ((high << 32n) | low);
-}
-
-/** A number in [0, 1) from the seed and a label (FNV-1a, then a 32-bit mix). */
-export function unit(seed: number, label: string): number {
-  let hash = 0x811c9dc5 ^ seed;
-  for (const ch of label) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x45d9f3b);
-  hash ^= hash >>> 16;
-  return (hash >>> 0) / 2 ** 32;
 }
 
 /** The fingerprints in an order drawn from the seed. */

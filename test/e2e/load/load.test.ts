@@ -295,8 +295,14 @@ describe('load profiles', () => {
       expect(run!.brokeAt!.connections).toBeGreaterThan(1);
       expect(run!.brokeAt!.connections).toBeLessThan(32);
       expect(run!.stoppedEarly).toMatch(/a threshold broke at \d+ connections/);
-      expect(run!.thresholds[0]!.outcome).toBe('pass');
-      expect(run!.thresholds[0]!.reason).toMatch(/the last stage that held/);
+      // Judged on the last stage that held; on a machine that starved the generator there, not measured (never a breach).
+      const [held] = run!.thresholds;
+      if (run!.generatorLoad.bound && held!.outcome === 'inconclusive')
+        expect(held!.reason).toMatch(/not measured: the (load )?generator was bound/);
+      else {
+        expect(held!.outcome).toBe('pass');
+        expect(held!.reason).toMatch(/the last stage that held/);
+      }
     });
   });
 
@@ -407,9 +413,13 @@ async function front(
           if (socket.destroyed) return;
           if (setupAnimals >= LOAD_SETUP_ANIMALS) return behaviour(socket, request, () => answerOf(request), ++load);
           const answer = await answerOf(request);
-          // A plain run names them `<prefix>load <i>`; a certification's natural names are known from its seed alone.
-          if (setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString()))
-            setupAnimals++;
+          // A plain run names them `<prefix>load <i>`; a certification's natural names are known from its seed alone, and
+          // one of them may also name an animal of the functional phases: the set-up is that many such creates in a row.
+          if (request.method === 'POST')
+            setupAnimals =
+              (setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString()))
+                ? setupAnimals + 1
+                : 0;
           if (!socket.destroyed) socket.write(answer);
         });
       }

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FINGERPRINT_IDS, FINGERPRINTS } from '../../../core/fingerprints.js';
+import { drawnClients } from '../../../core/clients.js';
+import { FINGERPRINT_IDS } from '../../../core/fingerprints.js';
 import { startReference } from '../../../reference/server.js';
 import { runConformance } from '../../../suites/engine.js';
 import { fingerprintFor } from '../../../suites/session.js';
@@ -100,15 +101,17 @@ describe('a run under every fingerprint, against the reference', () => {
       expect(relay.heads.length).toBeGreaterThanOrEqual(result.summary.requests + load);
       const tells = relay.heads.filter((h) => TOOL_TELLS.test(h.head)).map((h) => h.head.split('\r\n').slice(0, 3).join(' | '));
       expect(tells).toEqual([]);
+      // Each client in the version the seed drew for it (core/clients.ts), one version per client in a run.
+      const { shapes } = drawnClients(21);
       const agents = new Set(relay.heads.map((h) => userAgentOf(h.head)));
-      expect([...agents].sort()).toEqual(FINGERPRINT_IDS.map((id) => FINGERPRINTS[id].userAgent).sort());
+      expect([...agents].sort()).toEqual(FINGERPRINT_IDS.map((id) => shapes[id].userAgent).sort());
       // No head in undici's own shape (its lower-case host and connection lines first), save node fetch's, which is undici's.
       const undiciShaped = relay.heads.filter(
-        (h) => /^[^\r]*\r\nhost: [^\r]*\r\nconnection: /.test(h.head) && userAgentOf(h.head) !== FINGERPRINTS['node-fetch'].userAgent,
+        (h) => /^[^\r]*\r\nhost: [^\r]*\r\nconnection: /.test(h.head) && userAgentOf(h.head) !== shapes['node-fetch'].userAgent,
       );
       expect(undiciShaped).toEqual([]);
       // curl writes no Connection line (its requests' connections close after each in the functional phases).
-      const curl = relay.heads.filter((h) => userAgentOf(h.head) === FINGERPRINTS.curl.userAgent);
+      const curl = relay.heads.filter((h) => userAgentOf(h.head) === shapes.curl.userAgent);
       expect(curl.length).toBeGreaterThan(0);
       expect(curl.filter((h) => /\r\nconnection:/i.test(h.head))).toEqual([]);
     } finally {

@@ -5,7 +5,7 @@
  * which each fingerprint sends (core/http.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
+import { FINGERPRINT_IDS, type FingerprintId, fingerprintOfHeaders } from '../../../core/fingerprints.js';
 import type { ApiResponse, Handler } from '../../../reference/handler.js';
 import { startReference } from '../../../reference/server.js';
 import { rules } from '../../../spec/rules.js';
@@ -49,7 +49,7 @@ const cheatOn =
   (fingerprint: FingerprintId, answer: (inner: Handler, req: Parameters<Handler>[0]) => ReturnType<Handler>) =>
   (inner: Handler): Handler =>
   (req) =>
-    req.headers['user-agent'] === FINGERPRINTS[fingerprint].userAgent ? answer(inner, req) : inner(req);
+    fingerprintOfHeaders(req.headers) === fingerprint ? answer(inner, req) : inner(req);
 
 describe('CLIENT-INDEPENDENT end to end', () => {
   it('the honest reference under every fingerprint passes it, with the run conformant', async () => {
