@@ -416,10 +416,11 @@ async function front(
           // A plain run names them `<prefix>load <i>`; a certification's natural names are known from its seed alone, and
           // one of them may also name an animal of the functional phases: the set-up is that many such creates in a row.
           if (request.method === 'POST')
-            setupAnimals =
-              (setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString()))
-                ? setupAnimals + 1
-                : 0;
+            setupAnimals = (
+              setupNames ? setupNames.has(nameOf(request.body) ?? '') : /"name":"[^"]*load \d+"/.test(request.body.toString())
+            )
+              ? setupAnimals + 1
+              : 0;
           if (!socket.destroyed) socket.write(answer);
         });
       }
