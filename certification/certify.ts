@@ -17,7 +17,7 @@ import { PcError, UsageError } from '../core/errors.js';
 import { type FingerprintId } from '../core/fingerprints.js';
 import { sha256 } from '../core/hash.js';
 import { checkApiKey, MIN_KEY_LENGTH } from '../core/redact.js';
-import { runRedactor, runSecrets } from '../suites/credentials.js';
+import { runRedactor, runSecrets, withCredentialHeaders } from '../suites/credentials.js';
 import { renderTranscript, toTranscriptEntry, type TranscriptEntry } from '../core/transcript.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { renderHtml } from '../reports/html.js';
@@ -101,7 +101,9 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
   const { product } = checked;
   if (signKey && (signKey.type !== 'private' || signKey.asymmetricKeyType !== 'ed25519'))
     throw new UsageError('the signing key must be an Ed25519 private key');
-  const secrets = runSecrets(apiKey, options.connection);
+  // An extra header that carries a credential by its name is a secret header too, in the bundle as in the run.
+  const connection = withCredentialHeaders(options.connection, options.baseUrl);
+  const secrets = runSecrets(apiKey, connection);
   const redactor = runRedactor(secrets);
   // Belt and braces against a secret that got where it must not be, in any form the redactor knows, registered alike; a short one would be found in any text.
   const watch = runRedactor(secrets.filter((secret) => secret.forms[0]!.value.length >= MIN_CHECKED_SECRET));
@@ -128,7 +130,7 @@ export async function certify(options: CertifyOptions): Promise<Certification> {
     load: CERTIFICATION.load,
     strict: false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.connection === undefined ? {} : { connection: options.connection }),
+    ...(connection === undefined ? {} : { connection }),
     // Redacted as it arrives: no exchange is kept with the key in it.
     onExchange: (exchange) => transcript.push(toTranscriptEntry(exchange, redactor)),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

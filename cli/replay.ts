@@ -22,7 +22,7 @@ import { type ConnectOptions, secretLabel } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient, parseBaseUrl, targetOf } from '../core/http.js';
 import { authorizationForms, checkApiKey, KEY_ENV, KEY_PLACEHOLDER } from '../core/redact.js';
-import { runRedactor, runSecrets } from '../suites/credentials.js';
+import { runRedactor, runSecrets, withCredentialHeaders } from '../suites/credentials.js';
 import { findingText } from '../spec/findings.js';
 import { EvidenceFactory } from '../suites/evidence.js';
 import type { AuthKind, SentExchange } from '../suites/check.js';
@@ -82,7 +82,7 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   if (key) checkApiKey(key);
   const headers = withKey(request.headers, key, caseId);
   const needsKey = headers.authorization !== request.headers.authorization;
-  const redactor = runRedactor(runSecrets(key, options.connection));
+  const redactor = runRedactor(runSecrets(key, withCredentialHeaders(options.connection, target)));
   const evidence = new EvidenceFactory(redactor);
   // Headers given now (-H, --secret-header) replace the recorded ones of the same name; a recorded secret header that
   // is not given again cannot be sent (only its label was recorded).

@@ -6,7 +6,7 @@
  * value a config file took from the environment) is admitted by the same
  * rule ({@link checkSecrets}).
  */
-import { type ConnectOptions, connectionSecrets } from '../core/connection.js';
+import { type ConnectOptions, connectionSecrets, credentialHeader, MIN_SECRET_LENGTH, secretLabel } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import {
   AUTH_FORMS,
@@ -18,6 +18,7 @@ import {
   keySecret,
   labelsOf,
   LETTERLESS_STAND_IN,
+  plainSecret,
   redactorOf,
   type Redactor,
   registeredForms,
@@ -158,6 +159,31 @@ export function checkRunKey(key: unknown, baseUrl: string): void {
 export function checkSecrets(connection: ConnectOptions | undefined, baseUrl: string): void {
   for (const { secret, what } of connectionSecrets(connection))
     admitSecret(secret, baseUrl, what, 'it could not be kept out of the reports');
+}
+
+/**
+ * `connection` with every extra header whose name says it carries a
+ * credential (core/connection.ts `credentialHeader`: `Cookie`, `X-Api-Key`,
+ * `X-Auth-Token`, `Private-Token`…) named a secret header too, so that its
+ * value is redacted like the key, not written in every curl line and
+ * transcript: when that value could be (8 characters or more, admitted as
+ * every secret is, {@link admitSecret}). One that could not stays as given
+ * (docs/security.md says so). Idempotent.
+ */
+export function withCredentialHeaders(connection: ConnectOptions | undefined, baseUrl: string): ConnectOptions | undefined {
+  const named = new Set((connection?.secretHeaders ?? []).map((name) => name.toLowerCase()));
+  const added = Object.entries(connection?.headers ?? {})
+    .filter(([name, value]) => !named.has(name.toLowerCase()) && credentialHeader(name) && value.length >= MIN_SECRET_LENGTH)
+    .filter(([name, value]) => {
+      try {
+        admitSecret(plainSecret(value, secretLabel(name)), baseUrl, [name], '');
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .map(([name]) => name);
+  return added.length === 0 ? connection : { ...connection, secretHeaders: [...(connection?.secretHeaders ?? []), ...added] };
 }
 
 /**

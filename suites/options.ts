@@ -13,7 +13,7 @@ import { parseBaseUrl, targetOf, type Transport } from '../core/http.js';
 import { isRuleId, type RuleId, rules } from '../spec/rules.js';
 import { nearest } from '../core/nearest.js';
 import type { CheckDefinition, SentExchange } from './check.js';
-import { checkRunKey, checkSecrets } from './credentials.js';
+import { checkRunKey, checkSecrets, withCredentialHeaders } from './credentials.js';
 import { DEFAULTS } from './defaults.js';
 import type { RunEvent, SettingSources, Waiver } from '../result/model.js';
 import { builtinProfiles, type LoadProfile, type Threshold, validateProfile } from './load/profiles.js';
@@ -292,7 +292,8 @@ function connectionOf(options: ConformanceOptions): ConnectOptions {
     ...(options.ca === undefined ? {} : { ca: options.ca }),
     ...(options.insecure === undefined ? {} : { insecure: options.insecure }),
   };
-  return checkConnectOptions(connection);
+  // An extra header that carries a credential by its name is a secret header too (suites/credentials.ts).
+  return checkConnectOptions(withCredentialHeaders(connection, options.baseUrl));
 }
 
 /** The clients asked for, each once, in the order given; an unknown one is a usage error naming the known ones. */

@@ -62,6 +62,32 @@ export interface ConnectionSecret {
   what: Wording;
 }
 
+/** Secret values shorter than this cannot be redacted reliably: they occur in ordinary text. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Words of a header name that say its value is a credential (`X-Api-Key`, `Private-Token`, `Cookie`, `X-Auth-Session`). */
+const CREDENTIAL_WORDS = new Set([
+  ...['auth', 'authorization', 'authentication', 'bearer', 'jwt', 'sso', 'saml', 'assertion', 'otp', 'totp', 'mfa'],
+  ...['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'pass', 'passphrase', 'pin'],
+  ...['cookie', 'session', 'sessionid', 'sid', 'signature', 'sig', 'credential', 'credentials', 'csrf', 'xsrf'],
+]);
+/** Parts of a name written without separators that say the same (`XApiKey`, `AccessToken`, `ClientSecret`). */
+const CREDENTIAL_PARTS = /token|secret|passw|apikey|api_key|cookie|credential|signature|session/;
+
+/**
+ * Whether a header's name says its value is a credential: a word of the
+ * name (split at `-`, `_`, `.`) is one of a credential (`key`, `token`,
+ * `secret`, `cookie`, `session`, `auth`, `signature`…), or the name holds one
+ * written without separators (`XApiKey`, `AccessToken`). Such a header,
+ * given as an extra one (-H, a config file's `headers`), is a secret header
+ * too when its value can be kept out of the reports (suites/credentials.ts
+ * `withCredentialHeaders`).
+ */
+export function credentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.split(/[-_.]/).some((word) => CREDENTIAL_WORDS.has(word)) || CREDENTIAL_PARTS.test(lower);
+}
+
 /**
  * The connection's secrets, each as the redactor registers it: the secret
  * headers' values, a proxy password (of 4 characters or more), and each
@@ -117,7 +143,7 @@ export interface ConnectionRecord {
   clientCertificate: boolean;
   /** Names of the extra headers sent (-H); values are not recorded. */
   headers: string[];
-  /** Names of those whose values are secret (--secret-header). */
+  /** Names of those whose values are secret (--secret-header, or a name that says it carries a credential). */
   secretHeaders: string[];
 }
 

@@ -496,6 +496,67 @@ describe('the API key', () => {
     }
   });
 
+  it('extra headers whose names say they carry credentials (-H X-Api-Key, Cookie) are secrets too: in no file, bundle or line of the CLI, certify, verify or replay; other extra headers are kept for the curl lines', async () => {
+    const key = TOKEN_KEY;
+    const apiKey = 'xk_Hd83JsQpLm7Za91';
+    const cookie = 'session=Cs9fPq27LmXzAb4';
+    const tenant = 'acme-prod-Qw8';
+    // A failure with evidence on every read (its curl line carries every extra header), and each header echoed back.
+    const failing =
+      (inner: Handler): Handler =>
+      async (request) => {
+        const answer = await inner(request);
+        const echoed = [request.headers['x-api-key'], request.headers.cookie].join(' ');
+        if (request.method === 'GET' && /\/pets\/\d+$/.test(request.path))
+          return { status: 500, headers: { 'content-type': 'application/json' }, body: { code: 'echo', message: echoed, status: 500 } };
+        return answer;
+      };
+    const server = await startReference({ apiKey: key, wrap: failing });
+    try {
+      const dir = tempDir();
+      const reports = join(dir, 'reports');
+      const headers = ['-H', `X-Api-Key: ${apiKey}`, '-H', `Cookie: ${cookie}`, '-H', `X-Tenant: ${tenant}`];
+      const env = { PETSTORE_API_KEY: key };
+      const ran = await runInProcess(['--base-url', server.url, ...headers, '--num-runs', '3', '--load', 'none', '--report-dir', reports], {
+        env,
+        cwd: dir,
+      });
+      expect(ran.code, ran.stderr).toBe(1);
+      const texts: Record<string, string> = { stdout: ran.stdout, stderr: ran.stderr };
+      for (const file of readdirSync(reports)) texts[file] = readFileSync(join(reports, file), 'utf8');
+      const result = JSON.parse(texts['report.json']!) as ConformanceResult;
+      expect(result.options.connection?.secretHeaders).toEqual(['cookie', 'x-api-key']);
+      // Labelled as secret headers are, and the header that carries none kept as it was sent: the curl lines still reproduce.
+      expect(texts['report.json']).toContain("-H 'x-api-key: <secret x-api-key>'");
+      expect(texts['report.json']).toContain(`-H 'x-tenant: ${tenant}'`);
+      expectNoLeak(texts, [key, apiKey, cookie]);
+
+      const id = result.rules.flatMap((r) => r.checks.flatMap((c) => c.findings.flatMap((f) => (f.case ? [f.case.id] : []))))[0]!;
+      const replayed = await runInProcess(['replay', join(reports, 'report.json'), id, '--base-url', server.url, ...headers], { env });
+      expect(replayed.stdout, replayed.stderr).toMatch(/^sending case /);
+      expectNoLeak({ replay: replayed.stdout + replayed.stderr }, [key, apiKey, cookie]);
+
+      const bundle = join(dir, 'headers.tar.gz');
+      const product = join(dir, 'product.json');
+      writeFileSync(product, JSON.stringify({ name: 'Headers', version: '1.0.0', contact: 'headers@example.invalid' }));
+      const certified = await runInProcess(['certify', '--base-url', server.url, ...headers, '--product', product, '--out', bundle], {
+        env,
+        timeoutMs: CERTIFICATION_MS,
+      });
+      expect(certified.code, certified.stderr).toBe(1);
+      const files = await unpack(bundle);
+      const verified = await runInProcess(['verify', bundle]);
+      expect(verified.code, verified.stdout).toBe(0);
+      expectNoLeak({ ...files, certify: certified.stdout + certified.stderr, verify: verified.stdout + verified.stderr }, [
+        key,
+        apiKey,
+        cookie,
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it(`a key of ${MAX_KEY_LENGTH} characters is redacted in every form without a pattern built from it; a longer one is refused in one line that shows none of it`, async () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_."\\é';
     let long = '';
