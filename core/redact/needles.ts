@@ -47,7 +47,8 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   const hex: { text: string; label: string }[] = [];
   for (const { value, label, owner, fragments } of entries) {
     plain.push({ text: value, label, owner, fragments });
-    const encodings = [Buffer.from(value, 'utf8')];
+    // Its UTF-8 bytes, and its UTF-16 ones in either byte order (.NET's Encoding.Unicode, PowerShell, Java's UTF-16).
+    const encodings = [Buffer.from(value, 'utf8'), utf16(value, 'le'), utf16(value, 'be')];
     if (/[^\u0000-\u007f]/.test(value)) {
       // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
       plain.push({ text: encodings[0]!.toString('latin1'), label, owner, fragments });
@@ -60,7 +61,8 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
         const url = core.replace(/\+/g, '-').replace(/\//g, '_');
         if (!cores.has(url)) cores.set(url, owner);
       }
-      hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
+      // UTF-16 in hex is read by a decoding view instead (core/redact/views.ts): its digits and zeros would match every id.
+      if (bytes !== encodings[1] && bytes !== encodings[2]) hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
     }
   }
   // Whatever the letter case of their ASCII letters: a server that echoes a secret in a case of its own (every other
@@ -73,14 +75,18 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   for (const { text, owner, fragments } of plain) {
     if (!fragments) continue;
     pieces.add(text, owner);
-    const bytes = Buffer.from(text, 'utf8');
-    for (const core of base64Cores(bytes)) {
-      for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
-        base64Pieces.add(alphabet, owner);
+    for (const [order, bytes] of [
+      ['utf8', Buffer.from(text, 'utf8')],
+      ['le', utf16(text, 'le')],
+      ['be', utf16(text, 'be')],
+    ] as const) {
+      for (const core of base64Cores(bytes)) {
+        for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
+          base64Pieces.add(alphabet, owner);
+        }
       }
+      if (order === 'utf8') hexPieces.add(bytes.toString('hex'), owner);
     }
-    const hex = bytes.toString('hex');
-    hexPieces.add(hex, owner);
   }
   return {
     plain: plain.sort((a, b) => b.text.length - a.text.length),
@@ -95,4 +101,10 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     // or an encoded piece (each set as it takes case).
     grams: new SampledGrams([...plain.map((n) => n.text), ...cores.keys(), ...hex.map((h) => h.text)], [pieces, base64Pieces, hexPieces]),
   };
+}
+
+/** `text` in UTF-16, little- or big-endian. */
+function utf16(text: string, order: 'le' | 'be'): Buffer {
+  const bytes = Buffer.from(text, 'utf16le');
+  return order === 'le' ? bytes : bytes.swap16();
 }

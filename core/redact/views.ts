@@ -44,8 +44,7 @@ export function decodedViews(text: string): View[] {
     const next: View[] = [];
     for (const view of frontier) {
       for (const layer of LAYERS) {
-        if (!(layer === 'escapes' ? mayBeEscaped(view.text) : layer === 'percent' ? mayBePercent(view.text) : view.text.includes('\0')))
-          continue;
+        if (!MAY_HOLD[layer](view.text)) continue;
         const decoded = decodeView(view.text, layer);
         if (seen.has(decoded.text)) continue;
         seen.add(decoded.text);
@@ -58,15 +57,44 @@ export function decodedViews(text: string): View[] {
   return views;
 }
 
-/** Whether a text holds anything {@link decodeView} would decode as an escape. */
-function mayBeEscaped(text: string): boolean {
-  return /[\\&~]/.test(text);
+/**
+ * Fewest numbers in a row read as bytes: a byte written as a number in a list
+ * of them, decimal (`115,107,95`, as Node writes a Buffer in JSON, `[115, 107,
+ * 95]`, `115 107 95`), or two hex digits apart (`73:6b:5f`, `73 6b 5f`, `0x73,
+ * 0x6b`, as dumps and fingerprints are written).
+ */
+const MIN_LISTED_BYTES = 4;
+
+/**
+ * Text in UTF-16 written in hex (.NET's `Encoding.Unicode` bytes, a dump): a
+ * character of Latin-1 in four digits, `73006b00` (little-endian) or
+ * `0073006b` (big-endian); four characters at least.
+ */
+const UTF16_HEX_RUN = /(?:[0-9a-fA-F]{2}00){4,}|(?:00[0-9a-fA-F]{2}){4,}/;
+
+/**
+ * Two numbers of up to three digits (or hex pairs) each between separators,
+ * as in every list of {@link MIN_LISTED_BYTES} bytes: one pass for both
+ * lists' layers, starting at a separator (cheaper than at a digit, which a
+ * page of ids is full of), its answer kept for the text it was asked about.
+ */
+const LIST_HINT = /[\s,;:-](?:0x)?[0-9a-fA-F]{1,3}[\s,;:-]+(?:0x)?[0-9a-fA-F]{1,3}[\s,;:-]/;
+let hinted: { text: string; holds: boolean } = { text: '', holds: false };
+function listHint(text: string): boolean {
+  if (hinted.text !== text) hinted = { text, holds: LIST_HINT.test(text) };
+  return hinted.holds;
 }
 
-/** Whether a text holds a percent sequence. */
-function mayBePercent(text: string): boolean {
-  return /%[0-9a-fA-F]{2}/.test(text);
-}
+/** Whether a text holds anything of a layer, cheaply: most texts hold none, and cost one view. */
+const MAY_HOLD: Readonly<Record<Layer, (text: string) => boolean>> = {
+  escapes: (text) => /[\\&~]/.test(text),
+  percent: (text) => /%(?:[0-9a-fA-F]{2}|[uU][0-9a-fA-F]{4})/.test(text),
+  nul: (text) => text.includes('\0'),
+  'decimal bytes': listHint,
+  'hex bytes': listHint,
+  // Three zero bytes a character apart: a literal start, found faster than any class (one in four digits of a page's ids).
+  'utf-16 hex': (text) => /00[0-9a-fA-F]{2}00[0-9a-fA-F]{2}00/.test(text),
+};
 
 /** The unit each one-letter escape after a backslash stands for. */
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
@@ -83,7 +111,7 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
-const LAYERS = ['escapes', 'percent', 'nul'] as const;
+const LAYERS = ['escapes', 'percent', 'nul', 'decimal bytes', 'hex bytes', 'utf-16 hex'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**
@@ -154,6 +182,8 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
   };
   // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
   // the scan jumps from one to the next (a page of a hundred animals holds few).
+  if (layer === 'decimal bytes' || layer === 'hex bytes') return scanByteLists(text, layer, emit);
+  if (layer === 'utf-16 hex') return scanUtf16Hex(text, emit);
   const starts = layer === 'percent' ? /%/g : layer === 'nul' ? /\0/g : /[\\&~]/g;
   let i = 0;
   while (i < n) {
@@ -168,6 +198,13 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
         continue;
       }
     } else if (layer === 'percent') {
+      // `%u0073`: a UTF-16 unit, as JavaScript's escape() writes one.
+      const wide = (text[i + 1] === 'u' || text[i + 1] === 'U') && hexAt(i + 2, 4);
+      if (c === 0x25 && wide !== undefined && wide !== false) {
+        emit(wide, i, i + 6);
+        i += 6;
+        continue;
+      }
       if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
         const bytes: number[] = [];
         let j = i;
@@ -194,7 +231,19 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
       }
     } else if (c === 0x5c && i + 1 < n) {
       const d = text[i + 1]!;
-      if (d === 'u' || d === 'U') {
+      // `\u{73}`: a code point, as JavaScript, Rust and Swift write one.
+      const braced = d === 'u' && text[i + 2] === '{' ? /^\{0*([0-9a-fA-F]{1,6})\}/.exec(text.slice(i + 2, i + 16)) : null;
+      const octal = /[0-3]/.test(d) ? /^[0-3][0-7]{2}/.exec(text.slice(i + 1, i + 4)) : null;
+      if (braced && parseInt(braced[1]!, 16) <= 0x10ffff) {
+        emitCodePoint(parseInt(braced[1]!, 16), i, i + 2 + braced[0].length);
+        i += 2 + braced[0].length;
+        continue;
+      } else if (octal) {
+        // `\163`: a byte in octal, as C, Python's bytes and PHP write one.
+        emit(parseInt(octal[0], 8), i, i + 4);
+        i += 4;
+        continue;
+      } else if (d === 'u' || d === 'U') {
         const unit = hexAt(i + 2, 4);
         if (unit !== undefined) {
           emit(unit, i, i + 6);
@@ -235,6 +284,68 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
       continue;
     }
     i++;
+  }
+}
+
+/**
+ * The bytes of each list of {@link MIN_LISTED_BYTES} numbers or more, each as
+ * the unit of its value: a number and the separator before it (a comma or
+ * semicolon, whitespace; for hex also `:` and `-`) stand for its byte, so the
+ * bytes of a list read as one run of text. One pass, no backtracking.
+ */
+function scanByteLists(text: string, layer: 'decimal bytes' | 'hex bytes', emit: (unit: number, start: number, end: number) => void): void {
+  const n = text.length;
+  const hex = layer === 'hex bytes';
+  const isDigit = (at: number) => at < n && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39;
+  const isWord = (at: number) => at >= 0 && at < n && /[0-9A-Za-z.]/.test(text[at]!);
+  const isSeparator = (at: number) => at < n && (hex ? /[\s,:;-]/ : /[\s,;]/).test(text[at]!);
+  /** The number at `at` and where it ends, or undefined. */
+  const itemAt = (at: number): { value: number; end: number } | undefined => {
+    if (isWord(at - 1)) return undefined;
+    if (hex) {
+      const from = text.startsWith('0x', at) ? at + 2 : at;
+      if (from + 2 > n || !isHexChar(text.charCodeAt(from)) || !isHexChar(text.charCodeAt(from + 1)) || isWord(from + 2)) return undefined;
+      return { value: parseInt(text.slice(from, from + 2), 16), end: from + 2 };
+    }
+    let end = at;
+    while (isDigit(end) && end - at < 4) end++;
+    if (end === at || end - at > 3 || isWord(end)) return undefined;
+    const value = Number(text.slice(at, end));
+    return value <= 255 ? { value, end } : undefined;
+  };
+  let i = 0;
+  while (i < n) {
+    const first = hex ? isHexChar(text.charCodeAt(i)) : isDigit(i);
+    const head = first ? itemAt(i) : undefined;
+    if (!head) {
+      i++;
+      continue;
+    }
+    const items = [{ ...head, from: i }];
+    for (let at = head.end; ;) {
+      let next = at;
+      while (isSeparator(next)) next++;
+      const item = next > at ? itemAt(next) : undefined;
+      if (!item) break;
+      items.push({ ...item, from: at });
+      at = item.end;
+    }
+    if (items.length >= MIN_LISTED_BYTES) for (const item of items) emit(item.value, item.from, item.end);
+    i = items.length >= MIN_LISTED_BYTES ? items[items.length - 1]!.end : head.end;
+  }
+}
+
+/** Each character of every run of {@link UTF16_HEX_RUN}, from its four digits. */
+function scanUtf16Hex(text: string, emit: (unit: number, start: number, end: number) => void): void {
+  const runs = new RegExp(UTF16_HEX_RUN.source, 'g');
+  for (let run = runs.exec(text); run; run = runs.exec(text)) {
+    const littleEndian = run[0].endsWith('00') && !run[0].startsWith('00');
+    for (let at = run.index; at + 4 <= run.index + run[0].length; at += 4) {
+      const [high, low] = littleEndian
+        ? [text.slice(at + 2, at + 4), text.slice(at, at + 2)]
+        : [text.slice(at, at + 2), text.slice(at + 2, at + 4)];
+      emit(parseInt(high + low, 16), at, at + 4);
+    }
   }
 }
 

@@ -245,6 +245,50 @@ describe('text interleaved with NULs', () => {
   });
 });
 
+describe('a key written as bytes, or escaped as other languages escape', () => {
+  const key = 'sk_live_Q7v2Xp9LmT4rZ8wN';
+  const r = redactorFor(key);
+  const bytes = (encoding: BufferEncoding = 'utf8') => [...Buffer.from(key, encoding)];
+  const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+  it.each([
+    ['a Node Buffer in JSON', JSON.stringify({ auth: { type: 'Buffer', data: bytes() } })],
+    ['decimal bytes, spaced', `bytes: [${bytes().join(', ')}]`],
+    ['decimal bytes, space-separated', bytes().join(' ')],
+    ['hex bytes with colons', bytes().map(hex2).join(':')],
+    ['hex bytes with spaces, as a dump', bytes().map(hex2).join(' ')],
+    [
+      '0x bytes',
+      bytes()
+        .map((b) => `0x${hex2(b)}`)
+        .join(', '),
+    ],
+    ['base64 of UTF-16LE (.NET, PowerShell)', Buffer.from(key, 'utf16le').toString('base64')],
+    ['hex of UTF-16LE', Buffer.from(key, 'utf16le').toString('hex')],
+    ['hex of UTF-16BE', Buffer.from(key, 'utf16le').swap16().toString('hex')],
+    ["%u escapes (JavaScript's escape())", [...key].map((ch) => `%u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['\\u{…} escapes (JavaScript, Rust, Swift)', [...key].map((ch) => `\\u{${ch.charCodeAt(0).toString(16)}}`).join('')],
+    ['octal escapes (C, Python bytes, PHP)', [...key].map((ch) => `\\${ch.charCodeAt(0).toString(8).padStart(3, '0')}`).join('')],
+  ])('%s: neither the key nor a piece of it survives', (_form, echoed) => {
+    const out = r.redact(`debug: ${echoed} end`);
+    expect(out).toMatch(/API_KEY/);
+    expect(findLeak(out, key), out).toBeUndefined();
+    // Cut short, as an excerpt cuts it: the bytes of 19 of its characters still show nothing of it.
+    const cut = echoed.slice(0, Math.ceil(echoed.length * 0.8));
+    const redacted = r.redact(cut);
+    expect(findLeak(redacted, key), cut).toBeUndefined();
+    // Nothing of the encoded key's start is left (the wrapper of a Buffer in JSON aside).
+    const data = echoed.indexOf('"data":[');
+    const encoded = data < 0 ? echoed : echoed.slice(data + '"data":['.length);
+    expect(redacted, cut).not.toContain(encoded.slice(0, 16));
+  });
+
+  it('numbers and dumps that hold no key are left as they are', () => {
+    for (const text of ['[1, 2, 3, 4, 5]', 'at 2026-11-28 00:15:36', 'de:ad:be:ef:00:11', '{"id":115,"categoryId":107}'])
+      expect(r.redact(text)).toBe(text);
+  });
+});
+
 describe('the order: redact the whole text, then escape, then cut', () => {
   const r = redactorFor(HOSTILE);
   it.each([
