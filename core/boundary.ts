@@ -16,6 +16,8 @@
  *   A run and `verify`'s recomputation from the transcript therefore judge the
  *   very same bytes.
  */
+import { isUtf8 } from 'node:buffer';
+import { forgivingDecodes } from './decode.js';
 import { PcError, TransportError } from './errors.js';
 import type { Exchange, RequestSpec, Transport } from './http.js';
 import { noteDecoded } from './http/body.js';
@@ -118,12 +120,33 @@ export function redactExchange(exchange: Exchange, redactor: Redactor): Redacted
     out.response = {
       status: response.status,
       headers: redactHeaders(redactor, response.headers),
-      body: body.bytes,
+      body: unseen(response, redactor) ?? body.bytes,
       truncated: response.truncated,
     };
   }
   if (error) out.error = new TransportError(error.code as ConstructorParameters<typeof TransportError>[0], redactor.redact(error.message));
   return out as RedactedExchange;
+}
+
+/**
+ * What stands for a response body kept coded (a coding the suite does not
+ * decode, a damaged stream) or of bytes that are no text, when it may hide a
+ * secret the redactor cannot see: decoded as forgivingly as it can be
+ * (core/decode.ts `forgivingDecodes`), it holds one, or it cannot be read at
+ * all while it says it is coded. Undefined when the body can go on as it is
+ * (scanned as text already). A report, evidence or a certification's
+ * transcript never carries bytes a reader could decompress into a secret.
+ */
+function unseen(response: NonNullable<Exchange['response']>, redactor: Redactor): Uint8Array | undefined {
+  const failed = response.decoding?.error;
+  if (failed === undefined && (response.body.length < 8 || isUtf8(response.body))) return undefined;
+  const { outputs, readable } = forgivingDecodes(response.body);
+  const holds = outputs.some((bytes) => redactor.redactBytes(bytes) !== bytes);
+  if (!holds && readable && (outputs.length > 0 || failed === undefined)) return undefined;
+  const what = failed === undefined ? 'bytes that are no text' : `a ${response.decoding!.coding}-coded body the suite could not decode (${failed})`;
+  return Buffer.from(
+    `<withheld: ${what}, ${response.body.length} bytes; ${holds ? 'decoded otherwise, it holds a secret' : 'it cannot be read, so a secret in it could not be seen'}>`,
+  );
 }
 
 /**

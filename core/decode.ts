@@ -11,7 +11,17 @@
  * says so.
  */
 import type { Transform } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import {
+  brotliDecompressSync,
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+  gunzipSync,
+  inflateRawSync,
+  inflateSync,
+} from 'node:zlib';
 
 /** What decoding did, kept beside the response. */
 export interface Decoding {
@@ -117,4 +127,44 @@ function decodeOne(
     decoder.on('error', (error: Error) => finish({ cut: false, error: error.message }));
     decoder.end(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
   });
+}
+
+/** Bytes a forgiving decode may produce, at most: a bomb is not inflated (what it would hide is then taken as unseen). */
+const FORGIVING_MAX = 8 * 1024 * 1024;
+
+/** The start of a zstd frame (RFC 8878 §3.1.1): a coding node:zlib of Node 20 cannot undo. */
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+/**
+ * What a body the suite kept as received (a coding it does not decode, a
+ * damaged stream, bytes that are no text) says once decoded by a reader more
+ * forgiving than {@link decodeBody}: gzip, zlib, raw deflate (also after a
+ * gzip header, with no checksum read) and brotli, each tried, each output cut
+ * where its input stops making sense. `readable: false` when the bytes are
+ * in a coding nothing here reads (zstd), or one would inflate past
+ * {@link FORGIVING_MAX}: whatever they hold is unseen.
+ */
+export function forgivingDecodes(body: Uint8Array): { outputs: Uint8Array[]; readable: boolean } {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (ZSTD_MAGIC.every((b, i) => bytes[i] === b)) return { outputs: [], readable: false };
+  const flush = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: FORGIVING_MAX };
+  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const attempts: (() => Buffer)[] = [
+    () => gunzipSync(bytes, flush),
+    () => inflateSync(bytes, flush),
+    () => inflateRawSync(bytes, flush),
+    () => brotliDecompressSync(bytes, { finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: FORGIVING_MAX }),
+    // A gzip member whose checksum or length is wrong: its deflate stream alone (RFC 1952 §2.3, no optional fields).
+    ...(gzipped ? [() => inflateRawSync(bytes.subarray(10), flush)] : []),
+  ];
+  const outputs: Uint8Array[] = [];
+  for (const attempt of attempts) {
+    try {
+      const out = attempt();
+      if (out.length > 0) outputs.push(out);
+    } catch (error) {
+      if (error instanceof RangeError) return { outputs: [], readable: false };
+    }
+  }
+  return { outputs, readable: true };
 }

@@ -1,4 +1,6 @@
+import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { Decoding } from '../../../core/decode.js';
 import { KeyInRequestError, RedactionBoundary, redactExchange, requestDigest } from '../../../core/boundary.js';
 import { connectionSecrets } from '../../../core/connection.js';
 import type { Exchange, RequestSpec, Transport } from '../../../core/http.js';
@@ -286,6 +288,57 @@ describe('a key written as bytes, or escaped as other languages escape', () => {
   it('numbers and dumps that hold no key are left as they are', () => {
     for (const text of ['[1, 2, 3, 4, 5]', 'at 2026-11-28 00:15:36', 'de:ad:be:ef:00:11', '{"id":115,"categoryId":107}'])
       expect(r.redact(text)).toBe(text);
+  });
+});
+
+describe('a body the suite could not decode, or of bytes that are no text', () => {
+  const r = redactorFor(KEY);
+  const secretJson = Buffer.from(`{"debug":"your token was ${KEY}"}`);
+  const harmless = Buffer.from('{"code":"not_found","message":"No such pet"}');
+  /** A gzip member whose CRC is wrong: the suite reports it damaged, any gunzip that skips the check reads it. */
+  const badCrc = (bytes: Buffer) => {
+    const gz = gzipSync(bytes);
+    gz.writeUInt32LE((gz.readUInt32LE(gz.length - 8) ^ 0xffff) >>> 0, gz.length - 8);
+    return gz;
+  };
+  const through = (body: Uint8Array, decoding?: Decoding) =>
+    Buffer.from(
+      redactExchange(
+        {
+          seq: 1,
+          request: { method: 'GET', url: 'http://127.0.0.1:8080/v1/pets/1', headers: {} },
+          response: { status: 200, headers: {}, body, truncated: false, ...(decoding ? { decoding } : {}) },
+          durationMs: 1,
+        },
+        r,
+      ).response!.body,
+    ).toString('latin1');
+  const failed = (coding: string, body: Uint8Array): Decoding => ({ coding, received: body.length, cut: false, error: 'it failed' });
+
+  it.each([
+    ['gzip with a wrong checksum', badCrc(secretJson), 'gzip'],
+    ['gzip bytes labelled zstd', gzipSync(secretJson), 'zstd'],
+    ['brotli labelled compress', brotliCompressSync(secretJson), 'compress'],
+    ['gzip bytes with no label', gzipSync(secretJson), undefined],
+    ['raw deflate with no label', deflateRawSync(secretJson), undefined],
+  ] as const)('%s, holding the key: withheld, never the bytes a reader could decompress it from', (_what, body, coding) => {
+    const out = through(body, coding === undefined ? undefined : failed(coding, body));
+    expect(out).toMatch(/^<withheld: .*decoded otherwise, it holds a secret>$/);
+  });
+
+  it('a zstd frame, or a bomb, labelled coded and not decoded: withheld, as nothing here can see into it', () => {
+    const zstd = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x29, 0x00, 0x00, 0x41, 0x42, 0x43, 0x44, 0x45]);
+    expect(through(zstd, failed('zstd', zstd))).toMatch(/^<withheld: a zstd-coded body .*could not be seen>$/);
+    const bomb = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    expect(through(bomb, failed('x-custom', bomb))).toMatch(/could not be seen>$/);
+  });
+
+  it('one that holds no secret, and binary bytes no coding reads, are kept as received', () => {
+    const damaged = badCrc(harmless);
+    expect(through(damaged, failed('gzip', damaged))).toBe(damaged.toString('latin1'));
+    const binary = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 97 + 13) % 256));
+    expect(through(binary)).toBe(binary.toString('latin1'));
+    expect(through(harmless)).toBe(harmless.toString('latin1'));
   });
 });
 
