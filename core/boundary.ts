@@ -143,7 +143,8 @@ function unseen(response: NonNullable<Exchange['response']>, redactor: Redactor)
   const { outputs, readable } = forgivingDecodes(response.body);
   const holds = outputs.some((bytes) => redactor.redactBytes(bytes) !== bytes);
   if (!holds && readable && (outputs.length > 0 || failed === undefined)) return undefined;
-  const what = failed === undefined ? 'bytes that are no text' : `a ${response.decoding!.coding}-coded body the suite could not decode (${failed})`;
+  const what =
+    failed === undefined ? 'bytes that are no text' : `a ${response.decoding!.coding}-coded body the suite could not decode (${failed})`;
   return Buffer.from(
     `<withheld: ${what}, ${response.body.length} bytes; ${holds ? 'decoded otherwise, it holds a secret' : 'it cannot be read, so a secret in it could not be seen'}>`,
   );
