@@ -135,6 +135,13 @@ export function transportErrorFrom(error: unknown, url: string, timeoutMs: numbe
   ) {
     return new TransportError('PC_ERR_PROTOCOL', `${host} broke the HTTP exchange (${code})`, error);
   }
+  // undici's own consistency check on an answer it parsed (a status line of `000`): its words ("false == true") say nothing.
+  if (code === 'ERR_ASSERTION')
+    return new TransportError(
+      'PC_ERR_PROTOCOL',
+      `${host} broke the HTTP exchange (an answer the HTTP client could not take: its status line or framing)`,
+      error,
+    );
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new TransportError('PC_ERR_PROTOCOL', `request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, error);
 }

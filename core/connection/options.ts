@@ -226,6 +226,11 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
       throw new UsageError(
         wording`${setting('proxy')}: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there`,
       );
+    // A proxy is an origin: undici refused a path as "invalid url", an internal error.
+    if (credentials && (credentials.pathname !== '/' || credentials.search !== '' || credentials.hash !== ''))
+      throw new UsageError(
+        wording`${setting('proxy')} ${shownProxy(url!)}: a proxy is named by scheme, host and port (http://[user:password@]host:port), with no path or query`,
+      );
   }
   if (Boolean(options?.cert) !== Boolean(options?.key))
     throw new UsageError(

@@ -121,6 +121,18 @@ describe('hostile targets (each: bounded time, reports written, exit 1 or 2, one
     await hostile(await rawServer((s) => s.resetAndDestroy()), 2, /broke the HTTP exchange|request to .* failed/);
   });
 
+  it.concurrent(
+    "answers a status of 000: one line saying the answer could not be taken, never the HTTP client's own assertion",
+    async () => {
+      const { ran } = await hostile(
+        await rawServer((s) => s.end('HTTP/1.1 000 Zero\r\ncontent-length: 2\r\n\r\n{}')),
+        2,
+        /broke the HTTP exchange \(an answer the HTTP client could not take/,
+      );
+      expect(ran.stdout + ran.stderr).not.toMatch(/==|ERR_ASSERTION/);
+    },
+  );
+
   it.concurrent('closes the connection mid-body', async () => {
     await hostile(
       await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[{"id":1')),

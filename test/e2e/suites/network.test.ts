@@ -417,6 +417,25 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     }
   });
 
+  it('a proxy URL with a path or query (--proxy, HTTP_PROXY): exit 2, one line saying how a proxy is named, its password in no output', async () => {
+    // undici refused it as "invalid url": an internal error.
+    for (const bad of ['http://user:hunter4-proxy-pw@127.0.0.1:9/path', 'http://127.0.0.1:9/?x=1']) {
+      const ways: { args: string[]; env: Record<string, string> }[] = [
+        { args: ['--proxy', bad], env: {} },
+        { args: [], env: { HTTP_PROXY: bad, NO_PROXY: '' } },
+      ];
+      for (const how of ways) {
+        const ran = await runInProcess(['--base-url', target.url, ...how.args, '--num-runs', '3', '--report-dir', tempDir()], {
+          env: { ...env, ...how.env },
+        });
+        expect(ran.code).toBe(2);
+        expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+        expect(ran.stderr).toMatch(/proxy.*: a proxy is named by scheme, host and port .*, with no path or query/);
+        expect(ran.stdout + ran.stderr).not.toContain('hunter4');
+      }
+    }
+  });
+
   it('a proxy that resets the connection on CONNECT (--proxy, HTTP_PROXY, HTTPS_PROXY; http and https targets): exit 2, one line saying the proxy reset it', async () => {
     const p = await closingProxy(0, undefined, 'reset');
     const withCredentials = p.url.replace('//', '//user:hunter2-proxy-pw@');
