@@ -9,9 +9,9 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { type ConnectOptions, type EnvironmentValue, headerProblem, type ProxyChoice, shownProxy } from '../core/connection.js';
+import { type ConnectOptions, type EnvironmentValue, headerProblem, type ProxyChoice, secretHeaderVariable, shownProxy } from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
-import { type ConnectionFlags, MIN_SECRET_LENGTH, SECRET_HEADER_ENV } from './connection-flags.js';
+import { type ConnectionFlags, MIN_SECRET_LENGTH } from './connection-flags.js';
 import { ConfigFileError } from './errors.js';
 import { FILE_LIMITS, readBoundedFile } from './files.js';
 
@@ -97,7 +97,7 @@ export async function buildConnection(
     if (text.includes(':')) [name, value] = splitHeader(text, '--secret-header');
     else {
       name = text.trim();
-      const variable = `${SECRET_HEADER_ENV}${name.toUpperCase().replace(/-/g, '_')}`;
+      const variable = secretHeaderVariable(name);
       value = env[variable] ?? '';
       if (!value) throw new UsageError(`--secret-header ${name}: set ${variable} to its value (or write "${name}: value")`);
     }

@@ -16,6 +16,7 @@
  * the file speak seconds where the engine speaks ms ({@link SECONDS}).
  * Light on purpose: `--help` loads it, and none of what a run needs.
  */
+import { SECRET_HEADER_ENV } from '../core/connection.js';
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
@@ -97,8 +98,7 @@ export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase()
 export const ARGV_WARNING =
   'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
 
-/** `--secret-header Name` (no value) reads the value from this variable plus the name, upper case, `-` as `_`. */
-export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
+export { SECRET_HEADER_ENV } from '../core/connection.js';
 
 /** The report directory unless told. */
 const REPORT_DIR = './petstore-conformance-report';

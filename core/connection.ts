@@ -38,6 +38,8 @@ export {
   MIN_SECRET_LENGTH,
   type ProxyChoice,
   REFUSED_HEADERS,
+  SECRET_HEADER_ENV,
+  secretHeaderVariable,
   secretLabel,
   shownProxy,
 } from './connection/options.js';

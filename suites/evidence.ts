@@ -7,6 +7,7 @@
  * every field of {@link Evidence} is `Redacted`, which only the redactor makes.
  */
 import type { RedactedExchange } from '../core/boundary.js';
+import { secretHeaderVariable } from '../core/connection.js';
 import { KEY_ENV, KEY_PLACEHOLDER, type Redacted, Redactor, suiteText, truncate } from '../core/redact.js';
 import type { ConformanceResult, Evidence, RunEvent } from '../result/model.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
@@ -117,6 +118,9 @@ export class EvidenceFactory {
   }
 }
 
+/** The label of a secret header's value (core/connection.ts `secretLabel`) whose name can be a variable's. */
+const SECRET_HEADER_LABEL = /^<secret ([A-Za-z0-9][A-Za-z0-9-]*)>/;
+
 /**
  * The argument of `-H`. A header that holds none of the key's forms is one
  * single-quoted word. A header that holds some is read by curl from a file
@@ -124,16 +128,24 @@ export class EvidenceFactory {
  * process substitution, `@<(printf '%s\n' "name: …${PETSTORE_API_KEY}…")`: a
  * builtin is not executed as a program, so neither the key nor any form made
  * from it is ever in a process's arguments, which every user of the machine can
- * read (ps, /proc/<pid>/cmdline); `base64` reads the key from a pipe.
+ * read (ps, /proc/<pid>/cmdline); `base64` reads the key from a pipe. A secret
+ * header's value is taken alike from the variable `--secret-header Name`
+ * reads it from (`$PETSTORE_SECRET_HEADER_X_API_KEY`).
  */
 function shellHeader(name: string, value: string): string {
   let expanded = '';
   let plain = true;
   for (let at = 0; at < value.length;) {
     const form = SHELL_FORMS.find(([label]) => value.startsWith(label, at));
+    // A secret header's value, from the variable --secret-header Name reads it from.
+    const secret = form ? null : SECRET_HEADER_LABEL.exec(value.slice(at));
     if (form) {
       expanded += form[1];
       at += form[0].length;
+      plain = false;
+    } else if (secret) {
+      expanded += `\${${secretHeaderVariable(secret[1]!)}}`;
+      at += secret[0].length;
       plain = false;
     } else {
       expanded += value[at]!.replace(/["\\$`]/, (c) => `\\${c}`);

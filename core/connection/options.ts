@@ -62,6 +62,14 @@ export interface ConnectionSecret {
   what: Wording;
 }
 
+/** `--secret-header Name` (no value) reads the value from this variable plus the name ({@link secretHeaderVariable}). */
+export const SECRET_HEADER_ENV = 'PETSTORE_SECRET_HEADER_';
+
+/** The variable a secret header's value is read from: `PETSTORE_SECRET_HEADER_X_API_KEY` for `X-Api-Key` (upper case, `-` as `_`). */
+export function secretHeaderVariable(name: string): string {
+  return `${SECRET_HEADER_ENV}${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
 /** Secret values shorter than this cannot be redacted reliably: they occur in ordinary text. */
 export const MIN_SECRET_LENGTH = 8;
 

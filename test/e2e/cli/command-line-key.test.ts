@@ -17,6 +17,7 @@ import { redactExchange } from '../../../core/boundary.js';
 import type { Exchange } from '../../../core/http.js';
 import { authorizationForms, basicCredentials, redactorFor, swapCase } from '../../../core/redact.js';
 import { replayCommand, rerunCommand } from '../../../reports/commands.js';
+import { runRedactor, runSecrets } from '../../../suites/credentials.js';
 import { EvidenceFactory } from '../../../suites/evidence.js';
 import { DISTINCTIVE_KEY, findProgram } from '../../helpers.js';
 
@@ -108,6 +109,63 @@ describe('curl commands in evidence: the key from PETSTORE_API_KEY, in a header 
           expect(request.leaks, line).toEqual([]);
         }
         expect(seen).toHaveLength(forms.length);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
+});
+
+describe("curl commands in evidence: a secret header's value from PETSTORE_SECRET_HEADER_<NAME>, never in an argument", () => {
+  const secret = 'xk_Hd83JsQpLm7Za91';
+  const line = (() => {
+    const exchange: Exchange = {
+      seq: 1,
+      request: { method: 'GET', url: 'http://127.0.0.1:9/v1/pets?limit=1', headers: { 'x-api-key': secret, 'x-tenant': 'acme' } },
+      durationMs: 1,
+    };
+    const redactor = runRedactor(runSecrets(KEY, { headers: { 'x-api-key': secret }, secretHeaders: ['x-api-key'] }));
+    return new EvidenceFactory(redactor).curl(redactExchange(exchange, redactor));
+  })();
+
+  it('is written as a header file printf makes from the variable --secret-header X-Api-Key reads', () => {
+    expect(line).not.toContain(secret);
+    expect(headerArguments(line)).toEqual([`@<(printf '%s\\n' "x-api-key: \${PETSTORE_SECRET_HEADER_X_API_KEY}")`, "'x-tenant: acme'"]);
+  });
+
+  const curl = findProgram(['curl']);
+  const bash = findProgram(['bash']);
+  it.runIf(curl !== undefined && bash !== undefined && existsSync('/proc/self/cmdline'))(
+    'run in bash against a local server: it sends the value, and no command line holds it meanwhile',
+    async () => {
+      let seen: { value: string | undefined; leaks: string[] } | undefined;
+      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        const leaks = readdirSync('/proc')
+          .filter((name) => /^\d+$/.test(name))
+          .flatMap((pid) => {
+            try {
+              return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(secret) ? [pid] : [];
+            } catch {
+              return [];
+            }
+          });
+        seen = { value: req.headers['x-api-key'] as string | undefined, leaks };
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const command = line.replace('http://127.0.0.1:9/', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+        const code = await new Promise<number>((resolve) => {
+          const child = execFile(
+            bash!,
+            ['--norc', '--noprofile', '-c', command],
+            { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PETSTORE_SECRET_HEADER_X_API_KEY: secret }, timeout: 30_000 },
+            (error) => resolve(error ? ((error as { code?: number }).code ?? 1) : 0),
+          );
+          child.stdin?.end();
+        });
+        expect(code).toBe(0);
+        expect(seen).toEqual({ value: secret, leaks: [] });
       } finally {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
