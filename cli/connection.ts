@@ -9,7 +9,14 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { type ConnectOptions, type EnvironmentValue, headerProblem, type ProxyChoice, secretHeaderVariable, shownProxy } from '../core/connection.js';
+import {
+  type ConnectOptions,
+  type EnvironmentValue,
+  headerProblem,
+  type ProxyChoice,
+  secretHeaderVariable,
+  shownProxy,
+} from '../core/connection.js';
 import { UsageError } from '../core/errors.js';
 import { type ConnectionFlags, MIN_SECRET_LENGTH } from './connection-flags.js';
 import { ConfigFileError } from './errors.js';
