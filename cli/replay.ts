@@ -35,12 +35,12 @@ import type { Io } from './io.js';
 import { readReport } from './report-file.js';
 import { type ConnectionSummary, connectionLine, sourceOf } from './transport.js';
 import { DEFAULT_REQUEST_HEADERS } from '../core/request-headers.js';
-import { runClients } from '../core/clients.js';
+import { APP_HEADERS, runClients } from '../core/clients.js';
 import { fingerprintOfHeaders, type FingerprintId, type Shapes } from '../core/fingerprints.js';
 import { fingerprintHeaders } from '../core/request-head.js';
 
 /** The request headers the suite sends; a case carrying any other is refused. */
-const SENT_HEADERS = new Set(['authorization', 'content-type', ...Object.keys(DEFAULT_REQUEST_HEADERS)]);
+const SENT_HEADERS = new Set<string>(['authorization', 'content-type', ...Object.keys(DEFAULT_REQUEST_HEADERS), ...APP_HEADERS]);
 
 export interface ReplayOptions {
   /** Where the request goes; without it nothing is sent. */

@@ -26,6 +26,10 @@ export type Disguise = 'drawn' | 'fixed';
 export interface JsonLayout {
   /** `", "` and `": "` between members, as Python's json.dumps; false: compact. */
   spaced: boolean;
+  /** On lines indented by this many spaces (`JSON.stringify(v, null, 2)`, a file sent with curl), instead of on one. */
+  indent?: number;
+  /** A line feed after the value (Go's json.Encoder, a file that ends its last line). */
+  newline?: boolean;
   /**
    * Characters it writes as `\uXXXX`: none but those JSON requires; every
    * non-ASCII one (Python's `ensure_ascii`); `<`, `>`, `&`, U+2028, U+2029
@@ -43,6 +47,8 @@ export interface AppHabits {
   json: JsonLayout;
   /** Writes `status` before `limit` in a listing's query. */
   statusFirst: boolean;
+  /** Headers of its own it adds to every call, the `salt`-th (a request id, a trace context); none for most. */
+  stamp(salt: number): Record<string, string>;
 }
 
 /** The clients as one run has them: each one's shape (its version), and the habits of the application around it (none: every call as the suite writes it). */
@@ -56,18 +62,53 @@ export const FIXED_CLIENTS: RunClients = { shapes: FINGERPRINTS, apps: undefined
 
 /**
  * Versions in use, each as its client writes it in User-Agent: the curl of
- * Debian 11 to 13, Ubuntu 22.04 and 24.04, macOS and Windows; requests from
- * Debian's 2.25 to 2.32; OkHttp 3.14 (older Android apps) to 5. Go writes
+ * Ubuntu 20.04 to Debian 13, RHEL, macOS and Windows; requests from Ubuntu
+ * 20.04's 2.22 to 2.34; OkHttp 3.12 (older Android apps) to 5. Go writes
  * `Go-http-client/1.1` in every version, Node's fetch `node`.
  */
 const VERSIONS: Readonly<Partial<Record<FingerprintId, readonly string[]>>> = {
-  curl: ['7.74.0', '7.81.0', '7.88.1', '8.4.0', '8.5.0', '8.7.1', '8.9.1', '8.10.1', '8.11.1', '8.12.1', '8.13.0', '8.14.1', '8.15.0'],
-  'python-requests': ['2.25.1', '2.27.1', '2.28.1', '2.28.2', '2.31.0', '2.32.2', '2.32.3', '2.32.4', '2.32.5'],
-  okhttp: ['3.14.9', '4.9.3', '4.10.0', '4.11.0', '4.12.0', '5.0.0', '5.1.0'],
+  curl: [
+    ...['7.68.0', '7.74.0', '7.76.1', '7.79.1', '7.81.0', '7.88.1', '8.0.1', '8.1.2', '8.2.1', '8.4.0', '8.5.0', '8.6.0'],
+    ...['8.7.1', '8.8.0', '8.9.1', '8.10.1', '8.11.1', '8.12.1', '8.13.0', '8.14.1', '8.15.0', '8.16.0'],
+  ],
+  'python-requests': [
+    '2.22.0',
+    '2.25.1',
+    '2.26.0',
+    '2.27.1',
+    '2.28.1',
+    '2.28.2',
+    '2.31.0',
+    '2.32.2',
+    '2.32.3',
+    '2.32.4',
+    '2.32.5',
+    '2.34.2',
+  ],
+  okhttp: ['3.12.13', '3.14.9', '4.9.0', '4.9.3', '4.10.0', '4.11.0', '4.12.0', '5.0.0', '5.1.0'],
 };
 
-/** Chrome's major versions drawn from (each month's stable); earlier ones wrote the same headers. */
-const CHROME_MAJORS = { from: 124, to: 142 } as const;
+/** Chrome's major versions drawn from (each month's stable, to the one of late 2026); earlier ones wrote the same headers. */
+const CHROME_MAJORS = { from: 124, to: 156 } as const;
+
+/**
+ * The platforms Chrome runs on, as its User-Agent (reduced: fixed OS
+ * versions), `sec-ch-ua-platform` and `sec-ch-ua-mobile` say them; Windows
+ * drawn most often, as most Chrome users are on it.
+ */
+const CHROME_PLATFORMS = [
+  { os: 'Windows NT 10.0; Win64; x64', platform: '"Windows"', mobile: '?0' },
+  { os: 'Windows NT 10.0; Win64; x64', platform: '"Windows"', mobile: '?0' },
+  { os: 'Windows NT 10.0; Win64; x64', platform: '"Windows"', mobile: '?0' },
+  { os: 'Macintosh; Intel Mac OS X 10_15_7', platform: '"macOS"', mobile: '?0' },
+  { os: 'Macintosh; Intel Mac OS X 10_15_7', platform: '"macOS"', mobile: '?0' },
+  { os: 'X11; Linux x86_64', platform: '"Linux"', mobile: '?0' },
+  { os: 'Linux; Android 10; K', platform: '"Android"', mobile: '?1' },
+  { os: 'X11; CrOS x86_64 14541.0.0', platform: '"Chrome OS"', mobile: '?0' },
+] as const;
+
+/** The page of the origin a browser's fetch came from, as its Referer names it (strict-origin-when-cross-origin keeps the path). */
+const PAGES = ['/', '/', '/pets', '/app/', '/store/', '/admin/pets', '/dashboard', '/index.html'];
 
 /**
  * Chrome's `sec-ch-ua` for a major version, as Chromium writes it
@@ -92,6 +133,16 @@ export function chromeBrands(major: number): string {
   return out.join(', ');
 }
 
+/**
+ * What a client of an application may send besides its defaults: requests
+ * with brotli installed asks for `br` too, OkHttp with its BrotliInterceptor
+ * `br,gzip`. (No zstd: node:zlib of Node 20 cannot decode it.)
+ */
+const ENCODINGS: Readonly<Partial<Record<FingerprintId, readonly string[]>>> = {
+  'python-requests': ['gzip, deflate', 'gzip, deflate', 'gzip, deflate, br'],
+  okhttp: ['gzip', 'gzip', 'br,gzip'],
+};
+
 /** `id`'s shape with its User-Agent (and what goes with it) for the version drawn. */
 function drawnFingerprint(id: FingerprintId, seed: number): Fingerprint {
   const base = FINGERPRINTS[id];
@@ -99,49 +150,99 @@ function drawnFingerprint(id: FingerprintId, seed: number): Fingerprint {
   let userAgent = base.userAgent;
   const versions = VERSIONS[id];
   if (versions) userAgent = `${base.userAgent.slice(0, base.userAgent.indexOf('/') + 1)}${pick(versions, 'version')}`;
-  let head: HeadLine[] = base.head.map((line) =>
-    Array.isArray(line) && line[0].toLowerCase() === 'user-agent' ? [line[0], userAgent] : line,
-  );
-  let casing = base.casing;
+  const values: Record<string, string> = { 'user-agent': userAgent };
+  const encodings = ENCODINGS[id];
+  if (encodings) values['accept-encoding'] = pick(encodings, 'encodings');
+  let extra: HeadLine[] = [];
   if (id === 'chrome') {
     const major = CHROME_MAJORS.from + Math.floor(unit(seed, 'chrome major') * (CHROME_MAJORS.to - CHROME_MAJORS.from + 1));
-    userAgent = base.userAgent.replace(/Chrome\/\d+/, `Chrome/${major}`);
-    head = head.flatMap((line): HeadLine[] => {
-      if (!Array.isArray(line)) return [line];
-      const name = line[0].toLowerCase();
-      if (name === 'user-agent') return [[line[0], userAgent]];
-      if (name === 'sec-ch-ua') return [[line[0], chromeBrands(major)]];
-      // A fetch from a page of the same origin names the page (its default policy, strict-origin-when-cross-origin).
-      if (name === 'sec-fetch-dest') return [line, ['Referer', '{origin}/']];
-      return [line];
+    const { os, platform, mobile } = pick(CHROME_PLATFORMS, 'platform');
+    userAgent = `Mozilla/5.0 (${os}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 ${mobile === '?1' ? 'Mobile ' : ''}Safari/537.36`;
+    Object.assign(values, {
+      'user-agent': userAgent,
+      'sec-ch-ua': chromeBrands(major),
+      'sec-ch-ua-platform': platform,
+      'sec-ch-ua-mobile': mobile,
     });
+    // A fetch from a page of the same origin names the page (its default policy, strict-origin-when-cross-origin).
+    extra = [['Referer', `{origin}${pick(PAGES, 'page')}`]];
   }
+  const head = base.head.flatMap((line): HeadLine[] => {
+    if (!Array.isArray(line)) return [line];
+    const name = line[0].toLowerCase();
+    const value = values[name];
+    const drawn: HeadLine = value === undefined ? line : line.length === 3 ? [line[0], value, line[2]] : [line[0], value];
+    return name === 'sec-fetch-dest' ? [drawn, ...extra] : [drawn];
+  });
   // Node's fetch writes the application's header names as it spelled them: `content-type`, or `Content-Type`.
-  if (id === 'node-fetch') casing = pick(['lower', 'title'] as const, 'casing');
+  const casing = id === 'node-fetch' ? pick(['lower', 'title'] as const, 'casing') : base.casing;
   return { ...base, userAgent, head, casing };
 }
 
 /** The JSON layouts an application of each client writes with, the first the most usual. */
 const LAYOUTS: Readonly<Record<FingerprintId, readonly Omit<JsonLayout, 'rank'>[]>> = {
-  // By hand on the command line: spaced as people type it, or compact.
+  // By hand on the command line: spaced as people type it, or compact; or a file (--data-binary @pet.json).
   curl: [
     { spaced: true, escape: 'none' },
     { spaced: false, escape: 'none' },
+    { spaced: false, escape: 'none', indent: 2, newline: true },
   ],
   // `json=` (json.dumps' defaults), or bytes of a compact encoder (orjson).
   'python-requests': [
     { spaced: true, escape: 'non-ascii' },
     { spaced: false, escape: 'none' },
   ],
-  'go-http-client': [{ spaced: false, escape: 'go' }],
+  // json.Marshal, or a json.Encoder writing into the body (a line feed after).
+  'go-http-client': [
+    { spaced: false, escape: 'go' },
+    { spaced: false, escape: 'go', newline: true },
+  ],
   // Gson, or Moshi and kotlinx.serialization.
   okhttp: [
     { spaced: false, escape: 'gson' },
     { spaced: false, escape: 'none' },
   ],
-  'node-fetch': [{ spaced: false, escape: 'none' }],
+  'node-fetch': [
+    { spaced: false, escape: 'none' },
+    { spaced: false, escape: 'none', indent: 2 },
+  ],
   chrome: [{ spaced: false, escape: 'none' }],
 };
+
+/** What an application asking for JSON writes in Accept: the plain type, axios's list, with a charset, with a fallback. */
+const ACCEPTS = [
+  'application/json',
+  'application/json',
+  'application/json, text/plain, */*',
+  'application/json;charset=UTF-8',
+  'application/json, */*;q=0.8',
+];
+
+/** `bytes` random bytes as hex, from the seed and a label. */
+const hexOf = (seed: number, label: string, bytes: number) =>
+  Array.from({ length: bytes }, (_, i) =>
+    Math.floor(unit(seed, `${label} ${i}`) * 256)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join('');
+
+/** Names of the headers {@link STAMPS} add: a replayed case may carry them (cli/replay.ts). */
+export const APP_HEADERS = ['x-request-id', 'traceparent'] as const;
+
+/**
+ * Headers an application adds to each call of its own: none (most), a request
+ * id (a UUID per call), a W3C trace context (`traceparent`, RFC-like W3C
+ * Trace Context: a trace id and a span id per call).
+ */
+const STAMPS: readonly ((seed: number, id: FingerprintId) => AppHabits['stamp'])[] = [
+  () => () => ({}),
+  () => () => ({}),
+  (seed, id) => (salt) => {
+    const h = hexOf(seed ^ salt, `${id} request id`, 16);
+    return { 'x-request-id': `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}` };
+  },
+  (seed, id) => (salt) => ({ traceparent: `00-${hexOf(seed ^ salt, `${id} trace`, 16)}-${hexOf(seed ^ salt, `${id} span`, 8)}-01` }),
+];
 
 /** Each client of a run of `seed`, its version and its application's habits drawn from the seed. */
 export function drawnClients(seed: number): RunClients {
@@ -153,9 +254,10 @@ export function drawnClients(seed: number): RunClients {
       const layouts = LAYOUTS[id];
       const layout = layouts[Math.floor(unit(seed, `${id} layout`) * layouts.length)]!;
       return {
-        accept: unit(seed, `${id} accept`) < 0.5 ? 'application/json' : undefined,
+        accept: unit(seed, `${id} accept`) < 0.5 ? ACCEPTS[Math.floor(unit(seed, `${id} accept value`) * ACCEPTS.length)] : undefined,
         json: { ...layout, rank: (name) => unit(seed, `${id} member ${name}`) },
         statusFirst: unit(seed, `${id} query order`) < 0.5,
+        stamp: STAMPS[Math.floor(unit(seed, `${id} stamp`) * STAMPS.length)]!(seed, id),
       };
     }),
   };
@@ -172,11 +274,12 @@ export function runClients(disguise: Disguise, seed: number): RunClients {
  * digit for digit (core/json.ts `stringifyJson`), the same members and strings.
  */
 export function writeJson(value: unknown, layout: JsonLayout): string {
-  let text = stringifyJson(ordered(value, layout.rank));
-  if (layout.spaced) text = spaced(text);
+  let text = stringifyJson(ordered(value, layout.rank), layout.indent);
+  if (layout.spaced && layout.indent === undefined) text = spaced(text);
   const escaped = ESCAPED[layout.escape];
   // Outside strings, JSON text is ASCII and holds none of these: every one is inside a string.
-  return escaped ? text.replace(escaped, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  if (escaped) text = text.replace(escaped, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return layout.newline ? `${text}\n` : text;
 }
 
 const ESCAPED: Readonly<Record<JsonLayout['escape'], RegExp | undefined>> = {

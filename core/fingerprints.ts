@@ -47,6 +47,12 @@ export interface Fingerprint {
   /** Order of the request's other headers at `'*'`: as the request has them (default), or `sorted` by name (Go's `Header.Write`). */
   others?: 'sorted';
   /**
+   * Headers the client adds by itself only when the application set none: one
+   * the application set (another value) goes among its own headers at `'*'`,
+   * spelled as the application spells them (Node's fetch: `Accept`).
+   */
+  appPlaced?: readonly string[];
+  /**
    * Its connection habit: `close-each`, a new connection for every request
    * and no `Connection` header (a command-line client run once per call);
    * `keep-alive`, connections reused while open.
@@ -124,6 +130,7 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
       'content-length',
     ],
     casing: 'lower',
+    appPlaced: ['accept', 'accept-language'],
     connection: 'keep-alive',
   },
   chrome: {
@@ -171,6 +178,9 @@ export function fingerprintOfHeaders(headers: Readonly<Record<string, string | u
   const agent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
   if (agent === undefined) return undefined;
   const product = versionless(agent);
+  // Chrome on any platform: its reduced User-Agent keeps only the platform and the major version.
+  if (/^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 (?:Mobile )?Safari\/537\.36$/.test(agent))
+    return 'chrome';
   return FINGERPRINT_IDS.find((id) => versionless(FINGERPRINTS[id].userAgent) === product);
 }
 

@@ -207,10 +207,11 @@ export function jsonObject(): JsonObject {
 
 /**
  * Serialises a value to JSON text. `bigint` and {@link LosslessNumber} are
- * written digit for digit; everything else as `JSON.stringify` would.
+ * written digit for digit; everything else as `JSON.stringify` would (with
+ * `indent`, on lines indented by that many spaces, as `JSON.stringify` does).
  */
-export function stringifyJson(value: unknown): string {
-  const text = stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? new LosslessNumber(v.toString()) : v));
+export function stringifyJson(value: unknown, indent?: number): string {
+  const text = stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? new LosslessNumber(v.toString()) : v), indent);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;
 }

@@ -63,6 +63,8 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
   /** The request's lines by name (lower case), each name's in their order. */
   const byName = new Map<string, string[]>();
   const others: { key: string; value: string }[] = [];
+  /** Headers of {@link Plan.appPlaced} the application set: among its own, and no default in their place. */
+  const moved = new Set<string>();
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]!;
     const colon = row.indexOf(':');
@@ -70,7 +72,10 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
     const key = row.slice(0, colon).toLowerCase();
     const value = row.slice(colon + 1).replace(/^[ \t]+/, '');
     // undici's own connection line, where the client writes none, is dropped: a header of the exchange, not of the request.
-    if (plan.named.has(key)) {
+    // A header the client adds unless the application set one, set by the application: among the application's own.
+    const appSet = plan.appPlaced.has(key) && value !== plan.defaults.get(key);
+    if (appSet) moved.add(key);
+    if (plan.named.has(key) && !appSet) {
       const values = byName.get(key);
       if (values) values.push(value);
       else byName.set(key, [value]);
@@ -98,7 +103,7 @@ export function shapeHead(head: string, fingerprint: Fingerprint, origin: string
         out.push(
           `${line.name}: ${line.key === 'connection' && line.added !== undefined && value.toLowerCase() === line.added.toLowerCase() ? line.added : value}`,
         );
-    } else if (line.added !== undefined && (!line.withBody || hasBody)) {
+    } else if (line.added !== undefined && !moved.has(line.key) && (!line.withBody || hasBody)) {
       out.push(`${line.name}: ${line.added.replaceAll('{origin}', origin)}`);
     }
   }
@@ -113,6 +118,9 @@ interface Plan {
   lines: readonly ('*' | { name: string; key: string; added: string | undefined; withBody: boolean })[];
   named: ReadonlySet<string>;
   hasRest: boolean;
+  /** The fingerprint's `appPlaced`, and the default of each named line that adds one. */
+  appPlaced: ReadonlySet<string>;
+  defaults: ReadonlyMap<string, string>;
 }
 
 const plans = new WeakMap<Fingerprint, Plan>();
@@ -126,7 +134,13 @@ function planOf(fingerprint: Fingerprint): Plan {
       const name = typeof line === 'string' ? line : line[0];
       return { name, key: name.toLowerCase(), added: added?.value, withBody: added?.withBody ?? false };
     });
-    plan = { lines, named: new Set(lines.flatMap((l) => (l === '*' ? [] : [l.key]))), hasRest: lines.includes('*') };
+    plan = {
+      lines,
+      named: new Set(lines.flatMap((l) => (l === '*' ? [] : [l.key]))),
+      hasRest: lines.includes('*'),
+      appPlaced: new Set(fingerprint.appPlaced ?? []),
+      defaults: new Map(lines.flatMap((l) => (l === '*' || l.added === undefined ? [] : [[l.key, l.added] as const]))),
+    };
     plans.set(fingerprint, plan);
   }
   return plan;

@@ -207,7 +207,7 @@ export class TargetSession {
     const nth = this.#byCheck.get(check) ?? 0;
     this.#byCheck.set(check, nth + 1);
     const fingerprint = own ?? this.#fingerprintOf(check, nth);
-    const rest = { ...spec, ...asWritten({ ...spec, headers, written }, fingerprint && this.#options.clients?.apps?.[fingerprint]) };
+    const rest = { ...spec, ...asWritten({ ...spec, headers, written }, fingerprint && this.#options.clients?.apps?.[fingerprint], order) };
     const jitter = jitterFor(this.#options.seed ?? 0, order, this.#options.jitterMs ?? 0);
     if (jitter > 0) {
       await this.#sleep(jitter);

@@ -108,7 +108,7 @@ export function prepare(
   const { shapes, apps } = run.clients ?? FIXED_CLIENTS;
   const base = new URL(run.baseUrl);
   const raw = rawRoute(run);
-  return run.requests.map((request) => {
+  return run.requests.map((request, n) => {
     const body = request.body === undefined ? null : Buffer.from(request.body);
     // As few headers as a client needs (each costs the target too): the extra ones asked for (-H), the key, and the body's type.
     const headers = {
@@ -120,7 +120,7 @@ export function prepare(
     const as: Partial<Record<FingerprintId, Dispatcher.DispatchOptions>> = {};
     for (const id of run.fingerprints ?? []) {
       // As the client's application writes the call; a client that opens a connection per call (curl) closes it after.
-      const own = asWritten({ ...request, headers }, apps?.[id]);
+      const own = asWritten({ ...request, headers }, apps?.[id], n);
       const bytes = own.body === undefined ? null : Buffer.from(own.body);
       as[id] = {
         ...options,

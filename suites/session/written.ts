@@ -10,18 +10,24 @@ import type { SendOptions } from '../check.js';
 
 type Parts = Pick<SendOptions, 'path' | 'body' | 'headers' | 'written'>;
 
-/** `request`'s path, body and headers as `app` writes them; as they are when there is no application (the suite's own writing). */
-export function asWritten(request: Parts, app: AppHabits | undefined): Pick<SendOptions, 'path' | 'body' | 'headers'> {
+/**
+ * `request`'s path, body and headers as `app` writes them, the `salt`-th call
+ * it makes (what differs from call to call, a request id); as they are when
+ * there is no application (the suite's own writing).
+ */
+export function asWritten(request: Parts, app: AppHabits | undefined, salt = 0): Pick<SendOptions, 'path' | 'body' | 'headers'> {
   const { path, body, headers, written } = request;
   if (!app) return { path, ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}) };
   const query = written?.query;
   const json = written?.json;
   const asks = app.accept !== undefined && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'accept');
+  // Its own headers first, as an application sets them on every call; the check's own win.
+  const own = { ...app.stamp(salt), ...(asks ? { accept: app.accept! } : {}), ...headers };
   return {
     path: query
       ? `${path.slice(0, path.indexOf('?'))}?${new URLSearchParams(orderedQuery(query, app) as [string, string][]).toString()}`
       : path,
     ...(json !== undefined ? { body: writeJson(json, app.json) } : body === undefined ? {} : { body }),
-    ...(asks ? { headers: { ...headers, accept: app.accept! } } : headers ? { headers } : {}),
+    ...(Object.keys(own).length > 0 ? { headers: own } : {}),
   };
 }

@@ -30,8 +30,8 @@ describe('versions', () => {
   it('a seed draws one version per client, the same every time; across seeds many versions of each versioned client', () => {
     const habits = (seed: number) =>
       FINGERPRINT_IDS.map((id) => {
-        const { json, ...app } = drawnClients(seed).apps![id];
-        return { ...app, ...json, rank: ['name', 'categoryId', 'status'].map(json.rank) };
+        const { json, stamp, ...app } = drawnClients(seed).apps![id];
+        return { ...app, ...json, rank: ['name', 'categoryId', 'status'].map(json.rank), stamps: [stamp(0), stamp(1)] };
       });
     expect(drawnClients(21).shapes).toEqual(drawnClients(21).shapes);
     expect(habits(21)).toEqual(habits(21));
@@ -68,9 +68,56 @@ describe('versions', () => {
   it("across seeds each client's application asks for JSON or not, and writes status first or not", () => {
     for (const id of FINGERPRINT_IDS) {
       const apps = SEEDS.map((seed) => drawnClients(seed).apps![id]);
-      expect(new Set(apps.map((a) => a.accept)), id).toEqual(new Set(['application/json', undefined]));
+      expect(new Set(apps.map((a) => a.accept === undefined)), id).toEqual(new Set([true, false]));
+      expect(new Set(apps.map((a) => a.accept)).size, id).toBeGreaterThanOrEqual(4);
       expect(new Set(apps.map((a) => a.statusFirst)), id).toEqual(new Set([true, false]));
     }
+  });
+});
+
+describe('what else a run draws of its clients', () => {
+  const line = (id: (typeof FINGERPRINT_IDS)[number], seed: number, name: string) =>
+    (drawnClients(seed).shapes[id].head.find((l) => Array.isArray(l) && l[0].toLowerCase() === name) as readonly string[] | undefined)?.[1];
+
+  it('Chrome on Windows, macOS, Linux, Android and ChromeOS, its User-Agent, platform and mobile hint agreeing; a Referer of several pages', () => {
+    const platforms = new Set<string>();
+    const pages = new Set<string>();
+    for (const seed of SEEDS) {
+      const chrome = drawnClients(seed).shapes.chrome;
+      const platform = line('chrome', seed, 'sec-ch-ua-platform')!;
+      platforms.add(platform);
+      pages.add(line('chrome', seed, 'referer')!);
+      const os = {
+        '"Windows"': /Windows NT/,
+        '"macOS"': /Macintosh/,
+        '"Linux"': /X11; Linux/,
+        '"Android"': /Android/,
+        '"Chrome OS"': /CrOS/,
+      }[platform]!;
+      expect(chrome.userAgent).toMatch(os);
+      expect(line('chrome', seed, 'sec-ch-ua-mobile')).toBe(/Mobile Safari/.test(chrome.userAgent) ? '?1' : '?0');
+    }
+    expect(platforms.size).toBe(5);
+    expect(pages.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it("requests with brotli and OkHttp's brotli interceptor ask for br too, now and then", () => {
+    expect(new Set(SEEDS.map((seed) => line('python-requests', seed, 'accept-encoding')))).toEqual(
+      new Set(['gzip, deflate', 'gzip, deflate, br']),
+    );
+    expect(new Set(SEEDS.map((seed) => line('okhttp', seed, 'accept-encoding')))).toEqual(new Set(['gzip', 'br,gzip']));
+  });
+
+  it('some applications stamp each call with a request id or a trace context of its own, new for every call', () => {
+    const stamps = SEEDS.flatMap((seed) => FINGERPRINT_IDS.map((id) => drawnClients(seed).apps![id].stamp));
+    const names = new Set(stamps.flatMap((stamp) => Object.keys(stamp(0))));
+    expect(names).toEqual(new Set(['x-request-id', 'traceparent']));
+    expect(stamps.some((stamp) => Object.keys(stamp(0)).length === 0)).toBe(true);
+    const stamped = stamps.find((stamp) => 'x-request-id' in stamp(0))!;
+    expect(stamped(0)['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(stamped(1)).not.toEqual(stamped(0));
+    const traced = stamps.find((stamp) => 'traceparent' in stamp(0))!;
+    expect(traced(7).traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 });
 
@@ -87,6 +134,16 @@ describe('JSON as applications write it', () => {
   it("Go's encoding/json: compact, <, > and & escaped (its output, byte for byte)", () => {
     expect(writeJson({ name: value.name }, { spaced: false, escape: 'go', rank: order })).toBe(
       '{"name":"Zoé \\"Rex\\", 2: \\u003ca\\u0026b\\u003e=\\u2028 \u{1F415}"}',
+    );
+  });
+
+  it("indented on lines as JSON.stringify(v, null, 2) writes it, and ended by a line feed as Go's json.Encoder ends it", () => {
+    const pet = { name: 'Rex', category: { id: 2n }, tags: [] };
+    expect(writeJson(pet, { spaced: false, escape: 'none', indent: 2, rank: asGiven('name', 'category', 'tags') })).toBe(
+      JSON.stringify({ name: 'Rex', category: { id: 2 }, tags: [] }, null, 2),
+    );
+    expect(writeJson(pet, { spaced: false, escape: 'go', newline: true, rank: asGiven('name', 'category', 'tags') })).toBe(
+      '{"name":"Rex","category":{"id":2},"tags":[]}\n',
     );
   });
 
@@ -136,6 +193,7 @@ describe('a request as its application writes it', () => {
     accept: 'application/json',
     json: { spaced: true, escape: 'none' as const, rank: asGiven('status', 'name') },
     statusFirst: true,
+    stamp: () => ({}),
   };
   const listing = {
     path: '/pets?limit=5&status=sold',

@@ -4,6 +4,7 @@
  * `connection` first, the request's headers as given, `content-length` last).
  */
 import { describe, expect, it } from 'vitest';
+import { drawnClients } from '../../../core/clients.js';
 import { codingsOf, DECODED_CODINGS } from '../../../core/decode.js';
 import { FINGERPRINT_IDS, FINGERPRINTS, type FingerprintId } from '../../../core/fingerprints.js';
 import { fingerprintHeaders, shapeHead, titleCase } from '../../../core/request-head.js';
@@ -209,6 +210,27 @@ describe("shapeHead: each client's order and casing, values untouched", () => {
     );
   });
 
+  it("Node's fetch: an Accept the application set goes among its own headers, spelled as it spells them; its default stays in its place", () => {
+    // As the HTTP client builds them (core/request-headers.ts): the client's defaults, then the request's own.
+    const headers = (own: Record<string, string>) => ({ ...fingerprintHeaders(FINGERPRINTS['node-fetch'], ORIGIN, false), ...own });
+    const titled = { ...FINGERPRINTS['node-fetch'], casing: 'title' as const };
+    const shaped = shapeHead(
+      undiciHead('GET', '/v1/pets', headers({ accept: 'application/json', authorization: 'Bearer x' })),
+      titled,
+      ORIGIN,
+    );
+    // Where real Node 20 writes it: among the application's headers, before accept-language, in the application's casing.
+    expect(shaped.split('\r\n').slice(1, 6)).toEqual([
+      'host: 127.0.0.1:8080',
+      'connection: keep-alive',
+      'Accept: application/json',
+      'Authorization: Bearer x',
+      'accept-language: *',
+    ]);
+    const bare = shapeHead(undiciHead('GET', '/v1/pets', headers({ authorization: 'Bearer x' })), titled, ORIGIN);
+    expect(bare).toContain('\r\nAuthorization: Bearer x\r\naccept: */*\r\naccept-language: *\r\n');
+  });
+
   it('adds a default the request lacks; a with-body line only with a body; a connection line only where the client writes one', () => {
     const bare = undiciHead('GET', '/v1/pets', {});
     expect(shapeHead(bare, FINGERPRINTS.curl, ORIGIN)).toBe(
@@ -258,11 +280,12 @@ describe('fingerprintHeaders: what a client adds by itself', () => {
     expect(fingerprintHeaders(FINGERPRINTS.chrome, ORIGIN, true).origin).toBe(ORIGIN);
   });
 
-  it('advertises only content codings the suite decodes (core/decode.ts)', () => {
-    for (const id of FINGERPRINT_IDS) {
-      const advertised = fingerprintHeaders(FINGERPRINTS[id], ORIGIN, true)['accept-encoding'];
-      for (const coding of codingsOf(advertised)) expect(DECODED_CODINGS, `${id}: ${coding}`).toContain(coding);
-    }
+  it('advertises only content codings the suite decodes (core/decode.ts), whatever version a run draws', () => {
+    for (const seed of Array.from({ length: 50 }, (_, i) => i * 7919))
+      for (const id of FINGERPRINT_IDS) {
+        const advertised = fingerprintHeaders(drawnClients(seed).shapes[id], ORIGIN, true)['accept-encoding'];
+        for (const coding of codingsOf(advertised)) expect(DECODED_CODINGS, `${id}: ${coding}`).toContain(coding);
+      }
     expect(fingerprintHeaders(FINGERPRINTS.chrome, ORIGIN, false).origin).toBeUndefined();
   });
 });
