@@ -75,7 +75,10 @@ export async function replayCommand(reportPath: string, caseId: string, options:
   const { judge } = finding.case;
   // Each client as the recorded run had it (its version drawn from the seed, or as earlier versions sent it).
   const { shapes } = runClients(result.options.disguise ?? 'fixed', result.seed);
-  const { request, client: recordedClient } = asRecordedClient(finding.case.request, result.target, shapes);
+  // A run of the tool's own shape (with a --user-agent of its own, maybe) sent none of the clients: its case goes as recorded.
+  const { request, client: recordedClient } = result.options.fingerprints?.length
+    ? asRecordedClient(finding.case.request, result.target, shapes)
+    : { request: finding.case.request, client: undefined };
   checkCase(request, caseId, Object.keys(options.connection?.headers ?? {}));
 
   const key = options.apiKey ?? '';

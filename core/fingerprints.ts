@@ -64,7 +64,7 @@ export interface Fingerprint {
 export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
   curl: {
     id: 'curl',
-    label: 'curl 8 (command line, -H for each header)',
+    label: 'curl (command line, -H for each header)',
     userAgent: 'curl/8.14.1',
     head: ['Host', ['User-Agent', 'curl/8.14.1'], ['Accept', '*/*'], '*', 'Content-Length'],
     casing: 'title',
@@ -72,7 +72,7 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
   },
   'python-requests': {
     id: 'python-requests',
-    label: 'Python requests 2 (a Session)',
+    label: 'Python requests (a Session)',
     userAgent: 'python-requests/2.32.3',
     head: [
       'Host',
@@ -99,7 +99,7 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
   },
   okhttp: {
     id: 'okhttp',
-    label: 'OkHttp 4 (Android, JVM)',
+    label: 'OkHttp (Android, JVM)',
     userAgent: 'okhttp/4.12.0',
     // OkHttp's BridgeInterceptor: the application's headers, then Content-Type, Content-Length, Host, Connection, Accept-Encoding, User-Agent.
     head: [
@@ -135,7 +135,7 @@ export const FINGERPRINTS: Readonly<Record<FingerprintId, Fingerprint>> = {
   },
   chrome: {
     id: 'chrome',
-    label: 'Chrome 131 (fetch from a same-origin page)',
+    label: 'Chrome (fetch from a same-origin page)',
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     head: [
       'Host',

@@ -73,27 +73,52 @@ export function secretHeaderVariable(name: string): string {
 /** Secret values shorter than this cannot be redacted reliably: they occur in ordinary text. */
 export const MIN_SECRET_LENGTH = 8;
 
-/** Words of a header name that say its value is a credential (`X-Api-Key`, `Private-Token`, `Cookie`, `X-Auth-Session`). */
-const CREDENTIAL_WORDS = new Set([
-  ...['auth', 'authorization', 'authentication', 'bearer', 'jwt', 'sso', 'saml', 'assertion', 'otp', 'totp', 'mfa'],
-  ...['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'pass', 'passphrase', 'pin'],
-  ...['cookie', 'session', 'sessionid', 'sid', 'signature', 'sig', 'credential', 'credentials', 'csrf', 'xsrf'],
+/** Last words of a header name that say its value is a credential, whatever comes before (`X-Auth-Token`, `Cookie`). */
+const CREDENTIAL_LAST = new Set([
+  ...['token', 'secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'signature'],
+  ...['cookie', 'jwt', 'bearer', 'authorization', 'authentication', 'apikey', 'sessionid'],
 ]);
-/** Parts of a name written without separators that say the same (`XApiKey`, `AccessToken`, `ClientSecret`). */
-const CREDENTIAL_PARTS = /token|secret|passw|apikey|api_key|cookie|credential|signature|session/;
+/** Words before a last `key` (or `id`, for `session`) that make it a credential: `X-Api-Key`, `Ocp-Apim-Subscription-Key`; not `Idempotency-Key`. */
+const CREDENTIAL_KEYS = new Set([
+  'api',
+  'access',
+  'auth',
+  'secret',
+  'private',
+  'client',
+  'subscription',
+  'master',
+  'app',
+  'license',
+  'signing',
+  'functions',
+]);
+/** A credential written without separators: `XApiKey`, `AccessToken`, `ClientSecret`. */
+const CREDENTIAL_JOINED = /apikey|accesstoken|authtoken|sessiontoken|refreshtoken|secretkey|clientsecret|password$/;
 
 /**
- * Whether a header's name says its value is a credential: a word of the
- * name (split at `-`, `_`, `.`) is one of a credential (`key`, `token`,
- * `secret`, `cookie`, `session`, `auth`, `signature`…), or the name holds one
- * written without separators (`XApiKey`, `AccessToken`). Such a header,
- * given as an extra one (-H, a config file's `headers`), is a secret header
- * too when its value can be kept out of the reports (suites/credentials.ts
- * `withCredentialHeaders`).
+ * Whether a header's name says its value is a credential: its last word
+ * (split at `-`, `_`, `.`; a trailing number aside, `X-Hub-Signature-256`) is
+ * one (`token`, `secret`, `password`, `signature`, `cookie`…), or it is `key`
+ * after a word that makes it one (`api`, `access`, `subscription`…), or
+ * `Session-Id`; or the name writes one without separators (`XApiKey`,
+ * `AccessToken`). Such a header, given as an extra one (-H, a config file's
+ * `headers`), is a secret header too when its value can be kept out of the
+ * reports (suites/credentials.ts `withCredentialHeaders`). Names that merely
+ * hold such a word (`Idempotency-Key`, `X-Cache-Key`, `X-Tokenizer`,
+ * `X-Session-Locale`) are not.
  */
 export function credentialHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower.split(/[-_.]/).some((word) => CREDENTIAL_WORDS.has(word)) || CREDENTIAL_PARTS.test(lower);
+  const words = name
+    .toLowerCase()
+    .split(/[-_.]/)
+    .filter((word) => word !== '');
+  while (words.length > 1 && /^\d+$/.test(words.at(-1)!)) words.pop();
+  const [last = '', before = ''] = [words.at(-1), words.at(-2)];
+  if (CREDENTIAL_LAST.has(last)) return true;
+  if (last === 'key' && CREDENTIAL_KEYS.has(before)) return true;
+  if (last === 'id' && before === 'session') return true;
+  return CREDENTIAL_JOINED.test(words.join(''));
 }
 
 /**
@@ -235,10 +260,16 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
         wording`${setting('proxy')}: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there`,
       );
     // A proxy is an origin: undici refused a path as "invalid url", an internal error.
-    if (credentials && (credentials.pathname !== '/' || credentials.search !== '' || credentials.hash !== ''))
+    if (credentials && (credentials.pathname !== '/' || credentials.search !== '' || credentials.hash !== '')) {
+      // Named as it was given: the flag (or config key), or the variable it came from.
+      const given =
+        proxy?.kind !== 'env'
+          ? wording`${setting('proxy')}`
+          : [url === proxy.httpsProxy && url !== proxy.httpProxy ? 'HTTPS_PROXY' : 'HTTP_PROXY'];
       throw new UsageError(
-        wording`${setting('proxy')} ${shownProxy(url!)}: a proxy is named by scheme, host and port (http://[user:password@]host:port), with no path or query`,
+        wording`${given} ${shownProxy(url!)}: a proxy is named by scheme, host and port (http://[user:password@]host:port), with no path or query`,
       );
+    }
   }
   if (Boolean(options?.cert) !== Boolean(options?.key))
     throw new UsageError(

@@ -39,16 +39,21 @@ const MAX_LAYERS = 3;
 export function decodedViews(text: string): View[] {
   const views: View[] = [{ text }];
   const seen = new Set([text]);
-  let frontier = views;
+  let frontier = [...views];
   for (let depth = 0; depth < MAX_LAYERS && frontier.length > 0; depth++) {
     const next: View[] = [];
     for (const view of frontier) {
       for (const layer of LAYERS) {
+        // Bytes written as numbers are read in the text as it is only, and not decoded further: a hostile body
+        // mixing every layer would otherwise multiply its views (seconds of a loop for a megabyte).
+        if (BYTE_LAYERS.has(layer) && depth > 0) continue;
         if (!MAY_HOLD[layer](view.text)) continue;
         const decoded = decodeView(view.text, layer);
         if (seen.has(decoded.text)) continue;
         seen.add(decoded.text);
-        next.push(view.offsets ? within(view, decoded) : decoded);
+        const found = view.offsets ? within(view, decoded) : decoded;
+        if (BYTE_LAYERS.has(layer)) views.push(found);
+        else next.push(found);
       }
     }
     views.push(...next);
@@ -112,6 +117,8 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
 const LAYERS = ['escapes', 'percent', 'nul', 'decimal bytes', 'hex bytes', 'utf-16 hex'] as const;
+/** The layers of bytes written as numbers: read in the original text only ({@link decodedViews}). */
+const BYTE_LAYERS: ReadonlySet<Layer> = new Set(['decimal bytes', 'hex bytes', 'utf-16 hex']);
 type Layer = (typeof LAYERS)[number];
 
 /**
@@ -297,8 +304,16 @@ function scanByteLists(text: string, layer: 'decimal bytes' | 'hex bytes', emit:
   const n = text.length;
   const hex = layer === 'hex bytes';
   const isDigit = (at: number) => at < n && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39;
-  const isWord = (at: number) => at >= 0 && at < n && /[0-9A-Za-z.]/.test(text[at]!);
-  const isSeparator = (at: number) => at < n && (hex ? /[\s,:;-]/ : /[\s,;]/).test(text[at]!);
+  const isWord = (at: number) => {
+    if (at < 0 || at >= n) return false;
+    const c = text.charCodeAt(at) | 0x20;
+    return (c >= 0x61 && c <= 0x7a) || isDigit(at) || text.charCodeAt(at) === 0x2e;
+  };
+  const isSeparator = (at: number) => {
+    if (at >= n) return false;
+    const c = text.charCodeAt(at);
+    return c === 0x20 || c === 0x2c || c === 0x3b || (c >= 0x09 && c <= 0x0d) || (hex && (c === 0x3a || c === 0x2d));
+  };
   /** The number at `at` and where it ends, or undefined. */
   const itemAt = (at: number): { value: number; end: number } | undefined => {
     if (isWord(at - 1)) return undefined;
@@ -321,17 +336,22 @@ function scanByteLists(text: string, layer: 'decimal bytes' | 'hex bytes', emit:
       i++;
       continue;
     }
-    const items = [{ ...head, from: i }];
+    // The run's numbers: each one's value, and the span that stands for it (the separator before it included).
+    const values = [head.value];
+    const froms = [i];
+    const ends = [head.end];
     for (let at = head.end; ;) {
       let next = at;
       while (isSeparator(next)) next++;
       const item = next > at ? itemAt(next) : undefined;
       if (!item) break;
-      items.push({ ...item, from: at });
+      values.push(item.value);
+      froms.push(at);
+      ends.push(item.end);
       at = item.end;
     }
-    if (items.length >= MIN_LISTED_BYTES) for (const item of items) emit(item.value, item.from, item.end);
-    i = items.length >= MIN_LISTED_BYTES ? items[items.length - 1]!.end : head.end;
+    if (values.length >= MIN_LISTED_BYTES) for (let k = 0; k < values.length; k++) emit(values[k]!, froms[k]!, ends[k]!);
+    i = values.length >= MIN_LISTED_BYTES ? ends[ends.length - 1]! : head.end;
   }
 }
 

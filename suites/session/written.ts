@@ -11,6 +11,15 @@ import type { SendOptions } from '../check.js';
 type Parts = Pick<SendOptions, 'path' | 'body' | 'headers' | 'written'>;
 
 /**
+ * Bodies longer than this, as the suite writes them or as an application
+ * would, go as the suite writes them: a body's size is what some checks
+ * probe (a name of 65 536 code points), and a server may refuse a body past
+ * a size of its own (413), which a layout that escapes every non-ASCII
+ * character would then reach for one client and not another.
+ */
+const MAX_REWRITTEN_BYTES = 4096;
+
+/**
  * `request`'s path, body and headers as `app` writes them, the `salt`-th call
  * it makes (what differs from call to call, a request id); as they are when
  * there is no application (the suite's own writing).
@@ -19,7 +28,9 @@ export function asWritten(request: Parts, app: AppHabits | undefined, salt = 0):
   const { path, body, headers, written } = request;
   if (!app) return { path, ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}) };
   const query = written?.query;
-  const json = written?.json;
+  const rewritten = written?.json === undefined ? undefined : writeJson(written.json, app.json);
+  const fits = (text: string | Uint8Array | undefined) => text !== undefined && Buffer.byteLength(text) <= MAX_REWRITTEN_BYTES;
+  const json = fits(body) && fits(rewritten) ? rewritten : undefined;
   const asks = app.accept !== undefined && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'accept');
   // Its own headers first, as an application sets them on every call; the check's own win.
   const own = { ...app.stamp(salt), ...(asks ? { accept: app.accept! } : {}), ...headers };
@@ -27,7 +38,7 @@ export function asWritten(request: Parts, app: AppHabits | undefined, salt = 0):
     path: query
       ? `${path.slice(0, path.indexOf('?'))}?${new URLSearchParams(orderedQuery(query, app) as [string, string][]).toString()}`
       : path,
-    ...(json !== undefined ? { body: writeJson(json, app.json) } : body === undefined ? {} : { body }),
+    ...(json !== undefined ? { body: json } : body === undefined ? {} : { body }),
     ...(Object.keys(own).length > 0 ? { headers: own } : {}),
   };
 }

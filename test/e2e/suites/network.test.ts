@@ -430,7 +430,12 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
         });
         expect(ran.code).toBe(2);
         expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-        expect(ran.stderr).toMatch(/proxy.*: a proxy is named by scheme, host and port .*, with no path or query/);
+        // Named as it was given: the flag, or the variable.
+        expect(ran.stderr).toMatch(
+          new RegExp(
+            `${how.args.length > 0 ? '--proxy' : 'HTTP_PROXY'} .*: a proxy is named by scheme, host and port .*, with no path or query`,
+          ),
+        );
         expect(ran.stdout + ran.stderr).not.toContain('hunter4');
       }
     }

@@ -218,6 +218,17 @@ describe('a request as its application writes it', () => {
     expect(asWritten({ path: '/pets', body: '{"name":"Rex",}' }, app).body).toBe('{"name":"Rex",}');
   });
 
+  it('a body longer than a few KiB, as the suite writes it or as the application would, goes as the suite writes it (its size is what a check may probe)', () => {
+    const ascii = { name: 'R'.repeat(5000) };
+    expect(asWritten({ path: '/pets', body: stringifyJson(ascii), written: { json: ascii } }, app).body).toBe(stringifyJson(ascii));
+    // 1 200 characters: 2.4 KB as UTF-8, 7.2 KB escaped as Python escapes them.
+    const escaped = { name: 'é'.repeat(1200) };
+    const python = { ...app, json: { ...app.json, escape: 'non-ascii' as const } };
+    expect(asWritten({ path: '/pets', body: stringifyJson(escaped), written: { json: escaped } }, python).body).toBe(
+      stringifyJson(escaped),
+    );
+  });
+
   it('its Accept only where the check set none; without an application, everything as the suite wrote it', () => {
     expect(asWritten({ path: '/pets' }, app).headers).toEqual({ accept: 'application/json' });
     expect(asWritten({ path: '/pets', headers: { Accept: 'text/html' } }, app).headers).toEqual({ Accept: 'text/html' });
