@@ -10,7 +10,7 @@ import { CONNECTION_KEYS } from './option-schema.js';
 import { yargsOptionsOf } from './option-views.js';
 
 /** Secret header values shorter than this are refused: they would be "redacted" out of any text. */
-export { MIN_SECRET_LENGTH } from '../core/connection.js';
+export { MIN_SECRET_LENGTH } from '../core/connection/options.js';
 
 export { SECRET_HEADER_ENV } from './option-schema.js';
 

@@ -16,7 +16,7 @@
  * the file speak seconds where the engine speaks ms ({@link SECONDS}).
  * Light on purpose: `--help` loads it, and none of what a run needs.
  */
-import { SECRET_HEADER_ENV } from '../core/connection.js';
+import { SECRET_HEADER_ENV } from '../core/connection/options.js';
 import { FINGERPRINT_IDS } from '../core/fingerprints.js';
 import { REPORTER_NAMES } from '../reports/names.js';
 import { rules } from '../spec/rules.js';
@@ -98,7 +98,7 @@ export const envVarOf = (flag: string): string => `PETSTORE_${flag.toUpperCase()
 export const ARGV_WARNING =
   'Prefer setting PETSTORE_API_KEY (from a secret store or a CI secret): a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)';
 
-export { SECRET_HEADER_ENV } from '../core/connection.js';
+export { SECRET_HEADER_ENV } from '../core/connection/options.js';
 
 /** The report directory unless told. */
 const REPORT_DIR = './petstore-conformance-report';
