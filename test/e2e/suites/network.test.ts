@@ -397,48 +397,41 @@ describe('proxies: --proxy, HTTP_PROXY/HTTPS_PROXY, NO_PROXY (every phase)', () 
     }
   });
 
-  it('a proxy password with a % that starts no escape (--proxy, HTTP_PROXY): exit 2, one line saying how to write it, the password in no output', async () => {
-    // undici decodes the credentials itself: it ended the run with "internal error: URI malformed".
-    const bad = 'http://user:hunter3%zz-proxy-pw@127.0.0.1:9';
-    const ways: { args: string[]; env: Record<string, string> }[] = [
-      { args: ['--proxy', bad], env: {} },
-      { args: [], env: { HTTP_PROXY: bad, NO_PROXY: '' } },
-    ];
-    for (const how of ways) {
+  /** Runs with `bad` as --proxy, then as HTTP_PROXY: each exits 2 with one line `said` matches (given how it came), `secret` in no output. */
+  async function refusesProxy(bad: string, said: (given: '--proxy' | 'HTTP_PROXY') => RegExp, secret: string): Promise<void> {
+    const ways = [
+      ['--proxy', { args: ['--proxy', bad], env: {} }],
+      ['HTTP_PROXY', { args: [], env: { HTTP_PROXY: bad, NO_PROXY: '' } }],
+    ] as const;
+    for (const [given, how] of ways) {
       const ran = await runInProcess(['--base-url', target.url, ...how.args, '--num-runs', '3', '--report-dir', tempDir()], {
         env: { ...env, ...how.env },
       });
       expect(ran.code).toBe(2);
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-      expect(ran.stderr).toMatch(
-        /^petstore-conformance: error: .*proxy.*: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there/,
-      );
-      expect(ran.stdout + ran.stderr).not.toContain('hunter3');
+      expect(ran.stderr).toMatch(said(given));
+      expect(ran.stdout + ran.stderr).not.toContain(secret);
     }
+  }
+
+  it('a proxy password with a % that starts no escape (--proxy, HTTP_PROXY): exit 2, one line saying how to write it, the password in no output', async () => {
+    // undici decodes the credentials itself: it ended the run with "internal error: URI malformed".
+    await refusesProxy(
+      'http://user:hunter3%zz-proxy-pw@127.0.0.1:9',
+      () =>
+        /^petstore-conformance: error: .*proxy.*: its user name or password holds a % that starts no escape, or escapes of no UTF-8 text; write % as %25 there/,
+      'hunter3',
+    );
   });
 
-  it('a proxy URL with a path or query (--proxy, HTTP_PROXY): exit 2, one line saying how a proxy is named, its password in no output', async () => {
+  it('a proxy URL with a path or query (--proxy, HTTP_PROXY): exit 2, one line naming it as given and how a proxy is named, its password in no output', async () => {
     // undici refused it as "invalid url": an internal error.
-    for (const bad of ['http://user:hunter4-proxy-pw@127.0.0.1:9/path', 'http://127.0.0.1:9/?x=1']) {
-      const ways: { args: string[]; env: Record<string, string> }[] = [
-        { args: ['--proxy', bad], env: {} },
-        { args: [], env: { HTTP_PROXY: bad, NO_PROXY: '' } },
-      ];
-      for (const how of ways) {
-        const ran = await runInProcess(['--base-url', target.url, ...how.args, '--num-runs', '3', '--report-dir', tempDir()], {
-          env: { ...env, ...how.env },
-        });
-        expect(ran.code).toBe(2);
-        expect(ran.stderr.trim().split('\n')).toHaveLength(1);
-        // Named as it was given: the flag, or the variable.
-        expect(ran.stderr).toMatch(
-          new RegExp(
-            `${how.args.length > 0 ? '--proxy' : 'HTTP_PROXY'} .*: a proxy is named by scheme, host and port .*, with no path or query`,
-          ),
-        );
-        expect(ran.stdout + ran.stderr).not.toContain('hunter4');
-      }
-    }
+    for (const bad of ['http://user:hunter4-proxy-pw@127.0.0.1:9/path', 'http://127.0.0.1:9/?x=1'])
+      await refusesProxy(
+        bad,
+        (given) => new RegExp(`${given} .*: a proxy is named by scheme, host and port .*, with no path or query`),
+        'hunter4',
+      );
   });
 
   it('a proxy that resets the connection on CONNECT (--proxy, HTTP_PROXY, HTTPS_PROXY; http and https targets): exit 2, one line saying the proxy reset it', async () => {
