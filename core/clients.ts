@@ -143,10 +143,15 @@ const ENCODINGS: Readonly<Partial<Record<FingerprintId, readonly string[]>>> = {
   okhttp: ['gzip', 'gzip', 'br,gzip'],
 };
 
+/** One of `list`, drawn from the seed and a label. */
+function drawn<T>(list: readonly T[], seed: number, label: string): T {
+  return list[Math.floor(unit(seed, label) * list.length)]!;
+}
+
 /** `id`'s shape with its User-Agent (and what goes with it) for the version drawn. */
 function drawnFingerprint(id: FingerprintId, seed: number): Fingerprint {
   const base = FINGERPRINTS[id];
-  const pick = <T>(list: readonly T[], what: string) => list[Math.floor(unit(seed, `${id} ${what}`) * list.length)]!;
+  const pick = <T>(list: readonly T[], what: string) => drawn(list, seed, `${id} ${what}`);
   let userAgent = base.userAgent;
   const versions = VERSIONS[id];
   if (versions) userAgent = `${base.userAgent.slice(0, base.userAgent.indexOf('/') + 1)}${pick(versions, 'version')}`;
@@ -252,12 +257,12 @@ export function drawnClients(seed: number): RunClients {
     shapes: each((id) => drawnFingerprint(id, seed)),
     apps: each((id): AppHabits => {
       const layouts = LAYOUTS[id];
-      const layout = layouts[Math.floor(unit(seed, `${id} layout`) * layouts.length)]!;
+      const layout = drawn(layouts, seed, `${id} layout`);
       return {
-        accept: unit(seed, `${id} accept`) < 0.5 ? ACCEPTS[Math.floor(unit(seed, `${id} accept value`) * ACCEPTS.length)] : undefined,
+        accept: unit(seed, `${id} accept`) < 0.5 ? drawn(ACCEPTS, seed, `${id} accept value`) : undefined,
         json: { ...layout, rank: (name) => unit(seed, `${id} member ${name}`) },
         statusFirst: unit(seed, `${id} query order`) < 0.5,
-        stamp: STAMPS[Math.floor(unit(seed, `${id} stamp`) * STAMPS.length)]!(seed, id),
+        stamp: drawn(STAMPS, seed, `${id} stamp`)(seed, id),
       };
     }),
   };

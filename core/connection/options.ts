@@ -133,7 +133,7 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
     if (value) out.push({ secret: plainSecret(value, secretLabel(name)), what: [`the value of secret header ${name}`] });
   }
   const proxy = options?.proxy;
-  for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
+  for (const url of proxyUrls(proxy)) {
     const written = url && URL.canParse(url) ? new URL(url).password : '';
     // As written and as decoded (a bad percent escape, `%zz`, is no escape: the password is then as written).
     for (const password of new Set([written, percentDecoded(written) ?? written]))
@@ -145,6 +145,11 @@ export function connectionSecrets(options: ConnectOptions | undefined): Connecti
       out.push({ secret: plainSecret(value, secretLabel(into)), what: [`the value of \${${variable}} (config file, header ${into})`] });
   }
   return out;
+}
+
+/** The proxy URLs a choice names: the one given, or the environment's (either may be unset). */
+function proxyUrls(proxy: ProxyChoice | undefined): (string | undefined)[] {
+  return proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : [];
 }
 
 /** `text` percent-decoded; undefined when it holds a % that starts no escape, or escapes that decode to no UTF-8. */
@@ -253,7 +258,7 @@ export function checkConnectOptions(options: ConnectOptions | undefined): Connec
     if (!Object.hasOwn(headers, name)) throw new UsageError(`secret header ${name}: not among the headers sent`);
   // undici decodes a proxy's credentials itself, and a % that starts no escape ended the run as an internal error.
   const proxy = options?.proxy;
-  for (const url of proxy?.kind === 'url' ? [proxy.url] : proxy?.kind === 'env' ? [proxy.httpProxy, proxy.httpsProxy] : []) {
+  for (const url of proxyUrls(proxy)) {
     const credentials = url && URL.canParse(url) ? new URL(url) : undefined;
     if (credentials && [credentials.username, credentials.password].some((part) => percentDecoded(part) === undefined))
       throw new UsageError(

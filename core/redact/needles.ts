@@ -47,23 +47,23 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   const hex: { text: string; label: string }[] = [];
   for (const { value, label, owner, fragments } of entries) {
     plain.push({ text: value, label, owner, fragments });
-    // Its UTF-8 bytes, and its UTF-16 ones in either byte order (.NET's Encoding.Unicode, PowerShell, Java's UTF-16).
-    const encodings = [Buffer.from(value, 'utf8'), utf16(value, 'le'), utf16(value, 'be')];
+    const encodings = [Buffer.from(value, 'utf8')];
     if (/[^\u0000-\u007f]/.test(value)) {
       // The UTF-8 bytes read as Latin-1, and the Latin-1 bytes themselves (a server that keeps the header's bytes).
       plain.push({ text: encodings[0]!.toString('latin1'), label, owner, fragments });
       if (!/[^\u0000-\u00ff]/.test(value)) encodings.push(Buffer.from(value, 'latin1'));
     }
-    for (const bytes of encodings) {
+    // Its UTF-16 bytes too, in base64 only: UTF-16 in hex is read by a decoding view (core/redact/views.ts), as its
+    // digits and zeros would match every id.
+    for (const bytes of [...encodings, ...utf16(value)]) {
       for (const core of base64Cores(bytes)) {
         if (core.length < 4) continue;
         if (!cores.has(core)) cores.set(core, owner);
         const url = core.replace(/\+/g, '-').replace(/\//g, '_');
         if (!cores.has(url)) cores.set(url, owner);
       }
-      // UTF-16 in hex is read by a decoding view instead (core/redact/views.ts): its digits and zeros would match every id.
-      if (bytes !== encodings[1] && bytes !== encodings[2]) hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
     }
+    for (const bytes of encodings) hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
   }
   // Whatever the letter case of their ASCII letters: a server that echoes a secret in a case of its own (every other
   // letter, title case) shows its pieces, each in some case, and no piece may show.
@@ -75,18 +75,15 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   for (const { text, owner, fragments } of plain) {
     if (!fragments) continue;
     pieces.add(text, owner);
-    for (const [order, bytes] of [
-      ['utf8', Buffer.from(text, 'utf8')],
-      ['le', utf16(text, 'le')],
-      ['be', utf16(text, 'be')],
-    ] as const) {
-      for (const core of base64Cores(bytes)) {
+    const bytes = Buffer.from(text, 'utf8');
+    for (const encoded of [bytes, ...utf16(text)]) {
+      for (const core of base64Cores(encoded)) {
         for (const alphabet of [core, core.replace(/\+/g, '-').replace(/\//g, '_')]) {
           base64Pieces.add(alphabet, owner);
         }
       }
-      if (order === 'utf8') hexPieces.add(bytes.toString('hex'), owner);
     }
+    hexPieces.add(bytes.toString('hex'), owner);
   }
   return {
     plain: plain.sort((a, b) => b.text.length - a.text.length),
@@ -103,8 +100,8 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   };
 }
 
-/** `text` in UTF-16, little- or big-endian. */
-function utf16(text: string, order: 'le' | 'be'): Buffer {
-  const bytes = Buffer.from(text, 'utf16le');
-  return order === 'le' ? bytes : bytes.swap16();
+/** `text` in UTF-16, little- and big-endian (.NET's Encoding.Unicode, PowerShell, Java's UTF-16). */
+function utf16(text: string): Buffer[] {
+  const little = Buffer.from(text, 'utf16le');
+  return [little, Buffer.from(little).swap16()];
 }

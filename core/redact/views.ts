@@ -75,7 +75,7 @@ const MIN_LISTED_BYTES = 4;
  * character of Latin-1 in four digits, `73006b00` (little-endian) or
  * `0073006b` (big-endian); four characters at least.
  */
-const UTF16_HEX_RUN = /(?:[0-9a-fA-F]{2}00){4,}|(?:00[0-9a-fA-F]{2}){4,}/;
+const UTF16_HEX_RUN = /(?:[0-9a-fA-F]{2}00){4,}|(?:00[0-9a-fA-F]{2}){4,}/g;
 
 /**
  * Two numbers of up to three digits (or hex pairs) each between separators,
@@ -187,10 +187,10 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
     for (let k = 0; k < count; k++) if (!isHexChar(text.charCodeAt(at + k))) return undefined;
     return parseInt(text.slice(at, at + count), 16);
   };
-  // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
-  // the scan jumps from one to the next (a page of a hundred animals holds few).
   if (layer === 'decimal bytes' || layer === 'hex bytes') return scanByteLists(text, layer, emit);
   if (layer === 'utf-16 hex') return scanUtf16Hex(text, emit);
+  // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
+  // the scan jumps from one to the next (a page of a hundred animals holds few).
   const starts = layer === 'percent' ? /%/g : layer === 'nul' ? /\0/g : /[\\&~]/g;
   let i = 0;
   while (i < n) {
@@ -206,8 +206,8 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
       }
     } else if (layer === 'percent') {
       // `%u0073`: a UTF-16 unit, as JavaScript's escape() writes one.
-      const wide = (text[i + 1] === 'u' || text[i + 1] === 'U') && hexAt(i + 2, 4);
-      if (c === 0x25 && wide !== undefined && wide !== false) {
+      const wide = text[i + 1] === 'u' || text[i + 1] === 'U' ? hexAt(i + 2, 4) : undefined;
+      if (c === 0x25 && wide !== undefined) {
         emit(wide, i, i + 6);
         i += 6;
         continue;
@@ -357,8 +357,8 @@ function scanByteLists(text: string, layer: 'decimal bytes' | 'hex bytes', emit:
 
 /** Each character of every run of {@link UTF16_HEX_RUN}, from its four digits. */
 function scanUtf16Hex(text: string, emit: (unit: number, start: number, end: number) => void): void {
-  const runs = new RegExp(UTF16_HEX_RUN.source, 'g');
-  for (let run = runs.exec(text); run; run = runs.exec(text)) {
+  UTF16_HEX_RUN.lastIndex = 0;
+  for (let run = UTF16_HEX_RUN.exec(text); run; run = UTF16_HEX_RUN.exec(text)) {
     const littleEndian = run[0].endsWith('00') && !run[0].startsWith('00');
     for (let at = run.index; at + 4 <= run.index + run[0].length; at += 4) {
       const [high, low] = littleEndian

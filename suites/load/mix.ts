@@ -15,11 +15,12 @@ import type { NamePrefix } from '../../generators/petName.js';
 import fc from 'fast-check';
 import { stringifyJson } from '../../core/json.js';
 import { toBody } from '../../generators/invalidNewPet.js';
-import { listQueryString } from '../../generators/listQuery.js';
 import { newPet, type NewPetInput } from '../../generators/newPet.js';
 import { PET_STATUSES, type PetStatus } from '../../spec/openapi.js';
 import type { LoadOperation } from '../../result/model.js';
 import type { LoadMix } from './profiles.js';
+import type { SendOptions } from '../check.js';
+import { listPets } from '../requests.js';
 
 /** One request of the mix, ready to send. */
 export interface MixRequest {
@@ -36,7 +37,7 @@ export interface MixRequest {
   sent?: NewPetInput;
   petId?: bigint;
   /** What a client's application may write its own way (suites/check.ts `SendOptions.written`): the body's value, the query's parameters. */
-  written?: { json?: unknown; query?: readonly (readonly [string, string])[] };
+  written?: SendOptions['written'];
 }
 
 /** Animals the load phase creates before the mix, for getPet to ask for (phase.ts; the exported scripts create as many). */
@@ -119,16 +120,9 @@ export function buildMix(options: {
   return plan.map(({ operation, n, authProbe }): MixRequest => {
     if (operation === 'listPets') {
       const query = listQueryOf(n);
-      const search = listQueryString(query);
-      const params = [...new URLSearchParams(search)];
-      return {
-        operation,
-        method: 'GET',
-        path: `/pets${search}`,
-        authProbe,
-        ...query,
-        ...(params.length > 1 ? { written: { query: params } } : {}),
-      };
+      // As the functional phases write a listing (suites/requests.ts), its parameters for a client's application.
+      const { path, written } = listPets(query);
+      return { operation, method: 'GET', path, authProbe, ...query, ...(written ? { written } : {}) };
     }
     if (operation === 'getPet') {
       const petId = petIds[n % petIds.length]!;
