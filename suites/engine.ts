@@ -71,7 +71,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       (x) => {
         if (limit === PREFLIGHT_LIMIT) run.store.listing = x;
         // The round trip is measured: asked to widen, the rest of the run may keep more in flight.
-        run.widen();
+        run.widen(x);
         return undefined;
       },
       (error: unknown) => {

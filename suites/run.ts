@@ -222,8 +222,9 @@ export class Run {
   }
 
   /** The preflight answered: from now on, a run that may widen follows every exchange's time (session/in-flight.ts). */
-  widen(): void {
+  widen(preflight: SentExchange): void {
     this.#following = true;
+    if (this.#widening) this.#follow(this.#widening.started(preflight.durationMs, this.#http?.quickestOpeningMs));
   }
 
   /** Requests in flight at most, and why: what report.json records (`options.concurrency`). */
@@ -253,10 +254,10 @@ export class Run {
   /** Sends a request of the run; the differential probe, while it follows the run, sees its answer (and may send it again as other clients) before the check does. */
   async send(check: string, request: SendOptions): Promise<SentExchange> {
     // The run's first request of its own (the probe's prelude aside, paced and in other clients' shapes): while it and
-    // the next steps go one after another, the connections the limit will use are opened.
+    // the next steps go one after another, the connections the limit will use (a run that may widen: its widest) open.
     if (!this.#openedAhead && check !== this.differential?.id) {
       this.#openedAhead = true;
-      this.#openAhead(this.#widening?.limit ?? this.settings.concurrency);
+      this.#openAhead(this.#widening ? this.width : this.settings.concurrency);
     }
     const x = await this.session.send(check, request);
     await this.probe?.after(check, request, x);

@@ -36,6 +36,17 @@ export const MAX_WIDENED = 4 * DEFAULTS.concurrency;
 export const WIDEN_MIN_RTT_MS = 10;
 
 /**
+ * A preflight answered in this or more, ms, starts a run asked to widen on answers alone at the widest
+ * ({@link Widening.started}): its time holds a connection's opening and a round trip (two round trips of 15 ms), and
+ * the suite's first pass through its own code, which on loopback took 10–15 ms (bench-network at rtt 0), where a
+ * wider start only adds sockets to a run bound by its own CPU.
+ */
+export const HEAD_START_MIN_MS = 30;
+
+/** The limit a run starts at when its preflight says far ({@link Widening.started}). */
+export const HEAD_START = 2 * DEFAULTS.concurrency;
+
+/**
  * Answers that set the round trip before the limit may widen: one answer is
  * no minimum. Counted again from an answer that lowers the round trip by
  * more than {@link SETTLED_SHARE}: a run's first answers are slow for the
@@ -134,6 +145,34 @@ export class Widening {
   }
 
   /**
+   * The preflight answered after `ms`, `openingMs` the quickest opening then (undefined when none was measured).
+   * Slow start takes a round trip of the seeds' creates to double the default; a far target whose preflight shows the
+   * round trip, not the target's work, starts doubled ({@link HEAD_START}). Openings that took
+   * {@link NEAR_OPENING_MS} or more say the wire is long, with none of the target's work in them; a preflight answered
+   * within {@link NEAR_FACTOR} of that opening (its own connection's opening and one round trip are in it) says the
+   * target did little besides. Asked to widen on answers alone, only the preflight's time is known: doubled once it
+   * took {@link HEAD_START_MIN_MS} or more. One answer cannot show a queue (a target serving one request at a time
+   * answers one as fast as any), so no further than one doubling: such a target, s ms a request, holds 64 for 64·s
+   * before its answers, no longer near, take the limit back down ({@link saw}); a push back holds the default.
+   * Returns the limit.
+   */
+  started(ms: number, openingMs: number | undefined): number {
+    if (this.#held || !Number.isFinite(ms)) return this.#limit;
+    const opening = openingMs ?? 0;
+    if (opening >= NEAR_OPENING_MS && ms <= opening * NEAR_FACTOR + NEAR_SLACK_MS) return this.#widenTo(HEAD_START, opening);
+    return this.#onAnswersAlone && ms >= HEAD_START_MIN_MS ? this.#widenTo(HEAD_START, ms / 2) : this.#limit;
+  }
+
+  #widenTo(limit: number, rtt: number): number {
+    this.#limit = limit;
+    if (limit > this.#widest) {
+      this.#widest = limit;
+      this.#widenedFor = rtt;
+    }
+    return limit;
+  }
+
+  /**
    * An exchange ended after `ms`, answered or not; returns the limit from now
    * on. `lateMs`: how far behind the suite's own loop was when it was read
    * (answers read in a burst wait for the ones read before them: that wait is
@@ -172,12 +211,7 @@ export class Widening {
     const near = far && this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
     // The suite itself behind or busy: no wider, whatever the wire does; nor wider than what was used.
     if (near && (lateMs > this.#rtt * LAG_SHARE || busy > BUSY_SHARE || !full)) return this.#limit;
-    this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
-    if (this.#limit > this.#widest) {
-      this.#widest = this.#limit;
-      this.#widenedFor = this.#rtt;
-    }
-    return this.#limit;
+    return this.#widenTo(near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1), this.#rtt);
   }
 }
 

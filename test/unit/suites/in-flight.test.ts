@@ -4,6 +4,8 @@ import { DEFAULTS } from '../../../suites/defaults.js';
 import {
   BUSY_SHARE,
   fixedConcurrency,
+  HEAD_START,
+  HEAD_START_MIN_MS,
   InFlightGate,
   MAX_WIDENED,
   MIN_SAMPLES,
@@ -156,6 +158,38 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(w.saw(100, true, { full: false })).toBe(45);
     expect(w.saw(1_000, true, { full: false })).toBe(44);
     expect(w.saw(100, true, { full: true })).toBe(45);
+  });
+
+  it('a far target whose preflight came back about as fast as its connection opened starts one doubling wider', () => {
+    expect(HEAD_START).toBe(2 * DEFAULTS.concurrency);
+    const w = new Widening();
+    // Opening 100 ms (the round trip), the preflight 2 round trips and a little work: the wire, not the target.
+    expect(w.started(205, 100)).toBe(HEAD_START);
+    expect(w.record).toEqual({ limit: HEAD_START, source: 'widened', rttMs: 100 });
+    // Then as before: near answers add one each, those not near (the target queueing after all) take one away each.
+    for (let i = 1; i < MIN_SAMPLES; i++) expect(w.saw(100, true, { openingMs: 100 })).toBe(HEAD_START);
+    expect(w.saw(100, true, { openingMs: 100 })).toBe(HEAD_START + 1);
+    expect(w.saw(1000, true, { openingMs: 100 })).toBe(HEAD_START);
+  });
+
+  it("no head start when the preflight shows the target's own work, a near opening, none measured, or a push back", () => {
+    // Far, but the preflight took far longer than its opening: a slow target, which 128 at once would queue.
+    expect(new Widening().started(100 * NEAR_FACTOR + NEAR_SLACK_MS + 1, 100)).toBe(DEFAULTS.concurrency);
+    // A near opening (loopback, one data centre; or a reverse proxy near the suite): slow answers are the target's.
+    expect(new Widening().started(500, NEAR_OPENING_MS - 1)).toBe(DEFAULTS.concurrency);
+    expect(new Widening().started(500, undefined)).toBe(DEFAULTS.concurrency);
+    const held = new Widening(ASKED);
+    held.hold();
+    expect(held.started(205, 100)).toBe(DEFAULTS.concurrency);
+    expect(new Widening().record).toEqual({ limit: DEFAULTS.concurrency, source: 'default' });
+  });
+
+  it('asked to widen on answers alone, the preflight alone decides: one doubling from HEAD_START_MIN_MS on', () => {
+    // On loopback a cold preflight (a connection opened, the code's first pass) takes 10-15 ms: no head start there.
+    expect(new Widening(ASKED).started(HEAD_START_MIN_MS - 1, 0)).toBe(DEFAULTS.concurrency);
+    const w = new Widening(ASKED);
+    expect(w.started(HEAD_START_MIN_MS, 0)).toBe(HEAD_START);
+    expect(w.record).toEqual({ limit: HEAD_START, source: 'widened', rttMs: HEAD_START_MIN_MS / 2 });
   });
 
   it('what it records is valid in the published report schema', () => {
