@@ -5,9 +5,12 @@
 // Per run: the dependent waves the proxy counted (round trips waited one after
 // another) and the most requests in flight, the requests, the run's own
 // duration from report.json (preflight to verdict) and the whole CLI's wall
-// time (spawn to exit), which the targets are about.
+// time (spawn to exit), which the targets are about. `loopback`: no proxy at
+// all, the CLI straight to the reference (no waves counted): the target "on
+// loopback" is this row's; rtt 0 relays every byte through the proxy, whose
+// own CPU shares the machine's two cores with the suite and the reference.
 //
-//   node scripts/bench-network.js [--runs 3] [--rtt 0,30,100] [--concurrency N] [--auto | --no-widen] [--log]
+//   node scripts/bench-network.js [--runs 3] [--rtt loopback,0,30,100] [--concurrency N] [--auto | --no-widen] [--log]
 //   (--concurrency: passed to the CLI; without it, the CLI's default. By default the CLI is run with
 //   --widen-concurrency: the proxy delays what goes through it, never a connection's handshake (the kernel answers
 //   that at once), so without it the CLI sees a target near the suite and keeps 32, where a far target's slow
@@ -28,12 +31,27 @@ import { median } from './median.js';
 const run = promisify(execFile);
 const bin = new URL('../bin/petstore-conformance.js', import.meta.url).pathname;
 const KEY = 'bench-network-key';
-/** Targets of issue 23, whole CLI wall time in seconds, by round trip in ms. */
-export const NETWORK_TARGETS = { 0: 0.6, 30: 1.0, 100: 1.5 };
+/** Targets of issue 23, whole CLI wall time in seconds, by round trip in ms (`loopback`: no proxy). */
+export const NETWORK_TARGETS = { loopback: 0.6, 30: 1.0, 100: 1.5 };
+
+/** The median of what a proxy counted; undefined without one. */
+const counted = (values) => (values.includes(undefined) ? undefined : median(values));
+
+/** No proxy: the target as it is, nothing counted (the stats of a proxy that saw nothing). */
+const DIRECT = {
+  url: undefined,
+  stats: () => ({ waves: undefined, maxInFlight: undefined, requests: undefined, log: [] }),
+  close: async () => {},
+};
+
+/** A delay proxy to `target` `rttMs` away, or none for `loopback`. */
+async function proxyFor(target, rttMs, log = false) {
+  return rttMs === 'loopback' ? { ...DIRECT, url: target } : startDelayProxy({ target, rttMs, log });
+}
 
 /** One CLI run through a proxy `rttMs` away: wall and report seconds, requests, waves, verdict. */
 async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
-  const proxy = await startDelayProxy({ target, rttMs, log: keepLog });
+  const proxy = await proxyFor(target, rttMs, keepLog);
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-net-'));
   try {
     const spawned = performance.now();
@@ -87,7 +105,7 @@ const floorScript = new URL('./network-floor.js', import.meta.url).pathname;
  * the run had at most, none waiting for another, nothing judged; through a proxy `rttMs` away, spawn to exit.
  */
 async function floorRun(target, rttMs, count, inFlight) {
-  const proxy = await startDelayProxy({ target, rttMs });
+  const proxy = await proxyFor(target, rttMs);
   try {
     const spawned = performance.now();
     const { stdout } = await run(process.execPath, [floorScript, proxy.url, String(count), String(inFlight)], {
@@ -106,7 +124,14 @@ async function floorRun(target, rttMs, count, inFlight) {
  * Rows `{ what, median, unit, target, met, runs, waves, report, floor }` for each round trip (median: whole-CLI wall
  * time; floor: the median wall and waves of {@link floorRun} beside each run, against the same reference after it).
  */
-export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency, widen = true, log = () => {}, requestLog = false } = {}) {
+export async function benchNetwork({
+  runs = 3,
+  rtts = ['loopback', 0, 30, 100],
+  concurrency,
+  widen = true,
+  log = () => {},
+  requestLog = false,
+} = {}) {
   const rows = [];
   for (const rtt of rtts) {
     const results = [];
@@ -116,11 +141,12 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
       try {
         const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, widen);
         log(
-          `  ${rtt} ms away, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.waves} waves, ${r.requests} requests (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight (limit ${r.limit}), ${r.verdict}`,
+          `  ${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms away`}, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.requests} requests${r.waves === undefined ? '' : `, ${r.waves} waves (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight`} (limit ${r.limit}), ${r.verdict}`,
         );
         if (requestLog && i === runs - 1)
           for (const q of r.log) log(`    #${q.n} depth ${q.depth} ${q.start.toFixed(1)}–${q.end?.toFixed(1) ?? '?'} ms ${q.line}`);
-        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight);
+        // Without a proxy, nothing counted the run's most in flight: the floor keeps the limit report.json gives.
+        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight ?? Number.parseInt(r.limit, 10));
         log(
           `  ${rtt} ms away, floor ${i + 1}: wall ${floor.wall.toFixed(2)} s, ${floor.waves} waves (${r.requests} requests, ${r.maxInFlight} in flight, nothing judged)`,
         );
@@ -132,17 +158,23 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
     const target = NETWORK_TARGETS[rtt];
     const m = median(results.map((r) => r.wall));
     rows.push({
-      what: rtt === 0 ? 'functional run (whole CLI), loopback through the proxy' : `functional run (whole CLI), target ${rtt} ms away`,
+      rtt,
+      what:
+        rtt === 'loopback'
+          ? 'functional run (whole CLI), loopback'
+          : rtt === 0
+            ? 'functional run (whole CLI), loopback through the proxy'
+            : `functional run (whole CLI), target ${rtt} ms away`,
       median: m,
       unit: 's',
       target: target === undefined ? undefined : `≤ ${target} s`,
       met: target === undefined ? undefined : m <= target,
       runs: results.map((r) => r.wall),
-      waves: median(results.map((r) => r.waves)),
-      maxInFlight: median(results.map((r) => r.maxInFlight)),
+      waves: counted(results.map((r) => r.waves)),
+      maxInFlight: counted(results.map((r) => r.maxInFlight)),
       requests: median(results.map((r) => r.requests)),
       report: median(results.map((r) => r.seconds)),
-      floor: { wall: median(results.map((r) => r.floor.wall)), waves: median(results.map((r) => r.floor.waves)) },
+      floor: { wall: median(results.map((r) => r.floor.wall)), waves: counted(results.map((r) => r.floor.waves)) },
     });
   }
   return rows;
@@ -151,17 +183,28 @@ export async function benchNetwork({ runs = 3, rtts = [0, 30, 100], concurrency,
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = (name) => process.argv[process.argv.indexOf(`--${name}`) + 1];
   const runs = process.argv.includes('--runs') ? Number(at('runs')) : 3;
-  const rtts = process.argv.includes('--rtt') ? at('rtt').split(',').map(Number) : [0, 30, 100];
+  const rtts = process.argv.includes('--rtt')
+    ? at('rtt')
+        .split(',')
+        .map((r) => (r === 'loopback' ? r : Number(r)))
+    : undefined;
   const concurrency = process.argv.includes('--concurrency') ? Number(at('concurrency')) : undefined;
   // null: the CLI's own default (undefined would be benchNetwork's, --widen-concurrency).
   const widen = process.argv.includes('--auto') ? null : !process.argv.includes('--no-widen');
-  const rows = await benchNetwork({ runs, rtts, concurrency, widen, log: console.log, requestLog: process.argv.includes('--log') });
+  const rows = await benchNetwork({
+    runs,
+    ...(rtts ? { rtts } : {}),
+    concurrency,
+    widen,
+    log: console.log,
+    requestLog: process.argv.includes('--log'),
+  });
   if (concurrency) console.log(`\n--concurrency ${concurrency}`);
   console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | floor: wall, waves | × floor | target');
   console.log('--- | --- | --- | --- | --- | --- | --- | --- | ---');
-  for (const [i, row] of rows.entries())
+  for (const row of rows)
     console.log(
-      `${rtts[i]} ms | ${row.waves} | ${row.maxInFlight} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
+      `${row.rtt === 'loopback' ? 'loopback, no proxy' : `${row.rtt} ms`} | ${row.waves ?? '-'} | ${row.maxInFlight ?? '-'} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves ?? '-'} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
     );
   console.log(
     'medians; the machine may be shared: read them as such. floor: a fresh process sending as many pages, as many in flight, none waiting for another, nothing judged (scripts/network-floor.js)',
