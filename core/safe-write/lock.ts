@@ -5,16 +5,17 @@
  * process is gone, one of another host that nobody refreshed for
  * {@link STALE_LOCK_MS}, one that is empty or cannot be read once
  * {@link UNREADABLE_LOCK_MS} old, and one whose pid is no process's (0, -1)
- * is taken over; any other is refused.
+ * is taken over, by one run at a time ({@link TAKEOVER_FILE}); any other is
+ * refused.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, readFileSync, unlinkSync } from 'node:fs';
-import { link, open, rename, unlink, utimes } from 'node:fs/promises';
+import { type FileHandle, open, rename, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PcError } from '../errors.js';
-import { failed, NO_FOLLOW, peek, refusedAt } from './refusal.js';
+import { entryAt, failed, NO_FOLLOW, peek, refusedAt } from './refusal.js';
 
 /** The lock file a run holds in the folder it writes into. */
 export const LOCK_FILE = '.petstore-conformance.lock';
@@ -141,11 +142,11 @@ function stale(lock: { holder: LockHolder | undefined; ageMs: number }): boolean
  * Takes the lock of `dir` (an existing folder), or throws {@link FolderLocked}
  * (`label` starts its message) when another run holds it. A lock whose
  * content cannot be written (a full disk) is removed before the error is
- * thrown. A stale lock is taken over: moved aside under a name of its own,
- * then removed only if it is still the stale one, so two runs taking over at
- * once cannot both win (three within the same few microseconds could:
- * accepted). A lock just created by another run and not yet filled is waited
- * for, up to {@link FILLING_WAIT_MS}.
+ * thrown. A stale lock is removed by one run at a time, the one that created
+ * {@link TAKEOVER_FILE} ({@link removeStaleLock}); then whichever run creates
+ * the lock first holds it, and the others find it fresh and are refused. A
+ * lock just created by another run and not yet filled, or being taken over,
+ * is waited for, up to {@link FILLING_WAIT_MS}.
  */
 export async function lockDirectory(dir: string, label: string): Promise<DirectoryLock> {
   const path = join(dir, LOCK_FILE);
@@ -154,12 +155,7 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
   const cannotLock = (error: unknown) => failed(path, error, `${label}: cannot lock it (${path})`);
   const waitUntil = Date.now() + FILLING_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw cannotLock(error);
-        return undefined;
-      },
-    );
+    const handle = await createExclusive(path, cannotLock);
     if (handle) {
       try {
         await handle.writeFile(text);
@@ -174,30 +170,66 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
     }
     const found = await readLock(path, label);
     if (!found) continue;
-    if (!found.holder && !stale(found) && Date.now() < waitUntil) {
-      // Another run may have created it a moment ago and be filling it.
+    const waiting = !stale(found) ? !found.holder : (await removeStaleLock(path, label, cannotLock)) === 'busy';
+    if (waiting && Date.now() < waitUntil) {
+      // Another run may have created it a moment ago and be filling it, or be taking the stale one over.
       attempt--;
-      await sleep(50);
+      await sleep(WAIT_STEP_MS);
       continue;
     }
-    if (!stale(found) || attempt >= 3) throw new FolderLocked(path, found.holder, label);
-    const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
-    if (
-      !(await rename(path, aside).then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
-    const moved = await holderAt(aside);
-    if (moved?.nonce === found.holder?.nonce) {
-      await unlink(aside).catch(() => {});
-      continue;
+    if (!stale(found) || waiting || attempt >= 3) throw new FolderLocked(path, found.holder, label);
+  }
+}
+
+/** The file a run creates, exclusively, to take a stale lock over: one run at a time. */
+export const TAKEOVER_FILE = `${LOCK_FILE}.takeover`;
+/** A takeover file older than this is abandoned (its run was killed within the takeover, which takes microseconds). */
+const TAKEOVER_ABANDONED_MS = UNREADABLE_LOCK_MS;
+/** Between two looks at a lock being filled or taken over, ms. */
+const WAIT_STEP_MS = 20;
+
+/** `path` created exclusively for writing, never through a link; undefined when something is there already. */
+async function createExclusive(path: string, cannotLock: (error: unknown) => Error): Promise<FileHandle | undefined> {
+  return open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw cannotLock(error);
+    return undefined;
+  });
+}
+
+/**
+ * Removes the lock at `path` if it is stale, holding {@link TAKEOVER_FILE}
+ * meanwhile: no other run removes a lock then, so the lock looked at under it
+ * is the one removed, and a fresh lock, another run's, is never. `busy`:
+ * another run holds the takeover file. One left behind by a run killed within
+ * its takeover is moved aside and removed once {@link TAKEOVER_ABANDONED_MS}
+ * old (two runs doing so at once with a third taking over in between could
+ * each remove a lock: a killed run and three at once, accepted).
+ */
+async function removeStaleLock(path: string, label: string, cannotLock: (error: unknown) => Error): Promise<'removed' | 'busy'> {
+  const takeover = join(dirname(path), TAKEOVER_FILE);
+  const handle = await createExclusive(takeover, cannotLock);
+  if (!handle) {
+    const stats = await entryAt(takeover);
+    if (stats && !stats.isFile()) throw refusedAt(takeover, stats, `${label}: its lock's takeover file ${TAKEOVER_FILE}`);
+    if (stats && Date.now() - stats.mtimeMs > TAKEOVER_ABANDONED_MS) {
+      const aside = `${takeover}.${randomBytes(6).toString('hex')}.stale`;
+      if (
+        await rename(takeover, aside).then(
+          () => true,
+          () => false,
+        )
+      )
+        await unlink(aside).catch(() => {});
     }
-    // Another run took the stale lock over first and this one moved its fresh lock aside: put it back.
-    await link(aside, path).catch(() => {});
-    await unlink(aside).catch(() => {});
-    throw new FolderLocked(path, moved, label);
+    return 'busy';
+  }
+  try {
+    await handle.close();
+    const found = await readLock(path, label);
+    if (found && stale(found)) await unlink(path).catch(() => {});
+    return 'removed';
+  } finally {
+    await unlink(takeover).catch(() => {});
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type Marker,
   removeStale,
   STALE_LOCK_MS,
+  TAKEOVER_FILE,
   textMarker,
   UNREADABLE_LOCK_MS,
   writeFileAtomic,
@@ -188,16 +189,52 @@ describe('lockDirectory', () => {
     await lock.release();
   });
 
-  it('several runs taking over one stale lock at once: exactly one gets it', async () => {
+  it('several runs taking over one stale lock at once: exactly one gets it, every time', async () => {
+    // Moving the lock aside and putting back one that was not the stale one let two or three of eight win (CI saw
+    // three; 197 rounds of 300 here): a lock removed only under the takeover file, by one run at a time, lets one.
+    const pid = deadPid();
+    for (let round = 0; round < 40; round++) {
+      const dir = tempDir();
+      writeFileSync(join(dir, LOCK_FILE), lockText(pid, hostname()));
+      const tries = await Promise.allSettled(Array.from({ length: 8 }, () => lockDirectory(dir, 'x')));
+      const won = tries.filter((t) => t.status === 'fulfilled');
+      for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
+      await Promise.all(won.map((t) => t.value.release()));
+      expect({ round, won: won.length, left: readdirSync(dir) }).toEqual({ round, won: 1, left: [] });
+    }
+  });
+
+  it('a takeover file left by a run killed within its takeover is removed once old, and the stale lock taken over', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, LOCK_FILE), lockText(deadPid(), hostname()));
-    const tries = await Promise.allSettled(Array.from({ length: 8 }, () => lockDirectory(dir, 'x')));
-    expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(1);
-    for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
-    await (
-      tries.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof lockDirectory>>>
-    ).value.release();
+    const takeover = join(dir, TAKEOVER_FILE);
+    writeFileSync(takeover, '');
+    const old = new Date(Date.now() - UNREADABLE_LOCK_MS - 1000);
+    utimesSync(takeover, old, old);
+    const lock = await lockDirectory(dir, 'x');
+    expect(readdirSync(dir)).toEqual([LOCK_FILE]);
+    await lock.release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('while another run takes a stale lock over (its takeover file fresh), the lock is waited for, then refused; nothing of theirs is removed', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, LOCK_FILE), lockText(deadPid(), hostname()));
+    writeFileSync(join(dir, TAKEOVER_FILE), '');
+    await expect(lockDirectory(dir, 'x')).rejects.toBeInstanceOf(FolderLocked);
+    expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, TAKEOVER_FILE]);
+  });
+
+  it('a link planted as the takeover file is refused, never followed, and named', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'precious'), 'precious');
+    writeFileSync(join(dir, LOCK_FILE), lockText(deadPid(), hostname()));
+    symlinkSync(join(dir, 'precious'), join(dir, TAKEOVER_FILE));
+    await expect(lockDirectory(dir, '--report-dir rep')).rejects.toThrow(
+      /^--report-dir rep: its lock's takeover file \.petstore-conformance\.lock\.takeover: a symbolic link, left as it is/,
+    );
+    expect(readFileSync(join(dir, 'precious'), 'utf8')).toBe('precious');
+    expect(lstatSync(join(dir, TAKEOVER_FILE)).isSymbolicLink()).toBe(true);
   });
 
   it('a link planted as the lock is refused, never followed, and the message names the lock file, not the folder', async () => {
