@@ -125,10 +125,29 @@ function resolve(node: SchemaNode): SchemaNode {
   return current;
 }
 
+/** What {@link walkInt64} reads of a schema node, its `$ref`s followed: worked out once per node, not per value walked. */
+interface WalkPlan {
+  int64: boolean;
+  properties: readonly (readonly [string, SchemaNode])[];
+  items: SchemaNode | undefined;
+}
+
+const walkPlans = new WeakMap<SchemaNode, WalkPlan>();
+
+function walkPlan(node: SchemaNode): WalkPlan {
+  let plan = walkPlans.get(node);
+  if (!plan) {
+    const schema = resolve(node);
+    plan = { int64: schema.format === 'int64', properties: Object.entries(schema.properties ?? {}), items: schema.items };
+    walkPlans.set(node, plan);
+  }
+  return plan;
+}
+
 /** `path` holds the pointer's segments, joined only for a violation. */
 function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out: SchemaViolation[]): void {
-  const schema = resolve(node);
-  if (schema.format === 'int64' && isLosslessNumber(value)) {
+  const schema = walkPlan(node);
+  if (schema.int64 && isLosslessNumber(value)) {
     if (SHORT_INTEGER.test(value.value)) return;
     const n = exactInteger(value);
     const pointer = () => path.map((segment) => `/${typeof segment === 'number' ? segment : escapePointer(segment)}`).join('') || '/';
@@ -140,8 +159,8 @@ function walkInt64(node: SchemaNode, value: Json, path: (string | number)[], out
     return;
   }
   // One path array, each segment pushed while its member is walked: a page of Pets is walked without copying it per member.
-  if (schema.properties && isJsonObject(value)) {
-    for (const [key, child] of Object.entries(schema.properties)) {
+  if (schema.properties.length > 0 && isJsonObject(value)) {
+    for (const [key, child] of schema.properties) {
       if (!Object.hasOwn(value, key)) continue;
       path.push(key);
       walkInt64(child, value[key] as Json, path, out);

@@ -29,7 +29,7 @@ export { STORE_INFERRED_RULES } from './property.js';
 export { PHASES, PLAN } from './plan.js';
 export { applyWaivers } from './waivers.js';
 export { DEFAULTS };
-export { exchangeLine } from './run.js';
+export { exchangeLine } from './exchange-line.js';
 export { checkSeed, namePrefixFor, naturalNamesFor } from './seeds.js';
 
 /** Gaps the engine itself observes, outside any check. */

@@ -15,6 +15,7 @@ import {
   type CheckContext,
   type CheckDefinition,
   type DifferentialCheck,
+  type Observer,
   type Phase,
   type ResponseCheck,
   type SendOptions,
@@ -24,7 +25,7 @@ import {
 import { DifferentialProbe, PROBE_NEEDS } from './probe.js';
 import { authVariants, runRedactor, runSecrets } from './credentials.js';
 import { EvidenceFactory, redactResult, redactingEmitter } from './evidence.js';
-import type { ConformanceResult, LoadResult, RunEvent, Summary } from '../result/model.js';
+import type { ConformanceResult, LoadResult, OperationId, RunEvent, Summary } from '../result/model.js';
 import { failsRun } from '../result/policy.js';
 import { loadChecks } from './load/phase.js';
 import { Recorder } from './recorder.js';
@@ -35,6 +36,7 @@ import { NotJudged, PROBE, RateLimited, TargetLost, TargetSession } from './sess
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildResult } from './result-builder.js';
 import { namePrefixFor, naturalNamesFor } from './seeds.js';
+import { exchangeLine } from './exchange-line.js';
 import { type RunClients, runClients } from '../core/clients.js';
 import { type ConcurrencyRecord, fixedConcurrency, MAX_WIDENED, Widening } from './session/in-flight.js';
 
@@ -81,6 +83,7 @@ export class Run {
   readonly #told = new Set<RuleId>();
   /** The in-flight limit of a run that may widen, following each exchange after the preflight (suites/session/in-flight.ts). */
   readonly #widening: Widening | undefined;
+  readonly #judges = new Map<string, Asserter & Observer>();
   /** Whether the preflight answered: exchanges before it (the probe's paced prelude) tell nothing of the round trip. */
   #following = false;
   /** The run's own client (no caller's transport): connections of the tool's own shape are opened ahead through it. */
@@ -309,12 +312,23 @@ export class Run {
     for (const check of this.responseChecks) {
       const started = performance.now();
       try {
-        check.inspect(x, { ...this.counted(this.recorder.asserter(check, x.meta.operation), check.id), ...this.recorder.observer(check) });
+        check.inspect(x, this.#judgeOf(check, x.meta.operation));
       } catch (error) {
         this.recorder.checkError(check, (error as Error).message);
       }
       this.took(check.id, started);
     }
+  }
+
+  /** A response check's asserter and observer for `operation`: the same closures every time, made once. */
+  #judgeOf(check: ResponseCheck, operation: OperationId): Asserter & Observer {
+    const key = `${check.id} ${operation}`;
+    const judge = this.#judges.get(key) ?? {
+      ...this.counted(this.recorder.asserter(check, operation), check.id),
+      ...this.recorder.observer(check),
+    };
+    this.#judges.set(key, judge);
+    return judge;
   }
 
   #answered(check: string, x: SentExchange): void {
@@ -384,17 +398,3 @@ const PROXY_LABEL = 'not carried (the proxy failed)';
 
 /** Key of the whole run's answers in the engine's tally. */
 const RUN_ANSWERS = '\u0000run';
-
-/**
- * An exchange in one line for --verbose: sequence number, operation, method,
- * URL, and the status with content type, size and time, or why there was no
- * response; not yet redacted (the engine redacts it before emitting).
- */
-export function exchangeLine(x: SentExchange): string {
-  const auth = x.meta.auth === 'valid' ? '' : ` [auth ${x.meta.auth}]`;
-  const sent = x.request.body ? ` (${x.request.body.byteLength} B)` : '';
-  const answer = x.response
-    ? `${x.response.status}${x.response.headers['content-type'] ? ` ${x.response.headers['content-type']}` : ''} ${x.response.body.byteLength}${x.response.truncated ? '+' : ''} B`
-    : `no response: ${x.error?.message ?? 'unknown'}`;
-  return `#${x.seq} ${x.meta.check} ${x.request.method} ${x.request.url}${sent}${auth} → ${answer} in ${x.durationMs.toFixed(1)} ms`;
-}
