@@ -11,7 +11,14 @@
 // real); rtt 0 relays every byte through the proxy, whose own CPU shares the
 // machine's two cores with the suite and the reference.
 //
-//   node scripts/bench-network.js [--runs 3] [--rtt loopback,0,30,100] [--concurrency N] [--auto | --no-widen] [--log]
+// --tls: the reference behind a TLS terminator of this process, the proxy in
+// front of it, the CLI with --ca and its own default: a TLS handshake goes
+// through the proxy, so connections open a round trip or two late as toward a
+// real far target, and the CLI decides from its openings as it would there
+// (their pace, core/connection/stock.ts, included). The proxy cannot frame
+// TLS: no waves, no most in flight. No targets (the issue's are for plain HTTP).
+//
+//   node scripts/bench-network.js [--runs 3] [--rtt loopback,0,30,100] [--concurrency N] [--auto | --no-widen] [--tls] [--log]
 //   (--concurrency: passed to the CLI; without it, the CLI's default. By default the CLI is run with
 //   --widen-concurrency: the proxy delays what goes through it, never a connection's handshake (the kernel answers
 //   that at once), so without it the CLI sees a target near the suite and keeps 32, where a far target's slow
@@ -20,8 +27,10 @@
 //   (--log: every request of the last run at each rtt, with its depth, start and end in ms)
 // Beside each run, its floor (scripts/network-floor.js): a fresh process sending as many requests, as many in flight
 // as the run had at most, none waiting for another, nothing judged; the table gives the run's wall against it.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,14 +54,55 @@ const DIRECT = {
   close: async () => {},
 };
 
-/** A delay proxy to `target` `rttMs` away, or none for `loopback`. */
-async function proxyFor(target, rttMs, log = false) {
-  return rttMs === 'loopback' ? { ...DIRECT, url: target } : startDelayProxy({ target, rttMs, log });
+/** A delay proxy to `target` `rttMs` away, or none for `loopback`; with `tls`, to a TLS terminator in front of it. */
+async function proxyFor(target, rttMs, { log = false, tls } = {}) {
+  const front = tls ? await tlsFront(target, tls) : undefined;
+  const to = front?.url ?? target;
+  const proxy = rttMs === 'loopback' ? { ...DIRECT, url: to } : await startDelayProxy({ target: to, rttMs, log });
+  if (!front) return proxy;
+  // TLS bytes are not HTTP: what the proxy would count of them means nothing.
+  return { ...proxy, stats: () => ({ ...DIRECT.stats(), log: [] }), close: () => proxy.close().then(front.close) };
+}
+
+/** A self-signed certificate for 127.0.0.1 (openssl, RSA 2048, two days) in a new temporary folder: `{ key, cert, dir }` paths. */
+export function selfSignedCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-bench-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2'];
+  execFileSync('openssl', [...args, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  return { key, cert, dir };
+}
+
+/** A TLS server on loopback passing each connection's bytes to `target` (http): `target` served over HTTPS. */
+async function tlsFront(target, { key, cert }) {
+  const upstream = new URL(target);
+  const sockets = new Set();
+  const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (socket) => {
+    const plain = connect(Number(upstream.port), upstream.hostname);
+    const end = () => {
+      socket.destroy();
+      plain.destroy();
+    };
+    for (const s of [socket, plain]) {
+      sockets.add(s);
+      s.on('error', end).on('close', () => sockets.delete(s));
+    }
+    socket.pipe(plain).pipe(socket);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${server.address().port}${upstream.pathname.replace(/\/$/, '')}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** One CLI run through a proxy `rttMs` away: wall and report seconds, requests, waves, verdict. */
-async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
-  const proxy = await proxyFor(target, rttMs, keepLog);
+async function functionalRun(target, rttMs, keepLog, concurrency, widen, tls) {
+  const proxy = await proxyFor(target, rttMs, { log: keepLog, tls });
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-net-'));
   try {
     const spawned = performance.now();
@@ -71,6 +121,7 @@ async function functionalRun(target, rttMs, keepLog, concurrency, widen) {
         '-q',
         ...(concurrency ? ['--concurrency', String(concurrency)] : []),
         ...(widen === true ? ['--widen-concurrency'] : widen === false ? ['--no-widen-concurrency'] : []),
+        ...(tls ? ['--ca', tls.cert] : []),
       ],
       {
         env: { ...process.env, PETSTORE_API_KEY: KEY },
@@ -105,11 +156,11 @@ const floorScript = new URL('./network-floor.js', import.meta.url).pathname;
  * The floor beside a run (scripts/network-floor.js): a fresh process sending as many requests, as many in flight as
  * the run had at most, none waiting for another, nothing judged; through a proxy `rttMs` away, spawn to exit.
  */
-async function floorRun(target, rttMs, count, inFlight) {
-  const proxy = await proxyFor(target, rttMs);
+async function floorRun(target, rttMs, count, inFlight, tls) {
+  const proxy = await proxyFor(target, rttMs, { tls });
   try {
     const spawned = performance.now();
-    const { stdout } = await run(process.execPath, [floorScript, proxy.url, String(count), String(inFlight)], {
+    const { stdout } = await run(process.execPath, [floorScript, proxy.url, String(count), String(inFlight), ...(tls ? [tls.cert] : [])], {
       env: { ...process.env, PETSTORE_API_KEY: KEY },
     });
     const wall = (performance.now() - spawned) / 1000;
@@ -132,8 +183,10 @@ export async function benchNetwork({
   widen = true,
   log = () => {},
   requestLog = false,
+  tls = false,
 } = {}) {
   const rows = [];
+  const certificate = tls ? selfSignedCertificate() : undefined;
   for (const rtt of rtts) {
     const results = [];
     for (let i = 0; i < runs; i++) {
@@ -142,14 +195,16 @@ export async function benchNetwork({
       try {
         // No proxy, real openings: the CLI decides as for any target (--widen-concurrency stands in for the slow
         // openings only a proxied round trip lacks).
-        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, rtt === 'loopback' ? null : widen);
+        // With TLS, or no proxy: the openings are slow as a far target's, or real, and the CLI decides as for any.
+        const auto = rtt === 'loopback' || certificate;
+        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, auto ? null : widen, certificate);
         log(
           `  ${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms away`}, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.requests} requests${r.waves === undefined ? '' : `, ${r.waves} waves (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight`} (limit ${r.limit}), ${r.verdict}`,
         );
         if (requestLog && i === runs - 1)
           for (const q of r.log) log(`    #${q.n} depth ${q.depth} ${q.start.toFixed(1)}–${q.end?.toFixed(1) ?? '?'} ms ${q.line}`);
         // Without a proxy, nothing counted the run's most in flight: the floor keeps the limit report.json gives.
-        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight ?? Number.parseInt(r.limit, 10));
+        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight ?? Number.parseInt(r.limit, 10), certificate);
         log(
           `  ${rtt} ms away, floor ${i + 1}: wall ${floor.wall.toFixed(2)} s, ${floor.waves} waves (${r.requests} requests, ${r.maxInFlight} in flight, nothing judged)`,
         );
@@ -158,16 +213,17 @@ export async function benchNetwork({
         await reference.close();
       }
     }
-    const target = NETWORK_TARGETS[rtt];
+    const target = certificate ? undefined : NETWORK_TARGETS[rtt];
     const m = median(results.map((r) => r.wall));
     rows.push({
       rtt,
+      tls: Boolean(certificate),
       what:
-        rtt === 'loopback'
+        (rtt === 'loopback'
           ? 'functional run (whole CLI), loopback'
           : rtt === 0
             ? 'functional run (whole CLI), loopback through the proxy'
-            : `functional run (whole CLI), target ${rtt} ms away`,
+            : `functional run (whole CLI), target ${rtt} ms away`) + (certificate ? ', over TLS' : ''),
       median: m,
       unit: 's',
       target: target === undefined ? undefined : `≤ ${target} s`,
@@ -180,6 +236,7 @@ export async function benchNetwork({
       floor: { wall: median(results.map((r) => r.floor.wall)), waves: counted(results.map((r) => r.floor.waves)) },
     });
   }
+  if (certificate) rmSync(certificate.dir, { recursive: true, force: true });
   return rows;
 }
 
@@ -201,13 +258,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     widen,
     log: console.log,
     requestLog: process.argv.includes('--log'),
+    tls: process.argv.includes('--tls'),
   });
   if (concurrency) console.log(`\n--concurrency ${concurrency}`);
   console.log('\nrtt | waves | in flight | requests | report | wall (whole CLI) | floor: wall, waves | × floor | target');
   console.log('--- | --- | --- | --- | --- | --- | --- | --- | ---');
   for (const row of rows)
     console.log(
-      `${row.rtt === 'loopback' ? 'loopback, no proxy' : `${row.rtt} ms`} | ${row.waves ?? '-'} | ${row.maxInFlight ?? '-'} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves ?? '-'} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
+      `${row.rtt === 'loopback' ? 'loopback, no proxy' : `${row.rtt} ms`}${row.tls ? ', TLS' : ''} | ${row.waves ?? '-'} | ${row.maxInFlight ?? '-'} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves ?? '-'} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
     );
   console.log(
     'medians; the machine may be shared: read them as such. floor: a fresh process sending as many pages, as many in flight, none waiting for another, nothing judged (scripts/network-floor.js)',

@@ -5,13 +5,14 @@
 // checks depend on, and judges each. The requests are pages of `GET /pets?limit=n`, n from 1 to 100 in turn, the
 // heaviest answers a run reads. Prints one line of JSON: { seconds, requests } (from its start to its last answer).
 //
-//   node scripts/network-floor.js <baseUrl> <count> <inFlight>   (the key in PETSTORE_API_KEY)
+//   node scripts/network-floor.js <baseUrl> <count> <inFlight> [<CA file, for https>]   (the key in PETSTORE_API_KEY)
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
-const [baseUrl, count, inFlight] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
+const [baseUrl, count, inFlight, ca] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4]), process.argv[5]];
 const started = performance.now();
 const base = new URL(baseUrl);
-const pool = new Pool(base.origin, { connections: inFlight });
+const pool = new Pool(base.origin, { connections: inFlight, ...(ca ? { connect: { ca: readFileSync(ca) } } : {}) });
 const headers = { authorization: `Bearer ${process.env.PETSTORE_API_KEY}`, accept: 'application/json' };
 let next = 0;
 let answered = 0;
