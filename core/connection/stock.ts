@@ -38,7 +38,7 @@ export const FIRST_OPENINGS = 4;
 
 /**
  * Openings at once at most, however many connections are open. At 16, a run 100 ms away over TLS took ten round
- * trips to open the 128 connections it widens to; at 64, five (bench-network --tls: 3.0-3.2 s -> 2.7-2.8 s). A far
+ * trips to open the 128 connections it widens to; at 64, six (bench-network --tls: 3.0-3.2 s -> 2.7-2.8 s). A far
  * target whose listen backlog is 1 (the bench's delay proxy listening so) did no worse: 3.4-4.1 s at 16, 3.1-4.1 s at 64
  * (a pace doubling from 16 at once, tried, took 11 s once there: its bursts of dropped SYNs came back together).
  */
