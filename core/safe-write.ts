@@ -62,6 +62,7 @@ export {
   lockDirectory,
   type LockHolder,
   STALE_LOCK_MS,
+  removeAbandoned,
   TAKEOVER_FILE,
   UNREADABLE_LOCK_MS,
 } from './safe-write/lock.js';

@@ -120,7 +120,8 @@ export class Run {
     // Everything the run sends and receives passes the redaction boundary (core/boundary.ts); a transcript's replay crossed it when it was recorded.
     const transport = options.transport;
     this.width = settings.widenConcurrency ? MAX_WIDENED : settings.concurrency;
-    this.#widening = settings.widenConcurrency && !transport ? new Widening({ onAnswersAlone: settings.widenOnAnswersAlone }) : undefined;
+    const widens = settings.widenConcurrency && !transport;
+    this.#widening = widens ? new Widening({ onAnswersAlone: settings.widenOnAnswersAlone, timeoutMs: settings.timeoutMs }) : undefined;
     this.clients = runClients(settings.disguise, settings.seed);
     this.#http = transport
       ? undefined
@@ -227,7 +228,7 @@ export class Run {
   /** The preflight answered: from now on, a run that may widen follows every exchange's time (session/in-flight.ts). */
   widen(preflight: SentExchange): void {
     this.#following = true;
-    if (this.#widening) this.#follow(this.#widening.started(preflight.durationMs, this.#http?.quickestOpeningMs));
+    if (this.#widening?.farAtStart(preflight.durationMs, this.#http?.quickestOpeningMs)) this.#openAhead(this.width);
   }
 
   /** Requests in flight at most, and why: what report.json records (`options.concurrency`). */
@@ -256,11 +257,10 @@ export class Run {
 
   /** Sends a request of the run; the differential probe, while it follows the run, sees its answer (and may send it again as other clients) before the check does. */
   async send(check: string, request: SendOptions): Promise<SentExchange> {
-    // The run's first request of its own (the probe's prelude aside, paced and in other clients' shapes): while it and
-    // the next steps go one after another, the connections the limit will use (a run that may widen: its widest) open.
+    // The run's first request (the probe's prelude aside): the connections its limit will use open meanwhile (far: `widen`).
     if (!this.#openedAhead && check !== this.differential?.id) {
       this.#openedAhead = true;
-      this.#openAhead(this.#widening ? this.width : this.settings.concurrency);
+      this.#openAhead(this.#widening?.limit ?? this.settings.concurrency);
     }
     const x = await this.session.send(check, request);
     await this.probe?.after(check, request, x);

@@ -9,13 +9,13 @@
  * refused.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, readFileSync, unlinkSync } from 'node:fs';
-import { type FileHandle, open, rename, unlink, utimes } from 'node:fs/promises';
+import { constants, readFileSync, type Stats, unlinkSync } from 'node:fs';
+import { type FileHandle, link, open, rename, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PcError } from '../errors.js';
-import { entryAt, failed, NO_FOLLOW, peek, refusedAt } from './refusal.js';
+import { entryAt, failed, NO_FOLLOW, peek, refusedAt, WriteError } from './refusal.js';
 
 /** The lock file a run holds in the folder it writes into. */
 export const LOCK_FILE = '.petstore-conformance.lock';
@@ -61,10 +61,14 @@ export class FolderLocked extends PcError {
     readonly lockPath: string,
     readonly holder: LockHolder | undefined,
     label: string,
+    /** Why, when not the holder's lock itself. */
+    why?: string,
   ) {
-    const who = holder
-      ? `pid ${holder.pid} on ${holder.host === hostname() ? 'this host' : `host ${holder.host}`}, since ${holder.since}`
-      : `its lock file cannot be read; it counts as abandoned once ${UNREADABLE_LOCK_MS / 1000} s old`;
+    const who =
+      why ??
+      (holder
+        ? `pid ${holder.pid} on ${holder.host === hostname() ? 'this host' : `host ${holder.host}`}, since ${holder.since}`
+        : `its lock file cannot be read; it counts as abandoned once ${UNREADABLE_LOCK_MS / 1000} s old`);
     super(
       'PC_ERR_WRITE',
       `${label}: another run is writing its reports there (${who}); wait for it or choose another folder (remove ${lockPath} if no run is)`,
@@ -107,7 +111,9 @@ async function holderAt(path: string): Promise<LockHolder | undefined> {
 
 /** The lock at `path`: its holder and age, or undefined when there is none. A lock that is not a regular file is refused, naming it. */
 async function readLock(path: string, label: string): Promise<{ holder: LockHolder | undefined; ageMs: number } | undefined> {
-  const found = await peek(path, MAX_LOCK_BYTES + 1);
+  const found = await peek(path, MAX_LOCK_BYTES + 1).catch((error: unknown) => {
+    throw failed(path, error, `${label}: its lock file ${LOCK_FILE} cannot be read`);
+  });
   if (!found) return undefined;
   if (!found.head) throw refusedAt(path, found.stats, `${label}: its lock file ${LOCK_FILE}`);
   const holder = found.head.length > MAX_LOCK_BYTES ? undefined : parseHolder(found.head.toString('utf8'));
@@ -177,6 +183,7 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
       await sleep(WAIT_STEP_MS);
       continue;
     }
+    if (waiting && stale(found)) throw new FolderLocked(path, undefined, label, 'another run is taking its abandoned lock over');
     if (!stale(found) || waiting || attempt >= 3) throw new FolderLocked(path, found.holder, label);
   }
 }
@@ -209,18 +216,14 @@ async function removeStaleLock(path: string, label: string, cannotLock: (error: 
   const takeover = join(dirname(path), TAKEOVER_FILE);
   const handle = await createExclusive(takeover, cannotLock);
   if (!handle) {
-    const stats = await entryAt(takeover);
-    if (stats && !stats.isFile()) throw refusedAt(takeover, stats, `${label}: its lock's takeover file ${TAKEOVER_FILE}`);
-    if (stats && Date.now() - stats.mtimeMs > TAKEOVER_ABANDONED_MS) {
-      const aside = `${takeover}.${randomBytes(6).toString('hex')}.stale`;
-      if (
-        await rename(takeover, aside).then(
-          () => true,
-          () => false,
-        )
-      )
-        await unlink(aside).catch(() => {});
-    }
+    const what = `${label}: its lock's takeover file ${TAKEOVER_FILE}`;
+    const stats = await entryAt(takeover).catch((error: unknown) => {
+      throw failed(takeover, error, what);
+    });
+    if (stats && !stats.isFile()) throw refusedAt(takeover, stats, what);
+    // The suite leaves it empty: one that holds anything is another's, left as it is.
+    if (stats && stats.size > 0) throw new WriteError(takeover, 'not written by petstore-conformance, left as it is', 'not-ours', what);
+    if (stats && Date.now() - stats.mtimeMs > TAKEOVER_ABANDONED_MS) await removeAbandoned(takeover, stats);
     return 'busy';
   }
   try {
@@ -231,6 +234,26 @@ async function removeStaleLock(path: string, label: string, cannotLock: (error: 
   } finally {
     await unlink(takeover).catch(() => {});
   }
+}
+
+/**
+ * Removes the abandoned takeover file `stats` described: moved aside, then removed if it is that very file (device and
+ * inode); otherwise it is another run's, fresh, created since (a run that removed the abandoned one a moment before
+ * this one looked), and it is put back. Between the move and putting it back a third run could create one of its own:
+ * two runs would then take over at once (a killed run, and three at once within microseconds: accepted).
+ */
+export async function removeAbandoned(takeover: string, stats: Stats): Promise<void> {
+  const aside = `${takeover}.${randomBytes(6).toString('hex')}.stale`;
+  if (
+    !(await rename(takeover, aside).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  const moved = await entryAt(aside).catch(() => undefined);
+  if (moved && (moved.ino !== stats.ino || moved.dev !== stats.dev)) await link(aside, takeover).catch(() => {});
+  await unlink(aside).catch(() => {});
 }
 
 /** The lock just taken at `path`, refreshed until released. */

@@ -36,15 +36,11 @@ export const MAX_WIDENED = 4 * DEFAULTS.concurrency;
 export const WIDEN_MIN_RTT_MS = 10;
 
 /**
- * A preflight answered in this or more, ms, starts a run asked to widen on answers alone at the widest
- * ({@link Widening.started}): its time holds a connection's opening and a round trip (two round trips of 15 ms), and
- * the suite's first pass through its own code, which on loopback took 10–15 ms (bench-network at rtt 0), where a
- * wider start only adds sockets to a run bound by its own CPU.
+ * A preflight answered in this or more, ms, says far to a run asked to widen on answers alone
+ * ({@link Widening.farAtStart}): its time holds a connection's opening and a round trip (two round trips of 15 ms),
+ * and the suite's first pass through its own code, which on loopback took 10–15 ms (bench-network at rtt 0).
  */
-export const HEAD_START_MIN_MS = 30;
-
-/** The limit a run starts at when its preflight says far ({@link Widening.started}). */
-export const HEAD_START = 2 * DEFAULTS.concurrency;
+export const FAR_PREFLIGHT_MS = 30;
 
 /**
  * Answers that set the round trip before the limit may widen: one answer is
@@ -54,6 +50,17 @@ export const HEAD_START = 2 * DEFAULTS.concurrency;
  * near target would otherwise look ten milliseconds away.
  */
 export const MIN_SAMPLES = 8;
+
+/**
+ * An answer slower than the request deadline over this holds the default for the rest of the run, as a push back
+ * does ({@link Widening.hold}): the target queues what it is sent (one that serves a request at a time, s ms each,
+ * answers 32 in flight after 32·s), and at 4× the default ({@link MAX_WIDENED}) the same queue would be 4× as long,
+ * twice the deadline's reach with this share. The limit widens on cheap requests (pages read in 5 ms) and is then
+ * used by dear ones (creates of 200 ms, 60 ms away: 63 in flight timed out where 32 did not); each operation's dear
+ * answers are first seen at the default (setup's creates, the first pages), where they show the queue before any
+ * widening makes it longer.
+ */
+export const SLOW_SHARE = 8;
 
 /** An answer shorter than this share of the round trip so far says it was not yet known. */
 export const SETTLED_SHARE = 0.75;
@@ -105,6 +112,8 @@ export class Widening {
   #samples = 0;
   /** The target pushed back once: the default from then on. */
   #held = false;
+  /** An answer this slow holds the default ({@link SLOW_SHARE}). */
+  readonly #slowMs: number;
 
   /**
    * `onAnswersAlone`: widen on what the answers show, however quickly connections open. Otherwise (the default) only
@@ -117,8 +126,9 @@ export class Widening {
    * TCP there), a far target is tested at the default width: slower, never wider than every deployment was tested
    * at. A CONNECT proxy (HTTP_PROXY) answers once it has reached the target: its tunnels take the far round trip.
    */
-  constructor({ onAnswersAlone = false }: { onAnswersAlone?: boolean } = {}) {
+  constructor({ onAnswersAlone = false, timeoutMs = DEFAULTS.timeoutMs }: { onAnswersAlone?: boolean; timeoutMs?: number } = {}) {
     this.#onAnswersAlone = onAnswersAlone;
+    this.#slowMs = timeoutMs / SLOW_SHARE;
   }
 
   /** Requests in flight at most, now. */
@@ -145,22 +155,19 @@ export class Widening {
   }
 
   /**
-   * The preflight answered after `ms`, `openingMs` the quickest opening then (undefined when none was measured).
-   * Slow start takes a round trip of the seeds' creates to double the default; a far target whose preflight shows the
-   * round trip, not the target's work, starts doubled ({@link HEAD_START}). Openings that took
-   * {@link NEAR_OPENING_MS} or more say the wire is long, with none of the target's work in them; a preflight answered
-   * within {@link NEAR_FACTOR} of that opening (its own connection's opening and one round trip are in it) says the
-   * target did little besides. Asked to widen on answers alone, only the preflight's time is known: doubled once it
-   * took {@link HEAD_START_MIN_MS} or more. One answer cannot show a queue (a target serving one request at a time
-   * answers one as fast as any), so no further than one doubling: such a target, s ms a request, holds 64 for 64·s
-   * before its answers, no longer near, take the limit back down ({@link saw}); a push back holds the default.
-   * Returns the limit.
+   * Whether the preflight, answered after `ms` (`openingMs` the quickest opening then, undefined when none was
+   * measured), says the target is far, where the run opens the connections of its widest ahead: openings that took
+   * {@link NEAR_OPENING_MS} or more (the wire is long, with none of the target's work in them) and a preflight
+   * answered within {@link NEAR_FACTOR} of that (its own connection's opening and one round trip are in it: the
+   * target did little besides); asked to widen on answers alone, a preflight of {@link FAR_PREFLIGHT_MS} or more. It
+   * widens nothing: one answer cannot show a queue (a target serving one request at a time answers one as fast as
+   * any), and only answers near the round trip do ({@link saw}).
    */
-  started(ms: number, openingMs: number | undefined): number {
-    if (this.#held || !Number.isFinite(ms)) return this.#limit;
+  farAtStart(ms: number, openingMs: number | undefined): boolean {
+    if (this.#held || !Number.isFinite(ms)) return false;
     const opening = openingMs ?? 0;
-    if (opening >= NEAR_OPENING_MS && ms <= opening * NEAR_FACTOR + NEAR_SLACK_MS) return this.#widenTo(HEAD_START, opening);
-    return this.#onAnswersAlone && ms >= HEAD_START_MIN_MS ? this.#widenTo(HEAD_START, ms / 2) : this.#limit;
+    if (opening >= NEAR_OPENING_MS) return ms <= opening * NEAR_FACTOR + NEAR_SLACK_MS;
+    return this.#onAnswersAlone && ms >= FAR_PREFLIGHT_MS;
   }
 
   #widenTo(limit: number, rtt: number): number {
@@ -196,6 +203,7 @@ export class Widening {
     }: { lateMs?: number; busy?: number; full?: boolean; openingMs?: number | undefined } = {},
   ): number {
     if (this.#held) return this.#limit;
+    if (answered && ms > this.#slowMs) return this.hold();
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;

@@ -12,6 +12,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -26,6 +27,7 @@ import {
   LOCK_FILE,
   lockDirectory,
   type Marker,
+  removeAbandoned,
   removeStale,
   STALE_LOCK_MS,
   TAKEOVER_FILE,
@@ -221,8 +223,62 @@ describe('lockDirectory', () => {
     const dir = tempDir();
     writeFileSync(join(dir, LOCK_FILE), lockText(deadPid(), hostname()));
     writeFileSync(join(dir, TAKEOVER_FILE), '');
-    await expect(lockDirectory(dir, 'x')).rejects.toBeInstanceOf(FolderLocked);
+    const refused = await lockDirectory(dir, 'x').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(FolderLocked);
+    // Not the dead pid of the stale lock: what is going on.
+    expect((refused as Error).message).toMatch(
+      /^x: another run is writing its reports there \(another run is taking its abandoned lock over\)/,
+    );
     expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, TAKEOVER_FILE]);
+  });
+
+  it('an abandoned takeover file, many runs at once: exactly one holds the folder, every time', async () => {
+    // In one process: the interleaving 16 processes hit (2 rounds of 30 held twice) is taken step by step below.
+    const pid = deadPid();
+    const old = new Date(Date.now() - UNREADABLE_LOCK_MS - 1000);
+    for (let round = 0; round < 30; round++) {
+      const dir = tempDir();
+      writeFileSync(join(dir, LOCK_FILE), lockText(pid, hostname()));
+      writeFileSync(join(dir, TAKEOVER_FILE), '');
+      utimesSync(join(dir, TAKEOVER_FILE), old, old);
+      const tries = await Promise.allSettled(Array.from({ length: 12 }, () => lockDirectory(dir, 'x')));
+      const won = tries.filter((t) => t.status === 'fulfilled');
+      for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
+      await Promise.all(won.map((t) => t.value.release()));
+      expect({ round, won: won.length, left: readdirSync(dir) }).toEqual({ round, won: 1, left: [] });
+    }
+  });
+
+  it('an abandoned takeover file is removed only if it is still the one found abandoned; a fresh one since is put back', async () => {
+    // Two runs find it abandoned; one removes it and makes its own; the other, late, moved that fresh one aside and
+    // removed it: two runs then took over at once.
+    const dir = tempDir();
+    const takeover = join(dir, TAKEOVER_FILE);
+    writeFileSync(takeover, '');
+    const abandoned = lstatSync(takeover);
+    const fresh = join(dir, 'fresh');
+    writeFileSync(fresh, '');
+    renameSync(fresh, takeover);
+    const freshIno = lstatSync(takeover).ino;
+    expect(freshIno).not.toBe(abandoned.ino);
+    await removeAbandoned(takeover, abandoned);
+    expect(readdirSync(dir)).toEqual([TAKEOVER_FILE]);
+    expect(lstatSync(takeover).ino).toBe(freshIno);
+    // The one found abandoned itself is removed, nothing left aside.
+    await removeAbandoned(takeover, lstatSync(takeover));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a takeover file that holds anything is not the suite’s: refused and left, however old', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, LOCK_FILE), lockText(deadPid(), hostname()));
+    writeFileSync(join(dir, TAKEOVER_FILE), 'notes');
+    const old = new Date(Date.now() - UNREADABLE_LOCK_MS - 1000);
+    utimesSync(join(dir, TAKEOVER_FILE), old, old);
+    await expect(lockDirectory(dir, '--report-dir rep')).rejects.toThrow(
+      /^--report-dir rep: its lock's takeover file \.petstore-conformance\.lock\.takeover: not written by petstore-conformance, left as it is/,
+    );
+    expect(readFileSync(join(dir, TAKEOVER_FILE), 'utf8')).toBe('notes');
   });
 
   it('a link planted as the takeover file is refused, never followed, and named', async () => {

@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createReferenceHandler } from '../../../reference/handler.js';
 import { serve } from '../../../reference/server.js';
-import { HEAD_START } from '../../../suites/session/in-flight.js';
 import { DISTINCTIVE_KEY, openTunnel, reportErrors, runCli, runInProcess, tempDir, withServer } from '../../helpers.js';
 import { starvedStep } from '../../starvation.js';
 
@@ -119,11 +118,31 @@ describe('the in-flight limit 60 ms away', () => {
       return answer;
     };
     const { concurrency, maxInFlight } = await runAway(['--widen-concurrency'], {}, serial);
-    // The preflight, one request, cannot show a queue: the run starts at HEAD_START (64) on its word. A wave's first
-    // answers come before the queue builds (near): a probe a little past it, taken back as the queue shows; never the
-    // 128 a far target is widened to.
-    expect(concurrency?.limit).toBeLessThanOrEqual(HEAD_START + HEAD_START / 4);
+    // A wave's first answers come before the queue builds (near): a probe a little past 32, taken back as the queue
+    // shows; never the 128 a far target is widened to.
+    expect(concurrency?.limit).toBeLessThanOrEqual(64);
     expect(maxInFlight).toBeLessThanOrEqual(concurrency!.limit);
+  });
+
+  it('a far target whose creates queue (one at a time, 60 ms each) keeps 32, though its pages are quick: widened on them, its creates would time out', async () => {
+    // Setup's creates, at 32 in flight, answer over 32 × 60 ms: past the deadline over SLOW_SHARE (3 s / 8 here), which
+    // holds the default. Without the hold it widened to 59 on pages read in 5 ms: 59 creates queued take 3.5 s, past the
+    // 3 s deadline (at 200 ms a create and the 10 s default, 63 in flight timed out and the run ended in error).
+    let queue = Promise.resolve();
+    const serial: Parameters<typeof withServer>[0]['wrap'] = (inner) => (request) => {
+      const answer = queue.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, request.method === 'POST' ? 60 : 5));
+        return inner(request);
+      });
+      queue = answer.then(
+        () => undefined,
+        () => undefined,
+      );
+      return answer;
+    };
+    const { concurrency, maxInFlight } = await runAway(['--widen-concurrency', '--timeout', '3000'], {}, serial);
+    expect(concurrency).toEqual({ limit: 32, source: 'default' });
+    expect(maxInFlight).toBeLessThanOrEqual(32);
   });
 
   it.each([

@@ -4,14 +4,14 @@ import { DEFAULTS } from '../../../suites/defaults.js';
 import {
   BUSY_SHARE,
   fixedConcurrency,
-  HEAD_START,
-  HEAD_START_MIN_MS,
+  FAR_PREFLIGHT_MS,
   InFlightGate,
   MAX_WIDENED,
   MIN_SAMPLES,
   NEAR_FACTOR,
   NEAR_SLACK_MS,
   SETTLED_SHARE,
+  SLOW_SHARE,
   WIDEN_MIN_RTT_MS,
   Widening,
 } from '../../../suites/session/in-flight.js';
@@ -160,36 +160,42 @@ describe('the in-flight limit: widened while the round trip, not the target, is 
     expect(w.saw(100, true, { full: true })).toBe(45);
   });
 
-  it('a far target whose preflight came back about as fast as its connection opened starts one doubling wider', () => {
-    expect(HEAD_START).toBe(2 * DEFAULTS.concurrency);
+  it('a far target whose preflight came back about as fast as its connection opened is far at start, and widens nothing yet', () => {
     const w = new Widening();
     // Opening 100 ms (the round trip), the preflight 2 round trips and a little work: the wire, not the target.
-    expect(w.started(205, 100)).toBe(HEAD_START);
-    expect(w.record).toEqual({ limit: HEAD_START, source: 'widened', rttMs: 100 });
-    // Then as before: near answers add one each, those not near (the target queueing after all) take one away each.
-    for (let i = 1; i < MIN_SAMPLES; i++) expect(w.saw(100, true, { openingMs: 100 })).toBe(HEAD_START);
-    expect(w.saw(100, true, { openingMs: 100 })).toBe(HEAD_START + 1);
-    expect(w.saw(1000, true, { openingMs: 100 })).toBe(HEAD_START);
+    expect(w.farAtStart(205, 100)).toBe(true);
+    expect(w.limit).toBe(DEFAULTS.concurrency);
+    expect(w.record).toEqual({ limit: DEFAULTS.concurrency, source: 'default' });
   });
 
-  it("no head start when the preflight shows the target's own work, a near opening, none measured, or a push back", () => {
-    // Far, but the preflight took far longer than its opening: a slow target, which 128 at once would queue.
-    expect(new Widening().started(100 * NEAR_FACTOR + NEAR_SLACK_MS + 1, 100)).toBe(DEFAULTS.concurrency);
+  it("not far at start when the preflight shows the target's own work, a near opening, none measured, or a push back", () => {
+    // Far, but the preflight took far longer than its opening: a slow target.
+    expect(new Widening().farAtStart(100 * NEAR_FACTOR + NEAR_SLACK_MS + 1, 100)).toBe(false);
     // A near opening (loopback, one data centre; or a reverse proxy near the suite): slow answers are the target's.
-    expect(new Widening().started(500, NEAR_OPENING_MS - 1)).toBe(DEFAULTS.concurrency);
-    expect(new Widening().started(500, undefined)).toBe(DEFAULTS.concurrency);
+    expect(new Widening().farAtStart(500, NEAR_OPENING_MS - 1)).toBe(false);
+    expect(new Widening().farAtStart(500, undefined)).toBe(false);
     const held = new Widening(ASKED);
     held.hold();
-    expect(held.started(205, 100)).toBe(DEFAULTS.concurrency);
-    expect(new Widening().record).toEqual({ limit: DEFAULTS.concurrency, source: 'default' });
+    expect(held.farAtStart(205, 100)).toBe(false);
   });
 
-  it('asked to widen on answers alone, the preflight alone decides: one doubling from HEAD_START_MIN_MS on', () => {
-    // On loopback a cold preflight (a connection opened, the code's first pass) takes 10-15 ms: no head start there.
-    expect(new Widening(ASKED).started(HEAD_START_MIN_MS - 1, 0)).toBe(DEFAULTS.concurrency);
-    const w = new Widening(ASKED);
-    expect(w.started(HEAD_START_MIN_MS, 0)).toBe(HEAD_START);
-    expect(w.record).toEqual({ limit: HEAD_START, source: 'widened', rttMs: HEAD_START_MIN_MS / 2 });
+  it('asked to widen on answers alone, the preflight alone says far: from FAR_PREFLIGHT_MS on', () => {
+    // On loopback a cold preflight (a connection opened, the code's first pass) takes 10-15 ms.
+    expect(new Widening(ASKED).farAtStart(FAR_PREFLIGHT_MS - 1, 0)).toBe(false);
+    expect(new Widening(ASKED).farAtStart(FAR_PREFLIGHT_MS, 0)).toBe(true);
+  });
+
+  it('an answer slower than the deadline over SLOW_SHARE holds the default for the rest of the run: the target queues', () => {
+    // A target serving one create at a time, 200 ms each, 60 ms away: 32 creates in flight answer over 6.4 s; widened on
+    // quick pages before its creates, 63 in flight timed out at the 10 s deadline.
+    const w = new Widening({ ...ASKED, timeoutMs: 10_000 });
+    expect(after(w, 60, 100)).toBe(32 + 100 - MIN_SAMPLES + 1);
+    expect(w.saw(10_000 / SLOW_SHARE + 1, true)).toBe(DEFAULTS.concurrency);
+    expect(after(w, 60, 100)).toBe(DEFAULTS.concurrency);
+    // Up to it, an answer is one of a queue as any other (one fewer), not a hold.
+    const v = new Widening({ ...ASKED, timeoutMs: 10_000 });
+    after(v, 60, 100);
+    expect(v.saw(10_000 / SLOW_SHARE, true)).toBe(32 + 100 - MIN_SAMPLES + 1 - 1);
   });
 
   it('what it records is valid in the published report schema', () => {
