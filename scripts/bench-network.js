@@ -19,11 +19,11 @@
 // TLS: no waves, no most in flight. No targets (the issue's are for plain HTTP).
 //
 //   node scripts/bench-network.js [--runs 3] [--rtt loopback,0,30,100] [--concurrency N] [--auto | --no-widen] [--tls] [--log]
-//   (--concurrency: passed to the CLI; without it, the CLI's default. By default the CLI is run with
-//   --widen-concurrency: the proxy delays what goes through it, never a connection's handshake (the kernel answers
-//   that at once), so without it the CLI sees a target near the suite and keeps 32, where a far target's slow
-//   handshakes let it widen. --auto: the CLI's own default, as behind a proxy near the suite; --no-widen:
-//   --no-widen-concurrency, the fixed default of 32)
+//   (--concurrency: passed to the CLI; without it, the CLI's default. By default the CLI is run through the plain
+//   proxy with --widen-concurrency: the proxy delays what goes through it, never a connection's handshake (the kernel
+//   answers that at once), so without it the CLI sees a target near the suite and keeps 32, where a far target's slow
+//   handshakes let it widen; on loopback and with --tls, with its own default. --auto: the CLI's own default on every
+//   row, as behind a proxy near the suite; --no-widen: --no-widen-concurrency, the fixed default of 32, on every row)
 //   (--log: every request of the last run at each rtt, with its depth, start and end in ms)
 // Beside each run, its floor (scripts/network-floor.js): a fresh process sending as many requests, as many in flight
 // as the run had at most, none waiting for another, nothing judged; the table gives the run's wall against it.
@@ -180,7 +180,7 @@ export async function benchNetwork({
   runs = 3,
   rtts = ['loopback', 0, 30, 100],
   concurrency,
-  widen = true,
+  widen,
   log = () => {},
   requestLog = false,
   tls = false,
@@ -193,20 +193,21 @@ export async function benchNetwork({
       // A fresh reference each run: every run creates its animals into the same empty store.
       const reference = await startReferenceProcess(KEY);
       try {
-        // No proxy, real openings: the CLI decides as for any target (--widen-concurrency stands in for the slow
-        // openings only a proxied round trip lacks).
-        // With TLS, or no proxy: the openings are slow as a far target's, or real, and the CLI decides as for any.
-        const auto = rtt === 'loopback' || certificate;
-        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, auto ? null : widen, certificate);
+        // Unless told: --widen-concurrency through the plain proxy, standing in for the slow openings it cannot make;
+        // with TLS (openings slow as a far target's) or no proxy (real ones), the CLI's own default.
+        const choice = widen !== undefined ? widen : rtt === 'loopback' || certificate ? null : true;
+        const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, choice, certificate);
+        const where = `${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms away`}${certificate ? ', TLS' : ''}`;
         log(
-          `  ${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms away`}, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.requests} requests${r.waves === undefined ? '' : `, ${r.waves} waves (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight`} (limit ${r.limit}), ${r.verdict}`,
+          `  ${where}, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.requests} requests${r.waves === undefined ? '' : `, ${r.waves} waves (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight`} (limit ${r.limit}), ${r.verdict}`,
         );
         if (requestLog && i === runs - 1)
           for (const q of r.log) log(`    #${q.n} depth ${q.depth} ${q.start.toFixed(1)}–${q.end?.toFixed(1) ?? '?'} ms ${q.line}`);
         // Without a proxy, nothing counted the run's most in flight: the floor keeps the limit report.json gives.
-        const floor = await floorRun(reference.url, rtt, r.requests, r.maxInFlight ?? Number.parseInt(r.limit, 10), certificate);
+        const inFlight = r.maxInFlight ?? (Number.parseInt(r.limit, 10) || 32);
+        const floor = await floorRun(reference.url, rtt, r.requests, inFlight, certificate);
         log(
-          `  ${rtt} ms away, floor ${i + 1}: wall ${floor.wall.toFixed(2)} s, ${floor.waves} waves (${r.requests} requests, ${r.maxInFlight} in flight, nothing judged)`,
+          `  ${where}, floor ${i + 1}: wall ${floor.wall.toFixed(2)} s, ${floor.waves ?? '-'} waves (${r.requests} requests, ${inFlight} in flight, nothing judged)`,
         );
         results.push({ ...r, floor });
       } finally {
@@ -249,8 +250,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         .map((r) => (r === 'loopback' ? r : Number(r)))
     : undefined;
   const concurrency = process.argv.includes('--concurrency') ? Number(at('concurrency')) : undefined;
-  // null: the CLI's own default (undefined would be benchNetwork's, --widen-concurrency).
-  const widen = process.argv.includes('--auto') ? null : !process.argv.includes('--no-widen');
+  // null: the CLI's own default; undefined: benchNetwork's, per row.
+  const widen = process.argv.includes('--auto') ? null : process.argv.includes('--no-widen') ? false : undefined;
   const rows = await benchNetwork({
     runs,
     ...(rtts ? { rtts } : {}),
