@@ -154,6 +154,19 @@ describe('appendToFile', () => {
   });
 });
 
+/** `contenders` runs taking the lock of a folder `plant` filled, at once, `rounds` times: exactly one wins, nothing is left. */
+async function exactlyOneWins(rounds: number, contenders: number, plant: (dir: string) => void): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const dir = tempDir();
+    plant(dir);
+    const tries = await Promise.allSettled(Array.from({ length: contenders }, () => lockDirectory(dir, 'x')));
+    const won = tries.filter((t) => t.status === 'fulfilled');
+    for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
+    await Promise.all(won.map((t) => t.value.release()));
+    expect({ round, won: won.length, left: readdirSync(dir) }).toEqual({ round, won: 1, left: [] });
+  }
+}
+
 describe('lockDirectory', () => {
   it('is refused while held, names the holder, and is free again once released', async () => {
     const dir = tempDir();
@@ -195,15 +208,7 @@ describe('lockDirectory', () => {
     // Moving the lock aside and putting back one that was not the stale one let two or three of eight win (CI saw
     // three; 197 rounds of 300 here): a lock removed only under the takeover file, by one run at a time, lets one.
     const pid = deadPid();
-    for (let round = 0; round < 40; round++) {
-      const dir = tempDir();
-      writeFileSync(join(dir, LOCK_FILE), lockText(pid, hostname()));
-      const tries = await Promise.allSettled(Array.from({ length: 8 }, () => lockDirectory(dir, 'x')));
-      const won = tries.filter((t) => t.status === 'fulfilled');
-      for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
-      await Promise.all(won.map((t) => t.value.release()));
-      expect({ round, won: won.length, left: readdirSync(dir) }).toEqual({ round, won: 1, left: [] });
-    }
+    await exactlyOneWins(40, 8, (dir) => writeFileSync(join(dir, LOCK_FILE), lockText(pid, hostname())));
   });
 
   it('a takeover file left by a run killed within its takeover is removed once old, and the stale lock taken over', async () => {
@@ -236,17 +241,11 @@ describe('lockDirectory', () => {
     // In one process: the interleaving 16 processes hit (2 rounds of 30 held twice) is taken step by step below.
     const pid = deadPid();
     const old = new Date(Date.now() - UNREADABLE_LOCK_MS - 1000);
-    for (let round = 0; round < 30; round++) {
-      const dir = tempDir();
+    await exactlyOneWins(30, 12, (dir) => {
       writeFileSync(join(dir, LOCK_FILE), lockText(pid, hostname()));
       writeFileSync(join(dir, TAKEOVER_FILE), '');
       utimesSync(join(dir, TAKEOVER_FILE), old, old);
-      const tries = await Promise.allSettled(Array.from({ length: 12 }, () => lockDirectory(dir, 'x')));
-      const won = tries.filter((t) => t.status === 'fulfilled');
-      for (const t of tries) if (t.status === 'rejected') expect(t.reason).toBeInstanceOf(FolderLocked);
-      await Promise.all(won.map((t) => t.value.release()));
-      expect({ round, won: won.length, left: readdirSync(dir) }).toEqual({ round, won: 1, left: [] });
-    }
+    });
   });
 
   it('an abandoned takeover file is removed only if it is still the one found abandoned; a fresh one since is put back', async () => {
