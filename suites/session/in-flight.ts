@@ -170,15 +170,6 @@ export class Widening {
     return this.#onAnswersAlone && ms >= FAR_PREFLIGHT_MS;
   }
 
-  #widenTo(limit: number, rtt: number): number {
-    this.#limit = limit;
-    if (limit > this.#widest) {
-      this.#widest = limit;
-      this.#widenedFor = rtt;
-    }
-    return limit;
-  }
-
   /**
    * An exchange ended after `ms`, answered or not; returns the limit from now
    * on. `lateMs`: how far behind the suite's own loop was when it was read
@@ -203,7 +194,8 @@ export class Widening {
     }: { lateMs?: number; busy?: number; full?: boolean; openingMs?: number | undefined } = {},
   ): number {
     if (this.#held) return this.#limit;
-    if (answered && ms > this.#slowMs) return this.hold();
+    // The wait of an answer read late is the suite's own, not the target's queue.
+    if (answered && ms - lateMs > this.#slowMs) return this.hold();
     if (!answered) {
       this.#limit = Math.max(DEFAULTS.concurrency, Math.floor(this.#limit / 2));
       return this.#limit;
@@ -219,7 +211,12 @@ export class Widening {
     const near = far && this.#rtt >= WIDEN_MIN_RTT_MS && own <= this.#rtt * NEAR_FACTOR + NEAR_SLACK_MS;
     // The suite itself behind or busy: no wider, whatever the wire does; nor wider than what was used.
     if (near && (lateMs > this.#rtt * LAG_SHARE || busy > BUSY_SHARE || !full)) return this.#limit;
-    return this.#widenTo(near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1), this.#rtt);
+    this.#limit = near ? Math.min(MAX_WIDENED, this.#limit + 1) : Math.max(DEFAULTS.concurrency, this.#limit - 1);
+    if (this.#limit > this.#widest) {
+      this.#widest = this.#limit;
+      this.#widenedFor = this.#rtt;
+    }
+    return this.#limit;
   }
 }
 
