@@ -340,6 +340,6 @@ export interface ConcurrencyRecord {
   limit: number;
   /** `given`: by the caller, a hard limit; `default`: not given, and widening turned off, or the round trip too short or the target queueing; `widened`: widened. */
   source: 'given' | 'default' | 'widened';
-  /** The round trip estimated when the widest limit was reached (the shortest exchange seen; at the preflight, the quickest opening or half the preflight's time), ms; present when the limit was widened. */
+  /** The round trip estimated (the shortest exchange seen), ms; present when the limit was widened. */
   rttMs?: number;
 }

@@ -44,6 +44,9 @@ const KEY = 'bench-network-key';
 /** Targets of issue 23, whole CLI wall time in seconds, by round trip in ms (`loopback`: no proxy). */
 export const NETWORK_TARGETS = { loopback: 0.6, 30: 1.0, 100: 1.5 };
 
+/** A row's name: `loopback, no proxy` or `30 ms`, `, TLS` with --tls. */
+const rowName = (rtt, tls) => `${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms`}${tls ? ', TLS' : ''}`;
+
 /** The median of what a proxy counted; undefined without one. */
 const counted = (values) => (values.includes(undefined) ? undefined : median(values));
 
@@ -61,7 +64,7 @@ async function proxyFor(target, rttMs, { log = false, tls } = {}) {
   const proxy = rttMs === 'loopback' ? { ...DIRECT, url: to } : await startDelayProxy({ target: to, rttMs, log });
   if (!front) return proxy;
   // TLS bytes are not HTTP: what the proxy would count of them means nothing.
-  return { ...proxy, stats: () => ({ ...DIRECT.stats(), log: [] }), close: () => proxy.close().then(front.close) };
+  return { ...proxy, stats: DIRECT.stats, close: () => proxy.close().then(front.close) };
 }
 
 /** A self-signed certificate for 127.0.0.1 (openssl, RSA 2048, two days) in a new temporary folder: `{ key, cert, dir }` paths. */
@@ -197,7 +200,7 @@ export async function benchNetwork({
         // with TLS (openings slow as a far target's) or no proxy (real ones), the CLI's own default.
         const choice = widen !== undefined ? widen : rtt === 'loopback' || certificate ? null : true;
         const r = await functionalRun(reference.url, rtt, requestLog && i === runs - 1, concurrency, choice, certificate);
-        const where = `${rtt === 'loopback' ? 'loopback, no proxy' : `${rtt} ms away`}${certificate ? ', TLS' : ''}`;
+        const where = rowName(rtt, certificate);
         log(
           `  ${where}, run ${i + 1}: wall ${r.wall.toFixed(2)} s, report ${r.seconds.toFixed(2)} s, ${r.requests} requests${r.waves === undefined ? '' : `, ${r.waves} waves (${r.seen} seen by the proxy), at most ${r.maxInFlight} in flight`} (limit ${r.limit}), ${r.verdict}`,
         );
@@ -266,7 +269,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('--- | --- | --- | --- | --- | --- | --- | --- | ---');
   for (const row of rows)
     console.log(
-      `${row.rtt === 'loopback' ? 'loopback, no proxy' : `${row.rtt} ms`}${row.tls ? ', TLS' : ''} | ${row.waves ?? '-'} | ${row.maxInFlight ?? '-'} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves ?? '-'} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
+      `${rowName(row.rtt, row.tls)} | ${row.waves ?? '-'} | ${row.maxInFlight ?? '-'} | ${row.requests} | ${row.report.toFixed(2)} s | ${row.median.toFixed(2)} s (runs ${row.runs.map((s) => s.toFixed(2)).join(', ')}) | ${row.floor.wall.toFixed(2)} s, ${row.floor.waves ?? '-'} | ${(row.median / row.floor.wall).toFixed(2)} | ${row.target ?? '-'}: ${row.met === undefined ? '-' : row.met ? 'met' : 'NOT met'}`,
     );
   console.log(
     'medians; the machine may be shared: read them as such. floor: a fresh process sending as many pages, as many in flight, none waiting for another, nothing judged (scripts/network-floor.js)',

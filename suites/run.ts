@@ -323,12 +323,9 @@ export class Run {
   /** A response check's asserter and observer for `operation`: the same closures every time, made once. */
   #judgeOf(check: ResponseCheck, operation: OperationId): Asserter & Observer {
     const key = `${check.id} ${operation}`;
-    const judge = this.#judges.get(key) ?? {
-      ...this.counted(this.recorder.asserter(check, operation), check.id),
-      ...this.recorder.observer(check),
-    };
-    this.#judges.set(key, judge);
-    return judge;
+    if (!this.#judges.has(key))
+      this.#judges.set(key, { ...this.counted(this.recorder.asserter(check, operation), check.id), ...this.recorder.observer(check) });
+    return this.#judges.get(key)!;
   }
 
   #answered(check: string, x: SentExchange): void {

@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PcError } from '../errors.js';
-import { entryAt, failed, NO_FOLLOW, peek, refusedAt, WriteError } from './refusal.js';
+import { entryAt, failed, NO_FOLLOW, notOursAt, peek, refusedAt } from './refusal.js';
 
 /** The lock file a run holds in the folder it writes into. */
 export const LOCK_FILE = '.petstore-conformance.lock';
@@ -176,15 +176,17 @@ export async function lockDirectory(dir: string, label: string): Promise<Directo
     }
     const found = await readLock(path, label);
     if (!found) continue;
-    const waiting = !stale(found) ? !found.holder : (await removeStaleLock(path, label, cannotLock)) === 'busy';
+    // Asked once a look: for a lock of this host, whether its process still runs.
+    const isStale = stale(found);
+    const waiting = !isStale ? !found.holder : (await removeStaleLock(path, label, cannotLock)) === 'busy';
     if (waiting && Date.now() < waitUntil) {
       // Another run may have created it a moment ago and be filling it, or be taking the stale one over.
       attempt--;
       await sleep(WAIT_STEP_MS);
       continue;
     }
-    if (waiting && stale(found)) throw new FolderLocked(path, undefined, label, 'another run is taking its abandoned lock over');
-    if (!stale(found) || waiting || attempt >= 3) throw new FolderLocked(path, found.holder, label);
+    if (waiting && isStale) throw new FolderLocked(path, undefined, label, 'another run is taking its abandoned lock over');
+    if (!isStale || attempt >= 3) throw new FolderLocked(path, found.holder, label);
   }
 }
 
@@ -208,9 +210,8 @@ async function createExclusive(path: string, cannotLock: (error: unknown) => Err
  * meanwhile: no other run removes a lock then, so the lock looked at under it
  * is the one removed, and a fresh lock, another run's, is never. `busy`:
  * another run holds the takeover file. One left behind by a run killed within
- * its takeover is moved aside and removed once {@link TAKEOVER_ABANDONED_MS}
- * old (two runs doing so at once with a third taking over in between could
- * each remove a lock: a killed run and three at once, accepted).
+ * its takeover is removed once {@link TAKEOVER_ABANDONED_MS} old
+ * ({@link removeAbandoned}).
  */
 async function removeStaleLock(path: string, label: string, cannotLock: (error: unknown) => Error): Promise<'removed' | 'busy'> {
   const takeover = join(dirname(path), TAKEOVER_FILE);
@@ -222,7 +223,7 @@ async function removeStaleLock(path: string, label: string, cannotLock: (error: 
     });
     if (stats && !stats.isFile()) throw refusedAt(takeover, stats, what);
     // The suite leaves it empty: one that holds anything is another's, left as it is.
-    if (stats && stats.size > 0) throw new WriteError(takeover, 'not written by petstore-conformance, left as it is', 'not-ours', what);
+    if (stats && stats.size > 0) throw notOursAt(takeover, what);
     if (stats && Date.now() - stats.mtimeMs > TAKEOVER_ABANDONED_MS) await removeAbandoned(takeover, stats);
     return 'busy';
   }

@@ -108,8 +108,10 @@ export function refusedAt(path: string, stats: Stats, label: string | undefined)
   return new WriteError(path, `${kindOf(stats)}, left as it is`, 'not-regular', label);
 }
 
-/** The words of a refused file the suite did not write. */
-const NOT_OURS = 'not written by petstore-conformance, left as it is';
+/** The refusal of `path` because it is a file the suite did not write. */
+export function notOursAt(path: string, label: string | undefined): WriteError {
+  return new WriteError(path, 'not written by petstore-conformance, left as it is', 'not-ours', label);
+}
 
 /** The entry at `path` (not followed), or undefined when there is none. */
 export async function entryAt(path: string): Promise<Stats | undefined> {
@@ -159,7 +161,7 @@ export async function replaceable(path: string, marker: Marker, label: string | 
   const found = await peek(path, marker.bytes);
   if (!found) return 'none';
   if (!found.head) return refusedAt(path, found.stats, label);
-  return marker.test(found.head) ? 'ours' : new WriteError(path, NOT_OURS, 'not-ours', label);
+  return marker.test(found.head) ? 'ours' : notOursAt(path, label);
 }
 
 /**

@@ -28,9 +28,10 @@ export function asWritten(request: Parts, app: AppHabits | undefined, salt = 0):
   const { path, body, headers, written } = request;
   if (!app) return { path, ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}) };
   const query = written?.query;
-  const rewritten = written?.json === undefined ? undefined : writeJson(written.json, app.json);
   const fits = (text: string | Uint8Array | undefined) => text !== undefined && Buffer.byteLength(text) <= MAX_REWRITTEN_BYTES;
-  const json = fits(body) && fits(rewritten) ? rewritten : undefined;
+  // A body already past the bound is not written again only to be dropped (a name of 65 536 code points).
+  const rewritten = written?.json !== undefined && fits(body) ? writeJson(written.json, app.json) : undefined;
+  const json = fits(rewritten) ? rewritten : undefined;
   const asks = app.accept !== undefined && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'accept');
   // Its own headers first, as an application sets them on every call; the check's own win.
   const own = { ...app.stamp(salt), ...(asks ? { accept: app.accept! } : {}), ...headers };
