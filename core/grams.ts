@@ -43,8 +43,15 @@ function gramAt(text: string, at: number): string {
 const MAX_PLACES = 64;
 
 function gramHash(text: string, at: number): number {
-  let h = foldAscii(text.charCodeAt(at));
-  for (let k = 1; k < GRAM; k++) h = Math.imul(h, 0x01000193) ^ foldAscii(text.charCodeAt(at + k));
+  return unitsHash(text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2), text.charCodeAt(at + 3));
+}
+
+/** {@link gramHash} of a gram given as its four units. */
+function unitsHash(a: number, b: number, c: number, d: number): number {
+  let h = foldAscii(a);
+  h = Math.imul(h, 0x01000193) ^ foldAscii(b);
+  h = Math.imul(h, 0x01000193) ^ foldAscii(c);
+  h = Math.imul(h, 0x01000193) ^ foldAscii(d);
   return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - HASH_BITS);
 }
 
@@ -129,6 +136,41 @@ export class SampledGrams {
       const h = gramHash(text, at);
       if ((this.#hashes[h >>> 3]! & (1 << (h & 7))) !== 0 && this.#grams.has(gramAt(text, at)) && this.#holdsAround(text, at, h))
         return true;
+    }
+    return false;
+  }
+
+  /**
+   * False only when `text` without the units `dropped` marks (1 per UTF-16
+   * unit: core/redact/gaps.ts) holds none of the strings and none of the
+   * windows; without building that text. Yes where a gram at a sampled place
+   * is one of theirs: the caller builds the text, and asks {@link mayHold}.
+   */
+  mayHoldWithout(text: string, dropped: Uint8Array): boolean {
+    if (this.#none) return false;
+    if (this.#stride === 0) return true;
+    const stride = this.#stride;
+    // The last four units kept, and how many were kept: a gram is looked at where `mayHold` would in the text built.
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let kept = 0;
+    let due = GRAM;
+    for (let i = 0; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (dropped[d] === 1) continue;
+      if (++kept === due) {
+        due += stride;
+        const h = unitsHash(a, b, c, d);
+        if (
+          (this.#hashes[h >>> 3]! & (1 << (h & 7))) !== 0 &&
+          this.#grams.has(String.fromCharCode(foldAscii(a), foldAscii(b), foldAscii(c), foldAscii(d)))
+        )
+          return true;
+      }
+      a = b;
+      b = c;
+      c = d;
     }
     return false;
   }

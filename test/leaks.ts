@@ -22,6 +22,24 @@ export const pctAll = (text: string, encoding: BufferEncoding = 'utf8'): string 
 export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 export const asciiUpper = (text: string): string => text.replace(/[a-z]+/g, (m) => m.toUpperCase());
 export const swapped = (text: string): string => [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+/** Each ASCII letter 13 places on: its own inverse. */
+export const rot13 = (text: string): string =>
+  text.replace(/[A-Za-z]/g, (c) => String.fromCharCode((c <= 'Z' ? 65 : 97) + ((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26)));
+export const reversed = (text: string): string => [...text].reverse().join('');
+/** Printable ASCII as its full-width compatibility character (`Ａ` for `A`), which NFKC takes back. */
+const fullwidth = (text: string): string => text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+/** ASCII letters and digits as mathematical bold ones (U+1D400…), which NFKC takes back. */
+const mathBold = (text: string): string =>
+  text.replace(/[A-Za-z0-9]/g, (c) =>
+    String.fromCodePoint(
+      /[0-9]/.test(c) ? 0x1d7ce + Number(c) : c <= 'Z' ? 0x1d400 + c.charCodeAt(0) - 65 : 0x1d41a + c.charCodeAt(0) - 97,
+    ),
+  );
+/** RFC 4648 base32, unpadded. */
+export const base32 = (text: string): string => {
+  const bits = [...Buffer.from(text)].map((b) => b.toString(2).padStart(8, '0')).join('');
+  return (bits.match(/.{1,5}/g) ?? []).map((five) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[parseInt(five.padEnd(5, '0'), 2)]).join('');
+};
 
 /**
  * Every form a server may echo a secret in, as the raw characters it sends:
@@ -93,6 +111,29 @@ export const ECHO_FORMS: Readonly<Record<string, (k: string) => string>> = {
   'piece, upper case': (k) => k.slice(2, 12).toUpperCase(),
   'bearer near miss': (k) => `Bearer ${k.slice(0, -1)}`,
   'bearer near miss as a header name': (k) => `x-n-bearer-${k.slice(0, -1)}`.toLowerCase(),
+  // What a reader undoes by hand: a letter cipher, a reversal, separators between the characters (spaces, invisible
+  // ones, a JSON array, a line break), compatibility characters (NFKC), one character or byte an escape of its own.
+  rot13: (k) => rot13(k),
+  reversed: (k) => reversed(k),
+  'spaced in fours': (k) => (k.match(/.{1,4}/gsu) ?? []).join(' '),
+  'zero-width spaces between': (k) => [...k].join('\u200b'),
+  'soft hyphens between': (k) => [...k].join('\u00ad'),
+  'dashes between': (k) => [...k].join('-'),
+  'array of characters': (k) => JSON.stringify([...k]),
+  'line break inside': (k) => `${k.slice(0, 5)}\r\n${k.slice(5)}`,
+  fullwidth: (k) => fullwidth(k),
+  'mathematical bold': (k) => mathBold(k),
+  'quoted-printable': (k) => [...Buffer.from(k)].map((b) => `=${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
+  'css escapes': (k) => [...k].map((c) => `\\${c.codePointAt(0)!.toString(16)} `).join(''),
+  // Encoded twice, as text in base32, as one big number, and base64 wrapped in lines of 76 (MIME, Python's encodebytes).
+  'base64 of base64': (k) => b64(b64(k)),
+  'base64 of bearer base64': (k) => b64(`x-auth: ${b64(`Bearer ${k}`)}`),
+  'base64 of hex': (k) => b64(hex(k)),
+  'hex of base64': (k) => hex(b64(k)),
+  base32: (k) => base32(k),
+  'base32 after two bytes': (k) => base32(`xy${k}`).toLowerCase(),
+  'one big number': (k) => BigInt(`0x${hex(k)}`).toString(),
+  'base64 in lines of 76': (k) => b64(`${'x'.repeat(50)}${k}${'y'.repeat(40)}`).replace(/.{76}/g, '$&\r\n'),
 };
 
 /** Characters of the key that make a leak. */
@@ -109,15 +150,41 @@ export function caseless(text: string): string {
   return text.toUpperCase().toLowerCase();
 }
 
-/** The 8-character windows of a key that must not appear anywhere, with the case-insensitive ones apart. */
-export function windowsOf(key: string): { exact: Set<string>; folded: Set<string>; encoded: Set<string> } {
+/** `text` with only its letters, digits and marks kept: what a reader keeps of a key written with separators between its characters. */
+export const skeleton = (text: string): string => text.replace(/[^\p{L}\p{N}\p{M}]+/gu, '');
+
+/**
+ * The 8-character windows of a key that must not appear anywhere, with the
+ * case-insensitive ones apart, and those of its {@link skeleton} (looked for in
+ * the skeletons of texts).
+ */
+export interface Windows {
+  exact: Set<string>;
+  folded: Set<string>;
+  encoded: Set<string>;
+  skeletal: Set<string>;
+  /** Windows of the key, case-folded, in ROT13 and reversed: looked for in the text layers ({@link findLeak}). */
+  undone: Map<string, 'rot13' | 'reversed'>;
+}
+
+export function windowsOf(key: string): Windows {
   const exact = new Set<string>();
   const folded = new Set<string>();
+  const skeletal = new Set<string>();
   const mojibake = Buffer.from(key, 'utf8').toString('latin1');
   for (const text of [key, mojibake]) for (let i = 0; i + WINDOW <= text.length; i++) exact.add(text.slice(i, i + WINDOW));
   const caseFolded = caseless(key);
   for (let i = 0; i + WINDOW <= caseFolded.length; i++) folded.add(caseFolded.slice(i, i + WINDOW));
-  return { exact, folded, encoded: encodedWindows(key) };
+  const bare = caseless(skeleton(key));
+  for (let i = 0; i + WINDOW <= bare.length; i++) skeletal.add(bare.slice(i, i + WINDOW));
+  const undone = new Map<string, 'rot13' | 'reversed'>();
+  for (const [how, text] of [
+    ['rot13', rot13(caseFolded)],
+    ['reversed', reversed(caseFolded)],
+  ] as const) {
+    for (let i = 0; i + WINDOW <= text.length; i++) if (!undone.has(text.slice(i, i + WINDOW))) undone.set(text.slice(i, i + WINDOW), how);
+  }
+  return { exact, folded, encoded: encodedWindows(key), skeletal, undone };
 }
 
 /**
@@ -174,6 +241,18 @@ function htmlUnescape(text: string): string {
   );
 }
 
+/** `=XX` bytes (quoted-printable, RFC 2045), read as UTF-8 where they form it. */
+function quotedPrintableDecode(text: string): string {
+  return percentDecode(text.replace(/=([0-9a-fA-F]{2})/g, '%$1'));
+}
+
+/** CSS escapes (`\\6b `, `\\00006b`): a backslash, one to six hex digits and an optional white space. */
+function cssUnescape(text: string): string {
+  return text.replace(/\\([0-9a-fA-F]{1,6})[ \t\n]?/g, (m, h: string) =>
+    parseInt(h, 16) <= 0x10ffff ? String.fromCodePoint(parseInt(h, 16)) : m,
+  );
+}
+
 /** Layers of text encoding undone, one inside another, at most (`%2541`, a `\\u0041` inside a JSON string). */
 const MAX_LAYERS = 3;
 const TEXT_DECODERS: [string, (text: string) => string][] = [
@@ -181,9 +260,20 @@ const TEXT_DECODERS: [string, (text: string) => string][] = [
   ['percent', percentDecode],
   ['html', htmlUnescape],
 ];
+/** Decodings undone once, on each of the layers above (a whole run of them costs too much on a report of megabytes). */
+const LAST_DECODERS: [string, (text: string) => string][] = [
+  ['quoted-printable', (text) => (/(?:=[0-9a-fA-F]{2}){2}/.test(text) ? quotedPrintableDecode(text) : text)],
+  ['css', (text) => (/(?:\\[0-9a-fA-F]{1,6}\s?){2}/.test(text) ? cssUnescape(text) : text)],
+  // Full-width forms and mathematical letters (the compatibility characters of ASCII ones a reader folds by eye).
+  ['nfkc', (text) => (/[\uff01-\uff5e]|\ud835/.test(text) ? text.normalize('NFKC') : text)],
+];
 
-/** `text` decoded by up to {@link MAX_LAYERS} of JSON, percent and HTML decodings, in any order, each result once. */
-function textLayers(text: string): [string, string][] {
+/**
+ * `text` decoded by up to {@link MAX_LAYERS} of JSON, percent and HTML
+ * decodings, in any order, and each of those by one of {@link LAST_DECODERS};
+ * each result once.
+ */
+function textLayers(text: string): { layers: [string, string][]; last: [string, string][] } {
   const layers: [string, string][] = [['plain', text]];
   const seen = new Set([text]);
   let frontier = layers;
@@ -200,7 +290,16 @@ function textLayers(text: string): [string, string][] {
     layers.push(...next);
     frontier = next;
   }
-  return layers;
+  const last: [string, string][] = [];
+  for (const [name, layer] of layers) {
+    for (const [decoder, decode] of LAST_DECODERS) {
+      const decoded = decode(layer);
+      if (seen.has(decoded)) continue;
+      seen.add(decoded);
+      last.push([name === 'plain' ? decoder : `${decoder}(${name})`, decoded]);
+    }
+  }
+  return { layers, last };
 }
 
 /**
@@ -237,14 +336,30 @@ function* binaryDecodings(
       const bytes = Buffer.from(usable, 'hex');
       yield [`hex(${name})`, bytes.toString('utf8')];
       yield [`hex(${name}) as Latin-1`, bytes.toString('latin1')];
+      if (nested) yield* binaryDecodings(`hex(${name})`, bytes.toString('latin1'), seen, false);
     }
+  }
+  for (const run of layer.match(/[A-Za-z2-7]{16,}/g) ?? []) {
+    if (seen.base64.has(`base32 ${run}`)) continue;
+    seen.base64.add(`base32 ${run}`);
+    for (let offset = 0; offset < 8; offset++) yield [`base32(${name})`, base32Decode(run.slice(offset)).toString('latin1')];
+  }
+  for (const run of layer.match(/[0-9]{20,}/g) ?? []) {
+    const digits = BigInt(run).toString(16);
+    yield [`number(${name})`, Buffer.from(digits.length % 2 ? `0${digits}` : digits, 'hex').toString('latin1')];
   }
 }
 
+/** RFC 4648 base32, either letter case, unpadded; trailing bits dropped. */
+function base32Decode(text: string): Buffer {
+  const bits = [...text.toUpperCase()].map((c) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(c).toString(2).padStart(5, '0')).join('');
+  return Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)));
+}
+
 /** Decoded texts of `text`, each named by how it was decoded. */
-function* decodings(text: string): Generator<[string, string]> {
-  const layers = textLayers(text);
+function* decodings({ layers, last }: { layers: [string, string][]; last: [string, string][] }): Generator<[string, string]> {
   yield* layers;
+  yield* last;
   const seen = { base64: new Set<string>(), hex: new Set<string>() };
   for (const [name, layer] of layers) yield* binaryDecodings(name, layer, seen, true);
 }
@@ -278,11 +393,59 @@ function findEncoded(text: string, windows: Set<string>): { at: number; window: 
   return undefined;
 }
 
+/**
+ * A window of the key's skeleton in `text` spelt with separators between its
+ * characters as a secret is, not as words are: cut at two places, or at one
+ * by anything but a single space, `-`, `_`, `.` or `/` (`--secret-header` is
+ * not `VerySecretHeader…` spelt out; `p k _ l i v e` and `["p","k"]` are).
+ */
+function findSpelt(text: string, windows: Set<string>): { window: string; context: string } | undefined {
+  if (!find(skeleton(text), windows, true)) return undefined;
+  const chars = [...text];
+  const kept: number[] = [];
+  const bare: string[] = [];
+  chars.forEach((ch, i) => {
+    if (skeleton(ch) === '') return;
+    kept.push(i);
+    bare.push(caseless(ch).length === 1 ? caseless(ch) : ch);
+  });
+  for (let at = 0; at + WINDOW <= bare.length; at++) {
+    const window = bare.slice(at, at + WINDOW).join('');
+    if (!windows.has(window)) continue;
+    let cuts = 0;
+    for (let k = at + 1; k < at + WINDOW; k++) {
+      const between = chars.slice(kept[k - 1]! + 1, kept[k]!).join('');
+      if (between === '') continue;
+      if (between.length > 1 || !' -_./'.includes(between) || ++cuts >= 2)
+        return { window, context: chars.slice(Math.max(0, kept[at]! - 40), kept[at]! + 60).join('') };
+    }
+  }
+  return undefined;
+}
+
 /** The first leak of `key` in `text`, or undefined. */
 export function findLeak(text: string, key: string, windows = windowsOf(key)): Leak | undefined {
-  for (const [form, decoded] of decodings(text)) {
-    const hit = find(decoded, windows.exact, false) ?? find(decoded, windows.folded, true) ?? findEncoded(decoded, windows.encoded);
-    if (hit) return { form, window: hit.window, context: decoded.slice(Math.max(0, hit.at - 40), hit.at + 60) };
+  const decoded = textLayers(text);
+  const last = new Set(decoded.last.map(([, layer]) => layer));
+  for (const [form, layer] of decodings(decoded)) {
+    // A piece of the key's base64 or hex is not looked for once a last decoder took a layer (one more pass of each).
+    const hit =
+      find(layer, windows.exact, false) ??
+      find(layer, windows.folded, true) ??
+      (last.has(layer) ? undefined : findEncoded(layer, windows.encoded));
+    if (hit) return { form, window: hit.window, context: layer.slice(Math.max(0, hit.at - 40), hit.at + 60) };
+  }
+  // What a reader undoes by hand, in the text layers: a letter cipher, a reversal, separators between the characters.
+  for (const [form, layer] of decoded.layers) {
+    const undone = find(layer, new Set(windows.undone.keys()), true);
+    if (undone)
+      return {
+        form: `${windows.undone.get(undone.window)}(${form})`,
+        window: undone.window,
+        context: layer.slice(Math.max(0, undone.at - 40), undone.at + 60),
+      };
+    const spelt = findSpelt(layer, windows.skeletal);
+    if (spelt) return { form: `skeleton(${form})`, ...spelt };
   }
   return undefined;
 }

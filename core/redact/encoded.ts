@@ -24,6 +24,27 @@ export function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
+/**
+ * The base32 characters (RFC 4648, upper case, unpadded) that only `bytes`
+ * determine, when they are encoded after 0 to 4 other bytes: a base32 text
+ * holding them holds one of these five.
+ */
+export function base32Cores(bytes: Buffer): string[] {
+  const cores: string[] = [];
+  for (let align = 0; align < 5; align++) {
+    let bits = '';
+    for (const b of Buffer.concat([Buffer.alloc(align), bytes])) bits += b.toString(2).padStart(8, '0');
+    // Characters whose five bits lie wholly within the secret's bytes.
+    const first = Math.ceil((8 * align) / 5);
+    const last = Math.floor(bits.length / 5);
+    let core = '';
+    for (let c = first; c < last; c++) core += BASE32[parseInt(bits.slice(5 * c, 5 * c + 5), 2)];
+    if (core.length > 0) cores.push(core);
+  }
+  return cores;
+}
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
 /** A base64 or base64url character. */
 export function isBase64Char(c: number): boolean {
   return (

@@ -5,9 +5,10 @@
  * out, cheaply, a text holding none of them.
  */
 import { SampledGrams } from '../grams.js';
-import { base64Cores } from './encoded.js';
+import { base32Cores, base64Cores } from './encoded.js';
 import { Pieces } from './pieces.js';
-import { FRAGMENT, hexLabel } from './types.js';
+import { FRAGMENT, hexLabel, numberLabel } from './types.js';
+import { skeleton } from './gaps.js';
 
 /** A value the scanner looks for, with its label and the placeholder of the secret it is a form of. */
 export interface Needle {
@@ -38,6 +39,8 @@ export interface Compiled {
   hexPieces: Pieces;
   /** Rules out, cheaply, a view holding none of the above (most do). */
   grams: SampledGrams;
+  /** The same for a view without separators, where only whole forms and pieces are looked for (core/redact/gaps.ts). */
+  joinedGrams: SampledGrams;
 }
 
 /** What the scanner looks for in `entries` (registered forms, longest first), a piece in `publicPieces` excepted. */
@@ -45,6 +48,7 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   const plain: Needle[] = [];
   const cores = new Map<string, string>();
   const hex: { text: string; label: string }[] = [];
+  const decimal: Needle[] = [];
   for (const { value, label, owner, fragments } of entries) {
     plain.push({ text: value, label, owner, fragments });
     const encodings = [Buffer.from(value, 'utf8')];
@@ -64,7 +68,11 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
       }
     }
     for (const bytes of encodings) hex.push({ text: bytes.toString('hex'), label: hexLabel(label) });
+    // Its bytes as one big-endian number in decimal, whole (a piece of the digits tells nothing by itself).
+    if (fragments && encodings[0]!.length >= FRAGMENT)
+      decimal.push({ text: BigInt(`0x${encodings[0]!.toString('hex')}`).toString(), label: numberLabel(owner), owner, fragments: false });
   }
+  plain.push(...decimal);
   // Whatever the letter case of their ASCII letters: a server that echoes a secret in a case of its own (every other
   // letter, title case) shows its pieces, each in some case, and no piece may show.
   const pieces = new Pieces({ publicPieces, foldAscii: true });
@@ -72,9 +80,12 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
   const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });
   const hexPieces = new Pieces({ size: 12, foldAscii: true, stride: 4 });
-  for (const { text, owner, fragments } of plain) {
+  for (const { text, label, owner, fragments } of plain) {
     if (!fragments) continue;
-    pieces.add(text, owner);
+    // As written, and as a reader undoes by hand: a letter cipher (ROT13), a reversal, and the characters alone
+    // without the separators the gap views (views.ts) leave out, so a key written with spaces or dashes between its
+    // characters is found there even where its own separators cut it into short runs.
+    for (const undone of new Set([text, rot13(text), [...text].reverse().join(''), skeleton(text)])) pieces.add(undone, owner);
     const bytes = Buffer.from(text, 'utf8');
     for (const encoded of [bytes, ...utf16(text)]) {
       for (const core of base64Cores(encoded)) {
@@ -84,6 +95,16 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
       }
     }
     hexPieces.add(bytes.toString('hex'), owner);
+    // Encoded twice (base64 or hex of the base64, base64 of the hex, as a server encodes a header it already holds
+    // encoded), and in base32 (RFC 4648: base64's alphabet, taken whatever the case), each at every alignment: of the
+    // secret as registered only (a case fold of it encoded twice is a cipher of its own).
+    if (label !== owner) continue;
+    for (const inner of [...base64Cores(bytes), bytes.toString('hex')]) {
+      const innerBytes = Buffer.from(inner, 'latin1');
+      for (const core of base64Cores(innerBytes)) base64Pieces.add(core, owner);
+      if (!/^[0-9a-f]*$/.test(inner)) hexPieces.add(innerBytes.toString('hex'), owner);
+    }
+    for (const core of base32Cores(bytes)) base64Pieces.add(core, owner);
   }
   return {
     plain: plain.sort((a, b) => b.text.length - a.text.length),
@@ -97,7 +118,20 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     // Every match is one of these, whole: a needle, a core, a hex needle (in either case, which the grams allow), a piece
     // or an encoded piece (each set as it takes case).
     grams: new SampledGrams([...plain.map((n) => n.text), ...cores.keys(), ...hex.map((h) => h.text)], [pieces, base64Pieces, hexPieces]),
+    // Not the secrets' numbers: a page of ids without its separators is one long run of digits.
+    joinedGrams: new SampledGrams(
+      plain.filter((n) => !decimal.includes(n)).map((n) => n.text),
+      [pieces],
+    ),
   };
+}
+
+/** Each ASCII letter 13 places on (ROT13). */
+function rot13(text: string): string {
+  return text.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 0x41 : 0x61;
+    return String.fromCharCode(base + ((c.charCodeAt(0) - base + 13) % 26));
+  });
 }
 
 /** `text` in UTF-16, little- and big-endian (.NET's Encoding.Unicode, PowerShell, Java's UTF-16). */

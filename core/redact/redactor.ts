@@ -15,6 +15,13 @@
  *   credentials the auth checks send), such as a whole `Basic …` header
  *   (encoded.ts);
  * - hex of its bytes, either case (encoded.ts);
+ * - quoted-printable, CSS escapes, compatibility characters (full-width and
+ *   mathematical letters, NFKC) (views.ts);
+ * - encoded twice (base64 or hex of its base64, base64 of its hex), base32,
+ *   and its bytes as one number in decimal (needles.ts);
+ * - ROT13 and reversed, and spelt with separators between its characters
+ *   (spaces, invisible characters, a JSON array of them, a line break inside
+ *   its base64) (gaps.ts);
  * - pieces of {@link FRAGMENT} characters of any of these (pieces.ts).
  * Each form of a secret is looked for as sent and case-folded (lower and
  * upper case, every letter or ASCII letters only, as HTTP folds a header
@@ -29,15 +36,19 @@ import { renderExcerpts } from './text.js';
 import {
   base64Label,
   FOLDS,
+  FRAGMENT,
   foldLabel,
   hexLabel,
   pieceLabel,
+  type Offsets,
   type Redacted,
   type Secret,
   type SecretForm,
   SHORTEST_FORM,
+  type View,
 } from './types.js';
-import { decodedViews, type Offsets } from './views.js';
+import { cutApart, gapView, separatorUnits } from './gaps.js';
+import { decodedViews } from './views.js';
 
 /** A match, in the offsets of the text as given, and the label that replaces it. */
 interface Span {
@@ -249,17 +260,22 @@ export class Redactor {
     if (this.#entries.length === 0 || text.length === 0) return [];
     const compiled = this.#compile();
     const found: Span[] = [];
-    for (const view of decodedViews(text)) {
+    for (const view of viewsOf(text, compiled)) {
       let offsets: Offsets | undefined;
       const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
       const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
       const v = view.text;
-      if (!compiled.grams.mayHold(v)) continue;
+      if (!(view.joined ? compiled.joinedGrams : compiled.grams).mayHold(v)) continue;
+      // In a view without separators, a match counts where separators cut it as they cut a secret, not a word (gaps.ts).
+      const hit = (s: number, e: number, label: string) => {
+        if (!view.joined || cutApart(text, (offsets ??= view.offsets!()), s, e)) found.push({ start: from(s), end: to(e), label });
+      };
       for (const needle of compiled.plain) {
-        for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1))
-          found.push({ start: from(i), end: to(i + needle.text.length), label: needle.label });
+        for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) hit(i, i + needle.text.length, needle.label);
       }
-      compiled.pieces.find(v, (s, e, owner) => found.push({ start: from(s), end: to(e), label: pieceLabel(owner) }));
+      compiled.pieces.find(v, (s, e, owner) => hit(s, e, pieceLabel(owner)));
+      // Runs are not where they were in a view without separators: whole forms and pieces only.
+      if (view.joined) continue;
       if (compiled.cores.size > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
       if (compiled.hex.length > 0)
         hexRuns(v, compiled.minHex, compiled.hex, (s, e, label) => found.push({ start: from(s), end: to(e), label }));
@@ -333,6 +349,22 @@ export class Redactor {
   #compile(): Compiled {
     return (this.#compiled ??= compileNeedles(this.#entries, this.#publicPieces));
   }
+}
+
+/**
+ * The decoded views of `text` (views.ts), each followed by itself without its
+ * separators (gaps.ts) where that may hold a whole form or a piece: asked
+ * without building it, as most texts hold nothing of a secret either way.
+ */
+function viewsOf(text: string, compiled: Compiled): View[] {
+  const views = decodedViews(text);
+  const separators = separatorUnits();
+  for (let i = views.length - 1; i >= 0; i--) {
+    if (!compiled.joinedGrams.mayHoldWithout(views[i]!.text, separators)) continue;
+    const bare = gapView(views[i]!, FRAGMENT);
+    if (bare) views.push(bare);
+  }
+  return views;
 }
 
 /** The maximal run of characters `inRun` accepts around `[start, end)` (base64 with its padding). */

@@ -104,6 +104,11 @@ export function hexLabel(label: string): string {
   return `<hex of ${label}>`;
 }
 
+/** The label of a secret's bytes written as one number: `<number holding <API_KEY>>`. */
+export function numberLabel(placeholder: string): string {
+  return `<number holding ${placeholder}>`;
+}
+
 /** Every label a redactor may write for `secret` (besides `<base64 of …>`, which words what a run decodes to). */
 export function labelsOf(secret: Secret): string[] {
   const labels = new Set<string>();
@@ -114,6 +119,31 @@ export function labelsOf(secret: Secret): string[] {
   labels
     .add(pieceLabel(secret.placeholder))
     .add(hexLabel(pieceLabel(secret.placeholder)))
-    .add(base64Label(secret.placeholder));
+    .add(base64Label(secret.placeholder))
+    .add(numberLabel(secret.placeholder));
   return [...labels];
+}
+
+/** Where each UTF-16 unit of a decoded view came from in the original: unit j from `start[j]` to `end[j]` (exclusive). */
+export interface Offsets {
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/**
+ * A decoded view of a text: `text`, and where each of its UTF-16 units came
+ * from in the original. The offsets are worked out only when a match in the
+ * view needs them: matches are rare, and the offsets of a long body take four
+ * times its text (a sampled page of animals, under load, many times a second).
+ */
+export interface View {
+  text: string;
+  /** Undefined for the identity view. */
+  offsets?: () => Offsets;
+  /**
+   * A gap view (gaps.ts): runs of encoded characters are not where they were
+   * (a word either side of a base64 run joins it), so only whole forms and
+   * pieces are looked for in it.
+   */
+  joined?: boolean;
 }

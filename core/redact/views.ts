@@ -1,29 +1,17 @@
 /**
  * Decoding views: a text as it is and decoded up to {@link MAX_LAYERS} layers
- * deep (escapes, percent-encoding, NULs between characters, in any order), each unit of a view mapped
+ * deep (escapes, CSS escapes among them, percent-encoding, quoted-printable,
+ * compatibility characters, NULs between characters, in any order), bytes
+ * written as numbers (byte-lists.ts), and each view without the line breaks
+ * inside its base64 runs (gaps.ts), each unit of a view mapped
  * back to the characters of the original that encode it, so a match in a view
  * replaces exactly those.
  */
 import { isUtf8 } from 'node:buffer';
+import { scanByteLists, scanUtf16Hex, listHint } from './byte-lists.js';
 import { isHexChar } from './encoded.js';
-
-/** Where each UTF-16 unit of a decoded view came from in the original: unit j from `start[j]` to `end[j]` (exclusive). */
-export interface Offsets {
-  start: Int32Array;
-  end: Int32Array;
-}
-
-/**
- * A decoded view of a text: `text`, and where each of its UTF-16 units came
- * from in the original. The offsets are worked out only when a match in the
- * view needs them: matches are rare, and the offsets of a long body take four
- * times its text (a sampled page of animals, under load, many times a second).
- */
-export interface View {
-  text: string;
-  /** Undefined for the identity view. */
-  offsets?: () => Offsets;
-}
+import { unwrappedView } from './gaps.js';
+import type { Offsets, View } from './types.js';
 
 /** Layers of encoding undone, one inside another, at most: `%2551` (percent twice), `\\u0051` (a JSON escape inside a JSON string), and a mix. */
 const MAX_LAYERS = 3;
@@ -59,47 +47,35 @@ export function decodedViews(text: string): View[] {
     views.push(...next);
     frontier = next;
   }
+  // Each view without the line breaks inside its base64 runs (gaps.ts).
+  for (const view of views.slice()) {
+    const cut = unwrappedView(view);
+    if (cut && !seen.has(cut.text)) {
+      seen.add(cut.text);
+      views.push(cut);
+    }
+  }
   return views;
-}
-
-/**
- * Fewest numbers in a row read as bytes: a byte written as a number in a list
- * of them, decimal (`115,107,95`, as Node writes a Buffer in JSON, `[115, 107,
- * 95]`, `115 107 95`), or two hex digits apart (`73:6b:5f`, `73 6b 5f`, `0x73,
- * 0x6b`, as dumps and fingerprints are written).
- */
-const MIN_LISTED_BYTES = 4;
-
-/**
- * Text in UTF-16 written in hex (.NET's `Encoding.Unicode` bytes, a dump): a
- * character of Latin-1 in four digits, `73006b00` (little-endian) or
- * `0073006b` (big-endian); four characters at least.
- */
-const UTF16_HEX_RUN = /(?:[0-9a-fA-F]{2}00){4,}|(?:00[0-9a-fA-F]{2}){4,}/g;
-
-/**
- * Two numbers of up to three digits (or hex pairs) each between separators,
- * as in every list of {@link MIN_LISTED_BYTES} bytes: one pass for both
- * lists' layers, starting at a separator (cheaper than at a digit, which a
- * page of ids is full of), its answer kept for the text it was asked about.
- */
-const LIST_HINT = /[\s,;:-](?:0x)?[0-9a-fA-F]{1,3}[\s,;:-]+(?:0x)?[0-9a-fA-F]{1,3}[\s,;:-]/;
-let hinted: { text: string; holds: boolean } = { text: '', holds: false };
-function listHint(text: string): boolean {
-  if (hinted.text !== text) hinted = { text, holds: LIST_HINT.test(text) };
-  return hinted.holds;
 }
 
 /** Whether a text holds anything of a layer, cheaply: most texts hold none, and cost one view. */
 const MAY_HOLD: Readonly<Record<Layer, (text: string) => boolean>> = {
   escapes: (text) => /[\\&~]/.test(text),
   percent: (text) => /%(?:[0-9a-fA-F]{2}|[uU][0-9a-fA-F]{4})/.test(text),
+  'quoted-printable': (text) => /(?:=[0-9a-fA-F]{2}){2}/.test(text),
+  compat: (text) => COMPAT_BLOCKS.test(text),
   nul: (text) => text.includes('\0'),
   'decimal bytes': listHint,
   'hex bytes': listHint,
   // Three zero bytes a character apart: a literal start, found faster than any class (one in four digits of a page's ids).
   'utf-16 hex': (text) => /00[0-9a-fA-F]{2}00[0-9a-fA-F]{2}00/.test(text),
 };
+
+/**
+ * Blocks with compatibility characters of letters and digits: Latin-1's super- and subscripts and ordinals, letter-like
+ * and enclosed symbols, squared Latin, ligatures, full- and half-width forms, mathematical alphanumerics (U+1D400…).
+ */
+const COMPAT_BLOCKS = /[\u00aa-\u00be\u2070-\u24ff\u3250-\u33ff\ufb00-\ufb06\uff01-\uffee]|\ud835[\udc00-\udfff]/;
 
 /** The unit each one-letter escape after a backslash stands for. */
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
@@ -116,15 +92,16 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
 
-const LAYERS = ['escapes', 'percent', 'nul', 'decimal bytes', 'hex bytes', 'utf-16 hex'] as const;
+const LAYERS = ['escapes', 'percent', 'quoted-printable', 'compat', 'nul', 'decimal bytes', 'hex bytes', 'utf-16 hex'] as const;
 /** The layers of bytes written as numbers: read in the original text only ({@link decodedViews}). */
 const BYTE_LAYERS: ReadonlySet<Layer> = new Set(['decimal bytes', 'hex bytes', 'utf-16 hex']);
 type Layer = (typeof LAYERS)[number];
 
 /**
- * One layer decoded, for searching: `escapes` (JSON and `\x` escapes, HTML
- * character references, JSON Pointer escapes), `percent` (sequences decoded
- * as UTF-8 where they form it, else as Latin-1) or `nul` (a NUL and the
+ * One layer decoded, for searching: `escapes` (JSON, `\x` and CSS escapes,
+ * HTML character references, JSON Pointer escapes), `percent` and
+ * `quoted-printable` (sequences decoded as UTF-8 where they form it, else as
+ * Latin-1), `compat` (compatibility characters as NFKC folds them) or `nul` (a NUL and the
  * character after it stand for that character: text in UTF-16, either byte
  * order, read a byte a character, and text a server interleaved with NULs,
  * which a terminal or a browser shows as the text). Every decoded unit keeps
@@ -189,9 +166,12 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
   };
   if (layer === 'decimal bytes' || layer === 'hex bytes') return scanByteLists(text, layer, emit);
   if (layer === 'utf-16 hex') return scanUtf16Hex(text, emit);
+  if (layer === 'compat') return scanCompat(text, emitCodePoint);
   // Only these characters can start a sequence of the layer: the characters between them stand for themselves, so
   // the scan jumps from one to the next (a page of a hundred animals holds few).
-  const starts = layer === 'percent' ? /%/g : layer === 'nul' ? /\0/g : /[\\&~]/g;
+  const starts = layer === 'percent' ? /%/g : layer === 'quoted-printable' ? /=/g : layer === 'nul' ? /\0/g : /[\\&~]/g;
+  // Bytes as `%73` (percent-encoding) or `=73` (quoted-printable, RFC 2045).
+  const intro = layer === 'quoted-printable' ? 0x3d : 0x25;
   let i = 0;
   while (i < n) {
     starts.lastIndex = i;
@@ -204,18 +184,18 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
         i += 2;
         continue;
       }
-    } else if (layer === 'percent') {
+    } else if (layer === 'percent' || layer === 'quoted-printable') {
       // `%u0073`: a UTF-16 unit, as JavaScript's escape() writes one.
-      const wide = text[i + 1] === 'u' || text[i + 1] === 'U' ? hexAt(i + 2, 4) : undefined;
-      if (c === 0x25 && wide !== undefined) {
+      const wide = c === 0x25 && (text[i + 1] === 'u' || text[i + 1] === 'U') ? hexAt(i + 2, 4) : undefined;
+      if (wide !== undefined) {
         emit(wide, i, i + 6);
         i += 6;
         continue;
       }
-      if (c === 0x25 && hexAt(i + 1, 2) !== undefined) {
+      if (c === intro && hexAt(i + 1, 2) !== undefined) {
         const bytes: number[] = [];
         let j = i;
-        while (j + 2 < n && text.charCodeAt(j) === 0x25 && hexAt(j + 1, 2) !== undefined) {
+        while (j + 2 < n && text.charCodeAt(j) === intro && hexAt(j + 1, 2) !== undefined) {
           bytes.push(hexAt(j + 1, 2)!);
           j += 3;
         }
@@ -265,6 +245,14 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
           continue;
         }
       } else {
+        // `\6b `: a code point in one to six hex digits and an optional white space, as CSS writes one (`\b` and `\f`
+        // stay JSON's).
+        const css = isHexChar(d.charCodeAt(0)) && SIMPLE_ESCAPES[d] === undefined ? CSS_ESCAPE.exec(text.slice(i + 1, i + 9)) : null;
+        if (css && parseInt(css[1]!, 16) <= 0x10ffff) {
+          emitCodePoint(parseInt(css[1]!, 16), i, i + 1 + css[0].length);
+          i += 1 + css[0].length;
+          continue;
+        }
         const simple = SIMPLE_ESCAPES[d];
         if (simple !== undefined) {
           emit(simple, i, i + 2);
@@ -294,78 +282,31 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
   }
 }
 
-/**
- * The bytes of each list of {@link MIN_LISTED_BYTES} numbers or more, each as
- * the unit of its value: a number and the separator before it (a comma or
- * semicolon, whitespace; for hex also `:` and `-`) stand for its byte, so the
- * bytes of a list read as one run of text. One pass, no backtracking.
- */
-function scanByteLists(text: string, layer: 'decimal bytes' | 'hex bytes', emit: (unit: number, start: number, end: number) => void): void {
-  const n = text.length;
-  const hex = layer === 'hex bytes';
-  const isDigit = (at: number) => at < n && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39;
-  const isWord = (at: number) => {
-    if (at < 0 || at >= n) return false;
-    const c = text.charCodeAt(at) | 0x20;
-    return (c >= 0x61 && c <= 0x7a) || isDigit(at) || text.charCodeAt(at) === 0x2e;
-  };
-  const isSeparator = (at: number) => {
-    if (at >= n) return false;
-    const c = text.charCodeAt(at);
-    return c === 0x20 || c === 0x2c || c === 0x3b || (c >= 0x09 && c <= 0x0d) || (hex && (c === 0x3a || c === 0x2d));
-  };
-  /** The number at `at` and where it ends, or undefined. */
-  const itemAt = (at: number): { value: number; end: number } | undefined => {
-    if (isWord(at - 1)) return undefined;
-    if (hex) {
-      const from = text.startsWith('0x', at) ? at + 2 : at;
-      if (from + 2 > n || !isHexChar(text.charCodeAt(from)) || !isHexChar(text.charCodeAt(from + 1)) || isWord(from + 2)) return undefined;
-      return { value: parseInt(text.slice(from, from + 2), 16), end: from + 2 };
-    }
-    let end = at;
-    while (isDigit(end) && end - at < 4) end++;
-    if (end === at || end - at > 3 || isWord(end)) return undefined;
-    const value = Number(text.slice(at, end));
-    return value <= 255 ? { value, end } : undefined;
-  };
-  let i = 0;
-  while (i < n) {
-    const first = hex ? isHexChar(text.charCodeAt(i)) : isDigit(i);
-    const head = first ? itemAt(i) : undefined;
-    if (!head) {
-      i++;
-      continue;
-    }
-    // The run's numbers: each one's value, and the span that stands for it (the separator before it included).
-    const values = [head.value];
-    const froms = [i];
-    const ends = [head.end];
-    for (let at = head.end; ;) {
-      let next = at;
-      while (isSeparator(next)) next++;
-      const item = next > at ? itemAt(next) : undefined;
-      if (!item) break;
-      values.push(item.value);
-      froms.push(at);
-      ends.push(item.end);
-      at = item.end;
-    }
-    if (values.length >= MIN_LISTED_BYTES) for (let k = 0; k < values.length; k++) emit(values[k]!, froms[k]!, ends[k]!);
-    i = values.length >= MIN_LISTED_BYTES ? ends[ends.length - 1]! : head.end;
-  }
-}
+const CSS_ESCAPE = /^([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?/;
 
-/** Each character of every run of {@link UTF16_HEX_RUN}, from its four digits. */
-function scanUtf16Hex(text: string, emit: (unit: number, start: number, end: number) => void): void {
-  UTF16_HEX_RUN.lastIndex = 0;
-  for (let run = UTF16_HEX_RUN.exec(text); run; run = UTF16_HEX_RUN.exec(text)) {
-    const littleEndian = run[0].endsWith('00') && !run[0].startsWith('00');
-    for (let at = run.index; at + 4 <= run.index + run[0].length; at += 4) {
-      const [high, low] = littleEndian
-        ? [text.slice(at + 2, at + 4), text.slice(at, at + 2)]
-        : [text.slice(at, at + 2), text.slice(at + 2, at + 4)];
-      emit(parseInt(high + low, 16), at, at + 4);
+/** Compatibility characters NFKC folds to no more units than they take (a character's own view is never longer). */
+const compatible = new Map<number, string | null>();
+
+/**
+ * Each compatibility character of a letter or digit as its NFKC form (`ｋ`,
+ * `𝐤`, `ⓚ` as `k`), where that form is no longer than the character: a key
+ * spelt in full-width or mathematical letters reads as itself.
+ */
+function scanCompat(text: string, emitCodePoint: (cp: number, start: number, end: number) => void): void {
+  // Only the blocks MAY_HOLD names hold such characters: the scan jumps from one to the next.
+  const candidates = new RegExp(COMPAT_BLOCKS.source, 'g');
+  for (let m = candidates.exec(text); m; m = candidates.exec(text)) {
+    const i = m.index;
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    let folded = compatible.get(cp);
+    if (folded === undefined) {
+      const char = String.fromCodePoint(cp);
+      const nfkc = char.normalize('NFKC');
+      folded = nfkc !== char && nfkc.length <= width ? nfkc : null;
+      if (compatible.size < 4096) compatible.set(cp, folded);
     }
+    if (folded !== null) for (const unit of folded) emitCodePoint(unit.codePointAt(0)!, i, i + width);
   }
 }
 

@@ -88,6 +88,19 @@ const FORM_NAMES = [
   'near miss, upper case',
   'swapped piece',
   'piece, lower case',
+  'rot13',
+  'reversed',
+  'spaced in fours',
+  'zero-width spaces between',
+  'array of characters',
+  'fullwidth',
+  'quoted-printable',
+  'css escapes',
+  'base64 of base64',
+  'hex of base64',
+  'base32',
+  'one big number',
+  'base64 in lines of 76',
 ] as const;
 const FORMS: Record<string, (key: string) => string> = Object.fromEntries(FORM_NAMES.map((name) => [name, ECHO_FORMS[name]!]));
 
@@ -117,7 +130,8 @@ function echoing(
     const headers: Record<string, string> = { ...answer.headers };
     if (options.headers !== false) {
       if (options.request) headers['x-echo'] = JSON.stringify(request.headers);
-      headers['x-form'] = form;
+      // Where a header value can carry it (not a line break, nor a character beyond Latin-1).
+      if (/^[\t\x20-\x7e\x80-\xff]*$/.test(form)) headers['x-form'] = form;
       const name = headerName(form);
       if (name) headers[name] = '1';
     }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SampledGrams } from '../../../core/grams.js';
 import { redactorFor } from '../../../core/redact.js';
+import { separatorUnits, skeleton } from '../../../core/redact/gaps.js';
 
 /** `text` with its letters a–f in random case, as hex may come back. */
 const recase = (text: string, upper: boolean[]) => [...text].map((ch, i) => (upper[i % upper.length] ? ch.toUpperCase() : ch)).join('');
@@ -17,6 +18,34 @@ describe('SampledGrams', { timeout: 30_000 }, () => {
         (strings, pick, before, after) => {
           const s = strings[pick % strings.length]!;
           expect(new SampledGrams(strings).mayHold(before + s + after)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('asked of a text without its separators, never rules out one that holds a string there, and never says yes where no gram of one is', () => {
+    const separated = fc.string({ unit: fc.constantFrom('a', 'b', 'K', '7', ' ', '-', '"', ',', '\u200b', '\u00ad', '\n'), maxLength: 40 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'k', '7'), minLength: 4, maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        separated,
+        fc.array(fc.constantFrom(' ', '-', '\u200b', '","'), { minLength: 1 }),
+        separated,
+        (strings, before, cuts, after) => {
+          const grams = new SampledGrams(strings);
+          const spelt = [...strings[0]!].map((ch, i) => `${ch}${cuts[i % cuts.length]}`).join('');
+          expect(grams.mayHoldWithout(before + spelt + after, separatorUnits())).toBe(true);
+          const text = before + after;
+          // Yes only where a gram of a string is in the text without separators, and always where `mayHold` says yes there.
+          const bare = skeleton(text);
+          if (grams.mayHold(bare)) expect(grams.mayHoldWithout(text, separatorUnits())).toBe(true);
+          if (
+            !strings.some((s) =>
+              [...Array(Math.max(0, s.length - 3)).keys()].some((i) => bare.toLowerCase().includes(s.slice(i, i + 4).toLowerCase())),
+            )
+          )
+            expect(grams.mayHoldWithout(text, separatorUnits())).toBe(false);
         },
       ),
       { numRuns: 2000 },
