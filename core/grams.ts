@@ -150,27 +150,29 @@ export class SampledGrams {
     if (this.#none) return false;
     if (this.#stride === 0) return true;
     const stride = this.#stride;
-    // The last four units kept, and how many were kept: a gram is looked at where `mayHold` would in the text built.
-    let a = 0;
-    let b = 0;
-    let c = 0;
+    const hashes = this.#hashes;
+    const n = text.length;
+    // Units kept are counted; at every `stride`-th one from the fourth, the gram of the last four kept is looked at,
+    // where `mayHold` would look in the text built. The three before it are found by walking back.
     let kept = 0;
     let due = GRAM;
-    for (let i = 0; i < text.length; i++) {
-      const d = text.charCodeAt(i);
-      if (dropped[d] === 1) continue;
-      if (++kept === due) {
-        due += stride;
-        const h = unitsHash(a, b, c, d);
-        if (
-          (this.#hashes[h >>> 3]! & (1 << (h & 7))) !== 0 &&
-          this.#grams.has(String.fromCharCode(foldAscii(a), foldAscii(b), foldAscii(c), foldAscii(d)))
-        )
-          return true;
-      }
-      a = b;
-      b = c;
-      c = d;
+    for (let i = 0; i < n; i++) {
+      if (dropped[text.charCodeAt(i)] === 1 || ++kept !== due) continue;
+      due += stride;
+      let k = i;
+      const d = text.charCodeAt(k);
+      while (dropped[text.charCodeAt(--k)] === 1);
+      const c = text.charCodeAt(k);
+      while (dropped[text.charCodeAt(--k)] === 1);
+      const b = text.charCodeAt(k);
+      while (dropped[text.charCodeAt(--k)] === 1);
+      const a = text.charCodeAt(k);
+      const h = unitsHash(a, b, c, d);
+      if (
+        (hashes[h >>> 3]! & (1 << (h & 7))) !== 0 &&
+        this.#grams.has(String.fromCharCode(foldAscii(a), foldAscii(b), foldAscii(c), foldAscii(d)))
+      )
+        return true;
     }
     return false;
   }

@@ -121,10 +121,18 @@ export const ECHO_FORMS: Readonly<Record<string, (k: string) => string>> = {
   'dashes between': (k) => [...k].join('-'),
   'array of characters': (k) => JSON.stringify([...k]),
   'line break inside': (k) => `${k.slice(0, 5)}\r\n${k.slice(5)}`,
+  'mongolian vowel separators between': (k) => [...k].join('\u180e'),
+  'bullets between': (k) => [...k].join('\u2219'),
+  'struck through': (k) => [...k].map((c) => `${c}\u0336`).join(''),
+  'no-break spaces between, as entities': (k) => [...k].join('&nbsp;'),
+  'rot13 without separators': (k) => rot13(k.replace(/[^\p{L}\p{N}]/gu, '')),
+  'reversed, spaced': (k) => reversed(k).split('').join(' '),
   fullwidth: (k) => fullwidth(k),
   'mathematical bold': (k) => mathBold(k),
   'quoted-printable': (k) => [...Buffer.from(k)].map((b) => `=${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
   'css escapes': (k) => [...k].map((c) => `\\${c.codePointAt(0)!.toString(16)} `).join(''),
+  'css escapes, zero-padded': (k) => [...k].map((c) => `\\${c.codePointAt(0)!.toString(16).padStart(4, '0')} `).join(''),
+  'css escapes, six digits': (k) => [...k].map((c) => `\\${c.codePointAt(0)!.toString(16).padStart(6, '0')}`).join(''),
   // Encoded twice, as text in base32, as one big number, and base64 wrapped in lines of 76 (MIME, Python's encodebytes).
   'base64 of base64': (k) => b64(b64(k)),
   'base64 of bearer base64': (k) => b64(`x-auth: ${b64(`Bearer ${k}`)}`),
@@ -150,8 +158,8 @@ export function caseless(text: string): string {
   return text.toUpperCase().toLowerCase();
 }
 
-/** `text` with only its letters, digits and marks kept: what a reader keeps of a key written with separators between its characters. */
-export const skeleton = (text: string): string => text.replace(/[^\p{L}\p{N}\p{M}]+/gu, '');
+/** `text` with only its letters and digits kept: what a reader keeps of a key written with separators (or a mark) between its characters. */
+export const skeleton = (text: string): string => text.replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
  * The 8-character windows of a key that must not appear anywhere, with the
@@ -176,11 +184,14 @@ export function windowsOf(key: string): Windows {
   const caseFolded = caseless(key);
   for (let i = 0; i + WINDOW <= caseFolded.length; i++) folded.add(caseFolded.slice(i, i + WINDOW));
   const bare = caseless(skeleton(key));
-  for (let i = 0; i + WINDOW <= bare.length; i++) skeletal.add(bare.slice(i, i + WINDOW));
+  for (const text of [bare, rot13(bare), reversed(bare)])
+    for (let i = 0; i + WINDOW <= text.length; i++) skeletal.add(text.slice(i, i + WINDOW));
   const undone = new Map<string, 'rot13' | 'reversed'>();
   for (const [how, text] of [
     ['rot13', rot13(caseFolded)],
     ['reversed', reversed(caseFolded)],
+    ['rot13', rot13(bare)],
+    ['reversed', reversed(bare)],
   ] as const) {
     for (let i = 0; i + WINDOW <= text.length; i++) if (!undone.has(text.slice(i, i + WINDOW))) undone.set(text.slice(i, i + WINDOW), how);
   }
@@ -230,7 +241,7 @@ function percentDecode(text: string): string {
 }
 
 function htmlUnescape(text: string): string {
-  const named: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
+  const named: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0', shy: '\u00ad' };
   return text.replace(
     /&(?:#[xX]([0-9a-fA-F]+)|#([0-9]+)|([a-zA-Z]+));/g,
     (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
@@ -394,10 +405,13 @@ function findEncoded(text: string, windows: Set<string>): { at: number; window: 
 }
 
 /**
- * A window of the key's skeleton in `text` spelt with separators between its
- * characters as a secret is, not as words are: cut at two places, or at one
- * by anything but a single space, `-`, `_`, `.` or `/` (`--secret-header` is
- * not `VerySecretHeader…` spelt out; `p k _ l i v e` and `["p","k"]` are).
+ * A window of the key's skeleton (or of its ROT13 or reversal) in `text`
+ * spelt with separators between its characters as a secret is, not as words
+ * and data are: cut by invisible characters or a line break alone, or at two
+ * places at least with at most 4 characters between two cuts, 1 where a cut
+ * holds a quote (`--secret-header` is
+ * not `VerySecretHeader…` spelt out, nor `"doggie","category"` a key
+ * `doggie-cat`; `p k _ l i v e`, `pk_l ive_ 9fQ2` and `["p","k"]` are).
  */
 function findSpelt(text: string, windows: Set<string>): { window: string; context: string } | undefined {
   if (!find(skeleton(text), windows, true)) return undefined;
@@ -412,13 +426,27 @@ function findSpelt(text: string, windows: Set<string>): { window: string; contex
   for (let at = 0; at + WINDOW <= bare.length; at++) {
     const window = bare.slice(at, at + WINDOW).join('');
     if (!windows.has(window)) continue;
+    // Cut by invisible characters or a line break alone, or at two places at least with at most 4 characters between
+    // two cuts (1 where a cut holds a quote: an array of characters, not JSON's structure).
     let cuts = 0;
+    let group = 1;
+    let widest = 0;
+    let quoted = false;
+    let spelling = false;
     for (let k = at + 1; k < at + WINDOW; k++) {
       const between = chars.slice(kept[k - 1]! + 1, kept[k]!).join('');
-      if (between === '') continue;
-      if (between.length > 1 || !' -_./'.includes(between) || ++cuts >= 2)
-        return { window, context: chars.slice(Math.max(0, kept[at]! - 40), kept[at]! + 60).join('') };
+      if (between === '') {
+        group++;
+        continue;
+      }
+      if (/^(?:[\p{Cf}\p{M}\u115f\u1160\u180e\u2800\u3164\uffa0]+|[ \t]*\r?\n[ \t]*)$/u.test(between)) spelling = true;
+      if (/["']/.test(between)) quoted = true;
+      if (cuts > 0) widest = Math.max(widest, group);
+      cuts++;
+      group = 1;
     }
+    const grouped = widest <= (quoted ? 1 : 4);
+    if (spelling || (cuts >= 2 && grouped)) return { window, context: chars.slice(Math.max(0, kept[at]! - 40), kept[at]! + 60).join('') };
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * base64 cores and hex, its pieces and encoded pieces, and the grams that rule
  * out, cheaply, a text holding none of them.
  */
-import { SampledGrams } from '../grams.js';
+import { SampledGrams, type WindowSet } from '../grams.js';
 import { base32Cores, base64Cores } from './encoded.js';
 import { Pieces } from './pieces.js';
 import { FRAGMENT, hexLabel, numberLabel } from './types.js';
@@ -39,8 +39,11 @@ export interface Compiled {
   hexPieces: Pieces;
   /** Rules out, cheaply, a view holding none of the above (most do). */
   grams: SampledGrams;
-  /** The same for a view without separators, where only whole forms and pieces are looked for (core/redact/gaps.ts). */
-  joinedGrams: SampledGrams;
+  /**
+   * The same for a view without separators, where only whole forms and pieces without separators can be (gaps.ts):
+   * made at the first ask.
+   */
+  joinedGrams: () => SampledGrams;
 }
 
 /** What the scanner looks for in `entries` (registered forms, longest first), a piece in `publicPieces` excepted. */
@@ -83,9 +86,11 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   for (const { text, label, owner, fragments } of plain) {
     if (!fragments) continue;
     // As written, and as a reader undoes by hand: a letter cipher (ROT13), a reversal, and the characters alone
-    // without the separators the gap views (views.ts) leave out, so a key written with spaces or dashes between its
-    // characters is found there even where its own separators cut it into short runs.
-    for (const undone of new Set([text, rot13(text), [...text].reverse().join(''), skeleton(text)])) pieces.add(undone, owner);
+    // without the separators the gap views (gaps.ts) leave out (so a key written with spaces or dashes between its
+    // characters is found there even where its own separators cut it into short runs), ciphered and reversed too.
+    const bare = skeleton(text);
+    for (const undone of new Set([text, rot13(text), [...text].reverse().join(''), bare, rot13(bare), [...bare].reverse().join('')]))
+      pieces.add(undone, owner);
     const bytes = Buffer.from(text, 'utf8');
     for (const encoded of [bytes, ...utf16(text)]) {
       for (const core of base64Cores(encoded)) {
@@ -118,12 +123,26 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     // Every match is one of these, whole: a needle, a core, a hex needle (in either case, which the grams allow), a piece
     // or an encoded piece (each set as it takes case).
     grams: new SampledGrams([...plain.map((n) => n.text), ...cores.keys(), ...hex.map((h) => h.text)], [pieces, base64Pieces, hexPieces]),
-    // Not the secrets' numbers: a page of ids without its separators is one long run of digits.
-    joinedGrams: new SampledGrams(
-      plain.filter((n) => !decimal.includes(n)).map((n) => n.text),
-      [pieces],
-    ),
+    joinedGrams: once(() => {
+      // Not the secrets' numbers (a page of ids without its separators is one long run of digits), nor a window
+      // holding a separator (none is left in such a view).
+      const bare: WindowSet = {
+        size: pieces.size,
+        windows: () => [...pieces.windows()].filter((w) => skeleton(w) === w),
+        holdsAt: (text, start) => pieces.holdsAt(text, start),
+      };
+      return new SampledGrams(
+        plain.filter((n) => !decimal.includes(n)).map((n) => n.text),
+        [bare],
+      );
+    }),
   };
+}
+
+/** `make`'s value, made at the first call. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
 
 /** Each ASCII letter 13 places on (ROT13). */

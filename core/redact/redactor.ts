@@ -47,7 +47,7 @@ import {
   SHORTEST_FORM,
   type View,
 } from './types.js';
-import { cutApart, gapView, separatorUnits } from './gaps.js';
+import { cutApart, gapView, separatorsOf } from './gaps.js';
 import { decodedViews } from './views.js';
 
 /** A match, in the offsets of the text as given, and the label that replaces it. */
@@ -265,10 +265,10 @@ export class Redactor {
       const from = (j: number) => (view.offsets ? (offsets ??= view.offsets()).start[j]! : j);
       const to = (j: number) => (view.offsets ? (offsets ??= view.offsets()).end[j - 1]! : j);
       const v = view.text;
-      if (!(view.joined ? compiled.joinedGrams : compiled.grams).mayHold(v)) continue;
+      if (!(view.joined ? compiled.joinedGrams() : compiled.grams).mayHold(v)) continue;
       // In a view without separators, a match counts where separators cut it as they cut a secret, not a word (gaps.ts).
       const hit = (s: number, e: number, label: string) => {
-        if (!view.joined || cutApart(text, (offsets ??= view.offsets!()), s, e)) found.push({ start: from(s), end: to(e), label });
+        if (!view.joined || cutApart(view.joined, s, e)) found.push({ start: from(s), end: to(e), label });
       };
       for (const needle of compiled.plain) {
         for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) hit(i, i + needle.text.length, needle.label);
@@ -358,9 +358,9 @@ export class Redactor {
  */
 function viewsOf(text: string, compiled: Compiled): View[] {
   const views = decodedViews(text);
-  const separators = separatorUnits();
   for (let i = views.length - 1; i >= 0; i--) {
-    if (!compiled.joinedGrams.mayHoldWithout(views[i]!.text, separators)) continue;
+    const v = views[i]!.text;
+    if (!compiled.joinedGrams().mayHoldWithout(v, separatorsOf(v))) continue;
     const bare = gapView(views[i]!, FRAGMENT);
     if (bare) views.push(bare);
   }

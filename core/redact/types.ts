@@ -143,7 +143,13 @@ export interface View {
   /**
    * A gap view (gaps.ts): runs of encoded characters are not where they were
    * (a word either side of a base64 run joins it), so only whole forms and
-   * pieces are looked for in it.
+   * pieces are looked for in it, where the view it was made from spells them.
    */
-  joined?: boolean;
+  joined?: Joined;
+}
+
+/** A gap view's view it was made from (gaps.ts), and where each of its units is there. */
+export interface Joined {
+  source: string;
+  positions: () => Int32Array;
 }

@@ -72,10 +72,12 @@ const MAY_HOLD: Readonly<Record<Layer, (text: string) => boolean>> = {
 };
 
 /**
- * Blocks with compatibility characters of letters and digits: Latin-1's super- and subscripts and ordinals, letter-like
- * and enclosed symbols, squared Latin, ligatures, full- and half-width forms, mathematical alphanumerics (U+1D400…).
+ * Compatibility characters of letters and digits: Latin-1's superscripts and ordinals, modifier letters (`ᵖ`, `ʷ`),
+ * super- and subscripts, letter-like and enclosed symbols, squared Latin, ligatures, full- and half-width forms,
+ * mathematical alphanumerics (U+1D400…).
  */
-const COMPAT_BLOCKS = /[\u00aa-\u00be\u2070-\u24ff\u3250-\u33ff\ufb00-\ufb06\uff01-\uffee]|\ud835[\udc00-\udfff]/;
+const COMPAT_BLOCKS =
+  /[\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u02b0-\u02b8\u02e0-\u02e4\u1d2c-\u1dbf\u2070-\u24ff\u3250-\u33ff\ufb00-\ufb06\uff01-\uffee]|\ud835[\udc00-\udfff]/;
 
 /** The unit each one-letter escape after a backslash stands for. */
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
@@ -90,7 +92,29 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
   t: 0x09,
 };
 
-const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", sol: '/', bsol: '\\', plus: '+', equals: '=' };
+const ENTITIES: Record<string, string> = {
+  quot: '"',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  apos: "'",
+  sol: '/',
+  bsol: '\\',
+  plus: '+',
+  equals: '=',
+  // Spaces and invisible characters a server may spell a secret out with.
+  nbsp: '\u00a0',
+  shy: '\u00ad',
+  ensp: '\u2002',
+  emsp: '\u2003',
+  thinsp: '\u2009',
+  zwnj: '\u200c',
+  zwj: '\u200d',
+  lrm: '\u200e',
+  rlm: '\u200f',
+  newline: '\n',
+  tab: '\t',
+};
 
 const LAYERS = ['escapes', 'percent', 'quoted-printable', 'compat', 'nul', 'decimal bytes', 'hex bytes', 'utf-16 hex'] as const;
 /** The layers of bytes written as numbers: read in the original text only ({@link decodedViews}). */
@@ -220,7 +244,9 @@ function scanLayer(text: string, layer: Layer, emit: (unit: number, start: numbe
       const d = text[i + 1]!;
       // `\u{73}`: a code point, as JavaScript, Rust and Swift write one.
       const braced = d === 'u' && text[i + 2] === '{' ? /^\{0*([0-9a-fA-F]{1,6})\}/.exec(text.slice(i + 2, i + 16)) : null;
-      const octal = /[0-3]/.test(d) ? /^[0-3][0-7]{2}/.exec(text.slice(i + 1, i + 4)) : null;
+      // `\163` is a byte in octal, but `\0061 ` and `\000061` are CSS escapes (four hex digits or more).
+      const octal =
+        /[0-3]/.test(d) && !/^[0-9a-fA-F]{4}/.test(text.slice(i + 1, i + 5)) ? /^[0-3][0-7]{2}/.exec(text.slice(i + 1, i + 4)) : null;
       if (braced && parseInt(braced[1]!, 16) <= 0x10ffff) {
         emitCodePoint(parseInt(braced[1]!, 16), i, i + 2 + braced[0].length);
         i += 2 + braced[0].length;
