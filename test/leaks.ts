@@ -184,10 +184,8 @@ export function windowsOf(key: string): Windows {
   const caseFolded = caseless(key);
   for (let i = 0; i + WINDOW <= caseFolded.length; i++) folded.add(caseFolded.slice(i, i + WINDOW));
   const bare = caseless(skeleton(key));
-  // Digits alone spelt out are ordinary data (a date, an address, a list of ids), as the redactor holds too.
   for (const text of [bare, rot13(bare), reversed(bare)])
-    for (let i = 0; i + WINDOW <= text.length; i++)
-      if (!/^[0-9]+$/.test(text.slice(i, i + WINDOW))) skeletal.add(text.slice(i, i + WINDOW));
+    for (let i = 0; i + WINDOW <= text.length; i++) skeletal.add(text.slice(i, i + WINDOW));
   const undone = new Map<string, 'rot13' | 'reversed'>();
   for (const [how, text] of [
     ['rot13', rot13(caseFolded)],

@@ -91,14 +91,14 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     // As written, and as a reader undoes by hand: a letter cipher (ROT13), a reversal, and the characters alone
     // without the separators the gap views (gaps.ts) leave out (so a key written with spaces or dashes between its
     // characters is found there even where its own separators cut it into short runs), ciphered and reversed too.
-    // Ciphered, reversed, and without its separators, but for a window of digits alone: ordinary data (`9876543210`,
-    // `12345678` of a key `1234-5678-…`, and spelt out: `12.34.56.78`, `12:34:56.789`, `[1,2,3,4,5,6,7,8]`). The
-    // separator-free forms are looked for only in the view without separators, spelt out (gaps.ts `cutApart`).
+    // Ciphered, reversed, and without its separators, but for a window of digits alone: ordinary data
+    // (`9876543210`, `12345678` of a key `1234-5678-…`) unless the view without separators finds it spelt out
+    // (gaps.ts `cutApart`), where every window of those is looked for.
     pieces.add(text, owner);
     const bare = skeleton(text);
     const undone = [rot13(text), [...text].reverse().join(''), bare, rot13(bare), [...bare].reverse().join('')];
     for (const form of undone) pieces.add(form, owner, (w) => !/^[0-9]+$/.test(w));
-    for (const form of [text, ...undone]) spelt.add(form, owner, (w) => !/^[0-9]+$/.test(w));
+    for (const form of [text, ...undone]) spelt.add(form, owner);
     const bytes = Buffer.from(text, 'utf8');
     for (const encoded of [bytes, ...utf16(text)]) {
       for (const core of base64Cores(encoded)) {

@@ -29,11 +29,7 @@ describe.each(Object.entries(KEYS))('the key %s', (_name, key) => {
   // The digits of a key alone, as they are or reversed, are ordinary data unless spelt out: not a form of it.
   const digits = key.replace(/[^0-9]/g, '');
   const ordinary = new Set([digits, [...digits].reverse().join('')]);
-  // So are they spelt out (`12.34.56.78`, `12:34:56.789`): a key of digits alone spelt out is not looked for.
-  const forms = Object.entries(ECHO_FORMS).filter(
-    ([, make]) =>
-      make(key).length >= WINDOW && !ordinary.has(make(key)) && (/[A-Za-z]/.test(key) || findLeak(make(key), key) !== undefined),
-  );
+  const forms = Object.entries(ECHO_FORMS).filter(([, make]) => make(key).length >= WINDOW && !ordinary.has(make(key)));
   it.each(forms)('echoed as %s: seen as sent, and nothing of it left once redacted', (_form, make) => {
     // A form that is JSON already is not put in JSON once more: the finder undoes three layers of escapes.
     const places = make(key).startsWith('{') ? [PLACES.inside!] : Object.values(PLACES);
@@ -60,7 +56,6 @@ describe.each([
   // A reversal of digits, and the digits of a key without its dashes, are ordinary data unless spelt out.
   ['123456789012345', '{"id":2422,"name":"9876543210","categoryId":1,"status":"available"}'],
   ['1234-5678-9012', '{"id":2422,"name":"Rex 12345678","categoryId":1}'],
-  ['123456789012345', '{"ids":[1,2,3,4,5,6,7,8,9,10],"at":"2026-11-28T12:34:56.789Z","from":"12.34.56.78","categoryId":987654321}'],
 ])('the key %j', (key, text) => {
   it(`leaves ${JSON.stringify(text)} as it is`, () => {
     expect(redactorFor(key).redact(text)).toBe(text);
