@@ -193,11 +193,7 @@ export function windowsOf(key: string): Windows {
     ['rot13', rot13(bare)],
     ['reversed', reversed(bare)],
   ] as const) {
-    // A window of digits alone ciphered or reversed is ordinary data (`9876543210`), as the redactor holds too.
-    for (let i = 0; i + WINDOW <= text.length; i++) {
-      const window = text.slice(i, i + WINDOW);
-      if (!undone.has(window) && !/^[0-9]+$/.test(window)) undone.set(window, how);
-    }
+    for (let i = 0; i + WINDOW <= text.length; i++) if (!undone.has(text.slice(i, i + WINDOW))) undone.set(text.slice(i, i + WINDOW), how);
   }
   return { exact, folded, encoded: encodedWindows(key), skeletal, undone };
 }

@@ -4,7 +4,7 @@
  * base64 cores and hex, its pieces and encoded pieces, and the grams that rule
  * out, cheaply, a text holding none of them.
  */
-import { SampledGrams } from '../grams.js';
+import { SampledGrams, type WindowSet } from '../grams.js';
 import { base32Cores, base64Cores } from './encoded.js';
 import { Pieces } from './pieces.js';
 import { FRAGMENT, hexLabel, numberLabel } from './types.js';
@@ -28,8 +28,6 @@ export interface Compiled {
   minCore: number;
   minHex: number;
   pieces: Pieces;
-  /** Windows of each form without separators (and ROT13 and reversed): looked for in views without separators only. */
-  spelt: Pieces;
   /**
    * Windows of the base64 cores (every alignment, both alphabets, each letter
    * case: a header name folds it) and of the hex of each form that counts in
@@ -81,7 +79,6 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
   // Whatever the letter case of their ASCII letters: a server that echoes a secret in a case of its own (every other
   // letter, title case) shows its pieces, each in some case, and no piece may show.
   const pieces = new Pieces({ publicPieces, foldAscii: true });
-  const spelt = new Pieces({ publicPieces, foldAscii: true });
   // A piece of FRAGMENT (8) characters of a secret, encoded, fully decides 10 base64 characters (whatever the bytes
   // around it) and 16 hex ones: windows of 8 looked at every 3 characters, and of 12 every 4, still find every one.
   const base64Pieces = new Pieces({ size: FRAGMENT, foldAscii: true, stride: 3 });
@@ -91,14 +88,9 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     // As written, and as a reader undoes by hand: a letter cipher (ROT13), a reversal, and the characters alone
     // without the separators the gap views (gaps.ts) leave out (so a key written with spaces or dashes between its
     // characters is found there even where its own separators cut it into short runs), ciphered and reversed too.
-    // Ciphered, reversed, and without its separators, but for a window of digits alone: ordinary data
-    // (`9876543210`, `12345678` of a key `1234-5678-…`) unless the view without separators finds it spelt out
-    // (gaps.ts `cutApart`), where every window of those is looked for.
-    pieces.add(text, owner);
     const bare = skeleton(text);
-    const undone = [rot13(text), [...text].reverse().join(''), bare, rot13(bare), [...bare].reverse().join('')];
-    for (const form of undone) pieces.add(form, owner, (w) => !/^[0-9]+$/.test(w));
-    for (const form of [text, ...undone]) spelt.add(form, owner);
+    for (const undone of new Set([text, rot13(text), [...text].reverse().join(''), bare, rot13(bare), [...bare].reverse().join('')]))
+      pieces.add(undone, owner);
     const bytes = Buffer.from(text, 'utf8');
     for (const encoded of [bytes, ...utf16(text)]) {
       for (const core of base64Cores(encoded)) {
@@ -126,7 +118,6 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     minCore: Math.min(...[...cores.keys()].map((c) => c.length), Number.MAX_SAFE_INTEGER),
     minHex: Math.min(...hex.map((h) => h.text.length)),
     pieces,
-    spelt,
     base64Pieces,
     hexPieces,
     // Every match is one of these, whole: a needle, a core, a hex needle (in either case, which the grams allow), a piece
@@ -135,9 +126,14 @@ export function compileNeedles(entries: readonly (Needle & { value: string })[],
     joinedGrams: once(() => {
       // Not the secrets' numbers (a page of ids without its separators is one long run of digits), nor a window
       // holding a separator (none is left in such a view).
+      const bare: WindowSet = {
+        size: pieces.size,
+        windows: () => [...pieces.windows()].filter((w) => skeleton(w) === w),
+        holdsAt: (text, start) => pieces.holdsAt(text, start),
+      };
       return new SampledGrams(
         plain.filter((n) => !decimal.includes(n)).map((n) => n.text),
-        [spelt],
+        [bare],
       );
     }),
   };

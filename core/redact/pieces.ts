@@ -78,12 +78,12 @@ export class Pieces implements WindowSet {
     if (this.size < GRAM) throw new RangeError(`a piece is at least ${GRAM} characters long, got ${this.size}`);
   }
 
-  /** Adds every window of `text`, a form of the secret `placeholder` stands for, but the public ones and those `keep` refuses. */
-  add(text: string, placeholder: string, keep: (window: string) => boolean = () => true): void {
+  /** Adds every window of `text`, a form of the secret `placeholder` stands for, but the public ones. */
+  add(text: string, placeholder: string): void {
     const folded = this.#fold ? asciiLower(text) : text;
     for (let i = 0; i + this.size <= folded.length; i++) {
       const window = folded.slice(i, i + this.size);
-      if (this.#owners.has(window) || this.#public.has(window.toLowerCase()) || !keep(window)) continue;
+      if (this.#owners.has(window) || this.#public.has(window.toLowerCase())) continue;
       this.#owners.set(window, placeholder);
       const h = windowHash(window, 0, this.size, false);
       this.#hashes.add(h);

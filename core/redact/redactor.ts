@@ -273,7 +273,7 @@ export class Redactor {
       for (const needle of compiled.plain) {
         for (let i = v.indexOf(needle.text); i >= 0; i = v.indexOf(needle.text, i + 1)) hit(i, i + needle.text.length, needle.label);
       }
-      (view.joined ? compiled.spelt : compiled.pieces).find(v, (s, e, owner) => hit(s, e, pieceLabel(owner)));
+      compiled.pieces.find(v, (s, e, owner) => hit(s, e, pieceLabel(owner)));
       // Runs are not where they were in a view without separators: whole forms and pieces only.
       if (view.joined) continue;
       if (compiled.cores.size > 0) this.#base64Runs(v, compiled, depth, (s, e, label) => found.push({ start: from(s), end: to(e), label }));

@@ -26,10 +26,7 @@ const PLACES: Record<string, (form: string) => string> = {
 describe.each(Object.entries(KEYS))('the key %s', (_name, key) => {
   const windows = windowsOf(key);
   const redactor = redactorFor(key);
-  // The digits of a key alone, as they are or reversed, are ordinary data unless spelt out: not a form of it.
-  const digits = key.replace(/[^0-9]/g, '');
-  const ordinary = new Set([digits, [...digits].reverse().join('')]);
-  const forms = Object.entries(ECHO_FORMS).filter(([, make]) => make(key).length >= WINDOW && !ordinary.has(make(key)));
+  const forms = Object.entries(ECHO_FORMS).filter(([, make]) => make(key).length >= WINDOW);
   it.each(forms)('echoed as %s: seen as sent, and nothing of it left once redacted', (_form, make) => {
     // A form that is JSON already is not put in JSON once more: the finder undoes three layers of escapes.
     const places = make(key).startsWith('{') ? [PLACES.inside!] : Object.values(PLACES);
@@ -53,9 +50,6 @@ describe.each([
   ['12345678', '{"ids":[1234,5678]}'],
   ['abcd1234', '{"abcd":1234}'],
   ['VerySecretHeaderValue99', 'error: --secret-header takes "Name: value"'],
-  // A reversal of digits, and the digits of a key without its dashes, are ordinary data unless spelt out.
-  ['123456789012345', '{"id":2422,"name":"9876543210","categoryId":1,"status":"available"}'],
-  ['1234-5678-9012', '{"id":2422,"name":"Rex 12345678","categoryId":1}'],
 ])('the key %j', (key, text) => {
   it(`leaves ${JSON.stringify(text)} as it is`, () => {
     expect(redactorFor(key).redact(text)).toBe(text);
