@@ -289,28 +289,24 @@ function textLayers(text: string): { layers: [string, string][]; last: [string, 
   const seen = new Set([text]);
   let frontier = layers;
   for (let depth = 0; depth < MAX_LAYERS && frontier.length > 0; depth++) {
-    const next: [string, string][] = [];
-    for (const [name, layer] of frontier) {
-      for (const [decoder, decode] of TEXT_DECODERS) {
-        const decoded = decode(layer);
-        if (seen.has(decoded)) continue;
-        seen.add(decoded);
-        next.push([name === 'plain' ? decoder : `${decoder}(${name})`, decoded]);
-      }
-    }
-    layers.push(...next);
-    frontier = next;
+    frontier = decodeEach(frontier, TEXT_DECODERS, seen);
+    layers.push(...frontier);
   }
-  const last: [string, string][] = [];
-  for (const [name, layer] of layers) {
-    for (const [decoder, decode] of LAST_DECODERS) {
+  return { layers, last: decodeEach(layers, LAST_DECODERS, seen) };
+}
+
+/** Each of `sources` decoded by each of `decoders`, named by how, every result not `seen` before (and now seen). */
+function decodeEach(sources: [string, string][], decoders: [string, (text: string) => string][], seen: Set<string>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, layer] of sources) {
+    for (const [decoder, decode] of decoders) {
       const decoded = decode(layer);
       if (seen.has(decoded)) continue;
       seen.add(decoded);
-      last.push([name === 'plain' ? decoder : `${decoder}(${name})`, decoded]);
+      out.push([name === 'plain' ? decoder : `${decoder}(${name})`, decoded]);
     }
   }
-  return { layers, last };
+  return out;
 }
 
 /**
